@@ -1,0 +1,164 @@
+# gputop - build, test, install.
+#
+#   make            build build/gputop
+#   make run        install missing packages, build, start gputop
+#   make check      install missing packages, run the whole test suite
+#                   (plain, ASan+UBSan, and ThreadSanitizer builds)
+#   make bench      collector CPU per tick and ring throughput
+#   make deps       install missing build/test packages (Debian/Ubuntu)
+#   make install / uninstall   (PREFIX=/usr/local, DESTDIR=)
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+DATADIR   ?= $(PREFIX)/share/gputop
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+BUILD     ?= build
+# SAN selects a sanitizer build: asan (AddressSanitizer + UBSan) or tsan.
+SAN       ?=
+# V=1 shows full compiler command lines.
+Q         := $(if $(V),,@)
+
+PKGS      := ncursesw libdrm libcjson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+        -Wmissing-prototypes -Wformat=2 -Wpointer-arith -Wundef -Wvla \
+        -Wcast-align -Wwrite-strings
+
+ifeq ($(SAN),asan)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(SAN),tsan)
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+else
+SAN_FLAGS :=
+endif
+
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) \
+              $(PKG_CFLAGS) -Isrc -Isrc/collectors -Isrc/ui \
+              -DGPUTOP_VERSION='"$(VERSION)"' -DGPUTOP_DATADIR='"$(DATADIR)"' \
+              -MMD -MP
+LDFLAGS   ?=
+LIBS      := $(PKG_LIBS) -lpthread -ldl -lm
+
+SRC      := $(wildcard src/*.c src/collectors/*.c src/ui/*.c)
+OBJ      := $(SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(filter-out $(BUILD)/src/main.o,$(OBJ))
+UNIT_SRC := $(wildcard tests/unit/test_*.c tests/integration/test_*.c)
+UNIT_BIN := $(addprefix $(BUILD)/tests/,$(notdir $(UNIT_SRC:.c=)))
+FAKE_SRC := $(wildcard tests/fake-nvml/*.c)
+FAKE_LIB := $(BUILD)/fake-nvml/libnvidia-ml.so.1
+STRESS_BIN := $(BUILD)/tests/stress_ring $(BUILD)/tests/stress_collector
+BENCH_BIN := $(BUILD)/tests/bench
+
+.PHONY: all run check bench deps install uninstall clean tests tsan-tests \
+        format lint
+
+all: $(BUILD)/gputop
+
+$(BUILD)/gputop: $(OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(FAKE_LIB): $(FAKE_SRC) $(wildcard tests/fake-nvml/*.h) src/collectors/nvml_abi.h
+	@mkdir -p $(dir $@)
+	@echo "  SO      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -pthread \
+	    -Wl,-soname,libnvidia-ml.so.1 -o $@ $(FAKE_SRC) -lm
+	$(Q)ln -sf libnvidia-ml.so.1 $(BUILD)/fake-nvml/libnvidia-ml.so
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
+
+$(BUILD)/tests/test_%: tests/integration/test_%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
+
+$(BUILD)/tests/stress_%: tests/stress/stress_%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+
+$(BENCH_BIN): tests/bench/bench.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+
+tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN)
+
+tsan-tests: $(FAKE_LIB) $(STRESS_BIN)
+
+# The whole suite: plain build, then AddressSanitizer+UBSan, then the
+# cross-thread tests under ThreadSanitizer. tests/run.sh prints one
+# summary line of passed and failed tests and fails if any failed.
+check: deps
+	$(MAKE) --no-print-directory tests
+	$(MAKE) --no-print-directory BUILD=build/asan SAN=asan tests
+	$(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan tsan-tests
+	tests/run.sh build build/asan build/tsan
+
+bench: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
+	GPUTOP_FAKE_NVML_SCENARIO=tests/fake-nvml/scenarios/bench.scn \
+	    $(BENCH_BIN) $(FAKE_LIB)
+
+# Starts gputop on the real GPUs; with none, gputop explains why and shows
+# its built-in demo machine.
+run: deps all
+	$(BUILD)/gputop $(ARGS)
+
+# Debian/Ubuntu package names of what the build and the tests need.
+DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
+            libcmocka-dev tmux
+deps:
+	@missing=""; \
+	if command -v dpkg-query >/dev/null 2>&1; then \
+	  for p in $(DEB_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' \
+	      || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "deps: installing$$missing"; \
+	    SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing \
+	      || { echo "deps: apt-get failed; install by hand:$$missing" >&2; exit 1; }; \
+	  fi; \
+	else \
+	  if ! pkg-config --exists $(PKGS) cmocka 2>/dev/null; then \
+	    echo "deps: not a Debian system; please install:"; \
+	    echo "  Fedora: sudo dnf install gcc make pkgconf-pkg-config ncurses-devel libdrm-devel cjson-devel libcmocka-devel tmux"; \
+	    echo "  Arch:   sudo pacman -S --needed gcc make pkgconf ncurses libdrm cjson cmocka tmux"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+install: $(BUILD)/gputop
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/themes
+	install -m 755 $(BUILD)/gputop $(DESTDIR)$(BINDIR)/gputop
+	install -m 644 man/gputop.1 $(DESTDIR)$(MANDIR)/man1/gputop.1
+	for t in themes/*.theme; do [ -e "$$t" ] || continue; \
+	  install -m 644 "$$t" $(DESTDIR)$(DATADIR)/themes/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gputop $(DESTDIR)$(MANDIR)/man1/gputop.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build
+
+format:
+	clang-format -i $(SRC) $(wildcard src/*.h src/*/*.h tests/*/*.c tests/*/*.h)
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+	    --std=c11 -D_GNU_SOURCE -Isrc -Isrc/collectors --inline-suppr \
+	    --suppress=missingIncludeSystem src
+
+-include $(OBJ:.o=.d) $(UNIT_BIN:=.d)

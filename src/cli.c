@@ -1,0 +1,236 @@
+/*
+ * cli.c - the option table and its parser. The table is the single list of
+ * flags: the parser and the unknown-flag message both come from it.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector.h"
+
+const char gt_cli_usage[] =
+	"Usage: gputop [OPTION]...\n"
+	"Watch GPUs: utilization, memory, temperatures, power, clocks, PCIe,\n"
+	"throttling and processes, for NVIDIA (NVML), with AMD and Intel to come.\n"
+	"\n"
+	"Modes:\n"
+	"      (none)            start the live view; with no GPU, explain why and\n"
+	"                        show the built-in demo machine, labelled DEMO\n"
+	"      --snapshot        print one JSON document (schema gputop.snapshot v1)\n"
+	"                        taken over one --interval, then exit\n"
+	"      --list            print a table of backends and devices, saying why a\n"
+	"                        backend found nothing, then exit\n"
+	"  -h, --help            show this help and exit\n"
+	"  -V, --version         show the version and exit\n"
+	"\n"
+	"Options:\n"
+	"  -d, --interval SEC    sampling interval in seconds, 0.1 to 3600 (default 1)\n"
+	"      --demo            use the built-in simulated machine instead of GPUs\n"
+	"      --seed N          seed of the demo machine (default 1)\n"
+	"      --nvml-lib PATH   NVML library to load (default libnvidia-ml.so.1)\n"
+	"      --sysfs DIR       read sysfs from DIR instead of /sys\n"
+	"      --procfs DIR      read processes from DIR instead of /proc (to watch\n"
+	"                        the host from inside a container)\n"
+	"\n"
+	"Exit status: 0 success, 1 runtime error, 2 usage error.\n"
+	"See gputop(1) for the JSON schema.\n";
+
+enum opt_id {
+	OPT_SNAPSHOT,
+	OPT_LIST,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_INTERVAL,
+	OPT_DEMO,
+	OPT_SEED,
+	OPT_NVML_LIB,
+	OPT_SYSFS,
+	OPT_PROCFS,
+};
+
+struct opt_def {
+	const char *longname;
+	char shortname;
+	bool has_arg;
+	enum opt_id id;
+};
+
+static const struct opt_def options[] = {
+	{"snapshot", 0, false, OPT_SNAPSHOT},
+	{"list", 0, false, OPT_LIST},
+	{"help", 'h', false, OPT_HELP},
+	{"version", 'V', false, OPT_VERSION},
+	{"interval", 'd', true, OPT_INTERVAL},
+	{"demo", 0, false, OPT_DEMO},
+	{"seed", 0, true, OPT_SEED},
+	{"nvml-lib", 0, true, OPT_NVML_LIB},
+	{"sysfs", 0, true, OPT_SYSFS},
+	{"procfs", 0, true, OPT_PROCFS},
+};
+
+static const struct opt_def *find_long(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (strlen(options[i].longname) == len &&
+		    strncmp(options[i].longname, name, len) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static const struct opt_def *find_short(char c)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (options[i].shortname == c)
+			return &options[i];
+	return NULL;
+}
+
+static int parse_interval(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	double sec = strtod(s, &end);
+	if (end == s || *end != '\0' || errno != 0 || !isfinite(sec)) {
+		snprintf(err, errlen,
+			 "--interval: '%s' is not a number of seconds (e.g. 0.5)",
+			 s);
+		return -1;
+	}
+	if (sec < 0.1 || sec > 3600) {
+		snprintf(err, errlen,
+			 "--interval: %s s is out of range (0.1 to 3600 s)", s);
+		return -1;
+	}
+	*out = (uint64_t)llround(sec * 1e9);
+	if (*out < GT_INTERVAL_MIN_NS)
+		*out = GT_INTERVAL_MIN_NS;
+	return 0;
+}
+
+static int parse_u64(const char *flag, const char *s, uint64_t *out, char *err,
+		     size_t errlen)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (end == s || *end != '\0' || errno != 0 || s[0] == '-') {
+		snprintf(err, errlen, "--%s: '%s' is not a non-negative integer",
+			 flag, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int set_mode(struct gt_cli *out, enum gt_mode mode, const char *flag,
+		    char *err, size_t errlen)
+{
+	if (out->mode != GT_MODE_DASHBOARD && out->mode != mode &&
+	    mode != GT_MODE_HELP && mode != GT_MODE_VERSION &&
+	    out->mode != GT_MODE_HELP && out->mode != GT_MODE_VERSION) {
+		snprintf(err, errlen,
+			 "--%s cannot be combined with another mode flag", flag);
+		return -1;
+	}
+	/* --help and --version win over everything else. */
+	if (out->mode != GT_MODE_HELP && out->mode != GT_MODE_VERSION)
+		out->mode = mode;
+	return 0;
+}
+
+static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
+		 char *err, size_t errlen)
+{
+	switch (o->id) {
+	case OPT_SNAPSHOT:
+		return set_mode(out, GT_MODE_SNAPSHOT, o->longname, err, errlen);
+	case OPT_LIST:
+		return set_mode(out, GT_MODE_LIST, o->longname, err, errlen);
+	case OPT_HELP:
+		return set_mode(out, GT_MODE_HELP, o->longname, err, errlen);
+	case OPT_VERSION:
+		return set_mode(out, GT_MODE_VERSION, o->longname, err, errlen);
+	case OPT_INTERVAL:
+		out->interval_set = true;
+		return parse_interval(arg, &out->interval_ns, err, errlen);
+	case OPT_DEMO:
+		out->demo = true;
+		return 0;
+	case OPT_SEED:
+		return parse_u64(o->longname, arg, &out->demo_seed, err, errlen);
+	case OPT_NVML_LIB:
+		out->nvml_lib = arg;
+		return 0;
+	case OPT_SYSFS:
+		out->sysfs_root = arg;
+		return 0;
+	case OPT_PROCFS:
+		out->procfs_root = arg;
+		return 0;
+	}
+	return 0;
+}
+
+int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
+		 size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->interval_ns = GT_INTERVAL_DEFAULT_NS;
+	out->demo_seed = 1;
+	err[0] = '\0';
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct opt_def *o = NULL;
+		const char *arg = NULL;
+
+		if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
+			const char *name = a + 2;
+			const char *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			o = find_long(name, len);
+			if (!o) {
+				snprintf(err, errlen,
+					 "unknown option '%.*s' (see gputop --help)",
+					 (int)(len + 2), a);
+				return GT_EXIT_USAGE;
+			}
+			if (eq && !o->has_arg) {
+				snprintf(err, errlen, "--%s takes no value",
+					 o->longname);
+				return GT_EXIT_USAGE;
+			}
+			if (eq)
+				arg = eq + 1;
+		} else if (a[0] == '-' && a[1] != '\0' && a[1] != '-' &&
+			   a[2] == '\0') {
+			o = find_short(a[1]);
+			if (!o) {
+				snprintf(err, errlen,
+					 "unknown option '%s' (see gputop --help)",
+					 a);
+				return GT_EXIT_USAGE;
+			}
+		} else {
+			snprintf(err, errlen,
+				 "unexpected argument '%s' (see gputop --help)",
+				 a);
+			return GT_EXIT_USAGE;
+		}
+		if (o->has_arg && !arg) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "--%s needs a value",
+					 o->longname);
+				return GT_EXIT_USAGE;
+			}
+			arg = argv[++i];
+		}
+		if (apply(out, o, arg, err, errlen) < 0)
+			return GT_EXIT_USAGE;
+	}
+	return GT_EXIT_OK;
+}

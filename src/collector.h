@@ -1,0 +1,98 @@
+/*
+ * collector.h - the one thread that samples every backend on a schedule and
+ * publishes the results: per-device sample rings, the device facts list and
+ * the process list. Readers (dashboard, snapshot, exporter) only read these;
+ * they never call a backend, so a slow driver cannot freeze them.
+ */
+#ifndef GPUTOP_COLLECTOR_H
+#define GPUTOP_COLLECTOR_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "clock.h"
+#include "model.h"
+#include "publish.h"
+#include "ring.h"
+
+#define GT_RING_SAMPLES 1024 /* per device: 17 minutes at 1 s */
+#define GT_MAX_BACKENDS 8
+#define GT_INTERVAL_MIN_NS 100000000ull /* 0.1 s */
+#define GT_INTERVAL_DEFAULT_NS 1000000000ull
+
+struct gt_collector_config {
+	struct gt_backend_options backend;
+	bool demo;                 /* only the demo backend */
+	uint64_t interval_ns;      /* fast metrics */
+	uint64_t proc_interval_ns; /* process lists; 0 = 2 * interval, >= 1 s */
+	uint64_t slow_interval_ns; /* costly calls; 0 = 5 * interval, >= 5 s */
+};
+
+/* Published, immutable: the static facts of every device. */
+struct gt_devlist {
+	uint64_t generation; /* bumps when any device's facts change */
+	size_t count;
+	struct gt_static items[];
+};
+
+/* Published, immutable: every GPU process of one process round. */
+struct gt_proclist {
+	uint64_t seq;
+	uint64_t monotonic_ns;
+	size_t count;
+	struct gt_process *items; /* owned, cmdlines too */
+};
+
+struct gt_procinfo;
+
+/* One device as the collector tracks it. */
+struct gt_device {
+	struct gt_backend *backend;
+	unsigned backend_dev; /* the backend's own index */
+	bool lost;
+	struct gt_ring samples;
+};
+
+struct gt_collector {
+	struct gt_collector_config cfg;
+	struct gt_backend backends[GT_MAX_BACKENDS];
+	size_t nbackends;
+	struct gt_device *devices;
+	size_t ndevices;
+	struct gt_pub devlist;   /* const struct gt_devlist * */
+	struct gt_pub proclist;  /* const struct gt_proclist * */
+	struct gt_procinfo *procinfo;
+	struct gt_proc_vec scratch; /* collector-thread-only */
+	_Atomic uint64_t interval_ns;
+	uint64_t tick;
+	uint64_t next_proc_ns, next_slow_ns;
+	uint64_t devlist_generation;
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t stop_lock; /* only to wake the thread for stop */
+	pthread_cond_t stop_cond;
+	bool stop;
+};
+
+/* Probes every backend and reads device facts. Returns NULL only on ENOMEM;
+ * a machine without GPUs gives a collector with zero devices whose backends
+ * say why. */
+struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg);
+void gt_collector_close(struct gt_collector *c); /* stops the thread too */
+
+enum gt_tick_what {
+	GT_TICK_SCHEDULED = 0, /* processes and slow calls when due */
+	GT_TICK_ALL = 1,       /* everything now (one-shot commands) */
+};
+
+/* One round on the calling thread. Not to be mixed with a running thread. */
+void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what);
+
+int gt_collector_start(struct gt_collector *c); /* 0, or an errno value */
+void gt_collector_stop(struct gt_collector *c);
+void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns);
+
+#endif

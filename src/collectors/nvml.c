@@ -1,0 +1,664 @@
+/*
+ * nvml.c - the NVIDIA backend: NVML loaded at run time (nvml_api.c), read on
+ * the schedule the collector drives. Fast metrics every tick, with power,
+ * energy, memory temperature and PCIe byte counters batched in one
+ * nvmlDeviceGetFieldValues call; PCIe link, ECC counters and the MIG mode
+ * on the slow cadence; process lists on the process cadence. The blocking
+ * nvmlDeviceGetPcieThroughput is only a slow-cadence fallback.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "clock.h"
+#include "nvml_api.h"
+#include "nvml_priv.h"
+
+/* Records the outcome of one call; returns true when the device is gone. */
+static bool put(struct gt_val *val, nvmlReturn_t rc, int64_t v)
+{
+	if (rc == NVML_SUCCESS)
+		gt_val_set(val, v);
+	else
+		gt_val_fail(val, gt_nvml_why(rc), rc);
+	return gt_nvml_is_lost(rc);
+}
+
+static void put_missing(struct gt_val *val)
+{
+	gt_val_fail(val, GT_WHY_UNSUPPORTED_DRIVER, NVML_ERROR_FUNCTION_NOT_FOUND);
+}
+
+static void nvml_probe(struct gt_backend *b, const struct gt_backend_options *opt)
+{
+	struct nvml_priv *p = calloc(1, sizeof(*p));
+	unsigned count = 0;
+	nvmlReturn_t rc;
+
+	b->status = GT_BACKEND_UNAVAILABLE;
+	if (!p) {
+		snprintf(b->detail, sizeof(b->detail), "out of memory");
+		return;
+	}
+	b->priv = p;
+	if (gt_nvml_api_load(&p->api, opt->nvml_lib, b->detail,
+			     sizeof(b->detail)) < 0)
+		return;
+	rc = p->api.init();
+	if (rc != NVML_SUCCESS) {
+		b->status = GT_BACKEND_ERROR;
+		snprintf(b->detail, sizeof(b->detail), "nvmlInit failed: %s (%d): %s",
+			 p->api.error_string(rc), rc, gt_nvml_init_hint(rc));
+		gt_nvml_api_unload(&p->api);
+		return;
+	}
+	if (p->api.driver_version)
+		p->api.driver_version(p->driver_version,
+				      sizeof(p->driver_version));
+	rc = p->api.count(&count);
+	if (rc != NVML_SUCCESS || count == 0) {
+		snprintf(b->detail, sizeof(b->detail),
+			 rc != NVML_SUCCESS ? "nvmlDeviceGetCount failed: %s"
+					    : "NVML (driver %s) reports no GPU",
+			 rc != NVML_SUCCESS ? p->api.error_string(rc)
+					    : p->driver_version);
+		return;
+	}
+	p->devs = calloc(count, sizeof(*p->devs));
+	if (!p->devs) {
+		snprintf(b->detail, sizeof(b->detail), "out of memory");
+		return;
+	}
+	char skipped[128] = "";
+	for (unsigned i = 0; i < count; i++) {
+		nvmlDevice_t h;
+		rc = p->api.handle_by_index(i, &h);
+		if (rc != NVML_SUCCESS) {
+			/* A GPU hidden by cgroups answers NO_PERMISSION: the
+			 * others are still worth watching. */
+			size_t n = strlen(skipped);
+			snprintf(skipped + n, sizeof(skipped) - n, "; GPU %u skipped: %s",
+				 i, p->api.error_string(rc));
+			continue;
+		}
+		struct nvml_dev *d = &p->devs[p->ndevs++];
+		d->handle = h;
+		d->index = i;
+		struct gt_val *cache[] = {&d->slow.pcie_gen, &d->slow.pcie_width,
+					  &d->slow.pcie_tx, &d->slow.pcie_rx,
+					  &d->slow.ecc[0], &d->slow.ecc[1],
+					  &d->slow.ecc[2], &d->slow.ecc[3]};
+		for (size_t k = 0; k < sizeof(cache) / sizeof(cache[0]); k++)
+			gt_val_fail(cache[k], GT_WHY_NOT_COLLECTED, 0);
+	}
+	int cuda = 0;
+	char cuda_text[24] = "";
+	if (p->api.cuda_version && p->api.cuda_version(&cuda) == NVML_SUCCESS)
+		snprintf(cuda_text, sizeof(cuda_text), ", CUDA %d.%d",
+			 cuda / 1000, (cuda % 1000) / 10);
+	b->device_count = p->ndevs;
+	b->status = p->ndevs ? GT_BACKEND_OK : GT_BACKEND_UNAVAILABLE;
+	snprintf(b->detail, sizeof(b->detail), "driver %s%s, %u GPU%s%s",
+		 p->driver_version, cuda_text, p->ndevs, p->ndevs == 1 ? "" : "s",
+		 skipped);
+}
+
+static void read_string(nvmlReturn_t (*fn)(nvmlDevice_t, char *, unsigned),
+			nvmlDevice_t h, char *dst, size_t len)
+{
+	char buf[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+	dst[0] = '\0';
+	if (fn && fn(h, buf, sizeof(buf)) == NVML_SUCCESS) {
+		buf[sizeof(buf) - 1] = '\0';
+		gt_copy_str(dst, len, buf);
+	}
+}
+
+static void read_pci(struct nvml_priv *p, nvmlDevice_t h, struct gt_static *st)
+{
+	nvmlPciInfo_t pci;
+	nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+
+	memset(&pci, 0, sizeof(pci));
+	if (p->api.pci_info)
+		rc = p->api.pci_info(h, &pci);
+	else if (p->api.pci_info_v1)
+		rc = p->api.pci_info_v1(h, &pci);
+	if (rc != NVML_SUCCESS)
+		return;
+	gt_nvml_bus_id(st->pci_bus_id, sizeof(st->pci_bus_id), &pci);
+	memcpy(st->id, "pci:", 4);
+	gt_copy_str(st->id + 4, sizeof(st->id) - 4, st->pci_bus_id);
+	st->pci_vendor_id = (uint16_t)(pci.pciDeviceId & 0xffffu);
+	st->pci_device_id = (uint16_t)(pci.pciDeviceId >> 16);
+	st->pci_subsystem_id = pci.pciSubSystemId;
+}
+
+static int read_temperature(struct nvml_priv *p, nvmlDevice_t h,
+			    struct gt_val *out)
+{
+	unsigned t = 0;
+	nvmlReturn_t rc;
+	if (p->api.temperature_v) {
+		nvmlTemperature_t tv = {.version = GT_NVML_TEMPERATURE_V1_VERSION,
+					.sensorType = NVML_TEMPERATURE_GPU};
+		rc = p->api.temperature_v(h, &tv);
+		return put(out, rc, (int64_t)tv.temperature * 1000);
+	}
+	if (!p->api.temperature) {
+		put_missing(out);
+		return 0;
+	}
+	rc = p->api.temperature(h, NVML_TEMPERATURE_GPU, &t);
+	return put(out, rc, (int64_t)t * 1000);
+}
+
+/*
+ * Boards that give thresholds only relative to T.Limit (H100, RTX 4090 on
+ * recent drivers) answer NOT_SUPPORTED to the absolute query. Then the
+ * T.Limit margin gives the limit (current + margin) and fields 193-196 give
+ * each threshold relative to it (negative = beyond the limit).
+ */
+static void read_thresholds(struct nvml_priv *p, nvmlDevice_t h,
+			    struct gt_static *st)
+{
+	static const struct {
+		int field;
+		nvmlTemperatureThresholds_t kind;
+		unsigned tlimit_field;
+	} map[] = {
+		{GT_S_TEMP_SHUTDOWN, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN,
+		 NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT},
+		{GT_S_TEMP_SLOWDOWN, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
+		 NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT},
+		{GT_S_TEMP_MEM_MAX, NVML_TEMPERATURE_THRESHOLD_MEM_MAX,
+		 NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT},
+		{GT_S_TEMP_GPU_MAX, NVML_TEMPERATURE_THRESHOLD_GPU_MAX,
+		 NVML_FI_DEV_TEMPERATURE_GPU_MAX_TLIMIT},
+	};
+	struct gt_val temp;
+	int64_t limit_mc = 0;
+	bool have_limit = false;
+
+	read_temperature(p, h, &temp);
+	if (p->api.margin && gt_val_ok(&temp)) {
+		nvmlMarginTemperature_t m = {
+			.version = GT_NVML_MARGIN_TEMPERATURE_V1_VERSION};
+		if (p->api.margin(h, &m) == NVML_SUCCESS) {
+			limit_mc = temp.v + (int64_t)m.marginTemperature * 1000;
+			have_limit = true;
+		}
+	}
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		struct gt_val *out = &st->f[map[i].field];
+		unsigned t = 0;
+		nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+		if (p->api.threshold)
+			rc = p->api.threshold(h, map[i].kind, &t);
+		put(out, rc, (int64_t)t * 1000);
+		if (rc == NVML_SUCCESS || !have_limit || !p->api.field_values)
+			continue;
+		nvmlFieldValue_t fv;
+		memset(&fv, 0, sizeof(fv));
+		fv.fieldId = map[i].tlimit_field;
+		int64_t rel;
+		if (p->api.field_values(h, 1, &fv) == NVML_SUCCESS &&
+		    gt_nvml_field_int(&fv, &rel))
+			gt_val_set(out, limit_mc - rel * 1000);
+	}
+}
+
+static void read_fan_facts(struct nvml_priv *p, struct nvml_dev *d,
+			   struct gt_static *st)
+{
+	unsigned n = 0, lo = 0, hi = 0;
+	nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+
+	if (p->api.num_fans)
+		rc = p->api.num_fans(d->handle, &n);
+	put(&st->f[GT_S_FAN_COUNT], rc, n);
+	d->fans = rc == NVML_SUCCESS ? (n > GT_MAX_FANS ? GT_MAX_FANS : n) : 0;
+	rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+	if (p->api.fan_min_max)
+		rc = p->api.fan_min_max(d->handle, &lo, &hi);
+	put(&st->f[GT_S_FAN_MIN_PERCENT], rc, (int64_t)lo * 100);
+	put(&st->f[GT_S_FAN_MAX_PERCENT], rc, (int64_t)hi * 100);
+}
+
+static int nvml_get_static(struct gt_backend *b, unsigned dev,
+			   struct gt_static *st)
+{
+	struct nvml_priv *p = b->priv;
+	struct nvml_dev *d = &p->devs[dev];
+	nvmlDevice_t h = d->handle;
+	nvmlReturn_t rc;
+	unsigned a = 0, c = 0;
+
+	st->vendor = GT_VENDOR_NVIDIA;
+	snprintf(st->driver, sizeof(st->driver), "nvidia");
+	gt_copy_str(st->driver_version, sizeof(st->driver_version),
+		    p->driver_version);
+	read_string(p->api.name, h, st->name, sizeof(st->name));
+	read_string(p->api.uuid, h, st->uuid, sizeof(st->uuid));
+	read_string(p->api.serial, h, st->serial, sizeof(st->serial));
+	read_string(p->api.vbios, h, st->vbios, sizeof(st->vbios));
+	read_pci(p, h, st);
+	if (!st->id[0])
+		snprintf(st->id, sizeof(st->id), "nvml:%u", d->index);
+
+	nvmlDeviceArchitecture_t arch;
+	if (p->api.architecture && p->api.architecture(h, &arch) == NVML_SUCCESS)
+		gt_copy_str(st->architecture, sizeof(st->architecture),
+			    gt_nvml_arch_name(arch));
+	int major = 0, minor = 0;
+	rc = p->api.compute_capability
+		     ? p->api.compute_capability(h, &major, &minor)
+		     : NVML_ERROR_FUNCTION_NOT_FOUND;
+	put(&st->f[GT_S_CC_MAJOR], rc, major);
+	put(&st->f[GT_S_CC_MINOR], rc, minor);
+
+	if (p->api.memory_v2) {
+		nvmlMemory_v2_t m = {.version = GT_NVML_MEMORY_V2_VERSION};
+		rc = p->api.memory_v2(h, &m);
+		put(&st->f[GT_S_VRAM_TOTAL], rc, (int64_t)m.total);
+	}
+	if (!gt_val_ok(&st->f[GT_S_VRAM_TOTAL]) && p->api.memory_v1) {
+		nvmlMemory_t m;
+		rc = p->api.memory_v1(h, &m);
+		put(&st->f[GT_S_VRAM_TOTAL], rc, (int64_t)m.total);
+	}
+
+	rc = p->api.power_range ? p->api.power_range(h, &a, &c)
+				: NVML_ERROR_FUNCTION_NOT_FOUND;
+	put(&st->f[GT_S_POWER_MIN], rc, a);
+	put(&st->f[GT_S_POWER_MAX], rc, c);
+	rc = p->api.power_default ? p->api.power_default(h, &a)
+				  : NVML_ERROR_FUNCTION_NOT_FOUND;
+	put(&st->f[GT_S_POWER_DEFAULT], rc, a);
+	read_thresholds(p, h, st);
+
+	static const struct {
+		int field;
+		nvmlClockType_t type;
+	} clocks[] = {{GT_S_CLK_GRAPHICS_MAX, NVML_CLOCK_GRAPHICS},
+		      {GT_S_CLK_SM_MAX, NVML_CLOCK_SM},
+		      {GT_S_CLK_MEM_MAX, NVML_CLOCK_MEM},
+		      {GT_S_CLK_VIDEO_MAX, NVML_CLOCK_VIDEO}};
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		rc = p->api.max_clock ? p->api.max_clock(h, clocks[i].type, &a)
+				      : NVML_ERROR_FUNCTION_NOT_FOUND;
+		put(&st->f[clocks[i].field], rc, a);
+	}
+	rc = p->api.pcie_max_gen ? p->api.pcie_max_gen(h, &a)
+				 : NVML_ERROR_FUNCTION_NOT_FOUND;
+	put(&st->f[GT_S_PCIE_MAX_GEN], rc, a);
+	rc = p->api.pcie_max_width ? p->api.pcie_max_width(h, &a)
+				   : NVML_ERROR_FUNCTION_NOT_FOUND;
+	put(&st->f[GT_S_PCIE_MAX_WIDTH], rc, a);
+	read_fan_facts(p, d, st);
+
+	rc = p->api.mig_mode ? p->api.mig_mode(h, &a, &c)
+			     : NVML_ERROR_FUNCTION_NOT_FOUND;
+	put(&st->f[GT_S_MIG_MODE], rc, a == NVML_DEVICE_MIG_ENABLE);
+	d->mig = rc == NVML_SUCCESS && a == NVML_DEVICE_MIG_ENABLE;
+	nvmlEnableState_t cur, pending;
+	rc = p->api.ecc_mode ? p->api.ecc_mode(h, &cur, &pending)
+			     : NVML_ERROR_FUNCTION_NOT_FOUND;
+	put(&st->f[GT_S_ECC_MODE], rc, cur == NVML_FEATURE_ENABLED);
+
+	/* A lost GPU answers every call with the same code: the name
+	 * query is enough to tell. */
+	if (p->api.name) {
+		char buf[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+		if (gt_nvml_is_lost(p->api.name(h, buf, sizeof(buf))))
+			return -1;
+	}
+	return 0;
+}
+
+enum batch_slot {
+	B_POWER_AVG,
+	B_POWER_INSTANT,
+	B_ENERGY,
+	B_MEM_TEMP,
+	B_PCIE_TX,
+	B_PCIE_RX,
+	B_LIMIT_ENFORCED,
+	B_LIMIT_REQUESTED,
+	B__COUNT
+};
+
+static const unsigned batch_ids[B__COUNT] = {
+	[B_POWER_AVG] = NVML_FI_DEV_POWER_AVERAGE,
+	[B_POWER_INSTANT] = NVML_FI_DEV_POWER_INSTANT,
+	[B_ENERGY] = NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION,
+	[B_MEM_TEMP] = NVML_FI_DEV_MEMORY_TEMP,
+	[B_PCIE_TX] = NVML_FI_DEV_PCIE_COUNT_TX_BYTES,
+	[B_PCIE_RX] = NVML_FI_DEV_PCIE_COUNT_RX_BYTES,
+	[B_LIMIT_ENFORCED] = NVML_FI_DEV_POWER_CURRENT_LIMIT,
+	[B_LIMIT_REQUESTED] = NVML_FI_DEV_POWER_REQUESTED_LIMIT,
+};
+
+/* One batched call; a field that fails is left to its per-call fallback. */
+static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
+			 struct gt_sample *s, bool slow)
+{
+	nvmlFieldValue_t fv[B__COUNT];
+	int64_t v[B__COUNT];
+	bool ok[B__COUNT] = {false};
+	unsigned a;
+	nvmlReturn_t rc;
+	bool lost = false;
+
+	if (p->api.field_values) {
+		memset(fv, 0, sizeof(fv));
+		for (int i = 0; i < B__COUNT; i++)
+			fv[i].fieldId = batch_ids[i];
+		rc = p->api.field_values(d->handle, B__COUNT, fv);
+		if (gt_nvml_is_lost(rc))
+			return true;
+		for (int i = 0; rc == NVML_SUCCESS && i < B__COUNT; i++)
+			ok[i] = gt_nvml_field_int(&fv[i], &v[i]);
+	}
+
+	/* Average first: it is what nvmlDeviceGetPowerUsage reports on
+	 * Ampere and newer, and what nvidia-smi calls the power draw. */
+	if (ok[B_POWER_AVG] || ok[B_POWER_INSTANT])
+		gt_val_set(&s->f[GT_F_POWER_DRAW],
+			   ok[B_POWER_AVG] ? v[B_POWER_AVG] : v[B_POWER_INSTANT]);
+	else if (p->api.power_usage)
+		lost |= put(&s->f[GT_F_POWER_DRAW], p->api.power_usage(d->handle, &a), a);
+	else
+		put_missing(&s->f[GT_F_POWER_DRAW]);
+
+	if (ok[B_ENERGY]) {
+		gt_val_set(&s->f[GT_F_ENERGY], v[B_ENERGY]);
+	} else if (p->api.energy) {
+		unsigned long long e = 0;
+		lost |= put(&s->f[GT_F_ENERGY], p->api.energy(d->handle, &e),
+			    (int64_t)e);
+	} else {
+		put_missing(&s->f[GT_F_ENERGY]);
+	}
+
+	if (ok[B_MEM_TEMP])
+		gt_val_set(&s->f[GT_F_TEMP_MEM], v[B_MEM_TEMP] * 1000);
+	else
+		put(&s->f[GT_F_TEMP_MEM],
+		    p->api.field_values ? fv[B_MEM_TEMP].nvmlReturn
+					: NVML_ERROR_FUNCTION_NOT_FOUND,
+		    0);
+
+	if (ok[B_LIMIT_ENFORCED])
+		gt_val_set(&s->f[GT_F_POWER_ENFORCED], v[B_LIMIT_ENFORCED]);
+	else if (p->api.power_enforced)
+		lost |= put(&s->f[GT_F_POWER_ENFORCED],
+			    p->api.power_enforced(d->handle, &a), a);
+	else
+		put_missing(&s->f[GT_F_POWER_ENFORCED]);
+
+	if (ok[B_LIMIT_REQUESTED])
+		gt_val_set(&s->f[GT_F_POWER_LIMIT], v[B_LIMIT_REQUESTED]);
+	else if (p->api.power_limit)
+		lost |= put(&s->f[GT_F_POWER_LIMIT], p->api.power_limit(d->handle, &a),
+			    a);
+	else
+		put_missing(&s->f[GT_F_POWER_LIMIT]);
+
+	/* PCIe rates from the cumulative byte counters: cheap and exact
+	 * over the whole interval, unlike the 20 ms blocking window. */
+	if (ok[B_PCIE_TX] && ok[B_PCIE_RX]) {
+		uint64_t t = gt_monotonic_ns();
+		unsigned long long tx = (unsigned long long)v[B_PCIE_TX];
+		unsigned long long rx = (unsigned long long)v[B_PCIE_RX];
+		if (d->have_counters && t > d->counters_ns && tx >= d->tx_prev &&
+		    rx >= d->rx_prev) {
+			double dt = (double)(t - d->counters_ns) / 1e9;
+			gt_val_set(&s->f[GT_F_PCIE_TX],
+				   (int64_t)((double)(tx - d->tx_prev) / dt));
+			gt_val_set(&s->f[GT_F_PCIE_RX],
+				   (int64_t)((double)(rx - d->rx_prev) / dt));
+		} else {
+			/* First sample, or a counter wrapped. */
+			gt_val_fail(&s->f[GT_F_PCIE_TX], GT_WHY_PENDING, 0);
+			gt_val_fail(&s->f[GT_F_PCIE_RX], GT_WHY_PENDING, 0);
+		}
+		d->have_counters = true;
+		d->tx_prev = tx;
+		d->rx_prev = rx;
+		d->counters_ns = t;
+	} else if (slow) {
+		unsigned kb = 0;
+		if (p->api.pcie_throughput) {
+			rc = p->api.pcie_throughput(d->handle,
+						    NVML_PCIE_UTIL_TX_BYTES, &kb);
+			lost |= put(&d->slow.pcie_tx, rc, (int64_t)kb * 1024);
+			rc = p->api.pcie_throughput(d->handle,
+						    NVML_PCIE_UTIL_RX_BYTES, &kb);
+			lost |= put(&d->slow.pcie_rx, rc, (int64_t)kb * 1024);
+		} else {
+			put_missing(&d->slow.pcie_tx);
+			put_missing(&d->slow.pcie_rx);
+		}
+	}
+	return lost;
+}
+
+static bool sample_slow(struct nvml_priv *p, struct nvml_dev *d)
+{
+	static const struct {
+		nvmlMemoryErrorType_t type;
+		nvmlEccCounterType_t counter;
+	} ecc[4] = {
+		{NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC},
+		{NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC},
+		{NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_AGGREGATE_ECC},
+		{NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_AGGREGATE_ECC},
+	};
+	unsigned a = 0;
+	bool lost = false;
+
+	if (p->api.pcie_gen)
+		lost |= put(&d->slow.pcie_gen, p->api.pcie_gen(d->handle, &a), a);
+	else
+		put_missing(&d->slow.pcie_gen);
+	if (p->api.pcie_width)
+		lost |= put(&d->slow.pcie_width, p->api.pcie_width(d->handle, &a), a);
+	else
+		put_missing(&d->slow.pcie_width);
+	for (int i = 0; i < 4; i++) {
+		unsigned long long n = 0;
+		if (p->api.ecc_errors)
+			lost |= put(&d->slow.ecc[i],
+				    p->api.ecc_errors(d->handle, ecc[i].type,
+						      ecc[i].counter, &n),
+				    (int64_t)n);
+		else
+			put_missing(&d->slow.ecc[i]);
+	}
+	d->slow.valid = true;
+	return lost;
+}
+
+static bool sample_fans(struct nvml_priv *p, struct nvml_dev *d,
+			struct gt_sample *s)
+{
+	bool lost = false;
+	s->fan_count = (uint8_t)d->fans;
+	for (unsigned i = 0; i < d->fans; i++) {
+		unsigned pct = 0;
+		nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+		if (p->api.fan_speed_v2)
+			rc = p->api.fan_speed_v2(d->handle, i, &pct);
+		else if (p->api.fan_speed && i == 0)
+			rc = p->api.fan_speed(d->handle, &pct);
+		lost |= put(&s->f[GT_F_FAN_PERCENT0 + i], rc, (int64_t)pct * 100);
+		nvmlFanSpeedInfo_t info = {.version = GT_NVML_FAN_SPEED_INFO_V1_VERSION,
+					   .fan = i};
+		rc = p->api.fan_rpm ? p->api.fan_rpm(d->handle, &info)
+				    : NVML_ERROR_FUNCTION_NOT_FOUND;
+		lost |= put(&s->f[GT_F_FAN_RPM0 + i], rc, info.speed);
+	}
+	return lost;
+}
+
+static bool sample_memory(struct nvml_priv *p, struct nvml_dev *d,
+			  struct gt_sample *s)
+{
+	nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+	bool lost = false;
+
+	/* The struct must carry the full version word, not just 2: a bare
+	 * 2 fails with FUNCTION_NOT_FOUND and would push us to v1, whose
+	 * "used" includes the driver-reserved memory. */
+	if (p->api.memory_v2) {
+		nvmlMemory_v2_t m = {.version = GT_NVML_MEMORY_V2_VERSION};
+		rc = p->api.memory_v2(d->handle, &m);
+		lost = put(&s->f[GT_F_MEM_TOTAL], rc, (int64_t)m.total);
+		put(&s->f[GT_F_MEM_USED], rc, (int64_t)m.used);
+		put(&s->f[GT_F_MEM_FREE], rc, (int64_t)m.free);
+		put(&s->f[GT_F_MEM_RESERVED], rc, (int64_t)m.reserved);
+	}
+	if (rc != NVML_SUCCESS && !lost && p->api.memory_v1) {
+		nvmlMemory_t m;
+		rc = p->api.memory_v1(d->handle, &m);
+		lost = put(&s->f[GT_F_MEM_TOTAL], rc, (int64_t)m.total);
+		put(&s->f[GT_F_MEM_USED], rc, (int64_t)m.used);
+		put(&s->f[GT_F_MEM_FREE], rc, (int64_t)m.free);
+		if (rc == NVML_SUCCESS)
+			put_missing(&s->f[GT_F_MEM_RESERVED]);
+	}
+	return lost;
+}
+
+static bool sample_utilization(struct nvml_priv *p, struct nvml_dev *d,
+			       struct gt_sample *s)
+{
+	nvmlUtilization_t u = {0, 0};
+	unsigned pct = 0, period = 0;
+	nvmlReturn_t rc;
+	bool lost = false;
+
+	rc = p->api.utilization ? p->api.utilization(d->handle, &u)
+				: NVML_ERROR_FUNCTION_NOT_FOUND;
+	lost |= put(&s->f[GT_F_UTIL_GPU], rc, (int64_t)u.gpu * 100);
+	put(&s->f[GT_F_UTIL_MEMBW], rc, (int64_t)u.memory * 100);
+	rc = p->api.encoder ? p->api.encoder(d->handle, &pct, &period)
+			    : NVML_ERROR_FUNCTION_NOT_FOUND;
+	lost |= put(&s->f[GT_F_UTIL_ENC], rc, (int64_t)pct * 100);
+	rc = p->api.decoder ? p->api.decoder(d->handle, &pct, &period)
+			    : NVML_ERROR_FUNCTION_NOT_FOUND;
+	lost |= put(&s->f[GT_F_UTIL_DEC], rc, (int64_t)pct * 100);
+	if (d->mig) {
+		/* Whole-GPU utilization does not exist under MIG: say so
+		 * rather than "not supported by this device". */
+		for (int f = GT_F_UTIL_GPU; f <= GT_F_UTIL_DEC; f++)
+			if (s->f[f].why == GT_WHY_UNSUPPORTED_DEVICE)
+				gt_val_fail(&s->f[f], GT_WHY_MIG, 0);
+	}
+	return lost;
+}
+
+static int nvml_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
+		       int slow)
+{
+	struct nvml_priv *p = b->priv;
+	struct nvml_dev *d = &p->devs[dev];
+	nvmlDevice_t h = d->handle;
+	bool lost = false;
+	unsigned a = 0;
+	nvmlReturn_t rc;
+	int changed = 0;
+
+	lost |= sample_utilization(p, d, s);
+	if (lost)
+		return -1; /* every further call would fail the same way */
+	lost |= sample_memory(p, d, s);
+	lost |= read_temperature(p, h, &s->f[GT_F_TEMP_GPU]);
+	/* NVML 13 has no hotspot sensor; the driver does not expose it. */
+	gt_val_fail(&s->f[GT_F_TEMP_HOTSPOT], GT_WHY_UNSUPPORTED_DRIVER, 0);
+	if (!d->slow.valid)
+		slow = 1;
+	lost |= sample_batch(p, d, s, slow);
+
+	nvmlPstates_t ps = NVML_PSTATE_UNKNOWN;
+	rc = p->api.pstate ? p->api.pstate(h, &ps) : NVML_ERROR_FUNCTION_NOT_FOUND;
+	if (rc == NVML_SUCCESS && ps == NVML_PSTATE_UNKNOWN)
+		gt_val_fail(&s->f[GT_F_PSTATE], GT_WHY_UNSUPPORTED_DEVICE, 0);
+	else
+		lost |= put(&s->f[GT_F_PSTATE], rc, ps);
+
+	static const struct {
+		int field;
+		nvmlClockType_t type;
+	} clocks[] = {{GT_F_CLK_GRAPHICS, NVML_CLOCK_GRAPHICS},
+		      {GT_F_CLK_SM, NVML_CLOCK_SM},
+		      {GT_F_CLK_MEM, NVML_CLOCK_MEM},
+		      {GT_F_CLK_VIDEO, NVML_CLOCK_VIDEO}};
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		rc = p->api.clock ? p->api.clock(h, clocks[i].type, &a)
+				  : NVML_ERROR_FUNCTION_NOT_FOUND;
+		lost |= put(&s->f[clocks[i].field], rc, a);
+	}
+
+	unsigned long long reasons = 0;
+	rc = p->api.clock_events ? p->api.clock_events(h, &reasons)
+				 : NVML_ERROR_FUNCTION_NOT_FOUND;
+	lost |= put(&s->f[GT_F_THROTTLE], rc, gt_nvml_throttle(reasons));
+	lost |= sample_fans(p, d, s);
+
+	if (slow) {
+		lost |= sample_slow(p, d);
+		unsigned cur = 0, pending = 0;
+		if (p->api.mig_mode &&
+		    p->api.mig_mode(h, &cur, &pending) == NVML_SUCCESS &&
+		    (cur == NVML_DEVICE_MIG_ENABLE) != d->mig)
+			changed = 1; /* facts (and memory layout) changed */
+	}
+	s->f[GT_F_PCIE_GEN] = d->slow.pcie_gen;
+	s->f[GT_F_PCIE_WIDTH] = d->slow.pcie_width;
+	if (!d->have_counters) {
+		s->f[GT_F_PCIE_TX] = d->slow.pcie_tx;
+		s->f[GT_F_PCIE_RX] = d->slow.pcie_rx;
+	}
+	for (int i = 0; i < 4; i++)
+		s->f[GT_F_ECC_CORRECTED_VOLATILE + i] = d->slow.ecc[i];
+	return lost ? -1 : changed;
+}
+
+static const char *nvml_error_text(struct gt_backend *b, int code)
+{
+	struct nvml_priv *p = b->priv;
+	if (!p || !p->api.error_string)
+		return NULL;
+	return p->api.error_string((nvmlReturn_t)code);
+}
+
+static void nvml_shutdown(struct gt_backend *b)
+{
+	struct nvml_priv *p = b->priv;
+	if (!p)
+		return;
+	if (p->api.dl) {
+		p->api.shutdown();
+		gt_nvml_api_unload(&p->api);
+	}
+	free(p->devs);
+	free(p->procs);
+	free(p->merged);
+	free(p->raw);
+	free(p->util);
+	free(p);
+	b->priv = NULL;
+}
+
+const struct gt_backend_ops gt_nvml_backend = {
+	.name = "nvml",
+	.probe = nvml_probe,
+	.get_static = nvml_get_static,
+	.sample = nvml_sample,
+	.processes = gt_nvml_processes,
+	.error_text = nvml_error_text,
+	.shutdown = nvml_shutdown,
+};

@@ -1,0 +1,1037 @@
+/*
+ * nvml_abi.h - gputop's own declaration of the part of the NVML ABI it uses
+ * (libnvidia-ml.so.1): return codes, enums, struct layouts, struct version
+ * values, field-value IDs and the exact prototypes. It is written from the
+ * facts in the project's NVML reference (shared/reference/nvml.md), not
+ * copied from NVIDIA's header. Both the dlopen client (nvml.c) and the fake
+ * library in tests/fake-nvml/ include it, so any drift between them breaks
+ * the build instead of a user's screen.
+ *
+ * The client declares function pointers as __typeof__(nvmlDeviceGetName) *,
+ * so every prototype here must match the real library exactly. Sizes and
+ * offsets are asserted for x86-64 (LP64); the asserts are skipped elsewhere.
+ */
+#ifndef GPUTOP_NVML_ABI_H
+#define GPUTOP_NVML_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ */
+/* Return codes (complete list, NVML 13.3)                              */
+/* ------------------------------------------------------------------ */
+
+typedef enum nvmlReturn_enum {
+	NVML_SUCCESS = 0,
+	NVML_ERROR_UNINITIALIZED = 1,
+	NVML_ERROR_INVALID_ARGUMENT = 2,
+	NVML_ERROR_NOT_SUPPORTED = 3,
+	NVML_ERROR_NO_PERMISSION = 4,
+	NVML_ERROR_ALREADY_INITIALIZED = 5,
+	NVML_ERROR_NOT_FOUND = 6,
+	NVML_ERROR_INSUFFICIENT_SIZE = 7,
+	NVML_ERROR_INSUFFICIENT_POWER = 8,
+	NVML_ERROR_DRIVER_NOT_LOADED = 9,
+	NVML_ERROR_TIMEOUT = 10,
+	NVML_ERROR_IRQ_ISSUE = 11,
+	NVML_ERROR_LIBRARY_NOT_FOUND = 12,
+	NVML_ERROR_FUNCTION_NOT_FOUND = 13,
+	NVML_ERROR_CORRUPTED_INFOROM = 14,
+	NVML_ERROR_GPU_IS_LOST = 15,
+	NVML_ERROR_RESET_REQUIRED = 16,
+	NVML_ERROR_OPERATING_SYSTEM = 17,
+	NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18,
+	NVML_ERROR_IN_USE = 19,
+	NVML_ERROR_MEMORY = 20,
+	NVML_ERROR_NO_DATA = 21,
+	NVML_ERROR_VGPU_ECC_NOT_SUPPORTED = 22,
+	NVML_ERROR_INSUFFICIENT_RESOURCES = 23,
+	NVML_ERROR_FREQ_NOT_SUPPORTED = 24,
+	NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
+	NVML_ERROR_DEPRECATED = 26,
+	NVML_ERROR_NOT_READY = 27,
+	NVML_ERROR_GPU_NOT_FOUND = 28,
+	NVML_ERROR_INVALID_STATE = 29,
+	NVML_ERROR_RESET_TYPE_NOT_SUPPORTED = 30,
+	NVML_ERROR_UNKNOWN = 999
+} nvmlReturn_t;
+
+/* Opaque: clients store handles and pass them back, never dereference. */
+typedef struct nvmlDevice_st *nvmlDevice_t;
+
+/* ------------------------------------------------------------------ */
+/* Buffer sizes and special values                                      */
+/* ------------------------------------------------------------------ */
+
+#define NVML_DEVICE_NAME_BUFFER_SIZE 64
+#define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
+#define NVML_DEVICE_UUID_BUFFER_SIZE 80
+#define NVML_DEVICE_UUID_V2_BUFFER_SIZE 96
+#define NVML_DEVICE_UUID_ASCII_LEN 41
+#define NVML_DEVICE_SERIAL_BUFFER_SIZE 30
+#define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
+#define NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE 80
+#define NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE 32
+#define NVML_DEVICE_PART_NUMBER_BUFFER_SIZE 80
+#define NVML_DEVICE_INFOROM_VERSION_BUFFER_SIZE 16
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE 32
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE 16
+
+/* usedGpuMemory when per-process memory is unknown (WDDM, MIG unprivileged). */
+#define NVML_VALUE_NOT_AVAILABLE (-1)
+#define GT_NVML_MEMORY_NOT_AVAILABLE 0xFFFFFFFFFFFFFFFFULL
+/* gpuInstanceId / computeInstanceId of a process on a non-MIG GPU. */
+#define GT_NVML_INSTANCE_ID_NONE 0xFFFFFFFFu
+
+/* nvmlInitWithFlags flags */
+#define NVML_INIT_FLAG_NO_GPUS 1u
+#define NVML_INIT_FLAG_NO_ATTACH 2u
+
+/* ------------------------------------------------------------------ */
+/* Struct version values                                                */
+/*                                                                      */
+/* NVML's rule is sizeof(struct) | (ver << 24); the header's "version   */
+/* must be 2" comments are misleading, so the values are spelt out and  */
+/* checked against the rule below the struct definitions.               */
+/* ------------------------------------------------------------------ */
+
+#define GT_NVML_STRUCT_VERSION(type, ver) \
+	((unsigned int)(sizeof(type) | ((unsigned int)(ver) << 24U)))
+
+#define GT_NVML_MEMORY_V2_VERSION 0x02000028u
+#define GT_NVML_TEMPERATURE_V1_VERSION 0x0100000Cu
+#define GT_NVML_FAN_SPEED_INFO_V1_VERSION 0x0100000Cu
+#define GT_NVML_POWER_VALUE_V2_VERSION 0x0200000Cu
+#define GT_NVML_PROCESSES_UTIL_INFO_V1_VERSION 0x01000018u
+#define GT_NVML_PROCESS_DETAIL_LIST_V1_VERSION 0x01000018u
+#define GT_NVML_COOLER_INFO_V1_VERSION 0x01000010u
+#define GT_NVML_MARGIN_TEMPERATURE_V1_VERSION 0x01000008u
+#define GT_NVML_PCI_INFO_EXT_V1_VERSION 0x01000040u
+
+/* ------------------------------------------------------------------ */
+/* Enumerations and bit masks                                           */
+/* ------------------------------------------------------------------ */
+
+typedef enum nvmlClockType_enum {
+	NVML_CLOCK_GRAPHICS = 0,
+	NVML_CLOCK_SM = 1,
+	NVML_CLOCK_MEM = 2,
+	NVML_CLOCK_VIDEO = 3,
+	NVML_CLOCK_COUNT
+} nvmlClockType_t;
+
+typedef enum nvmlClockId_enum {
+	NVML_CLOCK_ID_CURRENT = 0,
+	NVML_CLOCK_ID_APP_CLOCK_TARGET = 1,  /* deprecated */
+	NVML_CLOCK_ID_APP_CLOCK_DEFAULT = 2, /* deprecated */
+	NVML_CLOCK_ID_CUSTOMER_BOOST_MAX = 3,
+	NVML_CLOCK_ID_COUNT
+} nvmlClockId_t;
+
+typedef enum nvmlPStates_enum {
+	NVML_PSTATE_0 = 0,
+	NVML_PSTATE_1 = 1,
+	NVML_PSTATE_2 = 2,
+	NVML_PSTATE_3 = 3,
+	NVML_PSTATE_4 = 4,
+	NVML_PSTATE_5 = 5,
+	NVML_PSTATE_6 = 6,
+	NVML_PSTATE_7 = 7,
+	NVML_PSTATE_8 = 8,
+	NVML_PSTATE_9 = 9,
+	NVML_PSTATE_10 = 10,
+	NVML_PSTATE_11 = 11,
+	NVML_PSTATE_12 = 12,
+	NVML_PSTATE_13 = 13,
+	NVML_PSTATE_14 = 14,
+	NVML_PSTATE_15 = 15,
+	NVML_PSTATE_UNKNOWN = 32
+} nvmlPstates_t;
+
+typedef enum nvmlTemperatureSensors_enum {
+	NVML_TEMPERATURE_GPU = 0,
+	NVML_TEMPERATURE_COUNT
+} nvmlTemperatureSensors_t;
+
+typedef enum nvmlTemperatureThresholds_enum {
+	NVML_TEMPERATURE_THRESHOLD_SHUTDOWN = 0,
+	NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1,
+	NVML_TEMPERATURE_THRESHOLD_MEM_MAX = 2,
+	NVML_TEMPERATURE_THRESHOLD_GPU_MAX = 3,
+	NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN = 4,
+	NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR = 5,
+	NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX = 6,
+	NVML_TEMPERATURE_THRESHOLD_GPS_CURR = 7,
+	NVML_TEMPERATURE_THRESHOLD_COUNT
+} nvmlTemperatureThresholds_t;
+
+typedef enum nvmlPcieUtilCounter_enum {
+	NVML_PCIE_UTIL_TX_BYTES = 0,
+	NVML_PCIE_UTIL_RX_BYTES = 1,
+	NVML_PCIE_UTIL_COUNT
+} nvmlPcieUtilCounter_t;
+
+typedef enum nvmlEnableState_enum {
+	NVML_FEATURE_DISABLED = 0,
+	NVML_FEATURE_ENABLED = 1
+} nvmlEnableState_t;
+
+typedef enum nvmlComputeMode_enum {
+	NVML_COMPUTEMODE_DEFAULT = 0,
+	NVML_COMPUTEMODE_EXCLUSIVE_THREAD = 1, /* removed from drivers */
+	NVML_COMPUTEMODE_PROHIBITED = 2,
+	NVML_COMPUTEMODE_EXCLUSIVE_PROCESS = 3,
+	NVML_COMPUTEMODE_COUNT
+} nvmlComputeMode_t;
+
+typedef enum nvmlMemoryErrorType_enum {
+	NVML_MEMORY_ERROR_TYPE_CORRECTED = 0,
+	NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1,
+	NVML_MEMORY_ERROR_TYPE_COUNT
+} nvmlMemoryErrorType_t;
+
+typedef enum nvmlEccCounterType_enum {
+	NVML_VOLATILE_ECC = 0,
+	NVML_AGGREGATE_ECC = 1,
+	NVML_ECC_COUNTER_TYPE_COUNT
+} nvmlEccCounterType_t;
+
+typedef enum nvmlMemoryLocation_enum {
+	NVML_MEMORY_LOCATION_L1_CACHE = 0,
+	NVML_MEMORY_LOCATION_L2_CACHE = 1,
+	NVML_MEMORY_LOCATION_DRAM = 2,
+	NVML_MEMORY_LOCATION_DEVICE_MEMORY = 2,
+	NVML_MEMORY_LOCATION_REGISTER_FILE = 3,
+	NVML_MEMORY_LOCATION_TEXTURE_MEMORY = 4,
+	NVML_MEMORY_LOCATION_TEXTURE_SHM = 5,
+	NVML_MEMORY_LOCATION_CBU = 6,
+	NVML_MEMORY_LOCATION_SRAM = 7,
+	NVML_MEMORY_LOCATION_COUNT
+} nvmlMemoryLocation_t;
+
+typedef enum nvmlPageRetirementCause_enum {
+	NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS = 0,
+	NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR = 1,
+	NVML_PAGE_RETIREMENT_CAUSE_COUNT
+} nvmlPageRetirementCause_t;
+
+typedef enum nvmlBrandType_enum {
+	NVML_BRAND_UNKNOWN = 0,
+	NVML_BRAND_QUADRO = 1,
+	NVML_BRAND_TESLA = 2,
+	NVML_BRAND_NVS = 3,
+	NVML_BRAND_GRID = 4,
+	NVML_BRAND_GEFORCE = 5,
+	NVML_BRAND_TITAN = 6,
+	NVML_BRAND_NVIDIA_VAPPS = 7,
+	NVML_BRAND_NVIDIA_VPC = 8,
+	NVML_BRAND_NVIDIA_VCS = 9,
+	NVML_BRAND_NVIDIA_VWS = 10,
+	NVML_BRAND_NVIDIA_CLOUD_GAMING = 11,
+	NVML_BRAND_QUADRO_RTX = 12,
+	NVML_BRAND_NVIDIA_RTX = 13,
+	NVML_BRAND_NVIDIA = 14,
+	NVML_BRAND_GEFORCE_RTX = 15, /* unused by drivers */
+	NVML_BRAND_TITAN_RTX = 16,   /* unused by drivers */
+	NVML_BRAND_COUNT
+} nvmlBrandType_t;
+
+/* These are plain unsigned ints in the ABI, not enums. */
+typedef unsigned int nvmlDeviceArchitecture_t;
+#define NVML_DEVICE_ARCH_KEPLER 2u
+#define NVML_DEVICE_ARCH_MAXWELL 3u
+#define NVML_DEVICE_ARCH_PASCAL 4u
+#define NVML_DEVICE_ARCH_VOLTA 5u
+#define NVML_DEVICE_ARCH_TURING 6u
+#define NVML_DEVICE_ARCH_AMPERE 7u
+#define NVML_DEVICE_ARCH_ADA 8u
+#define NVML_DEVICE_ARCH_HOPPER 9u
+#define NVML_DEVICE_ARCH_BLACKWELL 10u
+#define NVML_DEVICE_ARCH_RUBIN 13u
+#define NVML_DEVICE_ARCH_UNKNOWN 0xffffffffu
+
+typedef unsigned int nvmlBusType_t;
+#define NVML_BUS_TYPE_UNKNOWN 0u
+#define NVML_BUS_TYPE_PCI 1u
+#define NVML_BUS_TYPE_PCIE 2u
+#define NVML_BUS_TYPE_FPCI 3u
+#define NVML_BUS_TYPE_AGP 4u
+
+typedef unsigned int nvmlPowerSource_t;
+#define NVML_POWER_SOURCE_AC 0u
+#define NVML_POWER_SOURCE_BATTERY 1u
+#define NVML_POWER_SOURCE_UNDERSIZED 2u
+
+typedef unsigned int nvmlFanControlPolicy_t;
+/* "CONTINOUS" is NVIDIA's spelling; automatic (vBIOS curve). */
+#define NVML_FAN_POLICY_TEMPERATURE_CONTINOUS_SW 0u
+#define NVML_FAN_POLICY_MANUAL 1u
+
+/* Scope of nvmlPowerValue_v2_t; one byte in the struct. */
+typedef unsigned char nvmlPowerScopeType_t;
+#define NVML_POWER_SCOPE_GPU 0u
+#define NVML_POWER_SCOPE_MODULE 1u
+#define NVML_POWER_SCOPE_MEMORY 2u
+#define NVML_POWER_SCOPE_GPU_BASE 3u
+
+/* Codes returned by nvmlDeviceGetPcieLinkMaxSpeed. */
+#define NVML_PCIE_LINK_MAX_SPEED_INVALID 0u
+#define NVML_PCIE_LINK_MAX_SPEED_2500MBPS 1u
+#define NVML_PCIE_LINK_MAX_SPEED_5000MBPS 2u
+#define NVML_PCIE_LINK_MAX_SPEED_8000MBPS 3u
+#define NVML_PCIE_LINK_MAX_SPEED_16000MBPS 4u
+#define NVML_PCIE_LINK_MAX_SPEED_32000MBPS 5u
+#define NVML_PCIE_LINK_MAX_SPEED_64000MBPS 6u
+
+/* nvmlDeviceGetMigMode values */
+#define NVML_DEVICE_MIG_DISABLE 0u
+#define NVML_DEVICE_MIG_ENABLE 1u
+
+/* nvmlProcessDetailList_v1_t.mode */
+#define NVML_PROCESS_MODE_COMPUTE 0u
+#define NVML_PROCESS_MODE_GRAPHICS 1u
+#define NVML_PROCESS_MODE_MPS 2u
+#define NVML_PROCESS_MODE_ALL 3u
+
+typedef enum nvmlPerfPolicyType_enum {
+	NVML_PERF_POLICY_POWER = 0,
+	NVML_PERF_POLICY_THERMAL = 1,
+	NVML_PERF_POLICY_SYNC_BOOST = 2,
+	NVML_PERF_POLICY_BOARD_LIMIT = 3,
+	NVML_PERF_POLICY_LOW_UTILIZATION = 4,
+	NVML_PERF_POLICY_RELIABILITY = 5,
+	NVML_PERF_POLICY_TOTAL_APP_CLOCKS = 10,
+	NVML_PERF_POLICY_TOTAL_BASE_CLOCKS = 11,
+	NVML_PERF_POLICY_COUNT
+} nvmlPerfPolicyType_t;
+
+typedef enum nvmlSamplingType_enum {
+	NVML_TOTAL_POWER_SAMPLES = 0,
+	NVML_GPU_UTILIZATION_SAMPLES = 1,
+	NVML_MEMORY_UTILIZATION_SAMPLES = 2,
+	NVML_ENC_UTILIZATION_SAMPLES = 3,
+	NVML_DEC_UTILIZATION_SAMPLES = 4,
+	NVML_PROCESSOR_CLK_SAMPLES = 5,
+	NVML_MEMORY_CLK_SAMPLES = 6,
+	NVML_MODULE_POWER_SAMPLES = 7,
+	NVML_JPG_UTILIZATION_SAMPLES = 8,
+	NVML_OFA_UTILIZATION_SAMPLES = 9,
+	NVML_SAMPLINGTYPE_COUNT
+} nvmlSamplingType_t;
+
+typedef enum nvmlValueType_enum {
+	NVML_VALUE_TYPE_DOUBLE = 0,
+	NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+	NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+	NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+	NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+	NVML_VALUE_TYPE_SIGNED_INT = 5,
+	NVML_VALUE_TYPE_UNSIGNED_SHORT = 6,
+	NVML_VALUE_TYPE_COUNT
+} nvmlValueType_t;
+
+typedef enum nvmlCoolerControl_enum {
+	NVML_THERMAL_COOLER_SIGNAL_NONE = 0,
+	NVML_THERMAL_COOLER_SIGNAL_TOGGLE = 1,
+	NVML_THERMAL_COOLER_SIGNAL_VARIABLE = 2,
+	NVML_THERMAL_COOLER_SIGNAL_COUNT
+} nvmlCoolerControl_t;
+
+typedef enum nvmlCoolerTarget_enum {
+	NVML_THERMAL_COOLER_TARGET_NONE = 1 << 0,
+	NVML_THERMAL_COOLER_TARGET_GPU = 1 << 1,
+	NVML_THERMAL_COOLER_TARGET_MEMORY = 1 << 2,
+	NVML_THERMAL_COOLER_TARGET_POWER_SUPPLY = 1 << 3,
+	NVML_THERMAL_COOLER_TARGET_GPU_RELATED = (1 << 1) | (1 << 2) | (1 << 3)
+} nvmlCoolerTarget_t;
+
+/* Clocks event (formerly "throttle") reasons, unsigned long long mask. */
+#define nvmlClocksEventReasonGpuIdle 0x0000000000000001ULL
+#define nvmlClocksEventReasonApplicationsClocksSetting 0x0000000000000002ULL
+#define nvmlClocksEventReasonSwPowerCap 0x0000000000000004ULL
+#define nvmlClocksEventReasonHwSlowdown 0x0000000000000008ULL
+#define nvmlClocksEventReasonSyncBoost 0x0000000000000010ULL
+#define nvmlClocksEventReasonSwThermalSlowdown 0x0000000000000020ULL
+#define nvmlClocksEventReasonHwThermalSlowdown 0x0000000000000040ULL
+#define nvmlClocksEventReasonHwPowerBrakeSlowdown 0x0000000000000080ULL
+#define nvmlClocksEventReasonDisplayClockSetting 0x0000000000000100ULL
+#define nvmlClocksEventReasonNone 0x0000000000000000ULL
+#define nvmlClocksEventReasonAll 0x00000000000001FFULL
+
+/* ------------------------------------------------------------------ */
+/* Field-value IDs (nvmlDeviceGetFieldValues). IDs > 250 were renumbered */
+/* between NVML 13.0 and 13.1, so none of those are listed here.        */
+/* ------------------------------------------------------------------ */
+
+#define NVML_FI_DEV_ECC_CURRENT 1
+#define NVML_FI_DEV_ECC_PENDING 2
+#define NVML_FI_DEV_ECC_SBE_VOL_TOTAL 3
+#define NVML_FI_DEV_ECC_DBE_VOL_TOTAL 4
+#define NVML_FI_DEV_ECC_SBE_AGG_TOTAL 5
+#define NVML_FI_DEV_ECC_DBE_AGG_TOTAL 6
+#define NVML_FI_DEV_RETIRED_SBE 29
+#define NVML_FI_DEV_RETIRED_DBE 30
+#define NVML_FI_DEV_RETIRED_PENDING 31
+#define NVML_FI_DEV_PERF_POLICY_POWER 74
+#define NVML_FI_DEV_PERF_POLICY_THERMAL 75
+#define NVML_FI_DEV_PERF_POLICY_SYNC_BOOST 76
+#define NVML_FI_DEV_PERF_POLICY_BOARD_LIMIT 77
+#define NVML_FI_DEV_PERF_POLICY_LOW_UTILIZATION 78
+#define NVML_FI_DEV_PERF_POLICY_RELIABILITY 79
+#define NVML_FI_DEV_PERF_POLICY_TOTAL_APP_CLOCKS 80
+#define NVML_FI_DEV_PERF_POLICY_TOTAL_BASE_CLOCKS 81
+#define NVML_FI_DEV_MEMORY_TEMP 82
+#define NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION 83
+#define NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON 90
+#define NVML_FI_DEV_NVLINK_LINK_COUNT 91
+#define NVML_FI_DEV_PCIE_REPLAY_COUNTER 94
+#define NVML_FI_DEV_PCIE_REPLAY_ROLLOVER_COUNTER 95
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX 138
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX 139
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_TX 140
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_RX 141
+#define NVML_FI_DEV_REMAPPED_COR 142
+#define NVML_FI_DEV_REMAPPED_UNC 143
+#define NVML_FI_DEV_REMAPPED_PENDING 144
+#define NVML_FI_DEV_REMAPPED_FAILURE 145
+#define NVML_FI_DEV_PCIE_L0_TO_RECOVERY_COUNTER 169
+#define NVML_FI_DEV_PCIE_COUNT_CORRECTABLE_ERRORS 173
+#define NVML_FI_DEV_PCIE_COUNT_NAKS_RECEIVED 174
+#define NVML_FI_DEV_PCIE_COUNT_RECEIVER_ERROR 175
+#define NVML_FI_DEV_PCIE_COUNT_BAD_TLP 176
+#define NVML_FI_DEV_PCIE_COUNT_NAKS_SENT 177
+#define NVML_FI_DEV_PCIE_COUNT_BAD_DLLP 178
+#define NVML_FI_DEV_PCIE_COUNT_NON_FATAL_ERROR 179
+#define NVML_FI_DEV_PCIE_COUNT_FATAL_ERROR 180
+#define NVML_FI_DEV_PCIE_COUNT_UNSUPPORTED_REQ 181
+#define NVML_FI_DEV_PCIE_COUNT_LCRC_ERROR 182
+#define NVML_FI_DEV_PCIE_COUNT_LANE_ERROR 183
+#define NVML_FI_DEV_POWER_AVERAGE 185
+#define NVML_FI_DEV_POWER_INSTANT 186
+#define NVML_FI_DEV_POWER_MIN_LIMIT 187
+#define NVML_FI_DEV_POWER_MAX_LIMIT 188
+#define NVML_FI_DEV_POWER_DEFAULT_LIMIT 189
+#define NVML_FI_DEV_POWER_CURRENT_LIMIT 190
+#define NVML_FI_DEV_ENERGY 191
+#define NVML_FI_DEV_POWER_REQUESTED_LIMIT 192
+#define NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT 193
+#define NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT 194
+#define NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT 195
+#define NVML_FI_DEV_TEMPERATURE_GPU_MAX_TLIMIT 196
+#define NVML_FI_DEV_PCIE_COUNT_TX_BYTES 197
+#define NVML_FI_DEV_PCIE_COUNT_RX_BYTES 198
+#define NVML_FI_DEV_GET_GPU_RECOVERY_ACTION 230
+
+/* ------------------------------------------------------------------ */
+/* Structs                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Layout of nvmlDeviceGetPciInfo_v3. The v1/v2 entry points share the
+ * first 36 bytes and have 16 reserved bytes where busId starts. */
+typedef struct nvmlPciInfo_st {
+	char busIdLegacy[NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE];
+	unsigned int domain;
+	unsigned int bus;
+	unsigned int device;
+	unsigned int pciDeviceId;    /* (device id << 16) | vendor 0x10DE */
+	unsigned int pciSubSystemId;
+	char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+} nvmlPciInfo_t;
+
+/* Bytes the v1/v2 PCI entry points own: 36 filled, 16 reserved. */
+#define GT_NVML_PCI_INFO_V1_FILLED 36u
+#define GT_NVML_PCI_INFO_V1_SIZE 52u
+
+typedef struct nvmlPciInfoExt_v1_st {
+	unsigned int version;
+	unsigned int domain;
+	unsigned int bus;
+	unsigned int device;
+	unsigned int pciDeviceId;
+	unsigned int pciSubSystemId;
+	unsigned int baseClass;
+	unsigned int subClass;
+	char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+} nvmlPciInfoExt_v1_t;
+typedef nvmlPciInfoExt_v1_t nvmlPciInfoExt_t;
+
+typedef struct nvmlUtilization_st {
+	unsigned int gpu;    /* % of time a kernel ran */
+	unsigned int memory; /* % of time memory was read/written */
+} nvmlUtilization_t;
+
+/* v1: used includes the reserved part. */
+typedef struct nvmlMemory_st {
+	unsigned long long total;
+	unsigned long long free;
+	unsigned long long used;
+} nvmlMemory_t;
+
+/* v2: total = reserved + used + free. */
+typedef struct nvmlMemory_v2_st {
+	unsigned int version;
+	unsigned long long total;
+	unsigned long long reserved;
+	unsigned long long free;
+	unsigned long long used;
+} nvmlMemory_v2_t;
+
+typedef struct nvmlBAR1Memory_st {
+	unsigned long long bar1Total;
+	unsigned long long bar1Free;
+	unsigned long long bar1Used;
+} nvmlBAR1Memory_t;
+
+/* Entries of the unsuffixed process-list symbols. */
+typedef struct nvmlProcessInfo_v1_st {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+} nvmlProcessInfo_v1_t;
+
+/* Entries of both the _v2 and the _v3 process-list symbols. */
+typedef struct nvmlProcessInfo_v2_st {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+	unsigned int gpuInstanceId;     /* GT_NVML_INSTANCE_ID_NONE if not MIG */
+	unsigned int computeInstanceId; /* GT_NVML_INSTANCE_ID_NONE if not MIG */
+} nvmlProcessInfo_v2_t;
+typedef nvmlProcessInfo_v2_t nvmlProcessInfo_t;
+
+typedef struct nvmlProcessDetail_v1_st {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+	unsigned int gpuInstanceId;
+	unsigned int computeInstanceId;
+	unsigned long long usedGpuCcProtectedMemory;
+} nvmlProcessDetail_v1_t;
+
+typedef struct nvmlProcessDetailList_v1_st {
+	unsigned int version;
+	unsigned int mode;                /* NVML_PROCESS_MODE_* */
+	unsigned int numProcArrayEntries; /* in: capacity, out: count */
+	nvmlProcessDetail_v1_t *procArray;
+} nvmlProcessDetailList_v1_t;
+typedef nvmlProcessDetailList_v1_t nvmlProcessDetailList_t;
+
+typedef struct nvmlProcessUtilizationSample_st {
+	unsigned int pid;
+	unsigned long long timeStamp; /* CPU time, us since the Unix epoch */
+	unsigned int smUtil;
+	unsigned int memUtil;
+	unsigned int encUtil;
+	unsigned int decUtil;
+} nvmlProcessUtilizationSample_t;
+
+typedef struct nvmlProcessUtilizationInfo_v1_st {
+	unsigned long long timeStamp;
+	unsigned int pid;
+	unsigned int smUtil;
+	unsigned int memUtil;
+	unsigned int encUtil;
+	unsigned int decUtil;
+	unsigned int jpgUtil;
+	unsigned int ofaUtil;
+} nvmlProcessUtilizationInfo_v1_t;
+
+typedef struct nvmlProcessesUtilizationInfo_v1_st {
+	unsigned int version;
+	unsigned int processSamplesCount; /* in: capacity, out: count */
+	unsigned long long lastSeenTimeStamp;
+	nvmlProcessUtilizationInfo_v1_t *procUtilArray;
+} nvmlProcessesUtilizationInfo_v1_t;
+typedef nvmlProcessesUtilizationInfo_v1_t nvmlProcessesUtilizationInfo_t;
+
+typedef union nvmlValue_st {
+	double dVal;
+	int siVal;
+	unsigned int uiVal;
+	unsigned long ulVal;
+	unsigned long long ullVal;
+	signed long long sllVal;
+	unsigned short usVal;
+} nvmlValue_t;
+
+typedef struct nvmlSample_st {
+	unsigned long long timeStamp;
+	nvmlValue_t sampleValue;
+} nvmlSample_t;
+
+typedef struct nvmlFieldValue_st {
+	unsigned int fieldId;      /* in */
+	unsigned int scopeId;      /* in, e.g. NVLink id */
+	long long timestamp;       /* out, us since 1970 */
+	long long latencyUsec;     /* out */
+	nvmlValueType_t valueType; /* out: which union member is valid */
+	nvmlReturn_t nvmlReturn;   /* out: per-field status, check first */
+	nvmlValue_t value;         /* out */
+} nvmlFieldValue_t;
+
+typedef struct nvmlFanSpeedInfo_v1_st {
+	unsigned int version;
+	unsigned int fan;   /* in */
+	unsigned int speed; /* out, RPM */
+} nvmlFanSpeedInfo_v1_t;
+typedef nvmlFanSpeedInfo_v1_t nvmlFanSpeedInfo_t;
+
+typedef struct nvmlTemperature_v1_st {
+	unsigned int version;
+	nvmlTemperatureSensors_t sensorType;
+	int temperature;
+} nvmlTemperature_v1_t;
+typedef nvmlTemperature_v1_t nvmlTemperature_t;
+
+typedef struct nvmlMarginTemperature_v1_st {
+	unsigned int version;
+	int marginTemperature; /* degrees C below the slowdown limit */
+} nvmlMarginTemperature_v1_t;
+typedef nvmlMarginTemperature_v1_t nvmlMarginTemperature_t;
+
+typedef struct nvmlCoolerInfo_v1_st {
+	unsigned int version;
+	unsigned int index; /* in: fan index */
+	nvmlCoolerControl_t signalType;
+	nvmlCoolerTarget_t target;
+} nvmlCoolerInfo_v1_t;
+typedef nvmlCoolerInfo_v1_t nvmlCoolerInfo_t;
+
+typedef struct nvmlPowerValue_v2_st {
+	unsigned int version;
+	nvmlPowerScopeType_t powerScope;
+	unsigned int powerValueMw;
+} nvmlPowerValue_v2_t;
+
+typedef struct nvmlAccountingStats_st {
+	unsigned int gpuUtilization;    /* % over the process lifetime */
+	unsigned int memoryUtilization;
+	unsigned long long maxMemoryUsage; /* bytes */
+	unsigned long long time;           /* ms, 0 while running */
+	unsigned long long startTime;      /* us since the epoch */
+	unsigned int isRunning;
+	unsigned int reserved[5];
+} nvmlAccountingStats_t;
+
+typedef struct nvmlViolationTime_st {
+	unsigned long long referenceTime; /* us since the epoch */
+	unsigned long long violationTime; /* ns */
+} nvmlViolationTime_t;
+
+typedef struct nvmlEccErrorCounts_st {
+	unsigned long long l1Cache;
+	unsigned long long l2Cache;
+	unsigned long long deviceMemory;
+	unsigned long long registerFile;
+} nvmlEccErrorCounts_t;
+
+/* ------------------------------------------------------------------ */
+/* Layout checks (x86-64 LP64 only: other ABIs lay these out differently) */
+/* ------------------------------------------------------------------ */
+
+#if defined(__x86_64__) && defined(__LP64__)
+_Static_assert(sizeof(nvmlReturn_t) == 4, "nvmlReturn_t is int-sized");
+_Static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t");
+_Static_assert(offsetof(nvmlPciInfo_t, domain) == 16, "nvmlPciInfo_t.domain");
+_Static_assert(offsetof(nvmlPciInfo_t, pciDeviceId) == 28,
+	       "nvmlPciInfo_t.pciDeviceId");
+_Static_assert(offsetof(nvmlPciInfo_t, busId) == GT_NVML_PCI_INFO_V1_FILLED,
+	       "nvmlPciInfo_t.busId");
+_Static_assert(sizeof(nvmlPciInfoExt_v1_t) == 64, "nvmlPciInfoExt_v1_t");
+_Static_assert(offsetof(nvmlPciInfoExt_v1_t, busId) == 32,
+	       "nvmlPciInfoExt_v1_t.busId");
+_Static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t");
+_Static_assert(sizeof(nvmlMemory_t) == 24, "nvmlMemory_t");
+_Static_assert(sizeof(nvmlMemory_v2_t) == 40, "nvmlMemory_v2_t");
+_Static_assert(offsetof(nvmlMemory_v2_t, total) == 8, "nvmlMemory_v2_t.total");
+_Static_assert(offsetof(nvmlMemory_v2_t, reserved) == 16,
+	       "nvmlMemory_v2_t.reserved");
+_Static_assert(offsetof(nvmlMemory_v2_t, free) == 24, "nvmlMemory_v2_t.free");
+_Static_assert(offsetof(nvmlMemory_v2_t, used) == 32, "nvmlMemory_v2_t.used");
+_Static_assert(sizeof(nvmlBAR1Memory_t) == 24, "nvmlBAR1Memory_t");
+_Static_assert(sizeof(nvmlProcessInfo_v1_t) == 16, "nvmlProcessInfo_v1_t");
+_Static_assert(offsetof(nvmlProcessInfo_v1_t, usedGpuMemory) == 8,
+	       "nvmlProcessInfo_v1_t.usedGpuMemory");
+_Static_assert(sizeof(nvmlProcessInfo_v2_t) == 24, "nvmlProcessInfo_v2_t");
+_Static_assert(offsetof(nvmlProcessInfo_v2_t, gpuInstanceId) == 16,
+	       "nvmlProcessInfo_v2_t.gpuInstanceId");
+_Static_assert(offsetof(nvmlProcessInfo_v2_t, computeInstanceId) == 20,
+	       "nvmlProcessInfo_v2_t.computeInstanceId");
+_Static_assert(sizeof(nvmlProcessDetail_v1_t) == 32, "nvmlProcessDetail_v1_t");
+_Static_assert(sizeof(nvmlProcessDetailList_v1_t) == 24,
+	       "nvmlProcessDetailList_v1_t");
+_Static_assert(offsetof(nvmlProcessDetailList_v1_t, procArray) == 16,
+	       "nvmlProcessDetailList_v1_t.procArray");
+_Static_assert(sizeof(nvmlProcessUtilizationSample_t) == 32,
+	       "nvmlProcessUtilizationSample_t");
+_Static_assert(offsetof(nvmlProcessUtilizationSample_t, timeStamp) == 8,
+	       "nvmlProcessUtilizationSample_t.timeStamp");
+_Static_assert(offsetof(nvmlProcessUtilizationSample_t, smUtil) == 16,
+	       "nvmlProcessUtilizationSample_t.smUtil");
+_Static_assert(offsetof(nvmlProcessUtilizationSample_t, decUtil) == 28,
+	       "nvmlProcessUtilizationSample_t.decUtil");
+_Static_assert(sizeof(nvmlProcessUtilizationInfo_v1_t) == 40,
+	       "nvmlProcessUtilizationInfo_v1_t");
+_Static_assert(offsetof(nvmlProcessUtilizationInfo_v1_t, pid) == 8,
+	       "nvmlProcessUtilizationInfo_v1_t.pid");
+_Static_assert(sizeof(nvmlProcessesUtilizationInfo_v1_t) == 24,
+	       "nvmlProcessesUtilizationInfo_v1_t");
+_Static_assert(offsetof(nvmlProcessesUtilizationInfo_v1_t, lastSeenTimeStamp) == 8,
+	       "nvmlProcessesUtilizationInfo_v1_t.lastSeenTimeStamp");
+_Static_assert(offsetof(nvmlProcessesUtilizationInfo_v1_t, procUtilArray) == 16,
+	       "nvmlProcessesUtilizationInfo_v1_t.procUtilArray");
+_Static_assert(sizeof(nvmlValue_t) == 8, "nvmlValue_t");
+_Static_assert(sizeof(nvmlSample_t) == 16, "nvmlSample_t");
+_Static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t");
+_Static_assert(offsetof(nvmlFieldValue_t, timestamp) == 8,
+	       "nvmlFieldValue_t.timestamp");
+_Static_assert(offsetof(nvmlFieldValue_t, latencyUsec) == 16,
+	       "nvmlFieldValue_t.latencyUsec");
+_Static_assert(offsetof(nvmlFieldValue_t, valueType) == 24,
+	       "nvmlFieldValue_t.valueType");
+_Static_assert(offsetof(nvmlFieldValue_t, nvmlReturn) == 28,
+	       "nvmlFieldValue_t.nvmlReturn");
+_Static_assert(offsetof(nvmlFieldValue_t, value) == 32,
+	       "nvmlFieldValue_t.value");
+_Static_assert(sizeof(nvmlFanSpeedInfo_v1_t) == 12, "nvmlFanSpeedInfo_v1_t");
+_Static_assert(sizeof(nvmlTemperature_v1_t) == 12, "nvmlTemperature_v1_t");
+_Static_assert(sizeof(nvmlMarginTemperature_v1_t) == 8,
+	       "nvmlMarginTemperature_v1_t");
+_Static_assert(sizeof(nvmlCoolerInfo_v1_t) == 16, "nvmlCoolerInfo_v1_t");
+_Static_assert(sizeof(nvmlPowerValue_v2_t) == 12, "nvmlPowerValue_v2_t");
+_Static_assert(offsetof(nvmlPowerValue_v2_t, powerScope) == 4,
+	       "nvmlPowerValue_v2_t.powerScope");
+_Static_assert(offsetof(nvmlPowerValue_v2_t, powerValueMw) == 8,
+	       "nvmlPowerValue_v2_t.powerValueMw");
+_Static_assert(sizeof(nvmlAccountingStats_t) == 56, "nvmlAccountingStats_t");
+_Static_assert(offsetof(nvmlAccountingStats_t, isRunning) == 32,
+	       "nvmlAccountingStats_t.isRunning");
+_Static_assert(sizeof(nvmlViolationTime_t) == 16, "nvmlViolationTime_t");
+_Static_assert(sizeof(nvmlEccErrorCounts_t) == 32, "nvmlEccErrorCounts_t");
+
+_Static_assert(GT_NVML_MEMORY_V2_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlMemory_v2_t, 2),
+	       "memory v2 version");
+_Static_assert(GT_NVML_TEMPERATURE_V1_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlTemperature_v1_t, 1),
+	       "temperature v1 version");
+_Static_assert(GT_NVML_FAN_SPEED_INFO_V1_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlFanSpeedInfo_v1_t, 1),
+	       "fan speed info v1 version");
+_Static_assert(GT_NVML_POWER_VALUE_V2_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlPowerValue_v2_t, 2),
+	       "power value v2 version");
+_Static_assert(GT_NVML_PROCESSES_UTIL_INFO_V1_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlProcessesUtilizationInfo_v1_t, 1),
+	       "processes utilization info v1 version");
+_Static_assert(GT_NVML_PROCESS_DETAIL_LIST_V1_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlProcessDetailList_v1_t, 1),
+	       "process detail list v1 version");
+_Static_assert(GT_NVML_COOLER_INFO_V1_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlCoolerInfo_v1_t, 1),
+	       "cooler info v1 version");
+_Static_assert(GT_NVML_MARGIN_TEMPERATURE_V1_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlMarginTemperature_v1_t, 1),
+	       "margin temperature v1 version");
+_Static_assert(GT_NVML_PCI_INFO_EXT_V1_VERSION ==
+		       GT_NVML_STRUCT_VERSION(nvmlPciInfoExt_v1_t, 1),
+	       "pci info ext v1 version");
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Functions                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Init, system */
+nvmlReturn_t nvmlInit(void);
+nvmlReturn_t nvmlInit_v2(void);
+nvmlReturn_t nvmlInitWithFlags(unsigned int flags);
+nvmlReturn_t nvmlShutdown(void);
+const char *nvmlErrorString(nvmlReturn_t result);
+nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length);
+nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length);
+nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *cudaDriverVersion);
+nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *cudaDriverVersion);
+nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
+				      unsigned int length);
+
+/* Enumeration, identity */
+nvmlReturn_t nvmlDeviceGetCount(unsigned int *deviceCount);
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount);
+nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index,
+					nvmlDevice_t *device);
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index,
+					   nvmlDevice_t *device);
+nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device);
+nvmlReturn_t nvmlDeviceGetHandleByPciBusId(const char *pciBusId,
+					   nvmlDevice_t *device);
+nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *pciBusId,
+					      nvmlDevice_t *device);
+nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index);
+nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device,
+				      unsigned int *minorNumber);
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name,
+			       unsigned int length);
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid,
+			       unsigned int length);
+nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t device, char *serial,
+				 unsigned int length);
+/* v1 and v2 write only the 52-byte legacy layout (see nvmlPciInfo_t). */
+nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_t *pci);
+nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t device, nvmlPciInfo_t *pci);
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci);
+nvmlReturn_t nvmlDeviceGetPciInfoExt(nvmlDevice_t device,
+				     nvmlPciInfoExt_t *pci);
+nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t device, nvmlBrandType_t *type);
+nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device,
+				       nvmlDeviceArchitecture_t *arch);
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device,
+						int *major, int *minor);
+nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t device, char *version,
+				       unsigned int length);
+nvmlReturn_t nvmlDeviceGetBoardPartNumber(nvmlDevice_t device,
+					  char *partNumber,
+					  unsigned int length);
+
+/* Utilization */
+nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device,
+					   nvmlUtilization_t *utilization);
+nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t device,
+					     unsigned int *utilization,
+					     unsigned int *samplingPeriodUs);
+nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t device,
+					     unsigned int *utilization,
+					     unsigned int *samplingPeriodUs);
+nvmlReturn_t nvmlDeviceGetJpgUtilization(nvmlDevice_t device,
+					 unsigned int *utilization,
+					 unsigned int *samplingPeriodUs);
+nvmlReturn_t nvmlDeviceGetOfaUtilization(nvmlDevice_t device,
+					 unsigned int *utilization,
+					 unsigned int *samplingPeriodUs);
+
+/* Memory */
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device,
+				     nvmlMemory_t *memory);
+nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device,
+					nvmlMemory_v2_t *memory);
+nvmlReturn_t nvmlDeviceGetBAR1MemoryInfo(nvmlDevice_t device,
+					 nvmlBAR1Memory_t *bar1Memory);
+
+/* Temperature */
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device,
+				      nvmlTemperatureSensors_t sensorType,
+				      unsigned int *temp);
+nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t device,
+				       nvmlTemperature_t *temperature);
+nvmlReturn_t nvmlDeviceGetTemperatureThreshold(
+	nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType,
+	unsigned int *temp);
+nvmlReturn_t nvmlDeviceGetMarginTemperature(
+	nvmlDevice_t device, nvmlMarginTemperature_t *marginTempInfo);
+
+/* Fans */
+nvmlReturn_t nvmlDeviceGetNumFans(nvmlDevice_t device, unsigned int *numFans);
+nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t device, unsigned int *speed);
+nvmlReturn_t nvmlDeviceGetFanSpeed_v2(nvmlDevice_t device, unsigned int fan,
+				      unsigned int *speed);
+nvmlReturn_t nvmlDeviceGetFanSpeedRPM(nvmlDevice_t device,
+				      nvmlFanSpeedInfo_t *fanSpeed);
+nvmlReturn_t nvmlDeviceGetTargetFanSpeed(nvmlDevice_t device, unsigned int fan,
+					 unsigned int *targetSpeed);
+nvmlReturn_t nvmlDeviceGetMinMaxFanSpeed(nvmlDevice_t device,
+					 unsigned int *minSpeed,
+					 unsigned int *maxSpeed);
+nvmlReturn_t nvmlDeviceGetFanControlPolicy_v2(nvmlDevice_t device,
+					      unsigned int fan,
+					      nvmlFanControlPolicy_t *policy);
+nvmlReturn_t nvmlDeviceSetFanControlPolicy(nvmlDevice_t device,
+					   unsigned int fan,
+					   nvmlFanControlPolicy_t policy);
+nvmlReturn_t nvmlDeviceSetFanSpeed_v2(nvmlDevice_t device, unsigned int fan,
+				      unsigned int speed);
+nvmlReturn_t nvmlDeviceSetDefaultFanSpeed_v2(nvmlDevice_t device,
+					     unsigned int fan);
+nvmlReturn_t nvmlDeviceGetCoolerInfo(nvmlDevice_t device,
+				     nvmlCoolerInfo_t *coolerInfo);
+
+/* Power */
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power);
+nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device,
+						 unsigned long long *energy);
+nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device,
+					       unsigned int *limit);
+nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(
+	nvmlDevice_t device, unsigned int *defaultLimit);
+nvmlReturn_t nvmlDeviceGetPowerManagementLimitConstraints(
+	nvmlDevice_t device, unsigned int *minLimit, unsigned int *maxLimit);
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device,
+					     unsigned int *limit);
+nvmlReturn_t nvmlDeviceSetPowerManagementLimit(nvmlDevice_t device,
+					       unsigned int limit);
+nvmlReturn_t nvmlDeviceSetPowerManagementLimit_v2(
+	nvmlDevice_t device, nvmlPowerValue_v2_t *powerValue);
+nvmlReturn_t nvmlDeviceGetPowerSource(nvmlDevice_t device,
+				      nvmlPowerSource_t *powerSource);
+
+/* Performance state, clocks */
+nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t device,
+					   nvmlPstates_t *pState);
+nvmlReturn_t nvmlDeviceGetPowerState(nvmlDevice_t device,
+				     nvmlPstates_t *pState);
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, nvmlClockType_t type,
+				    unsigned int *clock);
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device,
+				       nvmlClockType_t type,
+				       unsigned int *clock);
+nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t device, nvmlClockType_t clockType,
+				nvmlClockId_t clockId, unsigned int *clockMHz);
+nvmlReturn_t nvmlDeviceGetMaxCustomerBoostClock(nvmlDevice_t device,
+						nvmlClockType_t clockType,
+						unsigned int *clockMHz);
+nvmlReturn_t nvmlDeviceGetApplicationsClock(nvmlDevice_t device,
+					    nvmlClockType_t clockType,
+					    unsigned int *clockMHz);
+nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t device,
+						   nvmlClockType_t clockType,
+						   unsigned int *clockMHz);
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(
+	nvmlDevice_t device, unsigned long long *clocksEventReasons);
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
+	nvmlDevice_t device, unsigned long long *clocksThrottleReasons);
+nvmlReturn_t nvmlDeviceGetSupportedClocksEventReasons(
+	nvmlDevice_t device, unsigned long long *supportedClocksEventReasons);
+nvmlReturn_t nvmlDeviceGetSupportedClocksThrottleReasons(
+	nvmlDevice_t device, unsigned long long *supportedClocksThrottleReasons);
+nvmlReturn_t nvmlDeviceGetViolationStatus(nvmlDevice_t device,
+					  nvmlPerfPolicyType_t perfPolicyType,
+					  nvmlViolationTime_t *violTime);
+
+/* PCIe */
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device,
+						 unsigned int *currLinkGen);
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device,
+					    unsigned int *currLinkWidth);
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device,
+						unsigned int *maxLinkGen);
+nvmlReturn_t nvmlDeviceGetGpuMaxPcieLinkGeneration(
+	nvmlDevice_t device, unsigned int *maxLinkGenDevice);
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device,
+					   unsigned int *maxLinkWidth);
+nvmlReturn_t nvmlDeviceGetPcieSpeed(nvmlDevice_t device,
+				    unsigned int *pcieSpeed);
+nvmlReturn_t nvmlDeviceGetPcieLinkMaxSpeed(nvmlDevice_t device,
+					   unsigned int *maxSpeed);
+nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t device,
+					 nvmlPcieUtilCounter_t counter,
+					 unsigned int *value);
+nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device,
+					    unsigned int *value);
+
+/* ECC, retired pages, remapped rows */
+nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t device,
+				  nvmlEnableState_t *current,
+				  nvmlEnableState_t *pending);
+nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device,
+					 nvmlMemoryErrorType_t errorType,
+					 nvmlEccCounterType_t counterType,
+					 unsigned long long *eccCounts);
+nvmlReturn_t nvmlDeviceGetMemoryErrorCounter(nvmlDevice_t device,
+					     nvmlMemoryErrorType_t errorType,
+					     nvmlEccCounterType_t counterType,
+					     nvmlMemoryLocation_t locationType,
+					     unsigned long long *count);
+nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t device,
+				       nvmlPageRetirementCause_t cause,
+				       unsigned int *pageCount,
+				       unsigned long long *addresses);
+nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device,
+				       unsigned int *corrRows,
+				       unsigned int *uncRows,
+				       unsigned int *isPending,
+				       unsigned int *failureOccurred);
+
+/* Modes */
+nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device,
+					  nvmlEnableState_t *mode);
+nvmlReturn_t nvmlDeviceSetPersistenceMode(nvmlDevice_t device,
+					  nvmlEnableState_t mode);
+nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device,
+				      nvmlComputeMode_t *mode);
+nvmlReturn_t nvmlDeviceGetDisplayMode(nvmlDevice_t device,
+				      nvmlEnableState_t *display);
+nvmlReturn_t nvmlDeviceGetDisplayActive(nvmlDevice_t device,
+					nvmlEnableState_t *isActive);
+
+/* MIG */
+nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device,
+				  unsigned int *currentMode,
+				  unsigned int *pendingMode);
+nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t device,
+					 unsigned int *isMigDevice);
+nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device,
+					    unsigned int *count);
+nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device,
+						 unsigned int index,
+						 nvmlDevice_t *migDevice);
+nvmlReturn_t nvmlDeviceGetDeviceHandleFromMigDeviceHandle(
+	nvmlDevice_t migDevice, nvmlDevice_t *device);
+nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t device,
+					unsigned int *id);
+nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device,
+					    unsigned int *id);
+
+/* Processes */
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t device,
+						  unsigned int *infoCount,
+						  nvmlProcessInfo_v1_t *infos);
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(
+	nvmlDevice_t device, unsigned int *infoCount,
+	nvmlProcessInfo_v2_t *infos);
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device,
+						     unsigned int *infoCount,
+						     nvmlProcessInfo_t *infos);
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t device,
+						   unsigned int *infoCount,
+						   nvmlProcessInfo_v1_t *infos);
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(
+	nvmlDevice_t device, unsigned int *infoCount,
+	nvmlProcessInfo_v2_t *infos);
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device,
+						      unsigned int *infoCount,
+						      nvmlProcessInfo_t *infos);
+nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses(
+	nvmlDevice_t device, unsigned int *infoCount,
+	nvmlProcessInfo_v1_t *infos);
+nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v2(
+	nvmlDevice_t device, unsigned int *infoCount,
+	nvmlProcessInfo_v2_t *infos);
+nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(
+	nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos);
+nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(
+	nvmlDevice_t device, nvmlProcessDetailList_t *plist);
+nvmlReturn_t nvmlDeviceGetProcessUtilization(
+	nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization,
+	unsigned int *processSamplesCount,
+	unsigned long long lastSeenTimeStamp);
+nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(
+	nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *procesesUtilInfo);
+
+/* Accounting */
+nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device,
+					 nvmlEnableState_t *mode);
+nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device,
+					 unsigned int *count,
+					 unsigned int *pids);
+nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device,
+					  unsigned int pid,
+					  nvmlAccountingStats_t *stats);
+nvmlReturn_t nvmlDeviceGetAccountingBufferSize(nvmlDevice_t device,
+					       unsigned int *bufferSize);
+
+/* Batch queries and driver-side sample buffers */
+nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount,
+				      nvmlFieldValue_t *values);
+nvmlReturn_t nvmlDeviceGetSamples(nvmlDevice_t device, nvmlSamplingType_t type,
+				  unsigned long long lastSeenTimeStamp,
+				  nvmlValueType_t *sampleValType,
+				  unsigned int *sampleCount,
+				  nvmlSample_t *samples);
+
+#endif /* GPUTOP_NVML_ABI_H */

@@ -1,0 +1,191 @@
+/*
+ * main.c - entry point: parses the command line and runs one mode
+ * (live view, --snapshot, --list). Owns the collector's lifetime.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "collector.h"
+#include "hostinfo.h"
+#include "list.h"
+#include "snapshot.h"
+#include "textview.h"
+#include "view.h"
+
+/* Set from the signal handler: the one piece of global mutable state, since
+ * a handler cannot be given a context pointer. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void install_signal_handlers(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {(time_t)(ns / 1000000000ull),
+			      (long)(ns % 1000000000ull)};
+	while (nanosleep(&ts, &ts) != 0 && !stop_requested)
+		;
+}
+
+static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
+{
+	struct gt_hostinfo host;
+	struct gt_view view;
+	int rc = GT_EXIT_OK;
+
+	/* Two rounds one interval apart: rates (PCIe, CPU %) need both. */
+	uint64_t t0 = gt_monotonic_ns();
+	gt_collector_tick(c, GT_TICK_ALL);
+	sleep_ns(cli->interval_ns);
+	gt_collector_tick(c, GT_TICK_ALL);
+	uint64_t t1 = gt_monotonic_ns();
+
+	gt_hostinfo_read(&host, cli->procfs_root);
+	if (gt_view_open(&view, c) < 0) {
+		fprintf(stderr, "gputop: out of memory\n");
+		return GT_EXIT_FAILURE;
+	}
+	const struct gt_backend **devb =
+		calloc(c->ndevices ? c->ndevices : 1, sizeof(*devb));
+	for (size_t i = 0; devb && i < c->ndevices; i++)
+		devb[i] = c->devices[i].backend;
+	struct gt_snapshot_input in = {
+		.host = &host,
+		.backends = c->backends,
+		.nbackends = c->nbackends,
+		.devices = view.devs,
+		.samples = view.latest,
+		.device_backends = devb,
+		.procs = view.procs,
+		.monotonic_ns = t1,
+		.window_ns = t1 - t0,
+	};
+	clock_gettime(CLOCK_REALTIME, &in.realtime);
+	char *json = devb ? gt_snapshot_json(&in) : NULL;
+	if (!json) {
+		fprintf(stderr, "gputop: out of memory building the snapshot\n");
+		rc = GT_EXIT_FAILURE;
+	} else if (fputs(json, stdout) == EOF || fflush(stdout) != 0) {
+		perror("gputop: writing the snapshot");
+		rc = GT_EXIT_FAILURE;
+	}
+	free(json);
+	free(devb);
+	gt_view_close(&view);
+	return rc;
+}
+
+static int run_list(struct gt_collector *c)
+{
+	struct gt_view view;
+	if (gt_view_open(&view, c) < 0) {
+		fprintf(stderr, "gputop: out of memory\n");
+		return GT_EXIT_FAILURE;
+	}
+	gt_list_print(stdout, c, view.devs);
+	gt_view_close(&view);
+	return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
+}
+
+static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
+		    const struct gt_cli *cli)
+{
+	struct gt_view view;
+	int rc;
+
+	if ((*cp)->ndevices == 0 && !cfg->demo) {
+		fprintf(stderr, "gputop: no GPU found:\n");
+		gt_list_print_reasons(stderr, *cp);
+		fprintf(stderr, "gputop: showing the built-in DEMO machine "
+				"(simulated GPUs). Use --list for details.\n");
+		gt_collector_close(*cp);
+		cfg->demo = true;
+		*cp = gt_collector_open(cfg);
+		if (!*cp) {
+			fprintf(stderr, "gputop: out of memory\n");
+			return GT_EXIT_FAILURE;
+		}
+		sleep(2); /* let the user read why before the screen clears */
+	}
+	gt_collector_tick(*cp, GT_TICK_ALL);
+	if (gt_collector_start(*cp) != 0) {
+		perror("gputop: starting the collector thread");
+		return GT_EXIT_FAILURE;
+	}
+	if (gt_view_open(&view, *cp) < 0) {
+		fprintf(stderr, "gputop: out of memory\n");
+		return GT_EXIT_FAILURE;
+	}
+	rc = gt_textview_run(&view, (unsigned)(cli->interval_ns / 1000000ull),
+			     &stop_requested);
+	gt_view_close(&view);
+	gt_collector_stop(*cp);
+	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
+}
+
+int main(int argc, char *argv[])
+{
+	struct gt_cli cli;
+	char err[256];
+	int rc = gt_cli_parse(argc, argv, &cli, err, sizeof(err));
+
+	if (rc != GT_EXIT_OK) {
+		fprintf(stderr, "gputop: %s\n", err);
+		return rc;
+	}
+	if (cli.mode == GT_MODE_HELP) {
+		fputs(gt_cli_usage, stdout);
+		return GT_EXIT_OK;
+	}
+	if (cli.mode == GT_MODE_VERSION) {
+		printf("gputop %s\n", GPUTOP_VERSION);
+		return GT_EXIT_OK;
+	}
+
+	struct gt_collector_config cfg = {
+		.backend = {.nvml_lib = cli.nvml_lib,
+			    .sysfs_root = cli.sysfs_root,
+			    .procfs_root = cli.procfs_root,
+			    .demo_seed = cli.demo_seed},
+		.demo = cli.demo,
+		.interval_ns = cli.interval_ns,
+	};
+	install_signal_handlers();
+	struct gt_collector *c = gt_collector_open(&cfg);
+	if (!c) {
+		fprintf(stderr, "gputop: out of memory\n");
+		return GT_EXIT_FAILURE;
+	}
+	switch (cli.mode) {
+	case GT_MODE_SNAPSHOT:
+		rc = run_snapshot(c, &cli);
+		break;
+	case GT_MODE_LIST:
+		rc = run_list(c);
+		break;
+	default:
+		rc = run_live(&c, &cfg, &cli);
+		break;
+	}
+	gt_collector_close(c);
+	return rc;
+}

@@ -1,0 +1,848 @@
+/*
+ * procinfo.c - owns reading the host side of GPU processes from a proc tree
+ * and the per-pid cache that keeps a steady state at two small reads per
+ * process (see procinfo.h for the contract).
+ *
+ * The cache is a dense array of entries plus an open-addressing index of
+ * entry positions (linear probing, load <= 1/2). A sweep compacts the array
+ * and rebuilds the index, which avoids tombstones altogether.
+ */
+#include "procinfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PI_STAT_MAX (16u * 1024)
+#define PI_STATUS_MAX (1024u * 1024) /* a long Groups: line can push VmRSS */
+#define PI_CMDLINE_MAX (32u * 1024)
+#define PI_CGROUP_MAX (64u * 1024)
+#define PI_CPU_MIN_NS 50000000ull
+#define PI_MIN_SLOTS 64u
+#define PI_USERS 32u
+#define PI_PWBUF_MAX (1024u * 1024)
+
+struct pi_entry {
+	int32_t pid;
+	uint32_t uid;          /* uid the user string belongs to */
+	uint64_t start;        /* stat field 22: a reused pid has another */
+	uint64_t round;        /* sweep round of the last fill */
+	uint64_t ticks;        /* utime+stime at the CPU baseline */
+	uint64_t ticks_ns;     /* now_ns at the CPU baseline */
+	int64_t cpu;           /* last computed cpercent, when has_cpu */
+	bool has_base;
+	bool has_cpu;
+	bool statics;          /* cmdline and container are current */
+	char user[GT_USER_LEN];
+	char comm[GT_COMM_LEN];
+	char container[GT_CONTAINER_LEN];
+	char *cmdline; /* owned; NULL when unreadable */
+};
+
+/* uid -> name, so thousands of pids of one user cost one passwd lookup
+ * (which may be a network round trip with LDAP/SSSD). */
+struct pi_user {
+	uint32_t uid;
+	bool used;
+	char name[GT_USER_LEN];
+};
+
+struct gt_procinfo {
+	char *root;
+	long clk_tck;
+	uint64_t round;
+
+	struct pi_entry *ents; /* dense, owned */
+	size_t nents, capents;
+	int32_t *slots;        /* index into ents, -1 = empty; power of two */
+	size_t nslots;
+
+	char *buf; /* scratch for file reads, owned */
+	size_t bufcap;
+	char *pwbuf; /* scratch for getpwuid_r, owned */
+	size_t pwcap;
+
+	struct pi_user users[PI_USERS];
+	unsigned user_next;
+};
+
+struct pi_stat {
+	char comm[GT_COMM_LEN];
+	uint64_t utime, stime, start;
+};
+
+/* ---- cgroup -> container ---------------------------------------------- */
+
+enum cg_rank { CG_NONE = 0, CG_SERVICE, CG_CONTAINER, CG_K8S };
+
+struct cg_match {
+	int rank;
+	char str[GT_CONTAINER_LEN];
+};
+
+struct cg_span {
+	const char *s;
+	size_t n;
+};
+
+static bool cg_eq(struct cg_span c, const char *lit)
+{
+	size_t n = strlen(lit);
+	return c.n == n && memcmp(c.s, lit, n) == 0;
+}
+
+static bool cg_prefix(struct cg_span c, const char *lit)
+{
+	size_t n = strlen(lit);
+	return c.n >= n && memcmp(c.s, lit, n) == 0;
+}
+
+static bool cg_suffix(struct cg_span c, const char *lit)
+{
+	size_t n = strlen(lit);
+	return c.n >= n && memcmp(c.s + c.n - n, lit, n) == 0;
+}
+
+static bool is_hex(unsigned char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+	       (ch >= 'A' && ch <= 'F');
+}
+
+/* Bytes that can be printed anywhere without escaping or confusion. */
+static bool cg_safe(unsigned char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+	       (ch >= 'A' && ch <= 'Z') || ch == '.' || ch == '_' ||
+	       ch == '@' || ch == ':' || ch == '+' || ch == '-' || ch == '\\';
+}
+
+static void cg_set(struct cg_match *m, int rank, const char *prefix,
+		   const char *name, size_t n, bool underscore_to_dash)
+{
+	size_t o = 0, plen = strlen(prefix);
+
+	if (plen > sizeof(m->str) - 1)
+		plen = sizeof(m->str) - 1;
+	memcpy(m->str, prefix, plen);
+	o = plen;
+	for (size_t i = 0; i < n && o < sizeof(m->str) - 1; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		if (underscore_to_dash && ch == '_')
+			ch = '-';
+		m->str[o++] = cg_safe(ch) ? (char)ch : '_';
+	}
+	m->str[o] = '\0';
+	m->rank = rank;
+}
+
+/* A bare container id, as cgroupfs drivers name the directory. */
+static bool cg_all_hex(struct cg_span c)
+{
+	if (c.n < 12)
+		return false;
+	for (size_t i = 0; i < c.n; i++)
+		if (!is_hex((unsigned char)c.s[i]))
+			return false;
+	return true;
+}
+
+/* "<lead><hex id>[.scope]" with at least 12 hex digits: true and the id. */
+static bool cg_id_after(struct cg_span c, const char *lead, struct cg_span *id)
+{
+	if (!cg_prefix(c, lead))
+		return false;
+	size_t off = strlen(lead), h = 0;
+	while (off + h < c.n && is_hex((unsigned char)c.s[off + h]))
+		h++;
+	if (h < 12)
+		return false;
+	struct cg_span rest = { c.s + off + h, c.n - off - h };
+	if (rest.n != 0 && !cg_eq(rest, ".scope"))
+		return false;
+	id->s = c.s + off;
+	id->n = 12;
+	return true;
+}
+
+static bool cg_pod_uid(const char *s, size_t n)
+{
+	if (n < 32 || n > 36)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_hex((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* A systemd pod slice: "...kubepods[-qos]-pod<uid>.slice[...]". */
+static bool cg_k8s_slice(struct cg_span c, struct cg_match *m)
+{
+	const char *k = memmem(c.s, c.n, "kubepods", 8);
+	if (!k)
+		return false;
+	size_t off = (size_t)(k - c.s) + 8;
+	const char *pod = memmem(c.s + off, c.n - off, "-pod", 4);
+	if (!pod)
+		return false;
+	const char *uid = pod + 4;
+	size_t left = c.n - (size_t)(uid - c.s);
+	const char *end = memmem(uid, left, ".slice", 6);
+	size_t n = end ? (size_t)(end - uid) : left;
+	if (!cg_pod_uid(uid, n))
+		return false;
+	cg_set(m, CG_K8S, "k8s:pod", uid, n, true);
+	return true;
+}
+
+/* The best match of one cgroup path, in m (rank CG_NONE if nothing). */
+static void cg_path(const char *path, size_t len, struct cg_match *m)
+{
+	struct cg_span prev = { "", 0 };
+	struct cg_match cont = { 0 }, svc = { 0 };
+	bool kube = false, user = false;
+	size_t i = 0;
+
+	m->rank = CG_NONE;
+	m->str[0] = '\0';
+	while (i < len) {
+		while (i < len && path[i] == '/')
+			i++;
+		size_t j = i;
+		while (j < len && path[j] != '/')
+			j++;
+		struct cg_span c = { path + i, j - i }, id;
+		i = j;
+		if (c.n == 0)
+			break;
+
+		if (cg_k8s_slice(c, m))
+			return;
+		if (kube && cg_prefix(c, "pod") && cg_pod_uid(c.s + 3, c.n - 3)) {
+			cg_set(m, CG_K8S, "k8s:pod", c.s + 3, c.n - 3, true);
+			return;
+		}
+		if (memmem(c.s, c.n, "kubepods", 8))
+			kube = true;
+		if (cg_eq(c, "user.slice"))
+			user = true;
+
+		if (cg_id_after(c, "docker-", &id)) {
+			cg_set(&cont, CG_CONTAINER, "docker:", id.s, id.n, false);
+		} else if (cg_eq(prev, "docker") && cg_all_hex(c)) {
+			cg_set(&cont, CG_CONTAINER, "docker:", c.s, 12, false);
+		} else if (!cg_prefix(c, "libpod-conmon-") &&
+			   cg_id_after(c, "libpod-", &id)) {
+			cg_set(&cont, CG_CONTAINER, "podman:", id.s, id.n, false);
+		} else if (cg_id_after(c, "cri-containerd-", &id) ||
+			   cg_id_after(c, "nerdctl-", &id)) {
+			cg_set(&cont, CG_CONTAINER, "containerd:", id.s, id.n,
+			       false);
+		} else if (!cg_prefix(c, "crio-conmon-") &&
+			   cg_id_after(c, "crio-", &id)) {
+			cg_set(&cont, CG_CONTAINER, "crio:", id.s, id.n, false);
+		} else if (cg_eq(prev, "lxc") || cg_eq(prev, "lxc.payload")) {
+			cg_set(&cont, CG_CONTAINER, "lxc:", c.s, c.n, false);
+		} else if (cg_prefix(c, "lxc.payload.") && c.n > 12) {
+			cg_set(&cont, CG_CONTAINER, "lxc:", c.s + 12, c.n - 12,
+			       false);
+		} else if (cg_prefix(c, "systemd-nspawn@") &&
+			   cg_suffix(c, ".service") && c.n > 15 + 8) {
+			cg_set(&cont, CG_CONTAINER, "nspawn:", c.s + 15,
+			       c.n - 15 - 8, false);
+		} else if (cg_suffix(c, ".service") && c.n > 8) {
+			cg_set(&svc, CG_SERVICE, "systemd:", c.s, c.n, false);
+		}
+		prev = c;
+	}
+	if (cont.rank != CG_NONE)
+		*m = cont;
+	else if (svc.rank != CG_NONE && !user)
+		*m = svc;
+}
+
+void gt_procinfo_parse_cgroup(const char *text, size_t len, char *out,
+			      size_t outlen)
+{
+	struct cg_match best = { 0 }, m;
+	size_t i = 0;
+
+	if (!text)
+		len = 0;
+	while (i < len) {
+		const char *line = text + i;
+		const char *nl = memchr(line, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - line) : len - i;
+		i += n + 1;
+
+		/* "ID:controllers:path"; the path itself may hold ':'. */
+		const char *c1 = memchr(line, ':', n);
+		if (!c1)
+			continue;
+		const char *c2 = memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line));
+		if (!c2)
+			continue;
+		const char *path = c2 + 1;
+		size_t plen = n - (size_t)(path - line);
+		static const char deleted[] = " (deleted)";
+		if (plen >= sizeof(deleted) - 1 &&
+		    memcmp(path + plen - (sizeof(deleted) - 1), deleted,
+			   sizeof(deleted) - 1) == 0)
+			plen -= sizeof(deleted) - 1;
+		if (plen == 0 || path[0] != '/')
+			continue;
+
+		cg_path(path, plen, &m);
+		if (m.rank > best.rank)
+			best = m;
+	}
+	if (outlen == 0)
+		return;
+	size_t n = strlen(best.str);
+	if (n > outlen - 1)
+		n = outlen - 1;
+	memcpy(out, best.str, n);
+	out[n] = '\0';
+}
+
+/* ---- file reading -------------------------------------------------------- */
+
+/* Reads <root>/<pid>/<leaf> whole (up to max bytes) into pi->buf, NUL-
+ * terminated. Returns 0 or an errno value. */
+static int pi_read(struct gt_procinfo *pi, int32_t pid, const char *leaf,
+		   size_t max, size_t *lenp)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%d/%s", pi->root, (int)pid,
+			 leaf);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return ENAMETOOLONG;
+
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errno;
+
+	size_t len = 0;
+	int err = 0;
+	for (;;) {
+		if (len + 1 >= pi->bufcap) {
+			if (pi->bufcap >= max + 1)
+				break; /* cut at max: enough for every caller */
+			size_t cap = pi->bufcap * 2;
+			if (cap > max + 1)
+				cap = max + 1;
+			char *nb = realloc(pi->buf, cap);
+			if (!nb) {
+				err = ENOMEM;
+				break;
+			}
+			pi->buf = nb;
+			pi->bufcap = cap;
+		}
+		size_t want = pi->bufcap - 1 - len;
+		if (len + want > max)
+			want = max - len;
+		if (want == 0)
+			break;
+		ssize_t r = read(fd, pi->buf + len, want);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (err)
+		return err;
+	pi->buf[len] = '\0';
+	*lenp = len;
+	return 0;
+}
+
+static enum gt_why why_of_errno(int err)
+{
+	return (err == EACCES || err == EPERM) ? GT_WHY_PERMISSION
+					      : GT_WHY_NOT_COLLECTED;
+}
+
+/* Parses an unsigned decimal at *pp (after blanks); advances past it. */
+static bool parse_u64(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+		p++;
+	}
+	if (p < end && *p != ' ' && *p != '\t' && *p != '\n')
+		return false;
+	*pp = p;
+	*out = v;
+	return true;
+}
+
+/* Skips one space-separated field. */
+static bool skip_field(const char **pp, const char *end)
+{
+	const char *p = *pp;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || *p == '\n')
+		return false;
+	while (p < end && *p != ' ' && *p != '\n')
+		p++;
+	*pp = p;
+	return true;
+}
+
+/* "pid (comm) S f4 ... f14=utime f15=stime ... f22=starttime ...". comm may
+ * hold anything, ") " included, so fields are counted from the LAST ')'. */
+static bool parse_stat(const char *buf, size_t len, struct pi_stat *st)
+{
+	const char *open = memchr(buf, '(', len);
+	const char *close = memchr(buf, ')', len);
+	const char *end = buf + len;
+
+	if (!open || !close || close < open)
+		return false;
+	size_t n = (size_t)(close - open - 1);
+	if (n > sizeof(st->comm) - 1)
+		n = sizeof(st->comm) - 1;
+	for (size_t i = 0; i < n; i++)
+		st->comm[i] = open[1 + i] ? open[1 + i] : ' ';
+	st->comm[n] = '\0';
+
+	const char *p = close + 1;
+	for (int field = 3; field <= 13; field++)
+		if (!skip_field(&p, end))
+			return false;
+	if (!parse_u64(&p, end, &st->utime) || !parse_u64(&p, end, &st->stime))
+		return false;
+	for (int field = 16; field <= 21; field++)
+		if (!skip_field(&p, end))
+			return false;
+	return parse_u64(&p, end, &st->start);
+}
+
+/* Value of "Key:" at the start of a status line, or NULL. */
+static const char *status_value(const char *buf, size_t len, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n > klen && memcmp(p, key, klen) == 0 && p[klen] == ':')
+			return p + klen + 1;
+		p += n + 1;
+	}
+	return NULL;
+}
+
+/* ---- users ---------------------------------------------------------------- */
+
+static void user_lookup(struct gt_procinfo *pi, uint32_t uid, char *out)
+{
+	for (unsigned i = 0; i < PI_USERS; i++) {
+		if (pi->users[i].used && pi->users[i].uid == uid) {
+			memcpy(out, pi->users[i].name, GT_USER_LEN);
+			return;
+		}
+	}
+
+	struct passwd pw, *res = NULL;
+	bool named = false;
+	for (;;) {
+		if (!pi->pwbuf) {
+			size_t cap = 16 * 1024;
+			pi->pwbuf = malloc(cap);
+			if (!pi->pwbuf)
+				break;
+			pi->pwcap = cap;
+		}
+		int rc = getpwuid_r((uid_t)uid, &pw, pi->pwbuf, pi->pwcap, &res);
+		if (rc == ERANGE && pi->pwcap < PI_PWBUF_MAX) {
+			char *nb = realloc(pi->pwbuf, pi->pwcap * 2);
+			if (!nb)
+				break;
+			pi->pwbuf = nb;
+			pi->pwcap *= 2;
+			continue;
+		}
+		if (rc == 0 && res && res->pw_name) {
+			size_t n = strlen(res->pw_name);
+			named = n > 0 && n < GT_USER_LEN;
+			/* A name that could drive a terminal is not shown. */
+			for (size_t i = 0; named && i < n; i++) {
+				unsigned char ch = (unsigned char)res->pw_name[i];
+				if (ch < 0x20 || ch == 0x7f)
+					named = false;
+			}
+			if (named)
+				memcpy(out, res->pw_name, n + 1);
+		}
+		break;
+	}
+	if (!named)
+		snprintf(out, GT_USER_LEN, "%u", (unsigned)uid);
+
+	struct pi_user *u = &pi->users[pi->user_next];
+	pi->user_next = (pi->user_next + 1) % PI_USERS;
+	u->used = true;
+	u->uid = uid;
+	memcpy(u->name, out, GT_USER_LEN);
+}
+
+/* ---- cache ---------------------------------------------------------------- */
+
+static size_t slot_of(int32_t pid, size_t nslots)
+{
+	/* Fibonacci hashing: consecutive pids spread over the table. */
+	uint64_t h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 32) & (nslots - 1);
+}
+
+static void index_rebuild(struct gt_procinfo *pi)
+{
+	for (size_t i = 0; i < pi->nslots; i++)
+		pi->slots[i] = -1;
+	for (size_t i = 0; i < pi->nents; i++) {
+		size_t s = slot_of(pi->ents[i].pid, pi->nslots);
+		while (pi->slots[s] >= 0)
+			s = (s + 1) & (pi->nslots - 1);
+		pi->slots[s] = (int32_t)i;
+	}
+}
+
+/* Resizes the index to hold want entries at load <= 1/2. */
+static int index_resize(struct gt_procinfo *pi, size_t want)
+{
+	size_t n = PI_MIN_SLOTS;
+	while (n < want * 2) {
+		if (n > SIZE_MAX / 4 || n >= (size_t)INT32_MAX)
+			return -1;
+		n *= 2;
+	}
+	if (n != pi->nslots) {
+		int32_t *ns = malloc(n * sizeof(*ns));
+		if (!ns)
+			return -1;
+		free(pi->slots);
+		pi->slots = ns;
+		pi->nslots = n;
+	}
+	index_rebuild(pi);
+	return 0;
+}
+
+static struct pi_entry *cache_find(struct gt_procinfo *pi, int32_t pid)
+{
+	if (!pi->nslots)
+		return NULL;
+	size_t s = slot_of(pid, pi->nslots);
+	while (pi->slots[s] >= 0) {
+		struct pi_entry *e = &pi->ents[pi->slots[s]];
+		if (e->pid == pid)
+			return e;
+		s = (s + 1) & (pi->nslots - 1);
+	}
+	return NULL;
+}
+
+static void entry_reset(struct pi_entry *e, int32_t pid, uint64_t start)
+{
+	free(e->cmdline);
+	memset(e, 0, sizeof(*e));
+	e->pid = pid;
+	e->start = start;
+	e->uid = GT_UID_UNKNOWN;
+}
+
+/* Adds a fresh entry; NULL on ENOMEM (the caller then works uncached). */
+static struct pi_entry *cache_add(struct gt_procinfo *pi, int32_t pid,
+				  uint64_t start)
+{
+	if (pi->nents == pi->capents) {
+		size_t cap = pi->capents ? pi->capents * 2 : 32;
+		if (cap > (size_t)INT32_MAX || cap > SIZE_MAX / sizeof(*pi->ents))
+			return NULL;
+		struct pi_entry *ne = realloc(pi->ents, cap * sizeof(*ne));
+		if (!ne)
+			return NULL;
+		pi->ents = ne;
+		pi->capents = cap;
+	}
+	if ((pi->nents + 1) * 2 > pi->nslots &&
+	    index_resize(pi, pi->nents + 1) < 0)
+		return NULL;
+
+	struct pi_entry *e = &pi->ents[pi->nents];
+	e->cmdline = NULL;
+	entry_reset(e, pid, start);
+	size_t s = slot_of(pid, pi->nslots);
+	while (pi->slots[s] >= 0)
+		s = (s + 1) & (pi->nslots - 1);
+	pi->slots[s] = (int32_t)pi->nents;
+	pi->nents++;
+	return e;
+}
+
+/* ---- the per-process reads ------------------------------------------------ */
+
+/* Reads cmdline and cgroup into e: done once per process image. */
+static void read_statics(struct gt_procinfo *pi, struct pi_entry *e)
+{
+	size_t len;
+
+	free(e->cmdline);
+	e->cmdline = NULL;
+	if (pi_read(pi, e->pid, "cmdline", PI_CMDLINE_MAX, &len) == 0) {
+		while (len > 0 && pi->buf[len - 1] == '\0')
+			len--;
+		if (len == 0) {
+			size_t n = strlen(e->comm);
+			e->cmdline = malloc(n + 3);
+			if (e->cmdline) {
+				e->cmdline[0] = '[';
+				memcpy(e->cmdline + 1, e->comm, n);
+				memcpy(e->cmdline + 1 + n, "]", 2);
+			}
+		} else {
+			e->cmdline = malloc(len + 1);
+			if (e->cmdline) {
+				for (size_t i = 0; i < len; i++)
+					e->cmdline[i] =
+						pi->buf[i] ? pi->buf[i] : ' ';
+				e->cmdline[len] = '\0';
+			}
+		}
+	}
+
+	e->container[0] = '\0';
+	if (pi_read(pi, e->pid, "cgroup", PI_CGROUP_MAX, &len) == 0)
+		gt_procinfo_parse_cgroup(pi->buf, len, e->container,
+					 sizeof(e->container));
+	e->statics = true;
+}
+
+/* Reads status: the uid into *uid (GT_UID_UNKNOWN if unknown) and RSS. */
+static void read_status(struct gt_procinfo *pi, int32_t pid, uint32_t *uid,
+			struct gt_val *rss)
+{
+	size_t len;
+	int err = pi_read(pi, pid, "status", PI_STATUS_MAX, &len);
+
+	*uid = GT_UID_UNKNOWN;
+	if (err) {
+		gt_val_fail(rss, why_of_errno(err), 0);
+		return;
+	}
+	const char *end = pi->buf + len;
+	const char *v = status_value(pi->buf, len, "Uid");
+	if (v) {
+		uint64_t real, eff;
+		const char *p = v;
+		if (parse_u64(&p, end, &real)) {
+				if (parse_u64(&p, end, &eff) && eff < GT_UID_UNKNOWN)
+				*uid = (uint32_t)eff;
+		}
+	}
+
+	v = status_value(pi->buf, len, "VmRSS");
+	if (!v) {
+		/* No memory map at all (kernel thread, zombie). */
+		gt_val_fail(rss, GT_WHY_NO_SENSOR, 0);
+		return;
+	}
+	uint64_t kb;
+	const char *p = v;
+	if (!parse_u64(&p, end, &kb) || kb > (uint64_t)INT64_MAX / 1024) {
+		gt_val_fail(rss, GT_WHY_NOT_COLLECTED, 0);
+		return;
+	}
+	gt_val_set(rss, (int64_t)(kb * 1024));
+}
+
+static void fill_cpu(struct gt_procinfo *pi, struct pi_entry *e,
+		     uint64_t ticks, uint64_t now_ns, struct gt_val *out)
+{
+	if (!e->has_base || ticks < e->ticks || now_ns < e->ticks_ns) {
+		e->has_base = true;
+		e->has_cpu = false;
+		e->ticks = ticks;
+		e->ticks_ns = now_ns;
+		gt_val_fail(out, GT_WHY_PENDING, 0);
+		return;
+	}
+	uint64_t dt = now_ns - e->ticks_ns;
+	if (dt < PI_CPU_MIN_NS) {
+		if (e->has_cpu)
+			gt_val_set(out, e->cpu);
+		else
+			gt_val_fail(out, GT_WHY_PENDING, 0);
+		return;
+	}
+	/* ticks/clk seconds over dt ns, in hundredths of a percent. */
+	double cp = (double)(ticks - e->ticks) * 1e13 /
+		    ((double)pi->clk_tck * (double)dt);
+	if (cp > 9e15)
+		cp = 9e15;
+	e->cpu = (int64_t)(cp + 0.5);
+	e->has_cpu = true;
+	e->ticks = ticks;
+	e->ticks_ns = now_ns;
+	gt_val_set(out, e->cpu);
+}
+
+void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
+		      uint64_t now_ns)
+{
+	struct pi_stat st;
+	size_t len;
+	int err = p->pid > 0 ? pi_read(pi, p->pid, "stat", PI_STAT_MAX, &len)
+			     : ENOENT;
+
+	if (err || !parse_stat(pi->buf, len, &st)) {
+		enum gt_why why = err ? why_of_errno(err) : GT_WHY_NOT_COLLECTED;
+		p->host_known = false;
+		gt_val_fail(&p->f[GT_P_CPU], why, 0);
+		gt_val_fail(&p->f[GT_P_HOST_MEM], why, 0);
+		return;
+	}
+
+	struct pi_entry tmp, *e = cache_find(pi, p->pid);
+	bool cached = true;
+	if (e && e->start != st.start)
+		entry_reset(e, p->pid, st.start); /* the pid was reused */
+	if (!e)
+		e = cache_add(pi, p->pid, st.start);
+	if (!e) {
+		/* No memory for the cache: answer this once, uncached. */
+		tmp.cmdline = NULL;
+		entry_reset(&tmp, p->pid, st.start);
+		e = &tmp;
+		cached = false;
+	}
+	e->round = pi->round;
+	if (strcmp(e->comm, st.comm) != 0) {
+		/* First sight or an exec: the command line is another. */
+		memcpy(e->comm, st.comm, sizeof(e->comm));
+		e->statics = false;
+	}
+
+	uint32_t uid;
+	read_status(pi, p->pid, &uid, &p->f[GT_P_HOST_MEM]);
+	if (uid == GT_UID_UNKNOWN) {
+		e->user[0] = '\0';
+	} else if (uid != e->uid || e->user[0] == '\0') {
+		user_lookup(pi, uid, e->user);
+	}
+	e->uid = uid;
+
+	if (!e->statics)
+		read_statics(pi, e);
+
+	fill_cpu(pi, e, st.utime + st.stime, now_ns, &p->f[GT_P_CPU]);
+
+	p->host_known = true;
+	p->uid = e->uid;
+	memcpy(p->user, e->user, sizeof(p->user));
+	memcpy(p->name, e->comm, sizeof(p->name));
+	memcpy(p->container, e->container, sizeof(p->container));
+	if (e->cmdline) {
+		char *dup = strdup(e->cmdline);
+		if (dup) {
+			free(p->cmdline);
+			p->cmdline = dup;
+		}
+	}
+	if (!cached)
+		free(tmp.cmdline);
+}
+
+void gt_procinfo_sweep(struct gt_procinfo *pi, uint64_t now_ns)
+{
+	size_t keep = 0;
+
+	(void)now_ns;
+	for (size_t i = 0; i < pi->nents; i++) {
+		if (pi->ents[i].round != pi->round) {
+			free(pi->ents[i].cmdline);
+			continue;
+		}
+		if (keep != i)
+			pi->ents[keep] = pi->ents[i];
+		keep++;
+	}
+	pi->nents = keep;
+	pi->round++;
+	if (pi->nslots == 0)
+		return;
+	/* Shrink a table left sparse by a burst of processes; a failed
+	 * allocation keeps the old size, which is still correct. */
+	if (pi->nslots > PI_MIN_SLOTS && pi->nslots / 8 > keep &&
+	    index_resize(pi, keep) == 0)
+		return;
+	index_rebuild(pi);
+}
+
+size_t gt_procinfo_cache_count(const struct gt_procinfo *pi)
+{
+	return pi ? pi->nents : 0;
+}
+
+struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
+{
+	struct gt_procinfo *pi = calloc(1, sizeof(*pi));
+	if (!pi)
+		return NULL;
+	pi->root = strdup(procfs_root ? procfs_root : "/proc");
+	pi->bufcap = 4096;
+	pi->buf = malloc(pi->bufcap);
+	if (!pi->root || !pi->buf) {
+		gt_procinfo_free(pi);
+		return NULL;
+	}
+	/* A trailing '/' would only double up in paths. */
+	size_t n = strlen(pi->root);
+	while (n > 1 && pi->root[n - 1] == '/')
+		pi->root[--n] = '\0';
+	pi->clk_tck = sysconf(_SC_CLK_TCK);
+	if (pi->clk_tck <= 0)
+		pi->clk_tck = 100;
+	return pi;
+}
+
+void gt_procinfo_free(struct gt_procinfo *pi)
+{
+	if (!pi)
+		return;
+	for (size_t i = 0; i < pi->nents; i++)
+		free(pi->ents[i].cmdline);
+	free(pi->ents);
+	free(pi->slots);
+	free(pi->buf);
+	free(pi->pwbuf);
+	free(pi->root);
+	free(pi);
+}

@@ -1,0 +1,37 @@
+/*
+ * text.h - owns the safety of untrusted text (process names, command lines,
+ * cgroup names): escaping it for a terminal and repairing it into valid UTF-8
+ * for the JSON writer. Both work on raw bytes with an explicit length, since
+ * command lines may hold any byte.
+ */
+#ifndef GPUTOP_TEXT_H
+#define GPUTOP_TEXT_H
+
+#include <stddef.h>
+
+/*
+ * Writes src[0..srclen) into dst so that no byte of it can drive a terminal:
+ *   ESC -> \e, LF -> \n, TAB -> \t, any other C0 byte (0x00-0x1f) and DEL
+ *   -> \xNN (lower-case hex, e.g. BEL -> \x07);
+ *   a C1 control encoded as UTF-8 (U+0080..U+009F) -> \u0080..\u009f;
+ *   each byte of an invalid UTF-8 sequence (stray continuation, overlong,
+ *   surrogate, > U+10FFFF, truncated) -> \xNN;
+ *   valid UTF-8 and printable ASCII, the backslash included, are kept as is
+ *   (a literal backslash is not doubled: readability beats unambiguity here).
+ * Output is cut only between whole characters or whole escapes. dst is
+ * always NUL-terminated when dstlen > 0. Returns the bytes written, without
+ * the NUL. src may be NULL when srclen is 0.
+ */
+size_t gt_text_escape(char *dst, size_t dstlen, const char *src, size_t srclen);
+
+/*
+ * Returns a malloc'd, NUL-terminated copy of src[0..len) that is valid UTF-8:
+ * each maximal invalid subpart (the Unicode "substitution of maximal
+ * subparts" practice: overlongs, surrogates, > U+10FFFF, stray or missing
+ * continuation bytes) becomes one U+FFFD, and each embedded NUL becomes a
+ * space so the string does not end early. Control characters are kept (the
+ * JSON writer escapes them). The caller frees. NULL only on ENOMEM.
+ */
+char *gt_text_utf8_sanitize(const char *src, size_t len);
+
+#endif

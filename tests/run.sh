@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Runs the whole suite for each build directory given (plain, asan, tsan) and
+# prints one summary line: "check: N passed, M failed". Exits 1 if any test
+# failed. Every cmocka case counts as one test; every stress program and
+# script counts as one.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+passed=0
+failed=0
+failures=()
+log_dir=$(mktemp -d)
+trap 'rm -rf "$log_dir"' EXIT
+
+record() { # name status log
+	if [ "$2" -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		failures+=("$1")
+		echo "---- FAILED: $1"
+		tail -n 40 "$3"
+	fi
+}
+
+run_cmocka() { # build binary
+	local name="$1/$(basename "$2")" log="$log_dir/out" rc p f
+	"$2" >"$log" 2>&1
+	rc=$?
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1 # crashed before cmocka could count
+	fi
+	passed=$((passed + p))
+	if [ "$f" -gt 0 ]; then
+		failed=$((failed + f))
+		failures+=("$name")
+		echo "---- FAILED: $name"
+		tail -n 60 "$log"
+	fi
+	echo "$name: $p passed, $f failed"
+}
+
+run_one() { # name command...
+	local name="$1" log="$log_dir/out" rc
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	record "$name" "$rc" "$log"
+	echo "$name: $([ $rc -eq 0 ] && echo ok || echo FAILED)"
+}
+
+for build in "$@"; do
+	export GPUTOP_BIN="$PWD/$build/gputop"
+	export GPUTOP_FAKE_NVML_LIB="$PWD/$build/fake-nvml/libnvidia-ml.so.1"
+	export GPUTOP_SCENARIO_DIR="$PWD/tests/fake-nvml/scenarios"
+	export GPUTOP_FIXTURES="$PWD/tests/fixtures"
+	case "$build" in
+	*tsan*)
+		export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+		for t in "$build"/tests/stress_*; do
+			[ -x "$t" ] && run_one "$build/$(basename "$t")" "$t"
+		done
+		continue
+		;;
+	*asan*)
+		export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+		export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+		;;
+	esac
+	for t in "$build"/tests/test_*; do
+		case "$t" in *.d) continue ;; esac
+		[ -x "$t" ] && run_cmocka "$build" "$t"
+	done
+	for t in "$build"/tests/stress_*; do
+		case "$t" in *.d) continue ;; esac
+		[ -x "$t" ] && run_one "$build/$(basename "$t")" "$t"
+	done
+	if [ -x tests/fake-nvml/check-exports.sh ] && [ "$build" = build ]; then
+		run_one "$build/check-exports" tests/fake-nvml/check-exports.sh \
+			"$GPUTOP_FAKE_NVML_LIB" tests/fixtures/nvidia
+	fi
+	for t in tests/integration/*.sh; do
+		[ -x "$t" ] && run_one "$build/$(basename "$t")" "$t"
+	done
+done
+
+echo
+if [ "$failed" -gt 0 ]; then
+	printf 'failed: %s\n' "${failures[@]}"
+fi
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
