@@ -116,8 +116,9 @@ static int parse_u64(const char *flag, const char *s, uint64_t *out, char *err,
 {
 	char *end;
 	errno = 0;
+	/* strtoull accepts spaces and a sign; a seed must start with a digit. */
 	unsigned long long v = strtoull(s, &end, 0);
-	if (end == s || *end != '\0' || errno != 0 || s[0] == '-') {
+	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0) {
 		snprintf(err, errlen, "--%s: '%s' is not a non-negative integer",
 			 flag, s);
 		return -1;
@@ -178,6 +179,8 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 		 size_t errlen)
 {
+	bool conflict = false;
+
 	memset(out, 0, sizeof(*out));
 	out->interval_ns = GT_INTERVAL_DEFAULT_NS;
 	out->demo_seed = 1;
@@ -229,8 +232,17 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 			}
 			arg = argv[++i];
 		}
-		if (apply(out, o, arg, err, errlen) < 0)
+		if (apply(out, o, arg, err, errlen) < 0) {
+			/* Two modes: keep going, --help anywhere still wins. */
+			if (o->id == OPT_SNAPSHOT || o->id == OPT_LIST) {
+				conflict = true;
+				continue;
+			}
 			return GT_EXIT_USAGE;
+		}
 	}
+	if (conflict && out->mode != GT_MODE_HELP && out->mode != GT_MODE_VERSION)
+		return GT_EXIT_USAGE;
+	err[0] = '\0';
 	return GT_EXIT_OK;
 }

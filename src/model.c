@@ -29,8 +29,8 @@ const struct gt_field_desc gt_static_desc[GT_S__COUNT] = {
 	[GT_S_FAN_MAX_PERCENT] = {"thermal", "fan_max_percent", GT_UNIT_CPERCENT},
 	[GT_S_CC_MAJOR] = {"device", "compute_capability_major", GT_UNIT_COUNT},
 	[GT_S_CC_MINOR] = {"device", "compute_capability_minor", GT_UNIT_COUNT},
-	[GT_S_MIG_MODE] = {"device", "mig_enabled", GT_UNIT_COUNT},
-	[GT_S_ECC_MODE] = {"device", "ecc_enabled", GT_UNIT_COUNT},
+	[GT_S_MIG_MODE] = {"device", "mig_enabled", GT_UNIT_BOOL},
+	[GT_S_ECC_MODE] = {"device", "ecc_enabled", GT_UNIT_BOOL},
 };
 
 #define FAN_DESC(i)                                                            \
@@ -154,6 +154,7 @@ double gt_unit_to_json(enum gt_unit unit, int64_t v)
 	case GT_UNIT_MHZ:
 	case GT_UNIT_RPM:
 	case GT_UNIT_BITMASK:
+	case GT_UNIT_BOOL:
 		break;
 	}
 	return (double)v;

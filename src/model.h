@@ -82,6 +82,7 @@ enum gt_unit {
 	GT_UNIT_MHZ,
 	GT_UNIT_RPM,
 	GT_UNIT_BITMASK,
+	GT_UNIT_BOOL, /* 0/1, written as a JSON boolean */
 };
 
 enum gt_vendor {
@@ -114,8 +115,8 @@ enum gt_static_field {
 	GT_S_FAN_MAX_PERCENT,
 	GT_S_CC_MAJOR, /* compute capability */
 	GT_S_CC_MINOR,
-	GT_S_MIG_MODE, /* 0/1 */
-	GT_S_ECC_MODE, /* 0/1 */
+	GT_S_MIG_MODE, /* bool */
+	GT_S_ECC_MODE, /* bool */
 	GT_S__COUNT
 };
 

@@ -419,7 +419,7 @@ static bool skip_field(const char **pp, const char *end)
 static bool parse_stat(const char *buf, size_t len, struct pi_stat *st)
 {
 	const char *open = memchr(buf, '(', len);
-	const char *close = memchr(buf, ')', len);
+	const char *close = memrchr(buf, ')', len);
 	const char *end = buf + len;
 
 	if (!open || !close || close < open)

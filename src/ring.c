@@ -9,6 +9,7 @@
  */
 #include "ring.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,11 +24,15 @@ static size_t round_pow2(size_t n)
 int gt_ring_init(struct gt_ring *r, size_t capacity, size_t elem_size)
 {
 	memset(r, 0, sizeof(*r));
-	if (capacity == 0 || elem_size == 0)
+	/* Refuse sizes whose arithmetic below would overflow. */
+	if (capacity == 0 || elem_size == 0 || capacity > (SIZE_MAX >> 1) + 1 ||
+	    elem_size > SIZE_MAX - 7)
 		return -1;
 	r->capacity = round_pow2(capacity);
 	r->elem_size = elem_size;
 	r->words = (elem_size + 7) / 8;
+	if (r->words > SIZE_MAX / sizeof(uint64_t) / r->capacity)
+		return -1;
 	r->seq = calloc(r->capacity, sizeof(*r->seq));
 	r->data = calloc(r->capacity * r->words, sizeof(*r->data));
 	if (!r->seq || !r->data) {

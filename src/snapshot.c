@@ -62,7 +62,9 @@ static void note_reason(struct reasons *r, const char *group, const char *key,
 static void put_val(cJSON *obj, struct reasons *r, const char *group,
 		    const char *key, const struct gt_val *val, enum gt_unit unit)
 {
-	if (gt_val_ok(val)) {
+	if (gt_val_ok(val) && unit == GT_UNIT_BOOL) {
+		cJSON_AddBoolToObject(obj, key, val->v != 0);
+	} else if (gt_val_ok(val)) {
 		cJSON_AddNumberToObject(obj, key, gt_unit_to_json(unit, val->v));
 	} else {
 		cJSON_AddNullToObject(obj, key);

@@ -368,7 +368,10 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 		gt_val_set(&s->f[GT_F_POWER_DRAW],
 			   ok[B_POWER_AVG] ? v[B_POWER_AVG] : v[B_POWER_INSTANT]);
 	else if (p->api.power_usage)
-		lost |= put(&s->f[GT_F_POWER_DRAW], p->api.power_usage(d->handle, &a), a);
+	{
+		rc = p->api.power_usage(d->handle, &a);
+		lost |= put(&s->f[GT_F_POWER_DRAW], rc, a);
+	}
 	else
 		put_missing(&s->f[GT_F_POWER_DRAW]);
 
@@ -376,8 +379,8 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 		gt_val_set(&s->f[GT_F_ENERGY], v[B_ENERGY]);
 	} else if (p->api.energy) {
 		unsigned long long e = 0;
-		lost |= put(&s->f[GT_F_ENERGY], p->api.energy(d->handle, &e),
-			    (int64_t)e);
+		rc = p->api.energy(d->handle, &e);
+		lost |= put(&s->f[GT_F_ENERGY], rc, (int64_t)e);
 	} else {
 		put_missing(&s->f[GT_F_ENERGY]);
 	}
@@ -393,16 +396,20 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 	if (ok[B_LIMIT_ENFORCED])
 		gt_val_set(&s->f[GT_F_POWER_ENFORCED], v[B_LIMIT_ENFORCED]);
 	else if (p->api.power_enforced)
-		lost |= put(&s->f[GT_F_POWER_ENFORCED],
-			    p->api.power_enforced(d->handle, &a), a);
+	{
+		rc = p->api.power_enforced(d->handle, &a);
+		lost |= put(&s->f[GT_F_POWER_ENFORCED], rc, a);
+	}
 	else
 		put_missing(&s->f[GT_F_POWER_ENFORCED]);
 
 	if (ok[B_LIMIT_REQUESTED])
 		gt_val_set(&s->f[GT_F_POWER_LIMIT], v[B_LIMIT_REQUESTED]);
 	else if (p->api.power_limit)
-		lost |= put(&s->f[GT_F_POWER_LIMIT], p->api.power_limit(d->handle, &a),
-			    a);
+	{
+		rc = p->api.power_limit(d->handle, &a);
+		lost |= put(&s->f[GT_F_POWER_LIMIT], rc, a);
+	}
 	else
 		put_missing(&s->f[GT_F_POWER_LIMIT]);
 
@@ -460,21 +467,27 @@ static bool sample_slow(struct nvml_priv *p, struct nvml_dev *d)
 	bool lost = false;
 
 	if (p->api.pcie_gen)
-		lost |= put(&d->slow.pcie_gen, p->api.pcie_gen(d->handle, &a), a);
+	{
+		nvmlReturn_t rc = p->api.pcie_gen(d->handle, &a);
+		lost |= put(&d->slow.pcie_gen, rc, a);
+	}
 	else
 		put_missing(&d->slow.pcie_gen);
 	if (p->api.pcie_width)
-		lost |= put(&d->slow.pcie_width, p->api.pcie_width(d->handle, &a), a);
+	{
+		nvmlReturn_t rc = p->api.pcie_width(d->handle, &a);
+		lost |= put(&d->slow.pcie_width, rc, a);
+	}
 	else
 		put_missing(&d->slow.pcie_width);
 	for (int i = 0; i < 4; i++) {
 		unsigned long long n = 0;
-		if (p->api.ecc_errors)
-			lost |= put(&d->slow.ecc[i],
-				    p->api.ecc_errors(d->handle, ecc[i].type,
-						      ecc[i].counter, &n),
-				    (int64_t)n);
-		else
+		if (p->api.ecc_errors) {
+			/* Call first: the value is read after the call. */
+			nvmlReturn_t rc = p->api.ecc_errors(
+				d->handle, ecc[i].type, ecc[i].counter, &n);
+			lost |= put(&d->slow.ecc[i], rc, (int64_t)n);
+		} else
 			put_missing(&d->slow.ecc[i]);
 	}
 	d->slow.valid = true;

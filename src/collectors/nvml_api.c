@@ -185,15 +185,23 @@ bool gt_nvml_field_int(const nvmlFieldValue_t *fv, int64_t *out)
 		return false;
 	switch (fv->valueType) {
 	case NVML_VALUE_TYPE_DOUBLE:
+		/* NaN fails both comparisons; out-of-range casts are UB. */
+		if (!(fv->value.dVal >= -9223372036854775808.0 &&
+		      fv->value.dVal < 9223372036854775808.0))
+			return false;
 		*out = (int64_t)fv->value.dVal;
 		return true;
 	case NVML_VALUE_TYPE_UNSIGNED_INT:
 		*out = fv->value.uiVal;
 		return true;
 	case NVML_VALUE_TYPE_UNSIGNED_LONG:
+		if (fv->value.ulVal > (unsigned long)INT64_MAX)
+			return false;
 		*out = (int64_t)fv->value.ulVal;
 		return true;
 	case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+		if (fv->value.ullVal > (unsigned long long)INT64_MAX)
+			return false;
 		*out = (int64_t)fv->value.ullVal;
 		return true;
 	case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
@@ -212,8 +220,9 @@ bool gt_nvml_field_int(const nvmlFieldValue_t *fv, int64_t *out)
 
 void gt_nvml_bus_id(char *dst, size_t len, const nvmlPciInfo_t *pci)
 {
-	snprintf(dst, len, "%04x:%02x:%02x.0", pci->domain & 0xffffu,
-		 pci->bus & 0xffu, pci->device & 0xffu);
+	/* Domains above 0xffff exist (Intel VMD): Linux prints them whole. */
+	snprintf(dst, len, "%04x:%02x:%02x.0", pci->domain, pci->bus & 0xffu,
+		 pci->device & 0xffu);
 }
 
 const char *gt_nvml_arch_name(nvmlDeviceArchitecture_t arch)

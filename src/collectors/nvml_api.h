@@ -94,7 +94,7 @@ bool gt_nvml_is_lost(nvmlReturn_t rc);
 unsigned gt_nvml_throttle(unsigned long long reasons);
 /* A field value as int64 according to its valueType; false if unusable. */
 bool gt_nvml_field_int(const nvmlFieldValue_t *fv, int64_t *out);
-/* "00000000:18:00.0" -> "0000:18:00.0" (lower-case hex). */
+/* "00000000:18:00.0" -> "0000:18:00.0" (lower-case hex, as Linux names it). */
 void gt_nvml_bus_id(char *dst, size_t len, const nvmlPciInfo_t *pci);
 const char *gt_nvml_arch_name(nvmlDeviceArchitecture_t arch);
 /* A hint for an nvmlInit failure, e.g. "load the nvidia kernel module". */

@@ -1,0 +1,984 @@
+/*
+ * test_procinfo.c - tests of src/procinfo.c against the synthetic proc tree
+ * in tests/fixtures/proc (found through $GPUTOP_FIXTURES), and against
+ * temporary copies of it for everything that needs files to change.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pwd.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "procinfo.h"
+#include "text.h"
+
+#define SEC 1000000000ull
+#define DOCKER_ID "4f3c2a1b9e8d"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static const char *fixture_proc(void)
+{
+	static char path[4096];
+	const char *dir = getenv("GPUTOP_FIXTURES");
+	if (!dir || !*dir)
+		fail_msg("GPUTOP_FIXTURES is not set: run with "
+			 "GPUTOP_FIXTURES=tests/fixtures from the repo root");
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		fail_msg("no fixture proc tree at %s", path);
+	return path;
+}
+
+static void proc_init(struct gt_process *p, int32_t pid)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < GT_P__COUNT; i++)
+		gt_val_fail(&p->f[i], GT_WHY_NOT_COLLECTED, 0);
+	p->pid = pid;
+}
+
+static void fill(struct gt_procinfo *pi, struct gt_process *p, int32_t pid,
+		 uint64_t now)
+{
+	proc_init(p, pid);
+	gt_procinfo_fill(pi, p, now);
+}
+
+/* The name getpwuid gives uid, or its number: what procinfo must show. */
+static void expected_user(uint32_t uid, char *out, size_t len)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+	if (pw && pw->pw_name && strlen(pw->pw_name) < GT_USER_LEN)
+		snprintf(out, len, "%s", pw->pw_name);
+	else
+		snprintf(out, len, "%u", (unsigned)uid);
+}
+
+static void copy_file(const char *src, const char *dst)
+{
+	FILE *in = fopen(src, "rb");
+	assert_non_null(in);
+	FILE *out = fopen(dst, "wb");
+	assert_non_null(out);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+static void copy_tree(const char *src, const char *dst)
+{
+	DIR *d = opendir(src);
+	assert_non_null(d);
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char s[4096], t[4096];
+		snprintf(s, sizeof(s), "%s/%s", src, de->d_name);
+		snprintf(t, sizeof(t), "%s/%s", dst, de->d_name);
+		struct stat st;
+		assert_int_equal(lstat(s, &st), 0);
+		if (S_ISDIR(st.st_mode)) {
+			assert_int_equal(mkdir(t, 0755), 0);
+			copy_tree(s, t);
+		} else if (S_ISREG(st.st_mode)) {
+			copy_file(s, t);
+		}
+	}
+	closedir(d);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+struct tmp_tree {
+	char dir[64];
+	struct gt_procinfo *pi;
+};
+
+/* A writable copy of the fixture tree and a procinfo reading it. */
+static int setup_copy(void **state)
+{
+	struct tmp_tree *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -1;
+	snprintf(t->dir, sizeof(t->dir), "/tmp/gputop-proc-XXXXXX");
+	if (!mkdtemp(t->dir)) {
+		free(t);
+		return -1;
+	}
+	copy_tree(fixture_proc(), t->dir);
+	t->pi = gt_procinfo_new(t->dir);
+	if (!t->pi)
+		return -1;
+	*state = t;
+	return 0;
+}
+
+static int teardown_copy(void **state)
+{
+	struct tmp_tree *t = *state;
+	if (!t)
+		return 0;
+	gt_procinfo_free(t->pi);
+	nftw(t->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(t);
+	return 0;
+}
+
+static void write_file(const char *dir, int pid, const char *leaf,
+		       const void *data, size_t len)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%d/%s", dir, pid, leaf);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void write_str(const char *dir, int pid, const char *leaf,
+		      const char *s)
+{
+	write_file(dir, pid, leaf, s, strlen(s));
+}
+
+static void remove_leaf(const char *dir, int pid, const char *leaf)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%d/%s", dir, pid, leaf);
+	assert_int_equal(unlink(path), 0);
+}
+
+/* A complete 52-field stat line. */
+static void write_stat(const char *dir, int pid, const char *comm,
+		       unsigned long long utime, unsigned long long stime,
+		       unsigned long long start)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf),
+		 "%d (%s) S 1 %d 1 0 -1 4194560 100 0 0 0 %llu %llu 0 0 20 0 "
+		 "4 0 %llu 1000000 250 18446744073709551615 1 1 0 0 0 0 0 0 "
+		 "0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		 pid, comm, pid, utime, stime, start);
+	write_str(dir, pid, "stat", buf);
+}
+
+static int64_t clk(void)
+{
+	return (int64_t)sysconf(_SC_CLK_TCK);
+}
+
+/* ---- fixture pids ---------------------------------------------------- */
+
+static void test_train_ranks(void **state)
+{
+	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
+	char user[GT_USER_LEN];
+	(void)state;
+	assert_non_null(pi);
+	expected_user(1000, user, sizeof(user));
+
+	for (int n = 0; n < 8; n++) {
+		struct gt_process p;
+		char want[64];
+		fill(pi, &p, 4100 + n, SEC);
+		assert_true(p.host_known);
+		assert_int_equal(p.uid, 1000);
+		assert_string_equal(p.user, user);
+		assert_string_equal(p.name, "python3");
+		snprintf(want, sizeof(want), "python3 train.py --rank %d", n);
+		assert_non_null(p.cmdline);
+		assert_string_equal(p.cmdline, want);
+		assert_string_equal(p.container, "docker:" DOCKER_ID);
+		assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_OK);
+		assert_int_equal(p.f[GT_P_HOST_MEM].v,
+				 (int64_t)(2048000 + 1024 * n) * 1024);
+		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+		/* fields procinfo does not own stay as they were */
+		assert_int_equal(p.f[GT_P_GPU].why, GT_WHY_NOT_COLLECTED);
+		free(p.cmdline);
+	}
+	assert_int_equal(gt_procinfo_cache_count(pi), 8);
+	gt_procinfo_free(pi);
+}
+
+static void test_root_service(void **state)
+{
+	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
+	struct gt_process p;
+	(void)state;
+
+	fill(pi, &p, 5000, SEC);
+	assert_true(p.host_known);
+	assert_int_equal(p.uid, 0);
+	assert_string_equal(p.user, "root");
+	assert_string_equal(p.name, "nsys-ui");
+	assert_string_equal(p.cmdline, "/usr/bin/nsys-ui --session gpu0");
+	assert_string_equal(p.container, "systemd:nsys-ui.service");
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, 812340LL * 1024);
+	free(p.cmdline);
+	gt_procinfo_free(pi);
+}
+
+static void test_hostile_pid(void **state)
+{
+	static const char want[] = "/tmp/evil --title=\x1b]0;pwned\x07 say "
+				   "\"hi\" C:\\path line1\nline2 bad\xff";
+	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
+	struct gt_process p;
+	(void)state;
+
+	fill(pi, &p, 6000, SEC);
+	assert_true(p.host_known);
+	/* comm holds ") (": taken between the first '(' and the last ')' */
+	assert_string_equal(p.name, "x) (y) S 1 2 3");
+	/* raw bytes kept, NULs joined by spaces, the trailing NUL dropped */
+	assert_non_null(p.cmdline);
+	assert_int_equal(strlen(p.cmdline), sizeof(want) - 1);
+	assert_memory_equal(p.cmdline, want, sizeof(want));
+	assert_int_equal(p.uid, 4242);
+	if (getpwuid(4242) == NULL)
+		assert_string_equal(p.user, "4242");
+	assert_string_equal(p.container, ""); /* a user session */
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, 10240LL * 1024);
+
+	char esc[256];
+	gt_text_escape(esc, sizeof(esc), p.cmdline, strlen(p.cmdline));
+	assert_string_equal(esc, "/tmp/evil --title=\\e]0;pwned\\x07 say "
+				 "\"hi\" C:\\path line1\\nline2 bad\\xff");
+	free(p.cmdline);
+	gt_procinfo_free(pi);
+}
+
+static void test_containers(void **state)
+{
+	static const struct {
+		int pid;
+		uint32_t uid;
+		const char *name, *cmdline, *container;
+	} cases[] = {
+		{ 6100, 4242, "python", "python -m serve",
+		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
+		{ 6200, 4243, "ollama", "/usr/bin/ollama serve",
+		  "podman:a1b2c3d4e5f6" },
+		{ 6300, 4242, "blender", "blender -b scene.blend",
+		  "docker:9f8e7d6c5b4a" },
+	};
+	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gt_process p;
+		char num[16];
+		fill(pi, &p, cases[i].pid, SEC);
+		assert_true(p.host_known);
+		assert_int_equal(p.uid, cases[i].uid);
+		snprintf(num, sizeof(num), "%u", (unsigned)cases[i].uid);
+		if (getpwuid(cases[i].uid) == NULL)
+			assert_string_equal(p.user, num);
+		assert_string_equal(p.name, cases[i].name);
+		assert_string_equal(p.cmdline, cases[i].cmdline);
+		assert_string_equal(p.container, cases[i].container);
+		free(p.cmdline);
+	}
+	gt_procinfo_free(pi);
+}
+
+static void test_kernel_thread(void **state)
+{
+	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
+	struct gt_process p;
+	(void)state;
+
+	fill(pi, &p, 6400, SEC);
+	assert_true(p.host_known);
+	assert_string_equal(p.name, "kworker/3:1H");
+	assert_string_equal(p.cmdline, "[kworker/3:1H]");
+	assert_string_equal(p.user, "root");
+	assert_string_equal(p.container, "");
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NO_SENSOR);
+	free(p.cmdline);
+	gt_procinfo_free(pi);
+}
+
+static void test_missing_pid(void **state)
+{
+	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
+	struct gt_process p;
+	(void)state;
+
+	proc_init(&p, 7000);
+	p.host_known = true;
+	snprintf(p.name, sizeof(p.name), "from-backend");
+	gt_procinfo_fill(pi, &p, SEC);
+	assert_false(p.host_known);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.f[GT_P_CPU].v, 0);
+	assert_string_equal(p.name, "from-backend"); /* left untouched */
+	assert_string_equal(p.user, "");
+	assert_null(p.cmdline);
+	assert_int_equal(gt_procinfo_cache_count(pi), 0);
+
+	/* pids that cannot exist */
+	fill(pi, &p, 0, SEC);
+	assert_false(p.host_known);
+	fill(pi, &p, -1, SEC);
+	assert_false(p.host_known);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_NOT_COLLECTED);
+	gt_procinfo_free(pi);
+
+	/* a proc root that does not exist */
+	pi = gt_procinfo_new("/nonexistent/gputop/proc");
+	fill(pi, &p, 4100, SEC);
+	assert_false(p.host_known);
+	gt_procinfo_free(pi);
+}
+
+static void test_root_variants(void **state)
+{
+	char root[4096];
+	struct gt_process p;
+	(void)state;
+
+	/* a trailing slash on --procfs is harmless */
+	snprintf(root, sizeof(root), "%s//", fixture_proc());
+	struct gt_procinfo *pi = gt_procinfo_new(root);
+	fill(pi, &p, 4103, SEC);
+	assert_true(p.host_known);
+	assert_string_equal(p.cmdline, "python3 train.py --rank 3");
+	free(p.cmdline);
+	gt_procinfo_free(pi);
+
+	/* NULL means the live /proc: our own pid must be found */
+	pi = gt_procinfo_new(NULL);
+	assert_non_null(pi);
+	fill(pi, &p, (int32_t)getpid(), SEC);
+	assert_true(p.host_known);
+	assert_int_equal(p.uid, (uint32_t)geteuid());
+	assert_true(p.f[GT_P_HOST_MEM].why == GT_WHY_OK);
+	assert_true(p.f[GT_P_HOST_MEM].v > 0);
+	assert_non_null(p.cmdline);
+	assert_non_null(strstr(p.cmdline, "test_procinfo"));
+	free(p.cmdline);
+	gt_procinfo_free(pi);
+	gt_procinfo_free(NULL);
+}
+
+static void test_cmdline_replaced(void **state)
+{
+	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
+	struct gt_process p;
+	(void)state;
+
+	proc_init(&p, 4100);
+	p.cmdline = strdup("stale");
+	gt_procinfo_fill(pi, &p, SEC);
+	/* the old string is freed (ASan would see a leak otherwise) */
+	assert_string_equal(p.cmdline, "python3 train.py --rank 0");
+	free(p.cmdline);
+	gt_procinfo_free(pi);
+}
+
+/* ---- CPU, caching, reuse (on a temporary copy) ------------------------ */
+
+static void test_cpu_delta(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+	int64_t c = clk();
+
+	write_stat(t->dir, 4100, "python3", 1000, 500, 987650);
+	fill(t->pi, &p, 4100, 10 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
+
+	/* 1.5 s of CPU (utime + stime) in 1 s: 150% of one core */
+	write_stat(t->dir, 4100, "python3", 1000 + c, 500 + c / 2, 987650);
+	fill(t->pi, &p, 4100, 11 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	assert_int_equal(p.f[GT_P_CPU].v, 15000);
+	free(p.cmdline);
+
+	/* the same pid on a second GPU in the same round: same value */
+	fill(t->pi, &p, 4100, 11 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	assert_int_equal(p.f[GT_P_CPU].v, 15000);
+	free(p.cmdline);
+	fill(t->pi, &p, 4100, 11 * SEC + 10000000);
+	assert_int_equal(p.f[GT_P_CPU].v, 15000);
+	free(p.cmdline);
+
+	/* a quarter of a core over the next 2 s (baseline kept at 11 s) */
+	write_stat(t->dir, 4100, "python3", 1000 + c + c / 4, 500 + c / 2 + c / 4,
+		   987650);
+	fill(t->pi, &p, 4100, 13 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].v, 2500);
+	free(p.cmdline);
+
+	/* idle */
+	fill(t->pi, &p, 4100, 14 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	assert_int_equal(p.f[GT_P_CPU].v, 0);
+	free(p.cmdline);
+
+	/* 8 busy threads: cpercent of one core goes past 100% */
+	write_stat(t->dir, 4100, "python3", 1000 + c + c / 4 + 8 * c,
+		   500 + c / 2 + c / 4, 987650);
+	fill(t->pi, &p, 4100, 15 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].v, 80000);
+	free(p.cmdline);
+}
+
+/* The fixture's stat of 6000 has a comm with ") (" and digits: a parser
+ * that counts fields from the first ')' reads the wrong utime. */
+static void test_cpu_paren_comm(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+	int64_t c = clk();
+
+	fill(t->pi, &p, 6000, SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
+	/* fixture: utime 777, stime 333, start 555555 */
+	write_stat(t->dir, 6000, "x) (y) S 1 2 3", 777 + c / 2, 333, 555555);
+	fill(t->pi, &p, 6000, 2 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	assert_int_equal(p.f[GT_P_CPU].v, 5000);
+	assert_string_equal(p.name, "x) (y) S 1 2 3");
+	free(p.cmdline);
+}
+
+static void test_cache_reuse(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+
+	fill(t->pi, &p, 4101, SEC);
+	assert_string_equal(p.cmdline, "python3 train.py --rank 1");
+	free(p.cmdline);
+
+	/* steady state reads only stat and status: cmdline and cgroup can
+	 * vanish and the cached strings still answer */
+	remove_leaf(t->dir, 4101, "cmdline");
+	remove_leaf(t->dir, 4101, "cgroup");
+	remove_leaf(t->dir, 4101, "comm");
+	write_str(t->dir, 4101, "status",
+		  "Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\n"
+		  "VmRSS:\t    4096 kB\n");
+	fill(t->pi, &p, 4101, 2 * SEC);
+	assert_true(p.host_known);
+	assert_string_equal(p.cmdline, "python3 train.py --rank 1");
+	assert_string_equal(p.container, "docker:" DOCKER_ID);
+	assert_string_equal(p.name, "python3");
+	/* ... while status is read every time */
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, 4096LL * 1024);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	free(p.cmdline);
+	assert_int_equal(gt_procinfo_cache_count(t->pi), 1);
+
+	/* a uid change (setuid) is seen at once */
+	write_str(t->dir, 4101, "status",
+		  "Name:\tpython3\nUid:\t1000\t0\t0\t0\nVmRSS:\t 8 kB\n");
+	fill(t->pi, &p, 4101, 3 * SEC);
+	assert_int_equal(p.uid, 0);
+	assert_string_equal(p.user, "root");
+	free(p.cmdline);
+}
+
+static void test_exec_rereads_cmdline(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+
+	write_stat(t->dir, 4102, "python3", 100, 0, 987652);
+	fill(t->pi, &p, 4102, SEC);
+	assert_string_equal(p.cmdline, "python3 train.py --rank 2");
+	free(p.cmdline);
+
+	/* same pid, same start time, another comm: an exec */
+	write_stat(t->dir, 4102, "torchrun", 100 + clk(), 0, 987652);
+	write_file(t->dir, 4102, "cmdline", "torchrun\0--nproc\0" "8\0", 19);
+	fill(t->pi, &p, 4102, 2 * SEC);
+	assert_string_equal(p.name, "torchrun");
+	assert_string_equal(p.cmdline, "torchrun --nproc 8");
+	/* the process is the same: its CPU baseline survives the exec */
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	assert_int_equal(p.f[GT_P_CPU].v, 10000);
+	free(p.cmdline);
+}
+
+static void test_pid_reuse(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+
+	write_stat(t->dir, 4103, "python3", 5000, 0, 987653);
+	fill(t->pi, &p, 4103, SEC);
+	assert_string_equal(p.cmdline, "python3 train.py --rank 3");
+	free(p.cmdline);
+
+	/* another process got the pid: other start time, same comm, fewer
+	 * ticks. Nothing of the old one may leak into the new one. */
+	write_stat(t->dir, 4103, "python3", 10, 0, 999999);
+	write_file(t->dir, 4103, "cmdline", "python3\0eval.py\0", 16);
+	write_str(t->dir, 4103, "cgroup", "0::/system.slice/eval.service\n");
+	fill(t->pi, &p, 4103, 2 * SEC);
+	assert_true(p.host_known);
+	assert_string_equal(p.cmdline, "python3 eval.py");
+	assert_string_equal(p.container, "systemd:eval.service");
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
+	assert_int_equal(gt_procinfo_cache_count(t->pi), 1);
+
+	write_stat(t->dir, 4103, "python3", 10 + clk(), 0, 999999);
+	fill(t->pi, &p, 4103, 3 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].v, 10000);
+	free(p.cmdline);
+}
+
+static void test_sweep(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+
+	fill(t->pi, &p, 4100, SEC);
+	free(p.cmdline);
+	fill(t->pi, &p, 4101, SEC);
+	free(p.cmdline);
+	gt_procinfo_sweep(t->pi, SEC);
+	assert_int_equal(gt_procinfo_cache_count(t->pi), 2);
+
+	/* round 2 sees only 4100 */
+	fill(t->pi, &p, 4100, 2 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	free(p.cmdline);
+	gt_procinfo_sweep(t->pi, 2 * SEC);
+	assert_int_equal(gt_procinfo_cache_count(t->pi), 1);
+
+	/* 4101 was dropped: its next fill starts over */
+	fill(t->pi, &p, 4101, 3 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
+	fill(t->pi, &p, 4100, 3 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	free(p.cmdline);
+	gt_procinfo_sweep(t->pi, 3 * SEC);
+	assert_int_equal(gt_procinfo_cache_count(t->pi), 2);
+
+	/* a round with no fills empties the cache */
+	gt_procinfo_sweep(t->pi, 4 * SEC);
+	assert_int_equal(gt_procinfo_cache_count(t->pi), 0);
+	fill(t->pi, &p, 4100, 5 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
+}
+
+static void test_malformed(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+
+	write_str(t->dir, 4104, "stat", "garbage without parens\n");
+	fill(t->pi, &p, 4104, SEC);
+	assert_false(p.host_known);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	assert_null(p.cmdline);
+
+	/* cut after utime: stime and the start time are missing */
+	write_str(t->dir, 4104, "stat",
+		  "4104 (python3) S 1 2 3 0 -1 0 0 0 0 0 1234");
+	fill(t->pi, &p, 4104, SEC);
+	assert_false(p.host_known);
+
+	/* a non-number where utime belongs */
+	write_str(t->dir, 4104, "stat",
+		  "4104 (python3) S 1 2 3 0 -1 0 0 0 0 0 12x4 5 0 0 20 0 1 0 9 "
+		  "0 0\n");
+	fill(t->pi, &p, 4104, SEC);
+	assert_false(p.host_known);
+
+	/* an empty stat */
+	write_str(t->dir, 4104, "stat", "");
+	fill(t->pi, &p, 4104, SEC);
+	assert_false(p.host_known);
+	assert_int_equal(gt_procinfo_cache_count(t->pi), 0);
+
+	/* stat fine; status without Uid and with a garbage VmRSS */
+	write_stat(t->dir, 4105, "python3", 1, 1, 987655);
+	write_str(t->dir, 4105, "status", "Name:\tpython3\nVmRSS:\tlots kB\n");
+	fill(t->pi, &p, 4105, SEC);
+	assert_true(p.host_known);
+	assert_int_equal(p.uid, GT_UID_UNKNOWN);
+	assert_string_equal(p.user, "");
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	assert_string_equal(p.cmdline, "python3 train.py --rank 5");
+	free(p.cmdline);
+
+	/* status unreadable (a directory where the file should be); cgroup
+	 * and cmdline gone: empty container, cmdline untouched */
+	remove_leaf(t->dir, 4106, "status");
+	remove_leaf(t->dir, 4106, "cmdline");
+	remove_leaf(t->dir, 4106, "cgroup");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/4106/status", t->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	fill(t->pi, &p, 4106, SEC);
+	assert_true(p.host_known);
+	assert_string_equal(p.name, "python3");
+	assert_int_equal(p.uid, GT_UID_UNKNOWN);
+	assert_string_equal(p.user, "");
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	assert_null(p.cmdline);
+	assert_string_equal(p.container, "");
+
+	/* a VmRSS that would overflow int64 in bytes */
+	write_str(t->dir, 4107, "status",
+		  "Uid:\t1\t1\t1\t1\nVmRSS:\t99999999999999999 kB\n");
+	fill(t->pi, &p, 4107, SEC);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.uid, 1);
+	free(p.cmdline);
+}
+
+static void test_permission(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+	char path[4096];
+
+	if (geteuid() == 0)
+		skip(); /* root reads mode-000 files anyway */
+	snprintf(path, sizeof(path), "%s/5000/status", t->dir);
+	assert_int_equal(chmod(path, 0), 0);
+	fill(t->pi, &p, 5000, SEC);
+	assert_true(p.host_known);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_PERMISSION);
+	free(p.cmdline);
+
+	snprintf(path, sizeof(path), "%s/5000/stat", t->dir);
+	assert_int_equal(chmod(path, 0), 0);
+	fill(t->pi, &p, 5000, SEC);
+	assert_false(p.host_known);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PERMISSION);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_PERMISSION);
+	free(p.cmdline);
+}
+
+/* Thousands of pids: every one found again, none confused with another. */
+static void test_many_pids(void **state)
+{
+	enum { N = 3000, BASE = 100000 };
+	char dir[] = "/tmp/gputop-many-XXXXXX";
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < N; i++) {
+		char path[4096], comm[32], cmd[32];
+		int pid = BASE + i * 7;
+		snprintf(path, sizeof(path), "%s/%d", dir, pid);
+		assert_int_equal(mkdir(path, 0755), 0);
+		snprintf(comm, sizeof(comm), "w%d", pid);
+		write_stat(dir, pid, comm, (unsigned long long)i, 0,
+			   (unsigned long long)pid);
+		write_str(dir, pid, "status", "Uid:\t0\t0\t0\t0\nVmRSS:\t4 kB\n");
+		int n = snprintf(cmd, sizeof(cmd), "worker%c%d", 0, pid);
+		write_file(dir, pid, "cmdline", cmd, (size_t)n + 1);
+		write_str(dir, pid, "cgroup", "0::/\n");
+	}
+
+	struct gt_procinfo *pi = gt_procinfo_new(dir);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < N; i++) {
+			struct gt_process p;
+			char want[32];
+			int pid = BASE + i * 7;
+			fill(pi, &p, pid, (uint64_t)(round + 1) * SEC);
+			snprintf(want, sizeof(want), "w%d", pid);
+			assert_string_equal(p.name, want);
+			snprintf(want, sizeof(want), "worker %d", pid);
+			assert_string_equal(p.cmdline, want);
+			assert_int_equal(p.f[GT_P_CPU].why,
+					 round ? GT_WHY_OK : GT_WHY_PENDING);
+			free(p.cmdline);
+		}
+		gt_procinfo_sweep(pi, (uint64_t)(round + 1) * SEC);
+		assert_int_equal(gt_procinfo_cache_count(pi), N);
+	}
+
+	/* keep every third pid: the rest go, the kept ones keep their state */
+	for (int i = 0; i < N; i += 3) {
+		struct gt_process p;
+		fill(pi, &p, BASE + i * 7, 3 * SEC);
+		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+		free(p.cmdline);
+	}
+	gt_procinfo_sweep(pi, 3 * SEC);
+	assert_int_equal(gt_procinfo_cache_count(pi), N / 3);
+	for (int i = 0; i < N; i++) {
+		struct gt_process p;
+		fill(pi, &p, BASE + i * 7, 4 * SEC);
+		assert_int_equal(p.f[GT_P_CPU].why,
+				 i % 3 == 0 ? GT_WHY_OK : GT_WHY_PENDING);
+		free(p.cmdline);
+	}
+	assert_int_equal(gt_procinfo_cache_count(pi), N);
+	gt_procinfo_sweep(pi, 4 * SEC);
+	assert_int_equal(gt_procinfo_cache_count(pi), N);
+
+	/* a sweep that keeps few shrinks the index without losing them */
+	for (int i = 0; i < 10; i++) {
+		struct gt_process p;
+		fill(pi, &p, BASE + i * 7, 5 * SEC);
+		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+		free(p.cmdline);
+	}
+	gt_procinfo_sweep(pi, 5 * SEC);
+	assert_int_equal(gt_procinfo_cache_count(pi), 10);
+	for (int i = 0; i < 12; i++) {
+		struct gt_process p;
+		fill(pi, &p, BASE + i * 7, 6 * SEC);
+		assert_int_equal(p.f[GT_P_CPU].why,
+				 i < 10 ? GT_WHY_OK : GT_WHY_PENDING);
+		free(p.cmdline);
+	}
+	gt_procinfo_sweep(pi, 6 * SEC);
+	gt_procinfo_sweep(pi, 7 * SEC);
+	assert_int_equal(gt_procinfo_cache_count(pi), 0);
+	gt_procinfo_free(pi);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- cgroup text -> container ---------------------------------------- */
+
+static void test_parse_cgroup(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		/* docker */
+		{ "0::/system.slice/docker-4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f"
+		  "7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b.scope\n",
+		  "docker:4f3c2a1b9e8d" },
+		{ "0::/docker/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0"
+		  "d9c8b7a6f5e4d3c2b\n",
+		  "docker:4f3c2a1b9e8d" },
+		{ "4:memory:/docker/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a"
+		  "2f1e0d9c8b7a6f5e4d3c2b\n1:name=systemd:/docker/4f3c2a1b9e8d"
+		  "7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b\n",
+		  "docker:4f3c2a1b9e8d" },
+		/* docker in docker: the innermost */
+		{ "0::/docker/aaaaaaaaaaaaaaaa/docker/bbbbbbbbbbbbbbbb\n",
+		  "docker:bbbbbbbbbbbb" },
+		/* rootless docker under user.slice */
+		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+		  "docker-0123456789abcdef.scope\n",
+		  "docker:0123456789ab" },
+		/* dockerd itself is a service, not a container */
+		{ "0::/system.slice/docker.service\n", "systemd:docker.service" },
+		/* too short to be an id; not hex */
+		{ "0::/system.slice/docker-abc.scope\n", "" },
+		{ "0::/docker/not-a-container-id\n", "" },
+		{ "0::/system.slice/docker-0123456789abcdefg.scope\n", "" },
+		/* podman */
+		{ "0::/machine.slice/libpod-a1b2c3d4e5f60718293a4b5c6d7e8f90a1"
+		  "b2c3d4e5f60718293a4b5c6d7e8f90.scope/container\n",
+		  "podman:a1b2c3d4e5f6" },
+		{ "0::/libpod_parent/libpod-a1b2c3d4e5f60718\n",
+		  "podman:a1b2c3d4e5f6" },
+		{ "0::/machine.slice/libpod-conmon-a1b2c3d4e5f60718.scope\n",
+		  "" },
+		/* containerd, CRI-O */
+		{ "0::/system.slice/cri-containerd-0123456789abcdef0123.scope\n",
+		  "containerd:0123456789ab" },
+		{ "0::/system.slice/nerdctl-fedcba9876543210.scope\n",
+		  "containerd:fedcba987654" },
+		{ "0::/machine.slice/crio-0123456789abcdef.scope\n",
+		  "crio:0123456789ab" },
+		{ "0::/machine.slice/crio-conmon-0123456789abcdef.scope\n", "" },
+		/* kubernetes: systemd driver, all QoS classes */
+		{ "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable"
+		  "-pod3f2a9c1e_5b7d_4e8f_9a0b_1c2d3e4f5a6b.slice/cri-containerd"
+		  "-0123456789abcdef.scope\n",
+		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
+		{ "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-"
+		  "besteffort-pod11111111_2222_3333_4444_555555555555.slice/"
+		  "crio-0123456789abcdef.scope\n",
+		  "k8s:pod11111111-2222-3333-4444-555555555555" },
+		{ "0::/kubepods.slice/kubepods-pod11111111_2222_3333_4444_"
+		  "555555555555.slice/cri-containerd-0123456789abcdef.scope\n",
+		  "k8s:pod11111111-2222-3333-4444-555555555555" },
+		/* kind / k3s prefix the slices with kubelet- */
+		{ "0::/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-"
+		  "besteffort.slice/kubelet-kubepods-besteffort-pod11111111_2222"
+		  "_3333_4444_555555555555.slice/cri-containerd-0123456789abcdef"
+		  ".scope\n",
+		  "k8s:pod11111111-2222-3333-4444-555555555555" },
+		/* kubernetes: cgroupfs driver, cgroup v1 */
+		{ "11:memory:/kubepods/burstable/pod3f2a9c1e-5b7d-4e8f-9a0b-"
+		  "1c2d3e4f5a6b/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f\n",
+		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
+		{ "11:cpu:/kubepods/pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b/"
+		  "4f3c2a1b9e8d7c6b\n",
+		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
+		/* a "pod..." directory outside kubepods is nothing special */
+		{ "0::/pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b\n", "" },
+		/* lxc / lxd / incus */
+		{ "0::/lxc.payload.web01/system.slice/nginx.service\n",
+		  "lxc:web01" },
+		{ "4:memory:/lxc/db-2\n", "lxc:db-2" },
+		{ "0::/lxc.payload/build_box\n", "lxc:build_box" },
+		{ "0::/lxc.monitor.web01\n", "" },
+		/* systemd-nspawn */
+		{ "0::/machine.slice/systemd-nspawn@arch.service/payload\n",
+		  "nspawn:arch" },
+		/* systemd services */
+		{ "0::/system.slice/nginx.service\n", "systemd:nginx.service" },
+		{ "0::/system.slice/system-getty.slice/getty@tty1.service\n",
+		  "systemd:getty@tty1.service" },
+		{ "1:name=systemd:/system.slice/ssh.service\n"
+		  "0::/system.slice/ssh.service\n",
+		  "systemd:ssh.service" },
+		{ "0::/system.slice/nginx.service (deleted)\n",
+		  "systemd:nginx.service" },
+		/* user sessions and services of users: not containers */
+		{ "0::/user.slice/user-1000.slice/session-3.scope\n", "" },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+		  "app-gnome-firefox-1234.scope\n",
+		  "" },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+		  "pipewire.service\n",
+		  "" },
+		/* nothing */
+		{ "0::/\n", "" },
+		{ "0::/init.scope\n", "" },
+		{ "", "" },
+		{ "garbage", "" },
+		{ "::\n:\n0::relative/path\n", "" },
+		/* across lines: a container outranks a service; a pod both */
+		{ "1:name=systemd:/system.slice/containerd.service\n"
+		  "0::/docker/0123456789abcdef\n",
+		  "docker:0123456789ab" },
+		{ "2:cpu:/docker/0123456789abcdef\n"
+		  "1:memory:/kubepods/besteffort/pod11111111-2222-3333-4444-"
+		  "555555555555/0123456789abcdef\n",
+		  "k8s:pod11111111-2222-3333-4444-555555555555" },
+		/* no newline at the end */
+		{ "0::/system.slice/cron.service", "systemd:cron.service" },
+		/* hostile names cannot carry control bytes out */
+		{ "0::/lxc.payload.ev\x1b]0;x\x07il\n", "lxc:ev__0_x_il" },
+		{ "0::/system.slice/a b\xff.service\n",
+		  "systemd:a_b_.service" },
+		/* the path may hold ':' */
+		{ "0::/system.slice/foo:bar.service\n",
+		  "systemd:foo:bar.service" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[GT_CONTAINER_LEN];
+		memset(out, 'Z', sizeof(out));
+		gt_procinfo_parse_cgroup(cases[i].text, strlen(cases[i].text),
+					 out, sizeof(out));
+		if (strcmp(out, cases[i].want) != 0)
+			fail_msg("case %zu: got \"%s\", want \"%s\"", i, out,
+				 cases[i].want);
+	}
+}
+
+static void test_parse_cgroup_limits(void **state)
+{
+	char out[GT_CONTAINER_LEN], small[10];
+	char text[1024];
+	(void)state;
+
+	/* a long unit name is cut to the field, NUL-terminated */
+	int n = snprintf(text, sizeof(text), "0::/system.slice/");
+	for (int i = 0; i < 200; i++)
+		text[n++] = 'a';
+	snprintf(text + n, sizeof(text) - (size_t)n, ".service\n");
+	gt_procinfo_parse_cgroup(text, strlen(text), out, sizeof(out));
+	assert_int_equal(strlen(out), sizeof(out) - 1);
+	assert_memory_equal(out, "systemd:aaaa", 12);
+
+	gt_procinfo_parse_cgroup("0::/docker/0123456789abcdef", 27, small,
+				 sizeof(small));
+	assert_string_equal(small, "docker:01");
+
+	/* len bounds the text: the id after it is not seen */
+	gt_procinfo_parse_cgroup("0::/docker/0123456789abcdef", 20, out,
+				 sizeof(out));
+	assert_string_equal(out, "");
+
+	/* embedded NUL bytes do not end the parse early or crash */
+	static const char nul[] = "0::/\0\n0::/system.slice/x.service\n";
+	gt_procinfo_parse_cgroup(nul, sizeof(nul) - 1, out, sizeof(out));
+	assert_string_equal(out, "systemd:x.service");
+
+	gt_procinfo_parse_cgroup(NULL, 0, out, sizeof(out));
+	assert_string_equal(out, "");
+	out[0] = 'Q';
+	gt_procinfo_parse_cgroup("0::/docker/0123456789abcdef", 27, out, 0);
+	assert_int_equal(out[0], 'Q');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_train_ranks),
+		cmocka_unit_test(test_root_service),
+		cmocka_unit_test(test_hostile_pid),
+		cmocka_unit_test(test_containers),
+		cmocka_unit_test(test_kernel_thread),
+		cmocka_unit_test(test_missing_pid),
+		cmocka_unit_test(test_root_variants),
+		cmocka_unit_test(test_cmdline_replaced),
+		cmocka_unit_test_setup_teardown(test_cpu_delta, setup_copy,
+						teardown_copy),
+		cmocka_unit_test_setup_teardown(test_cpu_paren_comm, setup_copy,
+						teardown_copy),
+		cmocka_unit_test_setup_teardown(test_cache_reuse, setup_copy,
+						teardown_copy),
+		cmocka_unit_test_setup_teardown(test_exec_rereads_cmdline,
+						setup_copy, teardown_copy),
+		cmocka_unit_test_setup_teardown(test_pid_reuse, setup_copy,
+						teardown_copy),
+		cmocka_unit_test_setup_teardown(test_sweep, setup_copy,
+						teardown_copy),
+		cmocka_unit_test_setup_teardown(test_malformed, setup_copy,
+						teardown_copy),
+		cmocka_unit_test_setup_teardown(test_permission, setup_copy,
+						teardown_copy),
+		cmocka_unit_test(test_many_pids),
+		cmocka_unit_test(test_parse_cgroup),
+		cmocka_unit_test(test_parse_cgroup_limits),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
