@@ -39,8 +39,8 @@ endif
 
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) \
               $(PKG_CFLAGS) -Isrc -Isrc/collectors -Isrc/ui \
-              -DGPUTOP_VERSION='"$(VERSION)"' -DGPUTOP_DATADIR='"$(DATADIR)"' \
-              -MMD -MP
+              -DGPUTOP_VERSION='"$(VERSION)"' -DGPUTOP_DATADIR='"$(DATADIR)"'
+DEPFLAGS  := -MMD -MP
 LDFLAGS   ?=
 LIBS      := $(PKG_LIBS) -lpthread -ldl -lm
 
@@ -66,7 +66,7 @@ $(BUILD)/gputop: $(OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(FAKE_LIB): $(FAKE_SRC) $(wildcard tests/fake-nvml/*.h) src/collectors/nvml_abi.h
 	@mkdir -p $(dir $@)
@@ -77,11 +77,11 @@ $(FAKE_LIB): $(FAKE_SRC) $(wildcard tests/fake-nvml/*.h) src/collectors/nvml_abi
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
 
 $(BUILD)/tests/test_%: tests/integration/test_%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
 
 $(BUILD)/tests/stress_%: tests/stress/stress_%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -105,8 +105,7 @@ check: deps
 	tests/run.sh build build/asan build/tsan
 
 bench: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
-	GPUTOP_FAKE_NVML_SCENARIO=tests/fake-nvml/scenarios/bench.scn \
-	    $(BENCH_BIN) $(FAKE_LIB)
+	$(BENCH_BIN) $(FAKE_LIB) $(CURDIR)/tests/fake-nvml/scenarios/h100x8.scn
 
 # Starts gputop on the real GPUs; with none, gputop explains why and shows
 # its built-in demo machine.

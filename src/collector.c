@@ -206,7 +206,8 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 		}
 	}
 	gt_procinfo_sweep(c->procinfo, now);
-	qsort(vec->items, vec->count, sizeof(vec->items[0]), compare_proc);
+	if (vec->count > 1)
+		qsort(vec->items, vec->count, sizeof(vec->items[0]), compare_proc);
 
 	struct gt_proclist *pl = calloc(1, sizeof(*pl));
 	if (!pl)

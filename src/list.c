@@ -8,19 +8,6 @@
 
 #include "text.h"
 
-static const char *status_word(enum gt_backend_status st)
-{
-	switch (st) {
-	case GT_BACKEND_OK:
-		return "ok";
-	case GT_BACKEND_ERROR:
-		return "error";
-	case GT_BACKEND_UNAVAILABLE:
-		break;
-	}
-	return "unavailable";
-}
-
 void gt_list_print(FILE *out, const struct gt_collector *c,
 		   const struct gt_devlist *devs)
 {
@@ -31,7 +18,7 @@ void gt_list_print(FILE *out, const struct gt_collector *c,
 	for (size_t i = 0; i < c->nbackends; i++) {
 		const struct gt_backend *b = &c->backends[i];
 		fprintf(out, "%-8s %-12s %-7u %s\n", b->ops->name,
-			status_word(b->status), b->device_count, b->detail);
+			gt_backend_status_name(b->status), b->device_count, b->detail);
 	}
 	fputc('\n', out);
 	if (!devs || devs->count == 0) {

@@ -251,19 +251,6 @@ static void put_timestamp(cJSON *root, struct timespec ts)
 	put_str(root, "timestamp", buf);
 }
 
-static const char *backend_status_name(enum gt_backend_status st)
-{
-	switch (st) {
-	case GT_BACKEND_OK:
-		return "ok";
-	case GT_BACKEND_ERROR:
-		return "error";
-	case GT_BACKEND_UNAVAILABLE:
-		break;
-	}
-	return "unavailable";
-}
-
 char *gt_snapshot_json(const struct gt_snapshot_input *in)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -292,7 +279,7 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 		const struct gt_backend *b = &in->backends[i];
 		cJSON *o = cJSON_CreateObject();
 		put_str(o, "name", b->ops->name);
-		put_str(o, "status", backend_status_name(b->status));
+		put_str(o, "status", gt_backend_status_name(b->status));
 		put_str(o, "detail", b->detail);
 		cJSON_AddNumberToObject(o, "device_count", b->device_count);
 		cJSON_AddItemToArray(arr, o);

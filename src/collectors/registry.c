@@ -1,6 +1,7 @@
 /*
  * registry.c - the one explicit list of backends, in probe order. A new
- * backend is added here and nowhere else (no constructor tricks).
+ * backend is added here and nowhere else (no constructor tricks). Also
+ * the names of backend states.
  */
 #include "backend.h"
 
@@ -10,3 +11,16 @@ const struct gt_backend_ops *const gt_backend_table[] = {
 
 const size_t gt_backend_table_len =
 	sizeof(gt_backend_table) / sizeof(gt_backend_table[0]);
+
+const char *gt_backend_status_name(enum gt_backend_status status)
+{
+	switch (status) {
+	case GT_BACKEND_OK:
+		return "ok";
+	case GT_BACKEND_ERROR:
+		return "error";
+	case GT_BACKEND_UNAVAILABLE:
+		break;
+	}
+	return "unavailable";
+}

@@ -1,0 +1,189 @@
+/*
+ * test_collector_nvml.c - the collector driving the NVIDIA backend over
+ * several ticks against the fake NVML: a GPU that falls off the bus is
+ * marked lost while the others keep updating; the blocking PCIe throughput
+ * call stays off the tick; a driver that answers NOT_SUPPORTED to half the
+ * calls still yields a sample with reasons; pure monitoring writes nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collector.h"
+
+static const char *env_or_fail(const char *name)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		fail_msg("%s is not set (run through tests/run.sh)", name);
+	return v;
+}
+
+static struct gt_collector *open_scenario(const char *scn, const char *calls,
+					  const char *log)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", env_or_fail("GPUTOP_SCENARIO_DIR"),
+		 scn);
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", path, 1);
+	if (calls)
+		setenv("GPUTOP_FAKE_NVML_CALLS", calls, 1);
+	else
+		unsetenv("GPUTOP_FAKE_NVML_CALLS");
+	if (log)
+		setenv("GPUTOP_FAKE_NVML_LOG", log, 1);
+	else
+		unsetenv("GPUTOP_FAKE_NVML_LOG");
+	struct gt_collector_config cfg = {
+		.backend = {.nvml_lib = env_or_fail("GPUTOP_FAKE_NVML_LIB"),
+			    .procfs_root = "/nonexistent"},
+		.interval_ns = GT_INTERVAL_MIN_NS,
+	};
+	struct gt_collector *c = gt_collector_open(&cfg);
+	assert_non_null(c);
+	return c;
+}
+
+static void latest(struct gt_collector *c, size_t dev, struct gt_sample *s)
+{
+	assert_int_equal(gt_ring_read_latest(&c->devices[dev].samples, s, NULL),
+			 GT_RING_OK);
+}
+
+static void test_lost_gpu_others_keep_updating(void **state)
+{
+	(void)state;
+	struct gt_collector *c = open_scenario("h100x8-lost.scn", NULL, NULL);
+	struct gt_sample s;
+	uint64_t energy_before[8];
+
+	assert_int_equal(c->ndevices, 8);
+	gt_collector_tick(c, GT_TICK_ALL);
+	for (size_t i = 0; i < 8; i++) {
+		latest(c, i, &s);
+		assert_int_equal(s.state, GT_DEV_OK);
+		assert_true(gt_val_ok(&s.f[GT_F_ENERGY]));
+		energy_before[i] = (uint64_t)s.f[GT_F_ENERGY].v;
+	}
+	/* GPU 3 falls off the bus 1.5 s after init. */
+	for (int t = 0; t < 9; t++) {
+		usleep(250 * 1000);
+		gt_collector_tick(c, GT_TICK_SCHEDULED);
+	}
+	for (size_t i = 0; i < 8; i++) {
+		latest(c, i, &s);
+		if (i == 3) {
+			assert_int_equal(s.state, GT_DEV_LOST);
+			assert_int_equal(s.f[GT_F_UTIL_GPU].why, GT_WHY_LOST);
+			continue;
+		}
+		assert_int_equal(s.state, GT_DEV_OK);
+		assert_true(gt_val_ok(&s.f[GT_F_UTIL_GPU]));
+		/* Still sampled: the energy counter moved on. */
+		assert_true((uint64_t)s.f[GT_F_ENERGY].v > energy_before[i]);
+		assert_int_equal(s.seq, c->tick - 1);
+	}
+	gt_collector_close(c);
+}
+
+static long calls_of(const char *file, const char *fn)
+{
+	FILE *f = fopen(file, "r");
+	char name[128];
+	long n;
+	long found = -1;
+	if (!f)
+		fail_msg("no call counts written to %s", file);
+	while (fscanf(f, "%127s %ld", name, &n) == 2)
+		if (strcmp(name, fn) == 0)
+			found = n;
+	fclose(f);
+	return found < 0 ? 0 : found;
+}
+
+static void test_no_blocking_pcie_call_per_tick(void **state)
+{
+	(void)state;
+	char calls[] = "/tmp/gputop-calls-XXXXXX";
+	int fd = mkstemp(calls);
+	assert_true(fd >= 0);
+	close(fd);
+	struct gt_collector *c = open_scenario("h100x8.scn", calls, NULL);
+	for (int t = 0; t < 20; t++)
+		gt_collector_tick(c, t == 0 ? GT_TICK_ALL : GT_TICK_SCHEDULED);
+	gt_collector_close(c);
+
+	/* Counters come from the one batched call per GPU and tick. */
+	assert_int_equal(calls_of(calls, "nvmlDeviceGetPcieThroughput"), 0);
+	assert_true(calls_of(calls, "nvmlDeviceGetFieldValues") >= 20 * 8);
+	/* Power is in the batch, not asked again per tick. */
+	assert_int_equal(calls_of(calls, "nvmlDeviceGetPowerUsage"), 0);
+	/* The memory struct carries the full version: no v1 fallback. */
+	assert_int_equal(calls_of(calls, "nvmlDeviceGetMemoryInfo"), 0);
+	assert_true(calls_of(calls, "nvmlDeviceGetMemoryInfo_v2") >= 20 * 8);
+	unlink(calls);
+}
+
+static void test_half_unsupported_driver(void **state)
+{
+	(void)state;
+	struct gt_collector *c = open_scenario("half-unsupported.scn", NULL, NULL);
+	struct gt_sample s;
+	int ok = 0, missing = 0;
+
+	assert_true(c->ndevices > 0);
+	gt_collector_tick(c, GT_TICK_ALL);
+	gt_collector_tick(c, GT_TICK_ALL);
+	latest(c, 0, &s);
+	assert_int_equal(s.state, GT_DEV_OK);
+	for (int f = 0; f < GT_F_FAN_PERCENT0; f++) {
+		if (gt_val_ok(&s.f[f]))
+			ok++;
+		else if (s.f[f].why != GT_WHY_NOT_COLLECTED)
+			missing++;
+	}
+	/* Some values arrive, the others say why; none is left unexplained. */
+	assert_true(ok > 3);
+	assert_true(missing > 3);
+	for (int f = 0; f < GT_F_FAN_PERCENT0; f++)
+		assert_int_not_equal(s.f[f].why, GT_WHY_NOT_COLLECTED);
+	gt_collector_close(c);
+}
+
+static void test_monitoring_never_writes(void **state)
+{
+	(void)state;
+	char log[] = "/tmp/gputop-setters-XXXXXX";
+	int fd = mkstemp(log);
+	assert_true(fd >= 0);
+	close(fd);
+	struct gt_collector *c = open_scenario("rtx4090.scn", NULL, log);
+	for (int t = 0; t < 5; t++)
+		gt_collector_tick(c, GT_TICK_ALL);
+	gt_collector_close(c);
+	FILE *f = fopen(log, "r");
+	assert_non_null(f);
+	char line[256];
+	/* The fake logs every setter call: there must be none. */
+	assert_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	unlink(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lost_gpu_others_keep_updating),
+		cmocka_unit_test(test_no_blocking_pcie_call_per_tick),
+		cmocka_unit_test(test_half_unsupported_driver),
+		cmocka_unit_test(test_monitoring_never_writes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
