@@ -21,7 +21,12 @@ struct gt_backend_options {
 	const char *sysfs_root; /* --sysfs: NULL = "/sys" */
 	const char *procfs_root; /* --procfs: NULL = "/proc" */
 	uint64_t demo_seed;
+	/* The shared DRM fdinfo scanner (owned by the collector, updated once
+	 * per process round before the backends' processes() calls). */
+	struct gt_fdinfo *fdinfo;
 };
+
+struct gt_fdinfo;
 
 #define GT_DETAIL_LEN 256
 

@@ -189,6 +189,7 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 	uint64_t now = gt_monotonic_ns();
 
 	gt_proc_vec_clear(vec);
+	vec->unreadable = 0;
 	for (size_t i = 0; i < c->ndevices; i++) {
 		struct gt_device *d = &c->devices[i];
 		size_t first = vec->count;
@@ -217,6 +218,7 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 	/* Hand the scratch array over to the published list. */
 	pl->items = vec->items;
 	pl->count = vec->count;
+	pl->unreadable = vec->unreadable;
 	vec->items = NULL;
 	vec->count = 0;
 	vec->cap = 0;

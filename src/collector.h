@@ -44,6 +44,7 @@ struct gt_proclist {
 	uint64_t monotonic_ns;
 	size_t count;
 	struct gt_process *items; /* owned, cmdlines too */
+	size_t unreadable; /* processes whose GPU use could not be read */
 };
 
 struct gt_procinfo;

@@ -68,6 +68,14 @@ const struct gt_field_desc gt_field_desc[GT_F__COUNT] = {
 	[GT_F_ECC_UNCORRECTED_VOLATILE] = {"ecc", "uncorrected_volatile", GT_UNIT_COUNT},
 	[GT_F_ECC_CORRECTED_AGGREGATE] = {"ecc", "corrected_aggregate", GT_UNIT_COUNT},
 	[GT_F_ECC_UNCORRECTED_AGGREGATE] = {"ecc", "uncorrected_aggregate", GT_UNIT_COUNT},
+	[GT_F_MEM_VISIBLE_TOTAL] = {"memory", "visible_total_bytes", GT_UNIT_BYTES},
+	[GT_F_MEM_VISIBLE_USED] = {"memory", "visible_used_bytes", GT_UNIT_BYTES},
+	[GT_F_GTT_TOTAL] = {"memory", "gtt_total_bytes", GT_UNIT_BYTES},
+	[GT_F_GTT_USED] = {"memory", "gtt_used_bytes", GT_UNIT_BYTES},
+	[GT_F_CLK_GRAPHICS_REQUESTED] = {"clocks", "graphics_requested_mhz", GT_UNIT_MHZ},
+	[GT_F_CLK_GRAPHICS_MIN_LIMIT] = {"clocks", "graphics_min_limit_mhz", GT_UNIT_MHZ},
+	[GT_F_CLK_GRAPHICS_MAX_LIMIT] = {"clocks", "graphics_max_limit_mhz", GT_UNIT_MHZ},
+	[GT_F_IDLE_RESIDENCY] = {"utilization", "idle_residency_percent", GT_UNIT_CPERCENT},
 	FAN_DESC(0), FAN_DESC(1), FAN_DESC(2), FAN_DESC(3),
 	FAN_DESC(4), FAN_DESC(5), FAN_DESC(6), FAN_DESC(7),
 };
@@ -81,6 +89,7 @@ const struct gt_field_desc gt_proc_desc[GT_P__COUNT] = {
 	[GT_P_DEC] = {"process", "decoder_percent", GT_UNIT_CPERCENT},
 	[GT_P_CPU] = {"process", "cpu_percent", GT_UNIT_CPERCENT},
 	[GT_P_HOST_MEM] = {"process", "host_memory_bytes", GT_UNIT_BYTES},
+	[GT_P_GTT] = {"process", "gtt_memory_bytes", GT_UNIT_BYTES},
 };
 
 static void vals_fail(struct gt_val *vals, size_t n, enum gt_why why)
@@ -99,11 +108,27 @@ void gt_sample_init(struct gt_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	vals_fail(s->f, GT_F__COUNT, GT_WHY_NOT_COLLECTED);
+	s->perf_level.why = GT_WHY_NOT_COLLECTED;
+	s->power_profile.why = GT_WHY_NOT_COLLECTED;
 }
 
 void gt_sample_fail_all(struct gt_sample *s, enum gt_why why)
 {
 	vals_fail(s->f, GT_F__COUNT, why);
+	s->perf_level.why = (uint8_t)why;
+	s->power_profile.why = (uint8_t)why;
+}
+
+void gt_text_val_set(struct gt_text_val *t, const char *s)
+{
+	gt_copy_str(t->s, sizeof(t->s), s);
+	t->why = GT_WHY_OK;
+}
+
+void gt_text_val_fail(struct gt_text_val *t, enum gt_why why)
+{
+	t->s[0] = '\0';
+	t->why = (uint8_t)why;
 }
 
 struct gt_process *gt_proc_vec_push(struct gt_proc_vec *vec)

@@ -174,6 +174,14 @@ enum gt_field {
 	GT_F_ECC_UNCORRECTED_VOLATILE,
 	GT_F_ECC_CORRECTED_AGGREGATE,
 	GT_F_ECC_UNCORRECTED_AGGREGATE,
+	GT_F_MEM_VISIBLE_TOTAL, /* bytes of VRAM the CPU can map (BAR) */
+	GT_F_MEM_VISIBLE_USED,
+	GT_F_GTT_TOTAL,         /* bytes of system memory the GPU maps */
+	GT_F_GTT_USED,
+	GT_F_CLK_GRAPHICS_REQUESTED, /* MHz the driver asked for */
+	GT_F_CLK_GRAPHICS_MIN_LIMIT, /* MHz, the range currently allowed */
+	GT_F_CLK_GRAPHICS_MAX_LIMIT,
+	GT_F_IDLE_RESIDENCY,    /* cpercent of the interval in a sleep state */
 	GT_F_FAN_PERCENT0, /* cpercent, GT_MAX_FANS consecutive entries */
 	GT_F_FAN_RPM0 = GT_F_FAN_PERCENT0 + GT_MAX_FANS,
 	GT_F__COUNT = GT_F_FAN_RPM0 + GT_MAX_FANS
@@ -206,11 +214,24 @@ enum gt_device_state {
 	GT_DEV_ASLEEP, /* runtime-suspended: not read, to keep it asleep */
 };
 
+/* A short text value with the same validity rule as struct gt_val. */
+struct gt_text_val {
+	char s[GT_STR_SHORT];
+	uint8_t why; /* enum gt_why */
+};
+
 struct gt_sample {
 	uint64_t monotonic_ns; /* CLOCK_MONOTONIC when the sample was taken */
 	uint64_t seq;          /* tick number */
 	uint8_t state;         /* enum gt_device_state */
 	uint8_t fan_count;     /* entries of the fan arrays that exist */
+	/* GT_F_UTIL_GPU is a sum over the processes this user can read:
+	 * the real value may be higher. */
+	bool util_gpu_lower_bound;
+	/* Read-only here: what the driver runs now (AMD performance level
+	 * such as "auto" or "manual"; the active power profile's name). */
+	struct gt_text_val perf_level;
+	struct gt_text_val power_profile;
 	struct gt_val f[GT_F__COUNT];
 };
 
@@ -228,6 +249,7 @@ enum gt_proc_field {
 	GT_P_DEC,       /* cpercent */
 	GT_P_CPU,       /* cpercent of one core */
 	GT_P_HOST_MEM,  /* bytes resident */
+	GT_P_GTT,       /* bytes of GPU-mapped system memory (GTT) */
 	GT_P__COUNT
 };
 
@@ -253,6 +275,9 @@ struct gt_proc_vec {
 	struct gt_process *items;
 	size_t count;
 	size_t cap;
+	/* Processes whose GPU use could not be read (other users' fdinfo
+	 * without privileges): totals built from this list are lower bounds. */
+	size_t unreadable;
 };
 
 /* Appends a zeroed process (all fields NOT_COLLECTED); NULL on ENOMEM. */
@@ -277,6 +302,8 @@ void gt_static_init(struct gt_static *st);
 void gt_sample_init(struct gt_sample *s);
 /* Marks every field of a sample with one status (for lost/asleep devices). */
 void gt_sample_fail_all(struct gt_sample *s, enum gt_why why);
+void gt_text_val_set(struct gt_text_val *t, const char *s);
+void gt_text_val_fail(struct gt_text_val *t, enum gt_why why);
 
 /* Scales a stored value to the JSON unit named by the key (W, °C, J, %). */
 double gt_unit_to_json(enum gt_unit unit, int64_t v);

@@ -1,7 +1,7 @@
 /*
  * procinfo.c - owns reading the host side of GPU processes from a proc tree
- * and the per-pid cache that keeps a steady state at two small reads per
- * process (see procinfo.h for the contract).
+ * and the per-pid cache that keeps a steady state at one small read (stat)
+ * per process (see procinfo.h for the contract).
  *
  * The cache is a dense array of entries plus an open-addressing index of
  * entry positions (linear probing, load <= 1/2). A sweep compacts the array
@@ -20,12 +20,14 @@
 #include <unistd.h>
 
 #define PI_STAT_MAX (16u * 1024)
-#define PI_STATUS_MAX (1024u * 1024) /* a long Groups: line can push VmRSS */
+#define PI_STATUS_MAX 4096u /* Uid: is among the first lines */
 #define PI_CMDLINE_MAX (32u * 1024)
 #define PI_CGROUP_MAX (64u * 1024)
 #define PI_CPU_MIN_NS 50000000ull
 #define PI_MIN_SLOTS 64u
 #define PI_USERS 32u
+/* Stat fds kept open, well under the usual 1024-descriptor limit. */
+#define PI_MAX_FDS 512u
 #define PI_PWBUF_MAX (1024u * 1024)
 
 struct pi_entry {
@@ -43,6 +45,11 @@ struct pi_entry {
 	char comm[GT_COMM_LEN];
 	char container[GT_CONTAINER_LEN];
 	char *cmdline; /* owned; NULL when unreadable */
+	/* /proc/PID/stat kept open: a steady-state round is then one pread.
+	 * The fd pins the task it was opened for, so a reused pid makes the
+	 * read fail instead of answering for another process. */
+	bool fd_open;
+	int stat_fd;
 };
 
 /* uid -> name, so thousands of pids of one user cost one passwd lookup
@@ -56,6 +63,7 @@ struct pi_user {
 struct gt_procinfo {
 	char *root;
 	long clk_tck;
+	uint64_t page_size; /* bytes, for stat's resident pages */
 	uint64_t round;
 
 	struct pi_entry *ents; /* dense, owned */
@@ -63,6 +71,7 @@ struct gt_procinfo {
 	int32_t *slots;        /* index into ents, -1 = empty; power of two */
 	size_t nslots;
 
+	size_t nfds; /* stat fds held open by entries */
 	char *buf; /* scratch for file reads, owned */
 	size_t bufcap;
 	char *pwbuf; /* scratch for getpwuid_r, owned */
@@ -75,6 +84,7 @@ struct gt_procinfo {
 struct pi_stat {
 	char comm[GT_COMM_LEN];
 	uint64_t utime, stime, start;
+	uint64_t rss_pages;
 };
 
 /* ---- cgroup -> container ---------------------------------------------- */
@@ -237,15 +247,15 @@ static void cg_path(const char *path, size_t len, struct cg_match *m)
 			cg_set(&cont, CG_CONTAINER, "docker:", id.s, id.n, false);
 		} else if (cg_eq(prev, "docker") && cg_all_hex(c)) {
 			cg_set(&cont, CG_CONTAINER, "docker:", c.s, 12, false);
-		} else if (!cg_prefix(c, "libpod-conmon-") &&
-			   cg_id_after(c, "libpod-", &id)) {
+		} else if (cg_id_after(c, "libpod-", &id)) {
+			/* "libpod-conmon-<id>" fails the hex test: conmon
+			 * runs outside the container. */
 			cg_set(&cont, CG_CONTAINER, "podman:", id.s, id.n, false);
 		} else if (cg_id_after(c, "cri-containerd-", &id) ||
 			   cg_id_after(c, "nerdctl-", &id)) {
 			cg_set(&cont, CG_CONTAINER, "containerd:", id.s, id.n,
 			       false);
-		} else if (!cg_prefix(c, "crio-conmon-") &&
-			   cg_id_after(c, "crio-", &id)) {
+		} else if (cg_id_after(c, "crio-", &id)) {
 			cg_set(&cont, CG_CONTAINER, "crio:", id.s, id.n, false);
 		} else if (cg_eq(prev, "lxc") || cg_eq(prev, "lxc.payload")) {
 			cg_set(&cont, CG_CONTAINER, "lxc:", c.s, c.n, false);
@@ -313,21 +323,10 @@ void gt_procinfo_parse_cgroup(const char *text, size_t len, char *out,
 
 /* ---- file reading -------------------------------------------------------- */
 
-/* Reads <root>/<pid>/<leaf> whole (up to max bytes) into pi->buf, NUL-
+/* Reads fd whole from offset 0 (up to max bytes) into pi->buf, NUL-
  * terminated. Returns 0 or an errno value. */
-static int pi_read(struct gt_procinfo *pi, int32_t pid, const char *leaf,
-		   size_t max, size_t *lenp)
+static int read_fd(struct gt_procinfo *pi, int fd, size_t max, size_t *lenp)
 {
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/%d/%s", pi->root, (int)pid,
-			 leaf);
-	if (n < 0 || (size_t)n >= sizeof(path))
-		return ENAMETOOLONG;
-
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return errno;
-
 	size_t len = 0;
 	int err = 0;
 	for (;;) {
@@ -350,7 +349,7 @@ static int pi_read(struct gt_procinfo *pi, int32_t pid, const char *leaf,
 			want = max - len;
 		if (want == 0)
 			break;
-		ssize_t r = read(fd, pi->buf + len, want);
+		ssize_t r = pread(fd, pi->buf + len, want, (off_t)len);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -360,13 +359,42 @@ static int pi_read(struct gt_procinfo *pi, int32_t pid, const char *leaf,
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		/* A proc file is generated whole on the first read: a short
+		 * read is its end, and skipping the empty read halves the
+		 * system calls of a process round. */
+		if ((size_t)r < want)
+			break;
 	}
-	close(fd);
 	if (err)
 		return err;
 	pi->buf[len] = '\0';
 	*lenp = len;
 	return 0;
+}
+
+static int pi_open(struct gt_procinfo *pi, int32_t pid, const char *leaf)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%d/%s", pi->root, (int)pid,
+			 leaf);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+/* Reads <root>/<pid>/<leaf> whole (up to max bytes) into pi->buf, NUL-
+ * terminated. Returns 0 or an errno value. */
+static int pi_read(struct gt_procinfo *pi, int32_t pid, const char *leaf,
+		   size_t max, size_t *lenp)
+{
+	int fd = pi_open(pi, pid, leaf);
+	if (fd < 0)
+		return errno;
+	int err = read_fd(pi, fd, max, lenp);
+	close(fd);
+	return err;
 }
 
 static enum gt_why why_of_errno(int err)
@@ -440,7 +468,13 @@ static bool parse_stat(const char *buf, size_t len, struct pi_stat *st)
 	for (int field = 16; field <= 21; field++)
 		if (!skip_field(&p, end))
 			return false;
-	return parse_u64(&p, end, &st->start);
+	if (!parse_u64(&p, end, &st->start))
+		return false;
+	/* Field 24, resident pages: the same count as status's VmRSS, read
+	 * here so a steady-state round needs this one file only. */
+	if (!skip_field(&p, end) || !parse_u64(&p, end, &st->rss_pages))
+		st->rss_pages = UINT64_MAX;
+	return true;
 }
 
 /* Value of "Key:" at the start of a status line, or NULL. */
@@ -569,8 +603,19 @@ static struct pi_entry *cache_find(struct gt_procinfo *pi, int32_t pid)
 	return NULL;
 }
 
-static void entry_reset(struct pi_entry *e, int32_t pid, uint64_t start)
+static void entry_close_fd(struct gt_procinfo *pi, struct pi_entry *e)
 {
+	if (e->fd_open) {
+		close(e->stat_fd);
+		e->fd_open = false;
+		pi->nfds--;
+	}
+}
+
+static void entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
+			uint64_t start)
+{
+	entry_close_fd(pi, e);
 	free(e->cmdline);
 	memset(e, 0, sizeof(*e));
 	e->pid = pid;
@@ -598,7 +643,8 @@ static struct pi_entry *cache_add(struct gt_procinfo *pi, int32_t pid,
 
 	struct pi_entry *e = &pi->ents[pi->nents];
 	e->cmdline = NULL;
-	entry_reset(e, pid, start);
+	e->fd_open = false;
+	entry_reset(pi, e, pid, start);
 	size_t s = slot_of(pid, pi->nslots);
 	while (pi->slots[s] >= 0)
 		s = (s + 1) & (pi->nslots - 1);
@@ -645,42 +691,35 @@ static void read_statics(struct gt_procinfo *pi, struct pi_entry *e)
 	e->statics = true;
 }
 
-/* Reads status: the uid into *uid (GT_UID_UNKNOWN if unknown) and RSS. */
-static void read_status(struct gt_procinfo *pi, int32_t pid, uint32_t *uid,
-			struct gt_val *rss)
+/* Reads the effective uid from status (GT_UID_UNKNOWN if unknown). */
+static uint32_t read_uid(struct gt_procinfo *pi, int32_t pid)
 {
 	size_t len;
-	int err = pi_read(pi, pid, "status", PI_STATUS_MAX, &len);
+	uint32_t uid = GT_UID_UNKNOWN;
 
-	*uid = GT_UID_UNKNOWN;
-	if (err) {
-		gt_val_fail(rss, why_of_errno(err), 0);
-		return;
-	}
+	if (pi_read(pi, pid, "status", PI_STATUS_MAX, &len) != 0)
+		return uid;
 	const char *end = pi->buf + len;
 	const char *v = status_value(pi->buf, len, "Uid");
 	if (v) {
 		uint64_t real, eff;
 		const char *p = v;
-		if (parse_u64(&p, end, &real)) {
-				if (parse_u64(&p, end, &eff) && eff < GT_UID_UNKNOWN)
-				*uid = (uint32_t)eff;
-		}
+		if (parse_u64(&p, end, &real) && parse_u64(&p, end, &eff) &&
+		    eff < GT_UID_UNKNOWN)
+			uid = (uint32_t)eff;
 	}
+	return uid;
+}
 
-	v = status_value(pi->buf, len, "VmRSS");
-	if (!v) {
-		/* No memory map at all (kernel thread, zombie). */
-		gt_val_fail(rss, GT_WHY_NO_SENSOR, 0);
-		return;
-	}
-	uint64_t kb;
-	const char *p = v;
-	if (!parse_u64(&p, end, &kb) || kb > (uint64_t)INT64_MAX / 1024) {
+static void fill_rss(struct gt_procinfo *pi, const struct pi_stat *st,
+		     struct gt_val *rss)
+{
+	if (st->rss_pages == UINT64_MAX ||
+	    st->rss_pages > (uint64_t)INT64_MAX / pi->page_size) {
 		gt_val_fail(rss, GT_WHY_NOT_COLLECTED, 0);
 		return;
 	}
-	gt_val_set(rss, (int64_t)(kb * 1024));
+	gt_val_set(rss, (int64_t)(st->rss_pages * pi->page_size));
 }
 
 static void fill_cpu(struct gt_procinfo *pi, struct pi_entry *e,
@@ -719,29 +758,53 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 {
 	struct pi_stat st;
 	size_t len;
-	int err = p->pid > 0 ? pi_read(pi, p->pid, "stat", PI_STAT_MAX, &len)
-			     : ENOENT;
+	int err = ENOENT, fd = -1;
+	struct pi_entry tmp, *e = p->pid > 0 ? cache_find(pi, p->pid) : NULL;
 
-	if (err || !parse_stat(pi->buf, len, &st)) {
-		enum gt_why why = err ? why_of_errno(err) : GT_WHY_NOT_COLLECTED;
+	if (e && e->fd_open) {
+		err = read_fd(pi, e->stat_fd, PI_STAT_MAX, &len);
+		if (err || !parse_stat(pi->buf, len, &st) ||
+		    st.start != e->start) {
+			entry_close_fd(pi, e); /* the task ended */
+			err = ENOENT;
+		}
+	}
+	if (err && p->pid > 0) {
+		fd = pi_open(pi, p->pid, "stat");
+		err = fd < 0 ? errno : read_fd(pi, fd, PI_STAT_MAX, &len);
+		if (!err && !parse_stat(pi->buf, len, &st))
+			err = EINVAL;
+	}
+	if (err) {
+		enum gt_why why = why_of_errno(err);
+		if (fd >= 0)
+			close(fd);
 		p->host_known = false;
 		gt_val_fail(&p->f[GT_P_CPU], why, 0);
 		gt_val_fail(&p->f[GT_P_HOST_MEM], why, 0);
 		return;
 	}
 
-	struct pi_entry tmp, *e = cache_find(pi, p->pid);
 	bool cached = true;
 	if (e && e->start != st.start)
-		entry_reset(e, p->pid, st.start); /* the pid was reused */
+		entry_reset(pi, e, p->pid, st.start); /* the pid was reused */
 	if (!e)
 		e = cache_add(pi, p->pid, st.start);
 	if (!e) {
 		/* No memory for the cache: answer this once, uncached. */
-		tmp.cmdline = NULL;
-		entry_reset(&tmp, p->pid, st.start);
+		memset(&tmp, 0, sizeof(tmp));
+		entry_reset(pi, &tmp, p->pid, st.start);
 		e = &tmp;
 		cached = false;
+	}
+	if (fd >= 0) {
+		if (cached && !e->fd_open && pi->nfds < PI_MAX_FDS) {
+			e->stat_fd = fd;
+			e->fd_open = true;
+			pi->nfds++;
+		} else {
+			close(fd);
+		}
 	}
 	e->round = pi->round;
 	if (strcmp(e->comm, st.comm) != 0) {
@@ -750,17 +813,18 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		e->statics = false;
 	}
 
-	uint32_t uid;
-	read_status(pi, p->pid, &uid, &p->f[GT_P_HOST_MEM]);
-	if (uid == GT_UID_UNKNOWN) {
-		e->user[0] = '\0';
-	} else if (uid != e->uid || e->user[0] == '\0') {
-		user_lookup(pi, uid, e->user);
-	}
-	e->uid = uid;
-
-	if (!e->statics)
+	if (!e->statics) {
+		/* First sight or an exec: who runs it and what it is. A
+		 * steady-state round reads stat only. */
+		uint32_t uid = read_uid(pi, p->pid);
+		if (uid == GT_UID_UNKNOWN)
+			e->user[0] = '\0';
+		else if (uid != e->uid || e->user[0] == '\0')
+			user_lookup(pi, uid, e->user);
+		e->uid = uid;
 		read_statics(pi, e);
+	}
+	fill_rss(pi, &st, &p->f[GT_P_HOST_MEM]);
 
 	fill_cpu(pi, e, st.utime + st.stime, now_ns, &p->f[GT_P_CPU]);
 
@@ -787,6 +851,7 @@ void gt_procinfo_sweep(struct gt_procinfo *pi, uint64_t now_ns)
 	(void)now_ns;
 	for (size_t i = 0; i < pi->nents; i++) {
 		if (pi->ents[i].round != pi->round) {
+			entry_close_fd(pi, &pi->ents[i]);
 			free(pi->ents[i].cmdline);
 			continue;
 		}
@@ -796,6 +861,15 @@ void gt_procinfo_sweep(struct gt_procinfo *pi, uint64_t now_ns)
 	}
 	pi->nents = keep;
 	pi->round++;
+	/* Give back what a burst of short-lived processes left behind. */
+	if (pi->capents > 64 && keep < pi->capents / 4) {
+		size_t cap = keep * 2 > 32 ? keep * 2 : 32;
+		struct pi_entry *ne = realloc(pi->ents, cap * sizeof(*ne));
+		if (ne) {
+			pi->ents = ne;
+			pi->capents = cap;
+		}
+	}
 	if (pi->nslots == 0)
 		return;
 	/* Shrink a table left sparse by a burst of processes; a failed
@@ -827,6 +901,8 @@ struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
 	size_t n = strlen(pi->root);
 	while (n > 1 && pi->root[n - 1] == '/')
 		pi->root[--n] = '\0';
+	long page = sysconf(_SC_PAGESIZE);
+	pi->page_size = page > 0 ? (uint64_t)page : 4096;
 	pi->clk_tck = sysconf(_SC_CLK_TCK);
 	if (pi->clk_tck <= 0)
 		pi->clk_tck = 100;
@@ -837,8 +913,10 @@ void gt_procinfo_free(struct gt_procinfo *pi)
 {
 	if (!pi)
 		return;
-	for (size_t i = 0; i < pi->nents; i++)
+	for (size_t i = 0; i < pi->nents; i++) {
+		entry_close_fd(pi, &pi->ents[i]);
 		free(pi->ents[i].cmdline);
+	}
 	free(pi->ents);
 	free(pi->slots);
 	free(pi->buf);

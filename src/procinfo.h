@@ -5,9 +5,10 @@
  * --path.procfs) so that gputop in a container can watch the host.
  *
  * A struct gt_procinfo keeps a per-pid cache so a steady state reads only
- * /proc/PID/stat and /proc/PID/status per process and call; cmdline and cgroup
- * are read when a pid is first seen, when the pid was reused (a different
- * start time, field 22 of stat) and after an exec (a different comm).
+ * /proc/PID/stat per process and call; status (for the uid), cmdline and
+ * cgroup are read when a pid is first seen, when the pid was reused (a
+ * different start time, field 22 of stat) and after an exec (a different
+ * comm).
  *
  * Not thread-safe: one gt_procinfo belongs to one thread (the collector).
  */
@@ -37,7 +38,8 @@ void gt_procinfo_free(struct gt_procinfo *pi);
  *                as top and ps show); user is its name from getpwuid_r (the
  *                passwd of the machine gputop runs on), or the uid in decimal
  *                when it has no name. uid GT_UID_UNKNOWN and user "" when
- *                status is unreadable.
+ *                status is unreadable. Read with cmdline (see above), so a
+ *                setuid without an exec shows at the next exec.
  *   name       - comm from stat, raw bytes (taken between the first '(' and
  *                the last ')', so a comm holding ") (" is read right).
  *   cmdline    - a malloc'd copy replacing p->cmdline (the old one is freed):
@@ -46,10 +48,10 @@ void gt_procinfo_free(struct gt_procinfo *pi);
  *                cmdline (kernel thread, zombie) gives "[comm]". Left
  *                unchanged (possibly NULL) when cmdline is unreadable.
  *   container  - see gt_procinfo_parse_cgroup(); "" when unreadable.
- *   GT_P_HOST_MEM - VmRSS of status in bytes; NO_SENSOR when status has no
- *                VmRSS (kernel threads, zombies), PERMISSION when status is
- *                unreadable for lack of rights, NOT_COLLECTED when it is
- *                unreadable for another reason or malformed.
+ *   GT_P_HOST_MEM - resident bytes: field 24 of stat (resident pages, the
+ *                count status shows as VmRSS) times the page size; 0 for
+ *                kernel threads, which have no user memory; NOT_COLLECTED
+ *                when the field is missing or malformed.
  *   GT_P_CPU   - cpercent of one core (800% = 8 busy cores) over the time
  *                since the previous fill of this pid: (utime+stime) ticks of
  *                stat over now_ns, ticks per second from sysconf(_SC_CLK_TCK).

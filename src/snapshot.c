@@ -72,6 +72,18 @@ static void put_val(cJSON *obj, struct reasons *r, const char *group,
 	}
 }
 
+static void put_text(cJSON *obj, struct reasons *r, const char *group,
+		     const char *key, const struct gt_text_val *t)
+{
+	if (t->why == GT_WHY_OK) {
+		put_str(obj, key, t->s);
+	} else {
+		struct gt_val v = {0, 0, t->why};
+		cJSON_AddNullToObject(obj, key);
+		note_reason(r, group, key, &v);
+	}
+}
+
 static cJSON *group_obj(cJSON *dev, const char *group)
 {
 	if (strcmp(group, "device") == 0)
@@ -188,6 +200,12 @@ static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
 	}
 	put_fans(group_obj(dev, "thermal"), &r, st, s);
 	put_throttle(dev, &r, s);
+	cJSON_AddBoolToObject(group_obj(dev, "utilization"),
+			      "gpu_percent_lower_bound", s->util_gpu_lower_bound);
+	put_text(group_obj(dev, "power"), &r, "power", "performance_level",
+		 &s->perf_level);
+	put_text(group_obj(dev, "power"), &r, "power", "profile",
+		 &s->power_profile);
 	cJSON_AddItemToObject(dev, "unavailable", r.unavailable);
 	return dev;
 }
@@ -298,6 +316,10 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 	for (size_t i = 0; in->procs && in->devices && i < in->procs->count; i++)
 		cJSON_AddItemToArray(arr, process_json(&in->procs->items[i],
 						       in->devices));
+	/* Processes whose GPU use could not be read: per-process totals are
+	 * then lower bounds. */
+	cJSON_AddNumberToObject(root, "processes_unreadable",
+				in->procs ? (double)in->procs->unreadable : 0);
 	cJSON_AddBoolToObject(root, "demo", demo);
 
 	char *text = cJSON_Print(root);

@@ -80,6 +80,15 @@ struct demo_profile {
 	 NA_F(GT_F_ECC_CORRECTED_AGGREGATE) |                                  \
 	 NA_F(GT_F_ECC_UNCORRECTED_AGGREGATE))
 
+/* Sysfs-only concepts: GTT is AMD's (and the integrated part's) system
+ * memory window; requested frequency, the allowed range and idle
+ * residency are what Intel's driver exposes. */
+#define AMD_INTEL_ONLY (NA_F(GT_F_GTT_TOTAL) | NA_F(GT_F_GTT_USED))
+#define INTEL_ONLY                                                             \
+	(NA_F(GT_F_CLK_GRAPHICS_REQUESTED) |                                   \
+	 NA_F(GT_F_CLK_GRAPHICS_MIN_LIMIT) |                                   \
+	 NA_F(GT_F_CLK_GRAPHICS_MAX_LIMIT) | NA_F(GT_F_IDLE_RESIDENCY))
+
 static const struct demo_profile demo_profiles[] = {
 	{
 		.vendor = GT_VENDOR_NVIDIA, .name = "NVIDIA H100 80GB HBM3",
@@ -101,7 +110,7 @@ static const struct demo_profile demo_profiles[] = {
 			[GT_S_MIG_MODE] = 0, [GT_S_ECC_MODE] = 1,
 		},
 		.s_na = NA_S(GT_S_FAN_MIN_PERCENT) | NA_S(GT_S_FAN_MAX_PERCENT),
-		.f_na = NA_F(GT_F_TEMP_HOTSPOT),
+		.f_na = NA_F(GT_F_TEMP_HOTSPOT) | AMD_INTEL_ONLY | INTEL_ONLY,
 		.load = LOAD_TRAINING, .idle_mw = 72000, .full_mw = 700000,
 		.ambient_mc = 27000, .mc_per_w = 50, .mem_mc = -3000,
 		.clk_gfx_idle = 345, .clk_mem_idle = 2619,
@@ -147,7 +156,7 @@ static const struct demo_profile demo_profiles[] = {
 			NA_S(GT_S_CC_MINOR) | NA_S(GT_S_MIG_MODE) |
 			NA_S(GT_S_ECC_MODE),
 		.f_na = NA_F(GT_F_CLK_SM) | NA_F(GT_F_MEM_RESERVED) |
-			NA_F(GT_F_PSTATE) | ECC_FIELDS,
+			NA_F(GT_F_PSTATE) | ECC_FIELDS | INTEL_ONLY,
 		.load = LOAD_GAMING, .idle_mw = 19000, .full_mw = 318000,
 		.ambient_mc = 31000, .mc_per_w = 140,
 		.hot_mc = 4000, .hot_mc_per_w = 45, .mem_mc = 6000,
@@ -196,7 +205,8 @@ static const struct demo_profile demo_profiles[] = {
 			NA_F(GT_F_TEMP_HOTSPOT) | NA_F(GT_F_PSTATE) |
 			NA_F(GT_F_CLK_SM) | NA_F(GT_F_CLK_MEM) |
 			NA_F(GT_F_CLK_VIDEO) | NA_F(GT_F_PCIE_TX) |
-			NA_F(GT_F_PCIE_RX) | ECC_FIELDS,
+			NA_F(GT_F_PCIE_RX) | ECC_FIELDS | NA_F(GT_F_GTT_TOTAL) |
+			NA_F(GT_F_GTT_USED),
 		.fan_pct_na = true, .load = LOAD_TRANSCODE,
 		.idle_mw = 36000, .full_mw = 205000,
 		.ambient_mc = 30000, .mc_per_w = 250, .mem_mc = 5000,
@@ -240,6 +250,8 @@ static const struct demo_profile demo_profiles[] = {
 		.f_na = NA_F(GT_F_UTIL_MEMBW) | NA_F(GT_F_UTIL_ENC) |
 			NA_F(GT_F_UTIL_DEC) | NA_F(GT_F_MEM_RESERVED) |
 			NA_F(GT_F_TEMP_HOTSPOT) | NA_F(GT_F_TEMP_MEM) |
+			INTEL_ONLY | NA_F(GT_F_MEM_VISIBLE_TOTAL) |
+			NA_F(GT_F_MEM_VISIBLE_USED) |
 			NA_F(GT_F_POWER_LIMIT) | NA_F(GT_F_POWER_ENFORCED) |
 			NA_F(GT_F_ENERGY) | NA_F(GT_F_PSTATE) |
 			NA_F(GT_F_CLK_SM) | NA_F(GT_F_CLK_VIDEO) |
@@ -600,6 +612,30 @@ static int demo_sample(struct gt_backend *b, unsigned dev,
 	v[GT_F_ECC_CORRECTED_AGGREGATE] =
 		p->ecc_history + v[GT_F_ECC_CORRECTED_VOLATILE];
 
+	/* The whole VRAM is CPU-visible with a resizable BAR; the H100
+	 * maps a fixed 128 GiB window. */
+	bool nv = p->vendor == GT_VENDOR_NVIDIA;
+	v[GT_F_MEM_VISIBLE_TOTAL] = nv ? 128 * GIB : v[GT_F_MEM_TOTAL];
+	v[GT_F_MEM_VISIBLE_USED] = nv ? 48 * MIB : v[GT_F_MEM_USED] / 2;
+	/* An APU keeps most of its working set in GTT. */
+	v[GT_F_GTT_TOTAL] = p->integrated ? 15 * GIB : 16 * GIB;
+	v[GT_F_GTT_USED] = p->integrated ? v[GT_F_MEM_USED] * 5 : 310 * MIB;
+	v[GT_F_CLK_GRAPHICS_REQUESTED] =
+		busy ? v[GT_F_CLK_GRAPHICS] + 50 : p->clk_gfx_idle;
+	v[GT_F_CLK_GRAPHICS_MIN_LIMIT] = p->clk_gfx_idle;
+	v[GT_F_CLK_GRAPHICS_MAX_LIMIT] = gmax;
+	v[GT_F_IDLE_RESIDENCY] = 10000 - v[GT_F_UTIL_GPU];
+
+	if (p->vendor == GT_VENDOR_AMD) {
+		gt_text_val_set(&out->perf_level, "auto");
+		gt_text_val_set(&out->power_profile, p->integrated
+							     ? "BOOTUP_DEFAULT"
+							     : "3D_FULL_SCREEN");
+	} else {
+		gt_text_val_fail(&out->perf_level, GT_WHY_UNSUPPORTED_DEVICE);
+		gt_text_val_fail(&out->power_profile, GT_WHY_UNSUPPORTED_DEVICE);
+	}
+
 	for (int i = 0; i < GT_F_FAN_PERCENT0; i++) {
 		if (p->f_na & NA_F(i))
 			gt_val_fail(&out->f[i], GT_WHY_UNSUPPORTED_DEVICE, 0);
@@ -660,6 +696,10 @@ static int demo_processes(struct gt_backend *b, unsigned dev,
 			   round_i(10000.0 * u * pr->gpu_share *
 				   (0.9 + 0.1 * smooth(&c, CH_PROC + 8 * i + 1, t, 6))));
 		gt_val_set(&q->f[GT_P_MEM], proc_mem(&c, i, t));
+		if (p->vendor == GT_VENDOR_AMD)
+			gt_val_set(&q->f[GT_P_GTT], proc_mem(&c, i, t) / 16);
+		else
+			gt_val_fail(&q->f[GT_P_GTT], GT_WHY_UNSUPPORTED_DEVICE, 0);
 		gt_val_set(&q->f[GT_P_ENC], proc_engine(&c, i, 2, pr->enc, t));
 		gt_val_set(&q->f[GT_P_DEC], proc_engine(&c, i, 3, pr->dec, t));
 		gt_val_set(&q->f[GT_P_CPU],

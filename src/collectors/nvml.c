@@ -88,7 +88,8 @@ static void nvml_probe(struct gt_backend *b, const struct gt_backend_options *op
 		struct gt_val *cache[] = {&d->slow.pcie_gen, &d->slow.pcie_width,
 					  &d->slow.pcie_tx, &d->slow.pcie_rx,
 					  &d->slow.ecc[0], &d->slow.ecc[1],
-					  &d->slow.ecc[2], &d->slow.ecc[3]};
+					  &d->slow.ecc[2], &d->slow.ecc[3],
+					  &d->slow.bar1_total, &d->slow.bar1_used};
 		for (size_t k = 0; k < sizeof(cache) / sizeof(cache[0]); k++)
 			gt_val_fail(cache[k], GT_WHY_NOT_COLLECTED, 0);
 	}
@@ -490,6 +491,11 @@ static bool sample_slow(struct nvml_priv *p, struct nvml_dev *d)
 		} else
 			put_missing(&d->slow.ecc[i]);
 	}
+	nvmlBAR1Memory_t bar1 = {0, 0, 0};
+	nvmlReturn_t rc = p->api.bar1 ? p->api.bar1(d->handle, &bar1)
+				      : NVML_ERROR_FUNCTION_NOT_FOUND;
+	lost |= put(&d->slow.bar1_total, rc, (int64_t)bar1.bar1Total);
+	put(&d->slow.bar1_used, rc, (int64_t)bar1.bar1Used);
 	d->slow.valid = true;
 	return lost;
 }
@@ -637,6 +643,19 @@ static int nvml_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 	}
 	for (int i = 0; i < 4; i++)
 		s->f[GT_F_ECC_CORRECTED_VOLATILE + i] = d->slow.ecc[i];
+	s->f[GT_F_MEM_VISIBLE_TOTAL] = d->slow.bar1_total;
+	s->f[GT_F_MEM_VISIBLE_USED] = d->slow.bar1_used;
+	/* Concepts NVML does not have: said once here, not left "not
+	 * collected". */
+	static const int absent[] = {GT_F_GTT_TOTAL, GT_F_GTT_USED,
+				     GT_F_CLK_GRAPHICS_REQUESTED,
+				     GT_F_CLK_GRAPHICS_MIN_LIMIT,
+				     GT_F_CLK_GRAPHICS_MAX_LIMIT,
+				     GT_F_IDLE_RESIDENCY};
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		gt_val_fail(&s->f[absent[i]], GT_WHY_UNSUPPORTED_DEVICE, 0);
+	gt_text_val_fail(&s->perf_level, GT_WHY_UNSUPPORTED_DEVICE);
+	gt_text_val_fail(&s->power_profile, GT_WHY_UNSUPPORTED_DEVICE);
 	return lost ? -1 : changed;
 }
 

@@ -63,28 +63,28 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 /* Buffer sizes and special values                                      */
 /* ------------------------------------------------------------------ */
 
-#define NVML_DEVICE_NAME_BUFFER_SIZE 64
-#define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
-#define NVML_DEVICE_UUID_BUFFER_SIZE 80
-#define NVML_DEVICE_UUID_V2_BUFFER_SIZE 96
-#define NVML_DEVICE_UUID_ASCII_LEN 41
-#define NVML_DEVICE_SERIAL_BUFFER_SIZE 30
-#define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
-#define NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE 80
-#define NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE 32
-#define NVML_DEVICE_PART_NUMBER_BUFFER_SIZE 80
+#define NVML_DEVICE_NAME_BUFFER_SIZE            64
+#define NVML_DEVICE_NAME_V2_BUFFER_SIZE         96
+#define NVML_DEVICE_UUID_BUFFER_SIZE            80
+#define NVML_DEVICE_UUID_V2_BUFFER_SIZE         96
+#define NVML_DEVICE_UUID_ASCII_LEN              41
+#define NVML_DEVICE_SERIAL_BUFFER_SIZE          30
+#define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE  80
+#define NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE    80
+#define NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE   32
+#define NVML_DEVICE_PART_NUMBER_BUFFER_SIZE     80
 #define NVML_DEVICE_INFOROM_VERSION_BUFFER_SIZE 16
-#define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE 32
-#define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE 16
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE      32
+#define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE   16
 
 /* usedGpuMemory when per-process memory is unknown (WDDM, MIG unprivileged). */
-#define NVML_VALUE_NOT_AVAILABLE (-1)
+#define NVML_VALUE_NOT_AVAILABLE     (-1)
 #define GT_NVML_MEMORY_NOT_AVAILABLE 0xFFFFFFFFFFFFFFFFULL
 /* gpuInstanceId / computeInstanceId of a process on a non-MIG GPU. */
 #define GT_NVML_INSTANCE_ID_NONE 0xFFFFFFFFu
 
 /* nvmlInitWithFlags flags */
-#define NVML_INIT_FLAG_NO_GPUS 1u
+#define NVML_INIT_FLAG_NO_GPUS   1u
 #define NVML_INIT_FLAG_NO_ATTACH 2u
 
 /* ------------------------------------------------------------------ */
@@ -95,18 +95,18 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 /* checked against the rule below the struct definitions.               */
 /* ------------------------------------------------------------------ */
 
-#define GT_NVML_STRUCT_VERSION(type, ver) \
+#define GT_NVML_STRUCT_VERSION(type, ver)                                      \
 	((unsigned int)(sizeof(type) | ((unsigned int)(ver) << 24U)))
 
-#define GT_NVML_MEMORY_V2_VERSION 0x02000028u
-#define GT_NVML_TEMPERATURE_V1_VERSION 0x0100000Cu
-#define GT_NVML_FAN_SPEED_INFO_V1_VERSION 0x0100000Cu
-#define GT_NVML_POWER_VALUE_V2_VERSION 0x0200000Cu
+#define GT_NVML_MEMORY_V2_VERSION              0x02000028u
+#define GT_NVML_TEMPERATURE_V1_VERSION         0x0100000Cu
+#define GT_NVML_FAN_SPEED_INFO_V1_VERSION      0x0100000Cu
+#define GT_NVML_POWER_VALUE_V2_VERSION         0x0200000Cu
 #define GT_NVML_PROCESSES_UTIL_INFO_V1_VERSION 0x01000018u
 #define GT_NVML_PROCESS_DETAIL_LIST_V1_VERSION 0x01000018u
-#define GT_NVML_COOLER_INFO_V1_VERSION 0x01000010u
-#define GT_NVML_MARGIN_TEMPERATURE_V1_VERSION 0x01000008u
-#define GT_NVML_PCI_INFO_EXT_V1_VERSION 0x01000040u
+#define GT_NVML_COOLER_INFO_V1_VERSION         0x01000010u
+#define GT_NVML_MARGIN_TEMPERATURE_V1_VERSION  0x01000008u
+#define GT_NVML_PCI_INFO_EXT_V1_VERSION        0x01000040u
 
 /* ------------------------------------------------------------------ */
 /* Enumerations and bit masks                                           */
@@ -129,11 +129,21 @@ typedef enum nvmlClockId_enum {
 } nvmlClockId_t;
 
 typedef enum nvmlPStates_enum {
-	NVML_PSTATE_0 = 0, NVML_PSTATE_1 = 1, NVML_PSTATE_2 = 2,
-	NVML_PSTATE_3 = 3, NVML_PSTATE_4 = 4, NVML_PSTATE_5 = 5,
-	NVML_PSTATE_6 = 6, NVML_PSTATE_7 = 7, NVML_PSTATE_8 = 8,
-	NVML_PSTATE_9 = 9, NVML_PSTATE_10 = 10, NVML_PSTATE_11 = 11,
-	NVML_PSTATE_12 = 12, NVML_PSTATE_13 = 13, NVML_PSTATE_14 = 14,
+	NVML_PSTATE_0 = 0,
+	NVML_PSTATE_1 = 1,
+	NVML_PSTATE_2 = 2,
+	NVML_PSTATE_3 = 3,
+	NVML_PSTATE_4 = 4,
+	NVML_PSTATE_5 = 5,
+	NVML_PSTATE_6 = 6,
+	NVML_PSTATE_7 = 7,
+	NVML_PSTATE_8 = 8,
+	NVML_PSTATE_9 = 9,
+	NVML_PSTATE_10 = 10,
+	NVML_PSTATE_11 = 11,
+	NVML_PSTATE_12 = 12,
+	NVML_PSTATE_13 = 13,
+	NVML_PSTATE_14 = 14,
 	NVML_PSTATE_15 = 15, /* 0 = maximum performance */
 	NVML_PSTATE_UNKNOWN = 32
 } nvmlPstates_t;
@@ -228,60 +238,60 @@ typedef enum nvmlBrandType_enum {
 
 /* These are plain unsigned ints in the ABI, not enums. */
 typedef unsigned int nvmlDeviceArchitecture_t;
-#define NVML_DEVICE_ARCH_KEPLER 2u
-#define NVML_DEVICE_ARCH_MAXWELL 3u
-#define NVML_DEVICE_ARCH_PASCAL 4u
-#define NVML_DEVICE_ARCH_VOLTA 5u
-#define NVML_DEVICE_ARCH_TURING 6u
-#define NVML_DEVICE_ARCH_AMPERE 7u
-#define NVML_DEVICE_ARCH_ADA 8u
-#define NVML_DEVICE_ARCH_HOPPER 9u
+#define NVML_DEVICE_ARCH_KEPLER    2u
+#define NVML_DEVICE_ARCH_MAXWELL   3u
+#define NVML_DEVICE_ARCH_PASCAL    4u
+#define NVML_DEVICE_ARCH_VOLTA     5u
+#define NVML_DEVICE_ARCH_TURING    6u
+#define NVML_DEVICE_ARCH_AMPERE    7u
+#define NVML_DEVICE_ARCH_ADA       8u
+#define NVML_DEVICE_ARCH_HOPPER    9u
 #define NVML_DEVICE_ARCH_BLACKWELL 10u
-#define NVML_DEVICE_ARCH_RUBIN 13u
-#define NVML_DEVICE_ARCH_UNKNOWN 0xffffffffu
+#define NVML_DEVICE_ARCH_RUBIN     13u
+#define NVML_DEVICE_ARCH_UNKNOWN   0xffffffffu
 
 typedef unsigned int nvmlBusType_t;
 #define NVML_BUS_TYPE_UNKNOWN 0u
-#define NVML_BUS_TYPE_PCI 1u
-#define NVML_BUS_TYPE_PCIE 2u
-#define NVML_BUS_TYPE_FPCI 3u
-#define NVML_BUS_TYPE_AGP 4u
+#define NVML_BUS_TYPE_PCI     1u
+#define NVML_BUS_TYPE_PCIE    2u
+#define NVML_BUS_TYPE_FPCI    3u
+#define NVML_BUS_TYPE_AGP     4u
 
 typedef unsigned int nvmlPowerSource_t;
-#define NVML_POWER_SOURCE_AC 0u
-#define NVML_POWER_SOURCE_BATTERY 1u
+#define NVML_POWER_SOURCE_AC         0u
+#define NVML_POWER_SOURCE_BATTERY    1u
 #define NVML_POWER_SOURCE_UNDERSIZED 2u
 
 typedef unsigned int nvmlFanControlPolicy_t;
 /* "CONTINOUS" is NVIDIA's spelling; automatic (vBIOS curve). */
 #define NVML_FAN_POLICY_TEMPERATURE_CONTINOUS_SW 0u
-#define NVML_FAN_POLICY_MANUAL 1u
+#define NVML_FAN_POLICY_MANUAL                   1u
 
 /* Scope of nvmlPowerValue_v2_t; one byte in the struct. */
 typedef unsigned char nvmlPowerScopeType_t;
-#define NVML_POWER_SCOPE_GPU 0u
-#define NVML_POWER_SCOPE_MODULE 1u
-#define NVML_POWER_SCOPE_MEMORY 2u
+#define NVML_POWER_SCOPE_GPU      0u
+#define NVML_POWER_SCOPE_MODULE   1u
+#define NVML_POWER_SCOPE_MEMORY   2u
 #define NVML_POWER_SCOPE_GPU_BASE 3u
 
 /* Codes returned by nvmlDeviceGetPcieLinkMaxSpeed. */
-#define NVML_PCIE_LINK_MAX_SPEED_INVALID 0u
-#define NVML_PCIE_LINK_MAX_SPEED_2500MBPS 1u
-#define NVML_PCIE_LINK_MAX_SPEED_5000MBPS 2u
-#define NVML_PCIE_LINK_MAX_SPEED_8000MBPS 3u
+#define NVML_PCIE_LINK_MAX_SPEED_INVALID   0u
+#define NVML_PCIE_LINK_MAX_SPEED_2500MBPS  1u
+#define NVML_PCIE_LINK_MAX_SPEED_5000MBPS  2u
+#define NVML_PCIE_LINK_MAX_SPEED_8000MBPS  3u
 #define NVML_PCIE_LINK_MAX_SPEED_16000MBPS 4u
 #define NVML_PCIE_LINK_MAX_SPEED_32000MBPS 5u
 #define NVML_PCIE_LINK_MAX_SPEED_64000MBPS 6u
 
 /* nvmlDeviceGetMigMode values */
 #define NVML_DEVICE_MIG_DISABLE 0u
-#define NVML_DEVICE_MIG_ENABLE 1u
+#define NVML_DEVICE_MIG_ENABLE  1u
 
 /* nvmlProcessDetailList_v1_t.mode */
-#define NVML_PROCESS_MODE_COMPUTE 0u
+#define NVML_PROCESS_MODE_COMPUTE  0u
 #define NVML_PROCESS_MODE_GRAPHICS 1u
-#define NVML_PROCESS_MODE_MPS 2u
-#define NVML_PROCESS_MODE_ALL 3u
+#define NVML_PROCESS_MODE_MPS      2u
+#define NVML_PROCESS_MODE_ALL      3u
 
 typedef enum nvmlPerfPolicyType_enum {
 	NVML_PERF_POLICY_POWER = 0,
@@ -336,81 +346,81 @@ typedef enum nvmlCoolerTarget_enum {
 } nvmlCoolerTarget_t;
 
 /* Clocks event (formerly "throttle") reasons, unsigned long long mask. */
-#define nvmlClocksEventReasonGpuIdle 0x0000000000000001ULL
+#define nvmlClocksEventReasonGpuIdle                   0x0000000000000001ULL
 #define nvmlClocksEventReasonApplicationsClocksSetting 0x0000000000000002ULL
-#define nvmlClocksEventReasonSwPowerCap 0x0000000000000004ULL
-#define nvmlClocksEventReasonHwSlowdown 0x0000000000000008ULL
-#define nvmlClocksEventReasonSyncBoost 0x0000000000000010ULL
-#define nvmlClocksEventReasonSwThermalSlowdown 0x0000000000000020ULL
-#define nvmlClocksEventReasonHwThermalSlowdown 0x0000000000000040ULL
-#define nvmlClocksEventReasonHwPowerBrakeSlowdown 0x0000000000000080ULL
-#define nvmlClocksEventReasonDisplayClockSetting 0x0000000000000100ULL
-#define nvmlClocksEventReasonNone 0x0000000000000000ULL
-#define nvmlClocksEventReasonAll 0x00000000000001FFULL
+#define nvmlClocksEventReasonSwPowerCap                0x0000000000000004ULL
+#define nvmlClocksEventReasonHwSlowdown                0x0000000000000008ULL
+#define nvmlClocksEventReasonSyncBoost                 0x0000000000000010ULL
+#define nvmlClocksEventReasonSwThermalSlowdown         0x0000000000000020ULL
+#define nvmlClocksEventReasonHwThermalSlowdown         0x0000000000000040ULL
+#define nvmlClocksEventReasonHwPowerBrakeSlowdown      0x0000000000000080ULL
+#define nvmlClocksEventReasonDisplayClockSetting       0x0000000000000100ULL
+#define nvmlClocksEventReasonNone                      0x0000000000000000ULL
+#define nvmlClocksEventReasonAll                       0x00000000000001FFULL
 
 /* ------------------------------------------------------------------ */
 /* Field-value IDs (nvmlDeviceGetFieldValues). IDs > 250 were renumbered */
 /* between NVML 13.0 and 13.1, so none of those are listed here.        */
 /* ------------------------------------------------------------------ */
 
-#define NVML_FI_DEV_ECC_CURRENT 1
-#define NVML_FI_DEV_ECC_PENDING 2
-#define NVML_FI_DEV_ECC_SBE_VOL_TOTAL 3
-#define NVML_FI_DEV_ECC_DBE_VOL_TOTAL 4
-#define NVML_FI_DEV_ECC_SBE_AGG_TOTAL 5
-#define NVML_FI_DEV_ECC_DBE_AGG_TOTAL 6
-#define NVML_FI_DEV_RETIRED_SBE 29
-#define NVML_FI_DEV_RETIRED_DBE 30
-#define NVML_FI_DEV_RETIRED_PENDING 31
-#define NVML_FI_DEV_PERF_POLICY_POWER 74
-#define NVML_FI_DEV_PERF_POLICY_THERMAL 75
-#define NVML_FI_DEV_PERF_POLICY_SYNC_BOOST 76
-#define NVML_FI_DEV_PERF_POLICY_BOARD_LIMIT 77
-#define NVML_FI_DEV_PERF_POLICY_LOW_UTILIZATION 78
-#define NVML_FI_DEV_PERF_POLICY_RELIABILITY 79
-#define NVML_FI_DEV_PERF_POLICY_TOTAL_APP_CLOCKS 80
+#define NVML_FI_DEV_ECC_CURRENT                   1
+#define NVML_FI_DEV_ECC_PENDING                   2
+#define NVML_FI_DEV_ECC_SBE_VOL_TOTAL             3
+#define NVML_FI_DEV_ECC_DBE_VOL_TOTAL             4
+#define NVML_FI_DEV_ECC_SBE_AGG_TOTAL             5
+#define NVML_FI_DEV_ECC_DBE_AGG_TOTAL             6
+#define NVML_FI_DEV_RETIRED_SBE                   29
+#define NVML_FI_DEV_RETIRED_DBE                   30
+#define NVML_FI_DEV_RETIRED_PENDING               31
+#define NVML_FI_DEV_PERF_POLICY_POWER             74
+#define NVML_FI_DEV_PERF_POLICY_THERMAL           75
+#define NVML_FI_DEV_PERF_POLICY_SYNC_BOOST        76
+#define NVML_FI_DEV_PERF_POLICY_BOARD_LIMIT       77
+#define NVML_FI_DEV_PERF_POLICY_LOW_UTILIZATION   78
+#define NVML_FI_DEV_PERF_POLICY_RELIABILITY       79
+#define NVML_FI_DEV_PERF_POLICY_TOTAL_APP_CLOCKS  80
 #define NVML_FI_DEV_PERF_POLICY_TOTAL_BASE_CLOCKS 81
-#define NVML_FI_DEV_MEMORY_TEMP 82
-#define NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION 83
-#define NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON 90
-#define NVML_FI_DEV_NVLINK_LINK_COUNT 91
-#define NVML_FI_DEV_PCIE_REPLAY_COUNTER 94
-#define NVML_FI_DEV_PCIE_REPLAY_ROLLOVER_COUNTER 95
-#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX 138
-#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX 139
-#define NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_TX 140
-#define NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_RX 141
-#define NVML_FI_DEV_REMAPPED_COR 142
-#define NVML_FI_DEV_REMAPPED_UNC 143
-#define NVML_FI_DEV_REMAPPED_PENDING 144
-#define NVML_FI_DEV_REMAPPED_FAILURE 145
-#define NVML_FI_DEV_PCIE_L0_TO_RECOVERY_COUNTER 169
+#define NVML_FI_DEV_MEMORY_TEMP                   82
+#define NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION      83
+#define NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON      90
+#define NVML_FI_DEV_NVLINK_LINK_COUNT             91
+#define NVML_FI_DEV_PCIE_REPLAY_COUNTER           94
+#define NVML_FI_DEV_PCIE_REPLAY_ROLLOVER_COUNTER  95
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX     138
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX     139
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_TX      140
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_RX      141
+#define NVML_FI_DEV_REMAPPED_COR                  142
+#define NVML_FI_DEV_REMAPPED_UNC                  143
+#define NVML_FI_DEV_REMAPPED_PENDING              144
+#define NVML_FI_DEV_REMAPPED_FAILURE              145
+#define NVML_FI_DEV_PCIE_L0_TO_RECOVERY_COUNTER   169
 #define NVML_FI_DEV_PCIE_COUNT_CORRECTABLE_ERRORS 173
-#define NVML_FI_DEV_PCIE_COUNT_NAKS_RECEIVED 174
-#define NVML_FI_DEV_PCIE_COUNT_RECEIVER_ERROR 175
-#define NVML_FI_DEV_PCIE_COUNT_BAD_TLP 176
-#define NVML_FI_DEV_PCIE_COUNT_NAKS_SENT 177
-#define NVML_FI_DEV_PCIE_COUNT_BAD_DLLP 178
-#define NVML_FI_DEV_PCIE_COUNT_NON_FATAL_ERROR 179
-#define NVML_FI_DEV_PCIE_COUNT_FATAL_ERROR 180
-#define NVML_FI_DEV_PCIE_COUNT_UNSUPPORTED_REQ 181
-#define NVML_FI_DEV_PCIE_COUNT_LCRC_ERROR 182
-#define NVML_FI_DEV_PCIE_COUNT_LANE_ERROR 183
-#define NVML_FI_DEV_POWER_AVERAGE 185
-#define NVML_FI_DEV_POWER_INSTANT 186
-#define NVML_FI_DEV_POWER_MIN_LIMIT 187
-#define NVML_FI_DEV_POWER_MAX_LIMIT 188
-#define NVML_FI_DEV_POWER_DEFAULT_LIMIT 189
-#define NVML_FI_DEV_POWER_CURRENT_LIMIT 190
-#define NVML_FI_DEV_ENERGY 191
-#define NVML_FI_DEV_POWER_REQUESTED_LIMIT 192
-#define NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT 193
-#define NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT 194
-#define NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT 195
-#define NVML_FI_DEV_TEMPERATURE_GPU_MAX_TLIMIT 196
-#define NVML_FI_DEV_PCIE_COUNT_TX_BYTES 197
-#define NVML_FI_DEV_PCIE_COUNT_RX_BYTES 198
-#define NVML_FI_DEV_GET_GPU_RECOVERY_ACTION 230
+#define NVML_FI_DEV_PCIE_COUNT_NAKS_RECEIVED      174
+#define NVML_FI_DEV_PCIE_COUNT_RECEIVER_ERROR     175
+#define NVML_FI_DEV_PCIE_COUNT_BAD_TLP            176
+#define NVML_FI_DEV_PCIE_COUNT_NAKS_SENT          177
+#define NVML_FI_DEV_PCIE_COUNT_BAD_DLLP           178
+#define NVML_FI_DEV_PCIE_COUNT_NON_FATAL_ERROR    179
+#define NVML_FI_DEV_PCIE_COUNT_FATAL_ERROR        180
+#define NVML_FI_DEV_PCIE_COUNT_UNSUPPORTED_REQ    181
+#define NVML_FI_DEV_PCIE_COUNT_LCRC_ERROR         182
+#define NVML_FI_DEV_PCIE_COUNT_LANE_ERROR         183
+#define NVML_FI_DEV_POWER_AVERAGE                 185
+#define NVML_FI_DEV_POWER_INSTANT                 186
+#define NVML_FI_DEV_POWER_MIN_LIMIT               187
+#define NVML_FI_DEV_POWER_MAX_LIMIT               188
+#define NVML_FI_DEV_POWER_DEFAULT_LIMIT           189
+#define NVML_FI_DEV_POWER_CURRENT_LIMIT           190
+#define NVML_FI_DEV_ENERGY                        191
+#define NVML_FI_DEV_POWER_REQUESTED_LIMIT         192
+#define NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT   193
+#define NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT   194
+#define NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT    195
+#define NVML_FI_DEV_TEMPERATURE_GPU_MAX_TLIMIT    196
+#define NVML_FI_DEV_PCIE_COUNT_TX_BYTES           197
+#define NVML_FI_DEV_PCIE_COUNT_RX_BYTES           198
+#define NVML_FI_DEV_GET_GPU_RECOVERY_ACTION       230
 
 /* ------------------------------------------------------------------ */
 /* Structs                                                              */
@@ -423,14 +433,14 @@ typedef struct nvmlPciInfo_st {
 	unsigned int domain;
 	unsigned int bus;
 	unsigned int device;
-	unsigned int pciDeviceId;    /* (device id << 16) | vendor 0x10DE */
+	unsigned int pciDeviceId; /* (device id << 16) | vendor 0x10DE */
 	unsigned int pciSubSystemId;
 	char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
 } nvmlPciInfo_t;
 
 /* Bytes the v1/v2 PCI entry points own: 36 filled, 16 reserved. */
 #define GT_NVML_PCI_INFO_V1_FILLED 36u
-#define GT_NVML_PCI_INFO_V1_SIZE 52u
+#define GT_NVML_PCI_INFO_V1_SIZE   52u
 
 typedef struct nvmlPciInfoExt_v1_st {
 	unsigned int version;
@@ -592,7 +602,7 @@ typedef struct nvmlPowerValue_v2_st {
 } nvmlPowerValue_v2_t;
 
 typedef struct nvmlAccountingStats_st {
-	unsigned int gpuUtilization;    /* % over the process lifetime */
+	unsigned int gpuUtilization; /* % over the process lifetime */
 	unsigned int memoryUtilization;
 	unsigned long long maxMemoryUsage; /* bytes */
 	unsigned long long time;           /* ms, 0 while running */
@@ -618,99 +628,76 @@ typedef struct nvmlEccErrorCounts_st {
 /* ------------------------------------------------------------------ */
 
 #if defined(__x86_64__) && defined(__LP64__)
-_Static_assert(sizeof(nvmlReturn_t) == 4, "nvmlReturn_t is int-sized");
-_Static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t");
-_Static_assert(offsetof(nvmlPciInfo_t, domain) == 16, "nvmlPciInfo_t.domain");
-_Static_assert(offsetof(nvmlPciInfo_t, pciDeviceId) == 28,
-	"nvmlPciInfo_t.pciDeviceId");
-_Static_assert(offsetof(nvmlPciInfo_t, busId) == GT_NVML_PCI_INFO_V1_FILLED,
-	"nvmlPciInfo_t.busId");
-_Static_assert(sizeof(nvmlPciInfoExt_v1_t) == 64, "nvmlPciInfoExt_v1_t");
-_Static_assert(offsetof(nvmlPciInfoExt_v1_t, busId) == 32,
-	"nvmlPciInfoExt_v1_t.busId");
-_Static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t");
-_Static_assert(sizeof(nvmlMemory_t) == 24, "nvmlMemory_t");
-_Static_assert(sizeof(nvmlMemory_v2_t) == 40, "nvmlMemory_v2_t");
-_Static_assert(offsetof(nvmlMemory_v2_t, total) == 8, "nvmlMemory_v2_t.total");
-_Static_assert(offsetof(nvmlMemory_v2_t, reserved) == 16,
-	"nvmlMemory_v2_t.reserved");
-_Static_assert(offsetof(nvmlMemory_v2_t, free) == 24, "nvmlMemory_v2_t.free");
-_Static_assert(offsetof(nvmlMemory_v2_t, used) == 32, "nvmlMemory_v2_t.used");
-_Static_assert(sizeof(nvmlBAR1Memory_t) == 24, "nvmlBAR1Memory_t");
-_Static_assert(sizeof(nvmlProcessInfo_v1_t) == 16, "nvmlProcessInfo_v1_t");
-_Static_assert(offsetof(nvmlProcessInfo_v1_t, usedGpuMemory) == 8,
-	"nvmlProcessInfo_v1_t.usedGpuMemory");
-_Static_assert(sizeof(nvmlProcessInfo_v2_t) == 24, "nvmlProcessInfo_v2_t");
-_Static_assert(offsetof(nvmlProcessInfo_v2_t, gpuInstanceId) == 16,
-	"nvmlProcessInfo_v2_t.gpuInstanceId");
-_Static_assert(offsetof(nvmlProcessInfo_v2_t, computeInstanceId) == 20,
-	"nvmlProcessInfo_v2_t.computeInstanceId");
-_Static_assert(sizeof(nvmlProcessDetail_v1_t) == 32, "nvmlProcessDetail_v1_t");
-_Static_assert(sizeof(nvmlProcessDetailList_v1_t) == 24,
-	"nvmlProcessDetailList_v1_t");
-_Static_assert(offsetof(nvmlProcessDetailList_v1_t, procArray) == 16,
-	"nvmlProcessDetailList_v1_t.procArray");
-_Static_assert(sizeof(nvmlProcessUtilizationSample_t) == 32,
-	"nvmlProcessUtilizationSample_t");
-_Static_assert(offsetof(nvmlProcessUtilizationSample_t, timeStamp) == 8,
-	"nvmlProcessUtilizationSample_t.timeStamp");
-_Static_assert(offsetof(nvmlProcessUtilizationSample_t, smUtil) == 16,
-	"nvmlProcessUtilizationSample_t.smUtil");
-_Static_assert(offsetof(nvmlProcessUtilizationSample_t, decUtil) == 28,
-	"nvmlProcessUtilizationSample_t.decUtil");
-_Static_assert(sizeof(nvmlProcessUtilizationInfo_v1_t) == 40,
-	"nvmlProcessUtilizationInfo_v1_t");
-_Static_assert(offsetof(nvmlProcessUtilizationInfo_v1_t, pid) == 8,
-	"nvmlProcessUtilizationInfo_v1_t.pid");
-_Static_assert(sizeof(nvmlProcessesUtilizationInfo_v1_t) == 24,
-	"nvmlProcessesUtilizationInfo_v1_t");
-_Static_assert(offsetof(nvmlProcessesUtilizationInfo_v1_t, lastSeenTimeStamp) ==
-	8, "nvmlProcessesUtilizationInfo_v1_t.lastSeenTimeStamp");
-_Static_assert(offsetof(nvmlProcessesUtilizationInfo_v1_t, procUtilArray) == 16,
-	"nvmlProcessesUtilizationInfo_v1_t.procUtilArray");
-_Static_assert(sizeof(nvmlValue_t) == 8, "nvmlValue_t");
-_Static_assert(sizeof(nvmlSample_t) == 16, "nvmlSample_t");
-_Static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t");
-_Static_assert(offsetof(nvmlFieldValue_t, timestamp) == 8,
-	"nvmlFieldValue_t.timestamp");
-_Static_assert(offsetof(nvmlFieldValue_t, latencyUsec) == 16,
-	"nvmlFieldValue_t.latencyUsec");
-_Static_assert(offsetof(nvmlFieldValue_t, valueType) == 24,
-	"nvmlFieldValue_t.valueType");
-_Static_assert(offsetof(nvmlFieldValue_t, nvmlReturn) == 28,
-	"nvmlFieldValue_t.nvmlReturn");
-_Static_assert(offsetof(nvmlFieldValue_t, value) == 32,
-	"nvmlFieldValue_t.value");
-_Static_assert(sizeof(nvmlFanSpeedInfo_v1_t) == 12, "nvmlFanSpeedInfo_v1_t");
-_Static_assert(sizeof(nvmlTemperature_v1_t) == 12, "nvmlTemperature_v1_t");
-_Static_assert(sizeof(nvmlMarginTemperature_v1_t) == 8,
-	"nvmlMarginTemperature_v1_t");
-_Static_assert(sizeof(nvmlCoolerInfo_v1_t) == 16, "nvmlCoolerInfo_v1_t");
-_Static_assert(sizeof(nvmlPowerValue_v2_t) == 12, "nvmlPowerValue_v2_t");
-_Static_assert(offsetof(nvmlPowerValue_v2_t, powerScope) == 4,
-	"nvmlPowerValue_v2_t.powerScope");
-_Static_assert(offsetof(nvmlPowerValue_v2_t, powerValueMw) == 8,
-	"nvmlPowerValue_v2_t.powerValueMw");
-_Static_assert(sizeof(nvmlAccountingStats_t) == 56, "nvmlAccountingStats_t");
-_Static_assert(offsetof(nvmlAccountingStats_t, isRunning) == 32,
-	"nvmlAccountingStats_t.isRunning");
-_Static_assert(sizeof(nvmlViolationTime_t) == 16, "nvmlViolationTime_t");
-_Static_assert(sizeof(nvmlEccErrorCounts_t) == 32, "nvmlEccErrorCounts_t");
+#define GT_NVML_SIZE(t, n)   _Static_assert(sizeof(t) == (n), #t)
+#define GT_NVML_OFF(t, m, n) _Static_assert(offsetof(t, m) == (n), #t "." #m)
+GT_NVML_SIZE(nvmlReturn_t, 4);
+GT_NVML_SIZE(nvmlPciInfo_t, 68);
+GT_NVML_OFF(nvmlPciInfo_t, domain, 16);
+GT_NVML_OFF(nvmlPciInfo_t, pciDeviceId, 28);
+GT_NVML_OFF(nvmlPciInfo_t, busId, GT_NVML_PCI_INFO_V1_FILLED);
+GT_NVML_SIZE(nvmlPciInfoExt_v1_t, 64);
+GT_NVML_OFF(nvmlPciInfoExt_v1_t, busId, 32);
+GT_NVML_SIZE(nvmlUtilization_t, 8);
+GT_NVML_SIZE(nvmlMemory_t, 24);
+GT_NVML_SIZE(nvmlMemory_v2_t, 40);
+GT_NVML_OFF(nvmlMemory_v2_t, total, 8);
+GT_NVML_OFF(nvmlMemory_v2_t, reserved, 16);
+GT_NVML_OFF(nvmlMemory_v2_t, free, 24);
+GT_NVML_OFF(nvmlMemory_v2_t, used, 32);
+GT_NVML_SIZE(nvmlBAR1Memory_t, 24);
+GT_NVML_SIZE(nvmlProcessInfo_v1_t, 16);
+GT_NVML_OFF(nvmlProcessInfo_v1_t, usedGpuMemory, 8);
+GT_NVML_SIZE(nvmlProcessInfo_v2_t, 24);
+GT_NVML_OFF(nvmlProcessInfo_v2_t, gpuInstanceId, 16);
+GT_NVML_OFF(nvmlProcessInfo_v2_t, computeInstanceId, 20);
+GT_NVML_SIZE(nvmlProcessDetail_v1_t, 32);
+GT_NVML_SIZE(nvmlProcessDetailList_v1_t, 24);
+GT_NVML_OFF(nvmlProcessDetailList_v1_t, procArray, 16);
+GT_NVML_SIZE(nvmlProcessUtilizationSample_t, 32);
+GT_NVML_OFF(nvmlProcessUtilizationSample_t, timeStamp, 8);
+GT_NVML_OFF(nvmlProcessUtilizationSample_t, smUtil, 16);
+GT_NVML_OFF(nvmlProcessUtilizationSample_t, decUtil, 28);
+GT_NVML_SIZE(nvmlProcessUtilizationInfo_v1_t, 40);
+GT_NVML_OFF(nvmlProcessUtilizationInfo_v1_t, pid, 8);
+GT_NVML_SIZE(nvmlProcessesUtilizationInfo_v1_t, 24);
+GT_NVML_OFF(nvmlProcessesUtilizationInfo_v1_t, lastSeenTimeStamp, 8);
+GT_NVML_OFF(nvmlProcessesUtilizationInfo_v1_t, procUtilArray, 16);
+GT_NVML_SIZE(nvmlValue_t, 8);
+GT_NVML_SIZE(nvmlSample_t, 16);
+GT_NVML_SIZE(nvmlFieldValue_t, 40);
+GT_NVML_OFF(nvmlFieldValue_t, timestamp, 8);
+GT_NVML_OFF(nvmlFieldValue_t, latencyUsec, 16);
+GT_NVML_OFF(nvmlFieldValue_t, valueType, 24);
+GT_NVML_OFF(nvmlFieldValue_t, nvmlReturn, 28);
+GT_NVML_OFF(nvmlFieldValue_t, value, 32);
+GT_NVML_SIZE(nvmlFanSpeedInfo_v1_t, 12);
+GT_NVML_SIZE(nvmlTemperature_v1_t, 12);
+GT_NVML_SIZE(nvmlMarginTemperature_v1_t, 8);
+GT_NVML_SIZE(nvmlCoolerInfo_v1_t, 16);
+GT_NVML_SIZE(nvmlPowerValue_v2_t, 12);
+GT_NVML_OFF(nvmlPowerValue_v2_t, powerScope, 4);
+GT_NVML_OFF(nvmlPowerValue_v2_t, powerValueMw, 8);
+GT_NVML_SIZE(nvmlAccountingStats_t, 56);
+GT_NVML_OFF(nvmlAccountingStats_t, isRunning, 32);
+GT_NVML_SIZE(nvmlViolationTime_t, 16);
+GT_NVML_SIZE(nvmlEccErrorCounts_t, 32);
+#undef GT_NVML_SIZE
+#undef GT_NVML_OFF
 
-#define GT_NVML_CHECK_VERSION(value, type, ver) \
+#define GT_NVML_CHECK_VERSION(value, type, ver)                                \
 	_Static_assert((value) == GT_NVML_STRUCT_VERSION(type, ver), #value)
 GT_NVML_CHECK_VERSION(GT_NVML_MEMORY_V2_VERSION, nvmlMemory_v2_t, 2);
 GT_NVML_CHECK_VERSION(GT_NVML_TEMPERATURE_V1_VERSION, nvmlTemperature_v1_t, 1);
-GT_NVML_CHECK_VERSION(GT_NVML_FAN_SPEED_INFO_V1_VERSION,
-		      nvmlFanSpeedInfo_v1_t, 1);
+GT_NVML_CHECK_VERSION(GT_NVML_FAN_SPEED_INFO_V1_VERSION, nvmlFanSpeedInfo_v1_t,
+                      1);
 GT_NVML_CHECK_VERSION(GT_NVML_POWER_VALUE_V2_VERSION, nvmlPowerValue_v2_t, 2);
 GT_NVML_CHECK_VERSION(GT_NVML_PROCESSES_UTIL_INFO_V1_VERSION,
-		      nvmlProcessesUtilizationInfo_v1_t, 1);
+                      nvmlProcessesUtilizationInfo_v1_t, 1);
 GT_NVML_CHECK_VERSION(GT_NVML_PROCESS_DETAIL_LIST_V1_VERSION,
-		      nvmlProcessDetailList_v1_t, 1);
+                      nvmlProcessDetailList_v1_t, 1);
 GT_NVML_CHECK_VERSION(GT_NVML_COOLER_INFO_V1_VERSION, nvmlCoolerInfo_v1_t, 1);
 GT_NVML_CHECK_VERSION(GT_NVML_MARGIN_TEMPERATURE_V1_VERSION,
-		      nvmlMarginTemperature_v1_t, 1);
+                      nvmlMarginTemperature_v1_t, 1);
 GT_NVML_CHECK_VERSION(GT_NVML_PCI_INFO_EXT_V1_VERSION, nvmlPciInfoExt_v1_t, 1);
 #undef GT_NVML_CHECK_VERSION
 #endif
@@ -730,249 +717,287 @@ nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length);
 nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *cudaDriverVersion);
 nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *cudaDriverVersion);
 nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
-	unsigned int length);
+                                      unsigned int length);
 
 /* Enumeration, identity */
 nvmlReturn_t nvmlDeviceGetCount(unsigned int *deviceCount);
 nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount);
 nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index,
-	nvmlDevice_t *device);
+                                        nvmlDevice_t *device);
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index,
-	nvmlDevice_t *device);
+                                           nvmlDevice_t *device);
 nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device);
 nvmlReturn_t nvmlDeviceGetHandleByPciBusId(const char *pciBusId,
-	nvmlDevice_t *device);
+                                           nvmlDevice_t *device);
 nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *pciBusId,
-	nvmlDevice_t *device);
+                                              nvmlDevice_t *device);
 nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index);
 nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device,
-	unsigned int *minorNumber);
+                                      unsigned int *minorNumber);
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name,
-	unsigned int length);
+                               unsigned int length);
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid,
-	unsigned int length);
+                               unsigned int length);
 nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t device, char *serial,
-	unsigned int length);
+                                 unsigned int length);
 /* v1 and v2 write only the 52-byte legacy layout (see nvmlPciInfo_t). */
 nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_t *pci);
 nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t device, nvmlPciInfo_t *pci);
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci);
 nvmlReturn_t nvmlDeviceGetPciInfoExt(nvmlDevice_t device,
-	nvmlPciInfoExt_t *pci);
+                                     nvmlPciInfoExt_t *pci);
 nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t device, nvmlBrandType_t *type);
 nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device,
-	nvmlDeviceArchitecture_t *arch);
+                                       nvmlDeviceArchitecture_t *arch);
 nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major,
-	int *minor);
+                                                int *minor);
 nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t device, char *version,
-	unsigned int length);
+                                       unsigned int length);
 nvmlReturn_t nvmlDeviceGetBoardPartNumber(nvmlDevice_t device, char *partNumber,
-	unsigned int length);
+                                          unsigned int length);
 
 /* Utilization */
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device,
-	nvmlUtilization_t *utilization);
+                                           nvmlUtilization_t *utilization);
 nvmlReturn_t nvmlDeviceGetEncoderUtilization(nvmlDevice_t device,
-	unsigned int *utilization, unsigned int *samplingPeriodUs);
+                                             unsigned int *utilization,
+                                             unsigned int *samplingPeriodUs);
 nvmlReturn_t nvmlDeviceGetDecoderUtilization(nvmlDevice_t device,
-	unsigned int *utilization, unsigned int *samplingPeriodUs);
+                                             unsigned int *utilization,
+                                             unsigned int *samplingPeriodUs);
 nvmlReturn_t nvmlDeviceGetJpgUtilization(nvmlDevice_t device,
-	unsigned int *utilization, unsigned int *samplingPeriodUs);
+                                         unsigned int *utilization,
+                                         unsigned int *samplingPeriodUs);
 nvmlReturn_t nvmlDeviceGetOfaUtilization(nvmlDevice_t device,
-	unsigned int *utilization, unsigned int *samplingPeriodUs);
+                                         unsigned int *utilization,
+                                         unsigned int *samplingPeriodUs);
 
 /* Memory */
 nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory);
 nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device,
-	nvmlMemory_v2_t *memory);
+                                        nvmlMemory_v2_t *memory);
 nvmlReturn_t nvmlDeviceGetBAR1MemoryInfo(nvmlDevice_t device,
-	nvmlBAR1Memory_t *bar1Memory);
+                                         nvmlBAR1Memory_t *bar1Memory);
 
 /* Temperature */
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device,
-	nvmlTemperatureSensors_t sensorType, unsigned int *temp);
+                                      nvmlTemperatureSensors_t sensorType,
+                                      unsigned int *temp);
 nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t device,
-	nvmlTemperature_t *temperature);
-nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device,
-	nvmlTemperatureThresholds_t thresholdType, unsigned int *temp);
-nvmlReturn_t nvmlDeviceGetMarginTemperature(nvmlDevice_t device,
-	nvmlMarginTemperature_t *marginTempInfo);
+                                       nvmlTemperature_t *temperature);
+nvmlReturn_t
+nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device,
+                                  nvmlTemperatureThresholds_t thresholdType,
+                                  unsigned int *temp);
+nvmlReturn_t
+nvmlDeviceGetMarginTemperature(nvmlDevice_t device,
+                               nvmlMarginTemperature_t *marginTempInfo);
 
 /* Fans */
 nvmlReturn_t nvmlDeviceGetNumFans(nvmlDevice_t device, unsigned int *numFans);
 nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t device, unsigned int *speed);
 nvmlReturn_t nvmlDeviceGetFanSpeed_v2(nvmlDevice_t device, unsigned int fan,
-	unsigned int *speed);
+                                      unsigned int *speed);
 nvmlReturn_t nvmlDeviceGetFanSpeedRPM(nvmlDevice_t device,
-	nvmlFanSpeedInfo_t *fanSpeed);
+                                      nvmlFanSpeedInfo_t *fanSpeed);
 nvmlReturn_t nvmlDeviceGetTargetFanSpeed(nvmlDevice_t device, unsigned int fan,
-	unsigned int *targetSpeed);
+                                         unsigned int *targetSpeed);
 nvmlReturn_t nvmlDeviceGetMinMaxFanSpeed(nvmlDevice_t device,
-	unsigned int *minSpeed, unsigned int *maxSpeed);
+                                         unsigned int *minSpeed,
+                                         unsigned int *maxSpeed);
 nvmlReturn_t nvmlDeviceGetFanControlPolicy_v2(nvmlDevice_t device,
-	unsigned int fan, nvmlFanControlPolicy_t *policy);
+                                              unsigned int fan,
+                                              nvmlFanControlPolicy_t *policy);
 nvmlReturn_t nvmlDeviceSetFanControlPolicy(nvmlDevice_t device,
-	unsigned int fan, nvmlFanControlPolicy_t policy);
+                                           unsigned int fan,
+                                           nvmlFanControlPolicy_t policy);
 nvmlReturn_t nvmlDeviceSetFanSpeed_v2(nvmlDevice_t device, unsigned int fan,
-	unsigned int speed);
+                                      unsigned int speed);
 nvmlReturn_t nvmlDeviceSetDefaultFanSpeed_v2(nvmlDevice_t device,
-	unsigned int fan);
+                                             unsigned int fan);
 nvmlReturn_t nvmlDeviceGetCoolerInfo(nvmlDevice_t device,
-	nvmlCoolerInfo_t *coolerInfo);
+                                     nvmlCoolerInfo_t *coolerInfo);
 
 /* Power */
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power);
 nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device,
-	unsigned long long *energy);
+                                                 unsigned long long *energy);
 nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device,
-	unsigned int *limit);
-nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t device,
-	unsigned int *defaultLimit);
-nvmlReturn_t nvmlDeviceGetPowerManagementLimitConstraints(nvmlDevice_t device,
-	unsigned int *minLimit, unsigned int *maxLimit);
+                                               unsigned int *limit);
+nvmlReturn_t
+nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t device,
+                                         unsigned int *defaultLimit);
+nvmlReturn_t nvmlDeviceGetPowerManagementLimitConstraints(
+    nvmlDevice_t device, unsigned int *minLimit, unsigned int *maxLimit);
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device,
-	unsigned int *limit);
+                                             unsigned int *limit);
 nvmlReturn_t nvmlDeviceSetPowerManagementLimit(nvmlDevice_t device,
-	unsigned int limit);
-nvmlReturn_t nvmlDeviceSetPowerManagementLimit_v2(nvmlDevice_t device,
-	nvmlPowerValue_v2_t *powerValue);
+                                               unsigned int limit);
+nvmlReturn_t
+nvmlDeviceSetPowerManagementLimit_v2(nvmlDevice_t device,
+                                     nvmlPowerValue_v2_t *powerValue);
 nvmlReturn_t nvmlDeviceGetPowerSource(nvmlDevice_t device,
-	nvmlPowerSource_t *powerSource);
+                                      nvmlPowerSource_t *powerSource);
 
 /* Performance state, clocks */
 nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t device,
-	nvmlPstates_t *pState);
+                                           nvmlPstates_t *pState);
 nvmlReturn_t nvmlDeviceGetPowerState(nvmlDevice_t device,
-	nvmlPstates_t *pState);
+                                     nvmlPstates_t *pState);
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, nvmlClockType_t type,
-	unsigned int *clock);
+                                    unsigned int *clock);
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device,
-	nvmlClockType_t type, unsigned int *clock);
+                                       nvmlClockType_t type,
+                                       unsigned int *clock);
 nvmlReturn_t nvmlDeviceGetClock(nvmlDevice_t device, nvmlClockType_t clockType,
-	nvmlClockId_t clockId, unsigned int *clockMHz);
+                                nvmlClockId_t clockId, unsigned int *clockMHz);
 nvmlReturn_t nvmlDeviceGetMaxCustomerBoostClock(nvmlDevice_t device,
-	nvmlClockType_t clockType, unsigned int *clockMHz);
+                                                nvmlClockType_t clockType,
+                                                unsigned int *clockMHz);
 nvmlReturn_t nvmlDeviceGetApplicationsClock(nvmlDevice_t device,
-	nvmlClockType_t clockType, unsigned int *clockMHz);
+                                            nvmlClockType_t clockType,
+                                            unsigned int *clockMHz);
 nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t device,
-	nvmlClockType_t clockType, unsigned int *clockMHz);
-nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device,
-	unsigned long long *clocksEventReasons);
-nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device,
-	unsigned long long *clocksThrottleReasons);
-nvmlReturn_t nvmlDeviceGetSupportedClocksEventReasons(nvmlDevice_t device,
-	unsigned long long *supportedClocksEventReasons);
-nvmlReturn_t nvmlDeviceGetSupportedClocksThrottleReasons(nvmlDevice_t device,
-	unsigned long long *supportedClocksThrottleReasons);
+                                                   nvmlClockType_t clockType,
+                                                   unsigned int *clockMHz);
+nvmlReturn_t
+nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device,
+                                       unsigned long long *clocksEventReasons);
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
+    nvmlDevice_t device, unsigned long long *clocksThrottleReasons);
+nvmlReturn_t nvmlDeviceGetSupportedClocksEventReasons(
+    nvmlDevice_t device, unsigned long long *supportedClocksEventReasons);
+nvmlReturn_t nvmlDeviceGetSupportedClocksThrottleReasons(
+    nvmlDevice_t device, unsigned long long *supportedClocksThrottleReasons);
 nvmlReturn_t nvmlDeviceGetViolationStatus(nvmlDevice_t device,
-	nvmlPerfPolicyType_t perfPolicyType, nvmlViolationTime_t *violTime);
+                                          nvmlPerfPolicyType_t perfPolicyType,
+                                          nvmlViolationTime_t *violTime);
 
 /* PCIe */
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device,
-	unsigned int *currLinkGen);
+                                                 unsigned int *currLinkGen);
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device,
-	unsigned int *currLinkWidth);
+                                            unsigned int *currLinkWidth);
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device,
-	unsigned int *maxLinkGen);
-nvmlReturn_t nvmlDeviceGetGpuMaxPcieLinkGeneration(nvmlDevice_t device,
-	unsigned int *maxLinkGenDevice);
+                                                unsigned int *maxLinkGen);
+nvmlReturn_t
+nvmlDeviceGetGpuMaxPcieLinkGeneration(nvmlDevice_t device,
+                                      unsigned int *maxLinkGenDevice);
 nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device,
-	unsigned int *maxLinkWidth);
+                                           unsigned int *maxLinkWidth);
 nvmlReturn_t nvmlDeviceGetPcieSpeed(nvmlDevice_t device,
-	unsigned int *pcieSpeed);
+                                    unsigned int *pcieSpeed);
 nvmlReturn_t nvmlDeviceGetPcieLinkMaxSpeed(nvmlDevice_t device,
-	unsigned int *maxSpeed);
+                                           unsigned int *maxSpeed);
 nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t device,
-	nvmlPcieUtilCounter_t counter, unsigned int *value);
+                                         nvmlPcieUtilCounter_t counter,
+                                         unsigned int *value);
 nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device,
-	unsigned int *value);
+                                            unsigned int *value);
 
 /* ECC, retired pages, remapped rows */
 nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t device,
-	nvmlEnableState_t *current, nvmlEnableState_t *pending);
+                                  nvmlEnableState_t *current,
+                                  nvmlEnableState_t *pending);
 nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device,
-	nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType,
-	unsigned long long *eccCounts);
+                                         nvmlMemoryErrorType_t errorType,
+                                         nvmlEccCounterType_t counterType,
+                                         unsigned long long *eccCounts);
 nvmlReturn_t nvmlDeviceGetMemoryErrorCounter(nvmlDevice_t device,
-	nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType,
-	nvmlMemoryLocation_t locationType, unsigned long long *count);
+                                             nvmlMemoryErrorType_t errorType,
+                                             nvmlEccCounterType_t counterType,
+                                             nvmlMemoryLocation_t locationType,
+                                             unsigned long long *count);
 nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t device,
-	nvmlPageRetirementCause_t cause, unsigned int *pageCount,
-	unsigned long long *addresses);
+                                       nvmlPageRetirementCause_t cause,
+                                       unsigned int *pageCount,
+                                       unsigned long long *addresses);
 nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device,
-	unsigned int *corrRows, unsigned int *uncRows, unsigned int *isPending,
-	unsigned int *failureOccurred);
+                                       unsigned int *corrRows,
+                                       unsigned int *uncRows,
+                                       unsigned int *isPending,
+                                       unsigned int *failureOccurred);
 
 /* Modes */
 nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device,
-	nvmlEnableState_t *mode);
+                                          nvmlEnableState_t *mode);
 nvmlReturn_t nvmlDeviceSetPersistenceMode(nvmlDevice_t device,
-	nvmlEnableState_t mode);
+                                          nvmlEnableState_t mode);
 nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device,
-	nvmlComputeMode_t *mode);
+                                      nvmlComputeMode_t *mode);
 nvmlReturn_t nvmlDeviceGetDisplayMode(nvmlDevice_t device,
-	nvmlEnableState_t *display);
+                                      nvmlEnableState_t *display);
 nvmlReturn_t nvmlDeviceGetDisplayActive(nvmlDevice_t device,
-	nvmlEnableState_t *isActive);
+                                        nvmlEnableState_t *isActive);
 
 /* MIG */
 nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device,
-	unsigned int *currentMode, unsigned int *pendingMode);
+                                  unsigned int *currentMode,
+                                  unsigned int *pendingMode);
 nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t device,
-	unsigned int *isMigDevice);
+                                         unsigned int *isMigDevice);
 nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device,
-	unsigned int *count);
+                                            unsigned int *count);
 nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device,
-	unsigned int index, nvmlDevice_t *migDevice);
-nvmlReturn_t nvmlDeviceGetDeviceHandleFromMigDeviceHandle(
-	nvmlDevice_t migDevice, nvmlDevice_t *device);
+                                                 unsigned int index,
+                                                 nvmlDevice_t *migDevice);
+nvmlReturn_t
+nvmlDeviceGetDeviceHandleFromMigDeviceHandle(nvmlDevice_t migDevice,
+                                             nvmlDevice_t *device);
 nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t device, unsigned int *id);
 nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device,
-	unsigned int *id);
+                                            unsigned int *id);
 
 /* Processes */
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_v1_t *infos);
-nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_v2_t *infos);
+                                                  unsigned int *infoCount,
+                                                  nvmlProcessInfo_v1_t *infos);
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(
+    nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_v2_t *infos);
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_t *infos);
+                                                     unsigned int *infoCount,
+                                                     nvmlProcessInfo_t *infos);
 nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_v1_t *infos);
-nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_v2_t *infos);
+                                                   unsigned int *infoCount,
+                                                   nvmlProcessInfo_v1_t *infos);
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v2(
+    nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_v2_t *infos);
 nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_t *infos);
-nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_v1_t *infos);
-nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v2(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_v2_t *infos);
-nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(nvmlDevice_t device,
-	unsigned int *infoCount, nvmlProcessInfo_t *infos);
-nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t device,
-	nvmlProcessDetailList_t *plist);
-nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device,
-	nvmlProcessUtilizationSample_t *utilization,
-	unsigned int *processSamplesCount,
-	unsigned long long lastSeenTimeStamp);
-nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t device,
-	nvmlProcessesUtilizationInfo_t *procesesUtilInfo);
+                                                      unsigned int *infoCount,
+                                                      nvmlProcessInfo_t *infos);
+nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses(
+    nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_v1_t *infos);
+nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v2(
+    nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_v2_t *infos);
+nvmlReturn_t nvmlDeviceGetMPSComputeRunningProcesses_v3(
+    nvmlDevice_t device, unsigned int *infoCount, nvmlProcessInfo_t *infos);
+nvmlReturn_t
+nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t device,
+                                      nvmlProcessDetailList_t *plist);
+nvmlReturn_t nvmlDeviceGetProcessUtilization(
+    nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization,
+    unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp);
+nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(
+    nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *procesesUtilInfo);
 
 /* Accounting */
 nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device,
-	nvmlEnableState_t *mode);
+                                         nvmlEnableState_t *mode);
 nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device,
-	unsigned int *count, unsigned int *pids);
+                                         unsigned int *count,
+                                         unsigned int *pids);
 nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned int pid,
-	nvmlAccountingStats_t *stats);
+                                          nvmlAccountingStats_t *stats);
 nvmlReturn_t nvmlDeviceGetAccountingBufferSize(nvmlDevice_t device,
-	unsigned int *bufferSize);
+                                               unsigned int *bufferSize);
 
 /* Batch queries and driver-side sample buffers */
 nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount,
-	nvmlFieldValue_t *values);
+                                      nvmlFieldValue_t *values);
 nvmlReturn_t nvmlDeviceGetSamples(nvmlDevice_t device, nvmlSamplingType_t type,
-	unsigned long long lastSeenTimeStamp, nvmlValueType_t *sampleValType,
-	unsigned int *sampleCount, nvmlSample_t *samples);
+                                  unsigned long long lastSeenTimeStamp,
+                                  nvmlValueType_t *sampleValType,
+                                  unsigned int *sampleCount,
+                                  nvmlSample_t *samples);
 
 #endif /* GPUTOP_NVML_ABI_H */

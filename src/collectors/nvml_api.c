@@ -46,6 +46,7 @@ static const struct sym symbols[] = {
 	SYM(decoder, false, "nvmlDeviceGetDecoderUtilization"),
 	SYM(memory_v2, false, "nvmlDeviceGetMemoryInfo_v2"),
 	SYM(memory_v1, false, "nvmlDeviceGetMemoryInfo"),
+	SYM(bar1, false, "nvmlDeviceGetBAR1MemoryInfo"),
 	SYM(temperature_v, false, "nvmlDeviceGetTemperatureV"),
 	SYM(temperature, false, "nvmlDeviceGetTemperature"),
 	SYM(threshold, false, "nvmlDeviceGetTemperatureThreshold"),

@@ -39,6 +39,7 @@ struct gt_nvml_api {
 	NVML_FN(nvmlDeviceGetDecoderUtilization) decoder;
 	NVML_FN(nvmlDeviceGetMemoryInfo_v2) memory_v2;
 	NVML_FN(nvmlDeviceGetMemoryInfo) memory_v1;
+	NVML_FN(nvmlDeviceGetBAR1MemoryInfo) bar1;
 	NVML_FN(nvmlDeviceGetTemperatureV) temperature_v;
 	NVML_FN(nvmlDeviceGetTemperature) temperature;
 	NVML_FN(nvmlDeviceGetTemperatureThreshold) threshold;

@@ -16,6 +16,7 @@
 struct slow_cache {
 	struct gt_val pcie_gen, pcie_width, pcie_tx, pcie_rx;
 	struct gt_val ecc[4];
+	struct gt_val bar1_total, bar1_used; /* the CPU-visible VRAM window */
 	bool valid;
 };
 

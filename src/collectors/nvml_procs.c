@@ -200,6 +200,7 @@ int gt_nvml_processes(struct gt_backend *b, unsigned dev, struct gt_proc_vec *ou
 		if (!proc)
 			return 0; /* a shorter list beats no list */
 		proc->pid = (int32_t)p->merged[j].pid;
+		gt_val_fail(&proc->f[GT_P_GTT], GT_WHY_UNSUPPORTED_DEVICE, 0);
 		proc->type = p->merged[j].type;
 		if (p->merged[j].mem == GT_NVML_MEMORY_NOT_AVAILABLE)
 			gt_val_fail(&proc->f[GT_P_MEM],

@@ -4,10 +4,14 @@
  * ring's write/read throughput. Prints measurements; asserts nothing, since
  * timing belongs in benchmarks, not in the test suite.
  */
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "collector.h"
 #include "ring.h"
@@ -19,23 +23,17 @@ static uint64_t cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Mean CPU ns of one gt_collector_tick(what) over n rounds. */
-static double tick_cost(struct gt_collector *c, enum gt_tick_what what, int n)
+/* Mean CPU ns of one scheduled tick over n rounds, with the process and
+ * slow cadences each either due on every tick or never. */
+static double tick_cost(const char *lib, bool procs, bool slow, int n,
+			size_t *ndev, size_t *nproc)
 {
-	uint64_t t0 = cpu_ns();
-	for (int i = 0; i < n; i++)
-		gt_collector_tick(c, what);
-	return (double)(cpu_ns() - t0) / n;
-}
-
-static void bench_collector(const char *lib)
-{
+	const uint64_t never = 3600000000000ull, always = 1;
 	struct gt_collector_config cfg = {
-		.backend = {.nvml_lib = lib},
+		.backend = {.nvml_lib = lib, .procfs_root = getenv("BENCH_PROCFS")},
 		.interval_ns = 1000000000ull,
-		/* Far away, so scheduled ticks measure fast metrics only. */
-		.proc_interval_ns = 3600000000000ull,
-		.slow_interval_ns = 3600000000000ull,
+		.proc_interval_ns = procs ? always : never,
+		.slow_interval_ns = slow ? always : never,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
 	if (!c || c->ndevices == 0) {
@@ -45,30 +43,82 @@ static void bench_collector(const char *lib)
 		exit(1);
 	}
 	gt_collector_tick(c, GT_TICK_ALL); /* warm caches and counters */
-	size_t procs = 0;
-	const struct gt_proclist *pl = NULL;
+	uint64_t t0 = cpu_ns();
+	for (int i = 0; i < n; i++)
+		gt_collector_tick(c, GT_TICK_SCHEDULED);
+	double cost = (double)(cpu_ns() - t0) / n;
+
 	int slot = gt_pub_reader_open(&c->proclist);
-	pl = gt_pub_acquire(&c->proclist, slot);
-	procs = pl ? pl->count : 0;
+	const struct gt_proclist *pl = gt_pub_acquire(&c->proclist, slot);
+	*nproc = pl ? pl->count : 0;
 	gt_pub_release(&c->proclist, slot);
 	gt_pub_reader_close(&c->proclist, slot);
+	*ndev = c->ndevices;
+	gt_collector_close(c);
+	return cost;
+}
 
-	double fast = tick_cost(c, GT_TICK_SCHEDULED, 2000);
-	double full = tick_cost(c, GT_TICK_ALL, 500);
-	/* At the defaults (1 s ticks, processes every 2 s, slow calls every
-	 * 5 s) the full extra cost is paid on about every second tick. */
-	double mean = fast + (full - fast) / 2.0;
+/* 100 live processes, so the host-side lookups read real /proc files;
+ * a scenario placing them on the 8 GPUs of the bench node is written to a
+ * temporary file. Returns the number of children started. */
+static int spawn_workload(const char *base_scn, char *scn_out, size_t len,
+			  pid_t *kids, int n)
+{
+	char tmpl[] = "/tmp/gputop-bench-XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "include %s\n", base_scn);
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			pause();
+			_exit(0);
+		}
+		kids[i] = pid;
+		fprintf(f, "device %d\nprocess compute %d 1GiB\nputil %d 50 20 0 0\n",
+			i % 8, (int)pid, (int)pid);
+	}
+	fclose(f);
+	snprintf(scn_out, len, "%s", tmpl);
+	return n;
+}
 
-	printf("collector: %zu GPUs, %zu processes (fake NVML, its own cost "
-	       "included)\n",
-	       c->ndevices, procs);
-	printf("  fast tick (metrics only):          %8.1f us CPU\n", fast / 1e3);
-	printf("  full tick (+ processes + slow):     %8.1f us CPU\n", full / 1e3);
-	printf("  mean per tick at the defaults:      %8.1f us CPU  "
+static void bench_collector(const char *lib, const char *base_scn)
+{
+	enum { KIDS = 100 };
+	pid_t kids[KIDS];
+	char scn[64];
+	size_t ndev, nproc;
+
+	if (spawn_workload(base_scn, scn, sizeof(scn), kids, KIDS) < 0) {
+		perror("bench: workload");
+		exit(1);
+	}
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", scn, 1);
+	double fast = tick_cost(lib, false, false, 2000, &ndev, &nproc);
+	double with_procs = tick_cost(lib, true, false, 300, &ndev, &nproc);
+	double with_slow = tick_cost(lib, false, true, 300, &ndev, &nproc);
+	for (int i = 0; i < KIDS; i++)
+		kill(kids[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	unlink(scn);
+
+	double procs = with_procs - fast, slow = with_slow - fast;
+	/* Defaults: 1 s ticks, processes every 2 s, slow calls every 5 s. */
+	double mean = fast + procs / 2.0 + slow / 5.0;
+	printf("collector: %zu GPUs, %zu processes alive in /proc (fake NVML, "
+	       "its own cost included)\n",
+	       ndev, nproc);
+	printf("  fast metrics, every tick:          %8.1f us CPU\n", fast / 1e3);
+	printf("  process round, every 2 s:          %8.1f us CPU\n", procs / 1e3);
+	printf("  slow calls, every 5 s:             %8.1f us CPU\n", slow / 1e3);
+	printf("  mean per tick at the defaults:     %8.1f us CPU  "
 	       "(target < 200 us)\n",
 	       mean / 1e3);
 	printf("  = %.4f %% of one core at a 1 s interval\n", mean / 1e9 * 100);
-	gt_collector_close(c);
 }
 
 static void bench_ring(void)
@@ -103,11 +153,11 @@ static void bench_ring(void)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: bench PATH-TO-libnvidia-ml.so.1\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench LIBNVIDIA-ML SCENARIO\n");
 		return 2;
 	}
-	bench_collector(argv[1]);
+	bench_collector(argv[1], argv[2]);
 	bench_ring();
 	return 0;
 }

@@ -18,95 +18,141 @@
 
 #pragma GCC visibility push(hidden)
 
-#define FAKE_MAX_GPUS 64
-#define FAKE_MAX_MIG 8
-#define FAKE_MAX_FANS 8
+#define FAKE_MAX_GPUS            64
+#define FAKE_MAX_MIG             8
+#define FAKE_MAX_FANS            8
 #define FAKE_MAX_FIELD_OVERRIDES 32
-#define FAKE_TEXT_LEN 96
+#define FAKE_TEXT_LEN            96
 
 /* Every exported function, in the order the calls file lists them. The
  * enum built from it indexes call counters and injected errors. */
-#define FAKE_FUNCS(X)                                                   \
-	X(nvmlInit) X(nvmlInit_v2) X(nvmlInitWithFlags) X(nvmlShutdown)       \
-	X(nvmlErrorString) X(nvmlSystemGetDriverVersion)                      \
-	X(nvmlSystemGetNVMLVersion) X(nvmlSystemGetCudaDriverVersion)         \
-	X(nvmlSystemGetCudaDriverVersion_v2) X(nvmlSystemGetProcessName)      \
-	X(nvmlDeviceGetCount) X(nvmlDeviceGetCount_v2)                        \
-	X(nvmlDeviceGetHandleByIndex) X(nvmlDeviceGetHandleByIndex_v2)        \
-	X(nvmlDeviceGetHandleByUUID) X(nvmlDeviceGetHandleByPciBusId)         \
-	X(nvmlDeviceGetHandleByPciBusId_v2) X(nvmlDeviceGetIndex)             \
-	X(nvmlDeviceGetMinorNumber) X(nvmlDeviceGetName) X(nvmlDeviceGetUUID) \
-	X(nvmlDeviceGetSerial) X(nvmlDeviceGetPciInfo)                        \
-	X(nvmlDeviceGetPciInfo_v2) X(nvmlDeviceGetPciInfo_v3)                 \
-	X(nvmlDeviceGetPciInfoExt) X(nvmlDeviceGetBrand)                      \
-	X(nvmlDeviceGetArchitecture) X(nvmlDeviceGetCudaComputeCapability)    \
-	X(nvmlDeviceGetVbiosVersion) X(nvmlDeviceGetBoardPartNumber)          \
-	X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetEncoderUtilization)   \
-	X(nvmlDeviceGetDecoderUtilization) X(nvmlDeviceGetJpgUtilization)     \
-	X(nvmlDeviceGetOfaUtilization) X(nvmlDeviceGetMemoryInfo)             \
-	X(nvmlDeviceGetMemoryInfo_v2) X(nvmlDeviceGetBAR1MemoryInfo)          \
-	X(nvmlDeviceGetTemperature) X(nvmlDeviceGetTemperatureV)              \
-	X(nvmlDeviceGetTemperatureThreshold)                                  \
-	X(nvmlDeviceGetMarginTemperature) X(nvmlDeviceGetNumFans)             \
-	X(nvmlDeviceGetFanSpeed) X(nvmlDeviceGetFanSpeed_v2)                  \
-	X(nvmlDeviceGetFanSpeedRPM) X(nvmlDeviceGetTargetFanSpeed)            \
-	X(nvmlDeviceGetMinMaxFanSpeed) X(nvmlDeviceGetFanControlPolicy_v2)    \
-	X(nvmlDeviceSetFanControlPolicy) X(nvmlDeviceSetFanSpeed_v2)          \
-	X(nvmlDeviceSetDefaultFanSpeed_v2) X(nvmlDeviceGetCoolerInfo)         \
-	X(nvmlDeviceGetPowerUsage) X(nvmlDeviceGetTotalEnergyConsumption)     \
-	X(nvmlDeviceGetPowerManagementLimit)                                  \
-	X(nvmlDeviceGetPowerManagementDefaultLimit)                           \
-	X(nvmlDeviceGetPowerManagementLimitConstraints)                       \
-	X(nvmlDeviceGetEnforcedPowerLimit)                                    \
-	X(nvmlDeviceSetPowerManagementLimit)                                  \
-	X(nvmlDeviceSetPowerManagementLimit_v2) X(nvmlDeviceGetPowerSource)   \
-	X(nvmlDeviceGetPerformanceState) X(nvmlDeviceGetPowerState)           \
-	X(nvmlDeviceGetClockInfo) X(nvmlDeviceGetMaxClockInfo)                \
-	X(nvmlDeviceGetClock) X(nvmlDeviceGetMaxCustomerBoostClock)           \
-	X(nvmlDeviceGetApplicationsClock)                                     \
-	X(nvmlDeviceGetDefaultApplicationsClock)                              \
-	X(nvmlDeviceGetCurrentClocksEventReasons)                             \
-	X(nvmlDeviceGetCurrentClocksThrottleReasons)                          \
-	X(nvmlDeviceGetSupportedClocksEventReasons)                           \
-	X(nvmlDeviceGetSupportedClocksThrottleReasons)                        \
-	X(nvmlDeviceGetViolationStatus)                                       \
-	X(nvmlDeviceGetCurrPcieLinkGeneration)                                \
-	X(nvmlDeviceGetCurrPcieLinkWidth)                                     \
-	X(nvmlDeviceGetMaxPcieLinkGeneration)                                 \
-	X(nvmlDeviceGetGpuMaxPcieLinkGeneration)                              \
-	X(nvmlDeviceGetMaxPcieLinkWidth) X(nvmlDeviceGetPcieSpeed)            \
-	X(nvmlDeviceGetPcieLinkMaxSpeed) X(nvmlDeviceGetPcieThroughput)       \
-	X(nvmlDeviceGetPcieReplayCounter) X(nvmlDeviceGetEccMode)             \
-	X(nvmlDeviceGetTotalEccErrors) X(nvmlDeviceGetMemoryErrorCounter)     \
-	X(nvmlDeviceGetRetiredPages) X(nvmlDeviceGetRemappedRows)             \
-	X(nvmlDeviceGetPersistenceMode) X(nvmlDeviceSetPersistenceMode)       \
-	X(nvmlDeviceGetComputeMode) X(nvmlDeviceGetDisplayMode)               \
-	X(nvmlDeviceGetDisplayActive) X(nvmlDeviceGetMigMode)                 \
-	X(nvmlDeviceIsMigDeviceHandle) X(nvmlDeviceGetMaxMigDeviceCount)      \
-	X(nvmlDeviceGetMigDeviceHandleByIndex)                                \
-	X(nvmlDeviceGetDeviceHandleFromMigDeviceHandle)                       \
-	X(nvmlDeviceGetGpuInstanceId) X(nvmlDeviceGetComputeInstanceId)       \
-	X(nvmlDeviceGetComputeRunningProcesses)                               \
-	X(nvmlDeviceGetComputeRunningProcesses_v2)                            \
-	X(nvmlDeviceGetComputeRunningProcesses_v3)                            \
-	X(nvmlDeviceGetGraphicsRunningProcesses)                              \
-	X(nvmlDeviceGetGraphicsRunningProcesses_v2)                           \
-	X(nvmlDeviceGetGraphicsRunningProcesses_v3)                           \
-	X(nvmlDeviceGetMPSComputeRunningProcesses)                            \
-	X(nvmlDeviceGetMPSComputeRunningProcesses_v2)                         \
-	X(nvmlDeviceGetMPSComputeRunningProcesses_v3)                         \
-	X(nvmlDeviceGetRunningProcessDetailList)                              \
-	X(nvmlDeviceGetProcessUtilization)                                    \
-	X(nvmlDeviceGetProcessesUtilizationInfo)                              \
-	X(nvmlDeviceGetAccountingMode) X(nvmlDeviceGetAccountingPids)         \
-	X(nvmlDeviceGetAccountingStats) X(nvmlDeviceGetAccountingBufferSize)  \
-	X(nvmlDeviceGetFieldValues) X(nvmlDeviceGetSamples)
+#define FAKE_FUNCS(X)                                                          \
+	X(nvmlInit)                                                            \
+	X(nvmlInit_v2)                                                         \
+	X(nvmlInitWithFlags)                                                   \
+	X(nvmlShutdown)                                                        \
+	X(nvmlErrorString)                                                     \
+	X(nvmlSystemGetDriverVersion)                                          \
+	X(nvmlSystemGetNVMLVersion)                                            \
+	X(nvmlSystemGetCudaDriverVersion)                                      \
+	X(nvmlSystemGetCudaDriverVersion_v2)                                   \
+	X(nvmlSystemGetProcessName)                                            \
+	X(nvmlDeviceGetCount)                                                  \
+	X(nvmlDeviceGetCount_v2)                                               \
+	X(nvmlDeviceGetHandleByIndex)                                          \
+	X(nvmlDeviceGetHandleByIndex_v2)                                       \
+	X(nvmlDeviceGetHandleByUUID)                                           \
+	X(nvmlDeviceGetHandleByPciBusId)                                       \
+	X(nvmlDeviceGetHandleByPciBusId_v2)                                    \
+	X(nvmlDeviceGetIndex)                                                  \
+	X(nvmlDeviceGetMinorNumber)                                            \
+	X(nvmlDeviceGetName)                                                   \
+	X(nvmlDeviceGetUUID)                                                   \
+	X(nvmlDeviceGetSerial)                                                 \
+	X(nvmlDeviceGetPciInfo)                                                \
+	X(nvmlDeviceGetPciInfo_v2)                                             \
+	X(nvmlDeviceGetPciInfo_v3)                                             \
+	X(nvmlDeviceGetPciInfoExt)                                             \
+	X(nvmlDeviceGetBrand)                                                  \
+	X(nvmlDeviceGetArchitecture)                                           \
+	X(nvmlDeviceGetCudaComputeCapability)                                  \
+	X(nvmlDeviceGetVbiosVersion)                                           \
+	X(nvmlDeviceGetBoardPartNumber)                                        \
+	X(nvmlDeviceGetUtilizationRates)                                       \
+	X(nvmlDeviceGetEncoderUtilization)                                     \
+	X(nvmlDeviceGetDecoderUtilization)                                     \
+	X(nvmlDeviceGetJpgUtilization)                                         \
+	X(nvmlDeviceGetOfaUtilization)                                         \
+	X(nvmlDeviceGetMemoryInfo)                                             \
+	X(nvmlDeviceGetMemoryInfo_v2)                                          \
+	X(nvmlDeviceGetBAR1MemoryInfo)                                         \
+	X(nvmlDeviceGetTemperature)                                            \
+	X(nvmlDeviceGetTemperatureV)                                           \
+	X(nvmlDeviceGetTemperatureThreshold)                                   \
+	X(nvmlDeviceGetMarginTemperature)                                      \
+	X(nvmlDeviceGetNumFans)                                                \
+	X(nvmlDeviceGetFanSpeed)                                               \
+	X(nvmlDeviceGetFanSpeed_v2)                                            \
+	X(nvmlDeviceGetFanSpeedRPM)                                            \
+	X(nvmlDeviceGetTargetFanSpeed)                                         \
+	X(nvmlDeviceGetMinMaxFanSpeed)                                         \
+	X(nvmlDeviceGetFanControlPolicy_v2)                                    \
+	X(nvmlDeviceSetFanControlPolicy)                                       \
+	X(nvmlDeviceSetFanSpeed_v2)                                            \
+	X(nvmlDeviceSetDefaultFanSpeed_v2)                                     \
+	X(nvmlDeviceGetCoolerInfo)                                             \
+	X(nvmlDeviceGetPowerUsage)                                             \
+	X(nvmlDeviceGetTotalEnergyConsumption)                                 \
+	X(nvmlDeviceGetPowerManagementLimit)                                   \
+	X(nvmlDeviceGetPowerManagementDefaultLimit)                            \
+	X(nvmlDeviceGetPowerManagementLimitConstraints)                        \
+	X(nvmlDeviceGetEnforcedPowerLimit)                                     \
+	X(nvmlDeviceSetPowerManagementLimit)                                   \
+	X(nvmlDeviceSetPowerManagementLimit_v2)                                \
+	X(nvmlDeviceGetPowerSource)                                            \
+	X(nvmlDeviceGetPerformanceState)                                       \
+	X(nvmlDeviceGetPowerState)                                             \
+	X(nvmlDeviceGetClockInfo)                                              \
+	X(nvmlDeviceGetMaxClockInfo)                                           \
+	X(nvmlDeviceGetClock)                                                  \
+	X(nvmlDeviceGetMaxCustomerBoostClock)                                  \
+	X(nvmlDeviceGetApplicationsClock)                                      \
+	X(nvmlDeviceGetDefaultApplicationsClock)                               \
+	X(nvmlDeviceGetCurrentClocksEventReasons)                              \
+	X(nvmlDeviceGetCurrentClocksThrottleReasons)                           \
+	X(nvmlDeviceGetSupportedClocksEventReasons)                            \
+	X(nvmlDeviceGetSupportedClocksThrottleReasons)                         \
+	X(nvmlDeviceGetViolationStatus)                                        \
+	X(nvmlDeviceGetCurrPcieLinkGeneration)                                 \
+	X(nvmlDeviceGetCurrPcieLinkWidth)                                      \
+	X(nvmlDeviceGetMaxPcieLinkGeneration)                                  \
+	X(nvmlDeviceGetGpuMaxPcieLinkGeneration)                               \
+	X(nvmlDeviceGetMaxPcieLinkWidth)                                       \
+	X(nvmlDeviceGetPcieSpeed)                                              \
+	X(nvmlDeviceGetPcieLinkMaxSpeed)                                       \
+	X(nvmlDeviceGetPcieThroughput)                                         \
+	X(nvmlDeviceGetPcieReplayCounter)                                      \
+	X(nvmlDeviceGetEccMode)                                                \
+	X(nvmlDeviceGetTotalEccErrors)                                         \
+	X(nvmlDeviceGetMemoryErrorCounter)                                     \
+	X(nvmlDeviceGetRetiredPages)                                           \
+	X(nvmlDeviceGetRemappedRows)                                           \
+	X(nvmlDeviceGetPersistenceMode)                                        \
+	X(nvmlDeviceSetPersistenceMode)                                        \
+	X(nvmlDeviceGetComputeMode)                                            \
+	X(nvmlDeviceGetDisplayMode)                                            \
+	X(nvmlDeviceGetDisplayActive)                                          \
+	X(nvmlDeviceGetMigMode)                                                \
+	X(nvmlDeviceIsMigDeviceHandle)                                         \
+	X(nvmlDeviceGetMaxMigDeviceCount)                                      \
+	X(nvmlDeviceGetMigDeviceHandleByIndex)                                 \
+	X(nvmlDeviceGetDeviceHandleFromMigDeviceHandle)                        \
+	X(nvmlDeviceGetGpuInstanceId)                                          \
+	X(nvmlDeviceGetComputeInstanceId)                                      \
+	X(nvmlDeviceGetComputeRunningProcesses)                                \
+	X(nvmlDeviceGetComputeRunningProcesses_v2)                             \
+	X(nvmlDeviceGetComputeRunningProcesses_v3)                             \
+	X(nvmlDeviceGetGraphicsRunningProcesses)                               \
+	X(nvmlDeviceGetGraphicsRunningProcesses_v2)                            \
+	X(nvmlDeviceGetGraphicsRunningProcesses_v3)                            \
+	X(nvmlDeviceGetMPSComputeRunningProcesses)                             \
+	X(nvmlDeviceGetMPSComputeRunningProcesses_v2)                          \
+	X(nvmlDeviceGetMPSComputeRunningProcesses_v3)                          \
+	X(nvmlDeviceGetRunningProcessDetailList)                               \
+	X(nvmlDeviceGetProcessUtilization)                                     \
+	X(nvmlDeviceGetProcessesUtilizationInfo)                               \
+	X(nvmlDeviceGetAccountingMode)                                         \
+	X(nvmlDeviceGetAccountingPids)                                         \
+	X(nvmlDeviceGetAccountingStats)                                        \
+	X(nvmlDeviceGetAccountingBufferSize)                                   \
+	X(nvmlDeviceGetFieldValues)                                            \
+	X(nvmlDeviceGetSamples)
 
 enum fake_fn {
 #define FAKE_FN_ENUM(name) FN_##name,
 	FAKE_FUNCS(FAKE_FN_ENUM)
 #undef FAKE_FN_ENUM
-	FN_COUNT
+	    FN_COUNT
 };
 
 /*
@@ -115,140 +161,140 @@ enum fake_fn {
  * enum (clocks, thresholds, ECC counters, fans) must stay contiguous and in
  * NVML's order.
  */
-#define FAKE_KEYS(X)                                                    \
-	X(K_MINOR, "minor", SYM_NONE)                                         \
-	X(K_BRAND, "brand", SYM_BRAND)                                        \
-	X(K_ARCH, "arch", SYM_ARCH)                                           \
-	X(K_CC_MAJOR, "cc.major", SYM_NONE)                                   \
-	X(K_CC_MINOR, "cc.minor", SYM_NONE)                                   \
-	X(K_PCI_DOMAIN, "pci.domain", SYM_NONE)                               \
-	X(K_PCI_BUS, "pci.bus", SYM_NONE)                                     \
-	X(K_PCI_DEVICE, "pci.device", SYM_NONE)                               \
-	X(K_PCI_DEVICE_ID, "pci.device_id", SYM_NONE)                         \
-	X(K_PCI_SUBSYSTEM_ID, "pci.subsystem_id", SYM_NONE)                   \
-	X(K_PCI_BASE_CLASS, "pci.base_class", SYM_NONE)                       \
-	X(K_PCI_SUB_CLASS, "pci.sub_class", SYM_NONE)                         \
-	X(K_PCIE_GEN, "pcie.gen", SYM_NONE)                                   \
-	X(K_PCIE_GEN_MAX, "pcie.gen_max", SYM_NONE)                           \
-	X(K_PCIE_GEN_GPU_MAX, "pcie.gen_gpu_max", SYM_NONE)                   \
-	X(K_PCIE_WIDTH, "pcie.width", SYM_NONE)                               \
-	X(K_PCIE_WIDTH_MAX, "pcie.width_max", SYM_NONE)                       \
-	X(K_PCIE_SPEED, "pcie.speed", SYM_NONE)                               \
-	X(K_PCIE_LINK_MAX_SPEED, "pcie.link_max_speed", SYM_NONE)             \
-	X(K_PCIE_TX_KBPS, "pcie.tx_kbps", SYM_NONE)                           \
-	X(K_PCIE_RX_KBPS, "pcie.rx_kbps", SYM_NONE)                           \
-	X(K_PCIE_TX_BYTES, "pcie.tx_bytes", SYM_NONE)                         \
-	X(K_PCIE_RX_BYTES, "pcie.rx_bytes", SYM_NONE)                         \
-	X(K_PCIE_REPLAY, "pcie.replay", SYM_NONE)                             \
-	X(K_PCIE_REPLAY_ROLLOVER, "pcie.replay_rollover", SYM_NONE)           \
-	X(K_UTIL_GPU, "util.gpu", SYM_NONE)                                   \
-	X(K_UTIL_MEM, "util.mem", SYM_NONE)                                   \
-	X(K_UTIL_ENC, "util.enc", SYM_NONE)                                   \
-	X(K_UTIL_DEC, "util.dec", SYM_NONE)                                   \
-	X(K_UTIL_JPG, "util.jpg", SYM_NONE)                                   \
-	X(K_UTIL_OFA, "util.ofa", SYM_NONE)                                   \
-	X(K_MEM_TOTAL, "memory.total", SYM_NONE)                              \
-	X(K_MEM_RESERVED, "memory.reserved", SYM_NONE)                        \
-	X(K_MEM_USED, "memory.used", SYM_NONE)                                \
-	X(K_BAR1_TOTAL, "bar1.total", SYM_NONE)                               \
-	X(K_BAR1_USED, "bar1.used", SYM_NONE)                                 \
-	X(K_TEMP, "temp", SYM_NONE)                                           \
-	X(K_TEMP_MEMORY, "temp.memory", SYM_NONE)                             \
-	X(K_TEMP_MARGIN, "temp.margin", SYM_NONE)                             \
-	X(K_THR_SHUTDOWN, "threshold.shutdown", SYM_NONE)                     \
-	X(K_THR_SLOWDOWN, "threshold.slowdown", SYM_NONE)                     \
-	X(K_THR_MEM_MAX, "threshold.mem_max", SYM_NONE)                       \
-	X(K_THR_GPU_MAX, "threshold.gpu_max", SYM_NONE)                       \
-	X(K_THR_ACOUSTIC_MIN, "threshold.acoustic_min", SYM_NONE)             \
-	X(K_THR_ACOUSTIC_CURR, "threshold.acoustic_curr", SYM_NONE)           \
-	X(K_THR_ACOUSTIC_MAX, "threshold.acoustic_max", SYM_NONE)             \
-	X(K_THR_GPS_CURR, "threshold.gps_curr", SYM_NONE)                     \
-	X(K_TLIMIT_SHUTDOWN, "tlimit.shutdown", SYM_NONE)                     \
-	X(K_TLIMIT_SLOWDOWN, "tlimit.slowdown", SYM_NONE)                     \
-	X(K_TLIMIT_MEM_MAX, "tlimit.mem_max", SYM_NONE)                       \
-	X(K_TLIMIT_GPU_MAX, "tlimit.gpu_max", SYM_NONE)                       \
-	X(K_FANS, "fans", SYM_NONE)                                           \
-	X(K_FAN_MIN, "fan.min", SYM_NONE)                                     \
-	X(K_FAN_MAX, "fan.max", SYM_NONE)                                     \
-	X(K_FAN_MAX_RPM, "fan.max_rpm", SYM_NONE)                             \
-	X(K_FAN_0, "fan.0", SYM_NONE)                                         \
-	X(K_FAN_1, "fan.1", SYM_NONE)                                         \
-	X(K_FAN_2, "fan.2", SYM_NONE)                                         \
-	X(K_FAN_3, "fan.3", SYM_NONE)                                         \
-	X(K_FAN_4, "fan.4", SYM_NONE)                                         \
-	X(K_FAN_5, "fan.5", SYM_NONE)                                         \
-	X(K_FAN_6, "fan.6", SYM_NONE)                                         \
-	X(K_FAN_7, "fan.7", SYM_NONE)                                         \
-	X(K_FAN_RPM_0, "fan_rpm.0", SYM_NONE)                                 \
-	X(K_FAN_RPM_1, "fan_rpm.1", SYM_NONE)                                 \
-	X(K_FAN_RPM_2, "fan_rpm.2", SYM_NONE)                                 \
-	X(K_FAN_RPM_3, "fan_rpm.3", SYM_NONE)                                 \
-	X(K_FAN_RPM_4, "fan_rpm.4", SYM_NONE)                                 \
-	X(K_FAN_RPM_5, "fan_rpm.5", SYM_NONE)                                 \
-	X(K_FAN_RPM_6, "fan_rpm.6", SYM_NONE)                                 \
-	X(K_FAN_RPM_7, "fan_rpm.7", SYM_NONE)                                 \
-	X(K_POWER, "power.usage", SYM_NONE)                                   \
-	X(K_POWER_INSTANT, "power.instant", SYM_NONE)                         \
-	X(K_POWER_MIN, "power.min", SYM_NONE)                                 \
-	X(K_POWER_MAX, "power.max", SYM_NONE)                                 \
-	X(K_POWER_DEFAULT, "power.default", SYM_NONE)                         \
-	X(K_POWER_LIMIT, "power.limit", SYM_NONE)                             \
-	X(K_POWER_OOB_CAP, "power.oob_cap", SYM_NONE)                         \
-	X(K_POWER_SOURCE, "power.source", SYM_POWER_SOURCE)                   \
-	X(K_ENERGY, "energy", SYM_NONE)                                       \
-	X(K_CLK_GRAPHICS, "clock.graphics", SYM_NONE)                         \
-	X(K_CLK_SM, "clock.sm", SYM_NONE)                                     \
-	X(K_CLK_MEM, "clock.mem", SYM_NONE)                                   \
-	X(K_CLK_VIDEO, "clock.video", SYM_NONE)                               \
-	X(K_MAXCLK_GRAPHICS, "max_clock.graphics", SYM_NONE)                  \
-	X(K_MAXCLK_SM, "max_clock.sm", SYM_NONE)                              \
-	X(K_MAXCLK_MEM, "max_clock.mem", SYM_NONE)                            \
-	X(K_MAXCLK_VIDEO, "max_clock.video", SYM_NONE)                        \
-	X(K_BOOSTCLK_GRAPHICS, "boost_clock.graphics", SYM_NONE)              \
-	X(K_BOOSTCLK_SM, "boost_clock.sm", SYM_NONE)                          \
-	X(K_BOOSTCLK_MEM, "boost_clock.mem", SYM_NONE)                        \
-	X(K_BOOSTCLK_VIDEO, "boost_clock.video", SYM_NONE)                    \
-	X(K_APPCLK_GRAPHICS, "app_clock.graphics", SYM_NONE)                  \
-	X(K_APPCLK_SM, "app_clock.sm", SYM_NONE)                              \
-	X(K_APPCLK_MEM, "app_clock.mem", SYM_NONE)                            \
-	X(K_APPCLK_VIDEO, "app_clock.video", SYM_NONE)                        \
-	X(K_DEFAPPCLK_GRAPHICS, "default_app_clock.graphics", SYM_NONE)       \
-	X(K_DEFAPPCLK_SM, "default_app_clock.sm", SYM_NONE)                   \
-	X(K_DEFAPPCLK_MEM, "default_app_clock.mem", SYM_NONE)                 \
-	X(K_DEFAPPCLK_VIDEO, "default_app_clock.video", SYM_NONE)             \
-	X(K_PSTATE, "pstate", SYM_NONE)                                       \
-	X(K_CER, "clocks_event_reasons", SYM_NONE)                            \
-	X(K_CER_SUPPORTED, "clocks_event_reasons.supported", SYM_NONE)        \
-	X(K_VIOL_POWER, "violation.power", SYM_NONE)                          \
-	X(K_VIOL_THERMAL, "violation.thermal", SYM_NONE)                      \
-	X(K_VIOL_SYNC_BOOST, "violation.sync_boost", SYM_NONE)                \
-	X(K_VIOL_BOARD_LIMIT, "violation.board_limit", SYM_NONE)              \
-	X(K_VIOL_LOW_UTIL, "violation.low_utilization", SYM_NONE)             \
-	X(K_VIOL_RELIABILITY, "violation.reliability", SYM_NONE)              \
-	X(K_VIOL_TOTAL_APP, "violation.total_app_clocks", SYM_NONE)           \
-	X(K_VIOL_TOTAL_BASE, "violation.total_base_clocks", SYM_NONE)         \
-	X(K_ECC_MODE, "ecc", SYM_BOOL)                                        \
-	X(K_ECC_PENDING, "ecc.pending", SYM_BOOL)                             \
-	X(K_ECC_CORR_VOL, "ecc.corrected.volatile", SYM_NONE)                 \
-	X(K_ECC_CORR_AGG, "ecc.corrected.aggregate", SYM_NONE)                \
-	X(K_ECC_UNC_VOL, "ecc.uncorrected.volatile", SYM_NONE)                \
-	X(K_ECC_UNC_AGG, "ecc.uncorrected.aggregate", SYM_NONE)               \
-	X(K_RETIRED_SBE, "retired.sbe", SYM_NONE)                             \
-	X(K_RETIRED_DBE, "retired.dbe", SYM_NONE)                             \
-	X(K_RETIRED_PENDING, "retired.pending", SYM_BOOL)                     \
-	X(K_REMAP_CORR, "remapped.correctable", SYM_NONE)                     \
-	X(K_REMAP_UNC, "remapped.uncorrectable", SYM_NONE)                    \
-	X(K_REMAP_PENDING, "remapped.pending", SYM_BOOL)                      \
-	X(K_REMAP_FAILURE, "remapped.failure", SYM_BOOL)                      \
-	X(K_PERSISTENCE, "persistence", SYM_BOOL)                             \
-	X(K_COMPUTE_MODE, "compute_mode", SYM_COMPUTE_MODE)                   \
-	X(K_DISPLAY_MODE, "display_mode", SYM_BOOL)                           \
-	X(K_DISPLAY_ACTIVE, "display_active", SYM_BOOL)                       \
-	X(K_ACCOUNTING, "accounting", SYM_BOOL)                               \
-	X(K_ACCOUNTING_BUFFER, "accounting.buffer_size", SYM_NONE)            \
-	X(K_MIG_MODE, "mig", SYM_BOOL)                                        \
-	X(K_MIG_PENDING, "mig.pending", SYM_BOOL)                             \
-	X(K_MIG_MAX, "mig.max_devices", SYM_NONE)                             \
+#define FAKE_KEYS(X)                                                           \
+	X(K_MINOR, "minor", SYM_NONE)                                          \
+	X(K_BRAND, "brand", SYM_BRAND)                                         \
+	X(K_ARCH, "arch", SYM_ARCH)                                            \
+	X(K_CC_MAJOR, "cc.major", SYM_NONE)                                    \
+	X(K_CC_MINOR, "cc.minor", SYM_NONE)                                    \
+	X(K_PCI_DOMAIN, "pci.domain", SYM_NONE)                                \
+	X(K_PCI_BUS, "pci.bus", SYM_NONE)                                      \
+	X(K_PCI_DEVICE, "pci.device", SYM_NONE)                                \
+	X(K_PCI_DEVICE_ID, "pci.device_id", SYM_NONE)                          \
+	X(K_PCI_SUBSYSTEM_ID, "pci.subsystem_id", SYM_NONE)                    \
+	X(K_PCI_BASE_CLASS, "pci.base_class", SYM_NONE)                        \
+	X(K_PCI_SUB_CLASS, "pci.sub_class", SYM_NONE)                          \
+	X(K_PCIE_GEN, "pcie.gen", SYM_NONE)                                    \
+	X(K_PCIE_GEN_MAX, "pcie.gen_max", SYM_NONE)                            \
+	X(K_PCIE_GEN_GPU_MAX, "pcie.gen_gpu_max", SYM_NONE)                    \
+	X(K_PCIE_WIDTH, "pcie.width", SYM_NONE)                                \
+	X(K_PCIE_WIDTH_MAX, "pcie.width_max", SYM_NONE)                        \
+	X(K_PCIE_SPEED, "pcie.speed", SYM_NONE)                                \
+	X(K_PCIE_LINK_MAX_SPEED, "pcie.link_max_speed", SYM_NONE)              \
+	X(K_PCIE_TX_KBPS, "pcie.tx_kbps", SYM_NONE)                            \
+	X(K_PCIE_RX_KBPS, "pcie.rx_kbps", SYM_NONE)                            \
+	X(K_PCIE_TX_BYTES, "pcie.tx_bytes", SYM_NONE)                          \
+	X(K_PCIE_RX_BYTES, "pcie.rx_bytes", SYM_NONE)                          \
+	X(K_PCIE_REPLAY, "pcie.replay", SYM_NONE)                              \
+	X(K_PCIE_REPLAY_ROLLOVER, "pcie.replay_rollover", SYM_NONE)            \
+	X(K_UTIL_GPU, "util.gpu", SYM_NONE)                                    \
+	X(K_UTIL_MEM, "util.mem", SYM_NONE)                                    \
+	X(K_UTIL_ENC, "util.enc", SYM_NONE)                                    \
+	X(K_UTIL_DEC, "util.dec", SYM_NONE)                                    \
+	X(K_UTIL_JPG, "util.jpg", SYM_NONE)                                    \
+	X(K_UTIL_OFA, "util.ofa", SYM_NONE)                                    \
+	X(K_MEM_TOTAL, "memory.total", SYM_NONE)                               \
+	X(K_MEM_RESERVED, "memory.reserved", SYM_NONE)                         \
+	X(K_MEM_USED, "memory.used", SYM_NONE)                                 \
+	X(K_BAR1_TOTAL, "bar1.total", SYM_NONE)                                \
+	X(K_BAR1_USED, "bar1.used", SYM_NONE)                                  \
+	X(K_TEMP, "temp", SYM_NONE)                                            \
+	X(K_TEMP_MEMORY, "temp.memory", SYM_NONE)                              \
+	X(K_TEMP_MARGIN, "temp.margin", SYM_NONE)                              \
+	X(K_THR_SHUTDOWN, "threshold.shutdown", SYM_NONE)                      \
+	X(K_THR_SLOWDOWN, "threshold.slowdown", SYM_NONE)                      \
+	X(K_THR_MEM_MAX, "threshold.mem_max", SYM_NONE)                        \
+	X(K_THR_GPU_MAX, "threshold.gpu_max", SYM_NONE)                        \
+	X(K_THR_ACOUSTIC_MIN, "threshold.acoustic_min", SYM_NONE)              \
+	X(K_THR_ACOUSTIC_CURR, "threshold.acoustic_curr", SYM_NONE)            \
+	X(K_THR_ACOUSTIC_MAX, "threshold.acoustic_max", SYM_NONE)              \
+	X(K_THR_GPS_CURR, "threshold.gps_curr", SYM_NONE)                      \
+	X(K_TLIMIT_SHUTDOWN, "tlimit.shutdown", SYM_NONE)                      \
+	X(K_TLIMIT_SLOWDOWN, "tlimit.slowdown", SYM_NONE)                      \
+	X(K_TLIMIT_MEM_MAX, "tlimit.mem_max", SYM_NONE)                        \
+	X(K_TLIMIT_GPU_MAX, "tlimit.gpu_max", SYM_NONE)                        \
+	X(K_FANS, "fans", SYM_NONE)                                            \
+	X(K_FAN_MIN, "fan.min", SYM_NONE)                                      \
+	X(K_FAN_MAX, "fan.max", SYM_NONE)                                      \
+	X(K_FAN_MAX_RPM, "fan.max_rpm", SYM_NONE)                              \
+	X(K_FAN_0, "fan.0", SYM_NONE)                                          \
+	X(K_FAN_1, "fan.1", SYM_NONE)                                          \
+	X(K_FAN_2, "fan.2", SYM_NONE)                                          \
+	X(K_FAN_3, "fan.3", SYM_NONE)                                          \
+	X(K_FAN_4, "fan.4", SYM_NONE)                                          \
+	X(K_FAN_5, "fan.5", SYM_NONE)                                          \
+	X(K_FAN_6, "fan.6", SYM_NONE)                                          \
+	X(K_FAN_7, "fan.7", SYM_NONE)                                          \
+	X(K_FAN_RPM_0, "fan_rpm.0", SYM_NONE)                                  \
+	X(K_FAN_RPM_1, "fan_rpm.1", SYM_NONE)                                  \
+	X(K_FAN_RPM_2, "fan_rpm.2", SYM_NONE)                                  \
+	X(K_FAN_RPM_3, "fan_rpm.3", SYM_NONE)                                  \
+	X(K_FAN_RPM_4, "fan_rpm.4", SYM_NONE)                                  \
+	X(K_FAN_RPM_5, "fan_rpm.5", SYM_NONE)                                  \
+	X(K_FAN_RPM_6, "fan_rpm.6", SYM_NONE)                                  \
+	X(K_FAN_RPM_7, "fan_rpm.7", SYM_NONE)                                  \
+	X(K_POWER, "power.usage", SYM_NONE)                                    \
+	X(K_POWER_INSTANT, "power.instant", SYM_NONE)                          \
+	X(K_POWER_MIN, "power.min", SYM_NONE)                                  \
+	X(K_POWER_MAX, "power.max", SYM_NONE)                                  \
+	X(K_POWER_DEFAULT, "power.default", SYM_NONE)                          \
+	X(K_POWER_LIMIT, "power.limit", SYM_NONE)                              \
+	X(K_POWER_OOB_CAP, "power.oob_cap", SYM_NONE)                          \
+	X(K_POWER_SOURCE, "power.source", SYM_POWER_SOURCE)                    \
+	X(K_ENERGY, "energy", SYM_NONE)                                        \
+	X(K_CLK_GRAPHICS, "clock.graphics", SYM_NONE)                          \
+	X(K_CLK_SM, "clock.sm", SYM_NONE)                                      \
+	X(K_CLK_MEM, "clock.mem", SYM_NONE)                                    \
+	X(K_CLK_VIDEO, "clock.video", SYM_NONE)                                \
+	X(K_MAXCLK_GRAPHICS, "max_clock.graphics", SYM_NONE)                   \
+	X(K_MAXCLK_SM, "max_clock.sm", SYM_NONE)                               \
+	X(K_MAXCLK_MEM, "max_clock.mem", SYM_NONE)                             \
+	X(K_MAXCLK_VIDEO, "max_clock.video", SYM_NONE)                         \
+	X(K_BOOSTCLK_GRAPHICS, "boost_clock.graphics", SYM_NONE)               \
+	X(K_BOOSTCLK_SM, "boost_clock.sm", SYM_NONE)                           \
+	X(K_BOOSTCLK_MEM, "boost_clock.mem", SYM_NONE)                         \
+	X(K_BOOSTCLK_VIDEO, "boost_clock.video", SYM_NONE)                     \
+	X(K_APPCLK_GRAPHICS, "app_clock.graphics", SYM_NONE)                   \
+	X(K_APPCLK_SM, "app_clock.sm", SYM_NONE)                               \
+	X(K_APPCLK_MEM, "app_clock.mem", SYM_NONE)                             \
+	X(K_APPCLK_VIDEO, "app_clock.video", SYM_NONE)                         \
+	X(K_DEFAPPCLK_GRAPHICS, "default_app_clock.graphics", SYM_NONE)        \
+	X(K_DEFAPPCLK_SM, "default_app_clock.sm", SYM_NONE)                    \
+	X(K_DEFAPPCLK_MEM, "default_app_clock.mem", SYM_NONE)                  \
+	X(K_DEFAPPCLK_VIDEO, "default_app_clock.video", SYM_NONE)              \
+	X(K_PSTATE, "pstate", SYM_NONE)                                        \
+	X(K_CER, "clocks_event_reasons", SYM_NONE)                             \
+	X(K_CER_SUPPORTED, "clocks_event_reasons.supported", SYM_NONE)         \
+	X(K_VIOL_POWER, "violation.power", SYM_NONE)                           \
+	X(K_VIOL_THERMAL, "violation.thermal", SYM_NONE)                       \
+	X(K_VIOL_SYNC_BOOST, "violation.sync_boost", SYM_NONE)                 \
+	X(K_VIOL_BOARD_LIMIT, "violation.board_limit", SYM_NONE)               \
+	X(K_VIOL_LOW_UTIL, "violation.low_utilization", SYM_NONE)              \
+	X(K_VIOL_RELIABILITY, "violation.reliability", SYM_NONE)               \
+	X(K_VIOL_TOTAL_APP, "violation.total_app_clocks", SYM_NONE)            \
+	X(K_VIOL_TOTAL_BASE, "violation.total_base_clocks", SYM_NONE)          \
+	X(K_ECC_MODE, "ecc", SYM_BOOL)                                         \
+	X(K_ECC_PENDING, "ecc.pending", SYM_BOOL)                              \
+	X(K_ECC_CORR_VOL, "ecc.corrected.volatile", SYM_NONE)                  \
+	X(K_ECC_CORR_AGG, "ecc.corrected.aggregate", SYM_NONE)                 \
+	X(K_ECC_UNC_VOL, "ecc.uncorrected.volatile", SYM_NONE)                 \
+	X(K_ECC_UNC_AGG, "ecc.uncorrected.aggregate", SYM_NONE)                \
+	X(K_RETIRED_SBE, "retired.sbe", SYM_NONE)                              \
+	X(K_RETIRED_DBE, "retired.dbe", SYM_NONE)                              \
+	X(K_RETIRED_PENDING, "retired.pending", SYM_BOOL)                      \
+	X(K_REMAP_CORR, "remapped.correctable", SYM_NONE)                      \
+	X(K_REMAP_UNC, "remapped.uncorrectable", SYM_NONE)                     \
+	X(K_REMAP_PENDING, "remapped.pending", SYM_BOOL)                       \
+	X(K_REMAP_FAILURE, "remapped.failure", SYM_BOOL)                       \
+	X(K_PERSISTENCE, "persistence", SYM_BOOL)                              \
+	X(K_COMPUTE_MODE, "compute_mode", SYM_COMPUTE_MODE)                    \
+	X(K_DISPLAY_MODE, "display_mode", SYM_BOOL)                            \
+	X(K_DISPLAY_ACTIVE, "display_active", SYM_BOOL)                        \
+	X(K_ACCOUNTING, "accounting", SYM_BOOL)                                \
+	X(K_ACCOUNTING_BUFFER, "accounting.buffer_size", SYM_NONE)             \
+	X(K_MIG_MODE, "mig", SYM_BOOL)                                         \
+	X(K_MIG_PENDING, "mig.pending", SYM_BOOL)                              \
+	X(K_MIG_MAX, "mig.max_devices", SYM_NONE)                              \
 	X(K_RECOVERY_ACTION, "recovery_action", SYM_NONE)
 
 enum fake_symtab {
@@ -264,7 +310,7 @@ enum fake_key {
 #define FAKE_KEY_ENUM(id, name, sym) id,
 	FAKE_KEYS(FAKE_KEY_ENUM)
 #undef FAKE_KEY_ENUM
-	K_COUNT
+	    K_COUNT
 };
 
 /* A metric: unset (answers NOT_SUPPORTED), an injected error, or a
@@ -390,29 +436,29 @@ extern const char *const fake_fn_names[FN_COUNT];
 int fake_fn_lookup(const char *name);
 nvmlReturn_t fake_enter(enum fake_fn fn, struct fake_call *c);
 nvmlReturn_t fake_enter_dev(enum fake_fn fn, nvmlDevice_t h, unsigned flags,
-			    struct fake_call *c);
+                            struct fake_call *c);
 nvmlReturn_t fake_leave(nvmlReturn_t rc);
 nvmlReturn_t fake_injected_error(const struct fake_scenario *sc,
-				 const struct fake_dev *d, enum fake_fn fn);
+                                 const struct fake_dev *d, enum fake_fn fn);
 nvmlDevice_t fake_handle(unsigned int gpu, int mig);
 int fake_handle_decode(nvmlDevice_t h, unsigned int *gpu, int *mig);
 unsigned long long fake_wall_us(void);
 unsigned long long fake_init_wall_us(void);
 void fake_log_setter(const char *fn, nvmlDevice_t h, nvmlReturn_t rc,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+                     const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* fake_eval.c */
 nvmlReturn_t fake_eval(const struct fake_expr *e, double t, double *out);
 nvmlReturn_t fake_get_u(const struct fake_call *c, enum fake_key k,
-			unsigned int *out);
+                        unsigned int *out);
 nvmlReturn_t fake_get_ull(const struct fake_call *c, enum fake_key k,
-			  unsigned long long *out);
+                          unsigned long long *out);
 nvmlReturn_t fake_get_i(const struct fake_call *c, enum fake_key k, int *out);
-nvmlReturn_t fake_get_u_at(const struct fake_dev *d, enum fake_key k,
-			   double t, unsigned int *out);
+nvmlReturn_t fake_get_u_at(const struct fake_dev *d, enum fake_key k, double t,
+                           unsigned int *out);
 nvmlReturn_t fake_copy_text(const struct fake_text *src, char *dst,
-			    unsigned int length);
+                            unsigned int length);
 nvmlReturn_t fake_copy_str(const char *src, char *dst, unsigned int length);
 void fake_set_const(struct fake_expr *e, double v);
 int fake_key_is_set(const struct fake_dev *d, enum fake_key k);

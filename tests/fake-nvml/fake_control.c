@@ -34,7 +34,7 @@ static nvmlReturn_t check_fan(const struct fake_call *c, unsigned int fan)
 
 /* The intended speed: the manual setting, else the automatic curve. */
 static nvmlReturn_t fan_speed(const struct fake_call *c, unsigned int fan,
-			      unsigned int *out)
+                              unsigned int *out)
 {
 	nvmlReturn_t rc = check_fan(c, fan);
 
@@ -48,7 +48,7 @@ static nvmlReturn_t fan_speed(const struct fake_call *c, unsigned int fan,
 }
 
 static nvmlReturn_t fan_query(enum fake_fn fn, nvmlDevice_t device,
-			      unsigned int fan, unsigned int *out)
+                              unsigned int fan, unsigned int *out)
 {
 	struct fake_call c;
 	unsigned int v = 0;
@@ -68,7 +68,8 @@ nvmlReturn_t nvmlDeviceGetNumFans(nvmlDevice_t device, unsigned int *numFans)
 {
 	struct fake_call c;
 	unsigned int n = 0;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetNumFans, device, 0, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceGetNumFans, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -86,27 +87,27 @@ nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t device, unsigned int *speed)
 }
 
 nvmlReturn_t nvmlDeviceGetFanSpeed_v2(nvmlDevice_t device, unsigned int fan,
-				      unsigned int *speed)
+                                      unsigned int *speed)
 {
 	return fan_query(FN_nvmlDeviceGetFanSpeed_v2, device, fan, speed);
 }
 
 nvmlReturn_t nvmlDeviceGetTargetFanSpeed(nvmlDevice_t device, unsigned int fan,
-					 unsigned int *targetSpeed)
+                                         unsigned int *targetSpeed)
 {
 	return fan_query(FN_nvmlDeviceGetTargetFanSpeed, device, fan,
-			 targetSpeed);
+	                 targetSpeed);
 }
 
 /* Under manual control RPM follows the set speed linearly from
  * fan.max_rpm; under automatic control it is the scenario's fan_rpm.N. */
 nvmlReturn_t nvmlDeviceGetFanSpeedRPM(nvmlDevice_t device,
-				      nvmlFanSpeedInfo_t *fanSpeed)
+                                      nvmlFanSpeedInfo_t *fanSpeed)
 {
 	struct fake_call c;
 	unsigned int rpm = 0, max_rpm = FAKE_DEFAULT_MAX_RPM, fan;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetFanSpeedRPM, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetFanSpeedRPM, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -121,10 +122,10 @@ nvmlReturn_t nvmlDeviceGetFanSpeedRPM(nvmlDevice_t device,
 	if (c.dev->fan_policy[fan] == NVML_FAN_POLICY_MANUAL) {
 		(void)fake_get_u(&c, K_FAN_MAX_RPM, &max_rpm);
 		rpm = (unsigned int)((unsigned long long)max_rpm *
-				     c.dev->fan_manual[fan] / 100u);
+		                     c.dev->fan_manual[fan] / 100u);
 	} else {
 		rc = fake_get_u(&c, (enum fake_key)(K_FAN_RPM_0 + (int)fan),
-				&rpm);
+		                &rpm);
 	}
 	if (rc == NVML_SUCCESS)
 		fanSpeed->speed = rpm;
@@ -132,13 +133,13 @@ nvmlReturn_t nvmlDeviceGetFanSpeedRPM(nvmlDevice_t device,
 }
 
 nvmlReturn_t nvmlDeviceGetMinMaxFanSpeed(nvmlDevice_t device,
-					 unsigned int *minSpeed,
-					 unsigned int *maxSpeed)
+                                         unsigned int *minSpeed,
+                                         unsigned int *maxSpeed)
 {
 	struct fake_call c;
 	unsigned int lo = 0, hi = 0;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetMinMaxFanSpeed, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetMinMaxFanSpeed, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -157,12 +158,12 @@ nvmlReturn_t nvmlDeviceGetMinMaxFanSpeed(nvmlDevice_t device,
 }
 
 nvmlReturn_t nvmlDeviceGetFanControlPolicy_v2(nvmlDevice_t device,
-					      unsigned int fan,
-					      nvmlFanControlPolicy_t *policy)
+                                              unsigned int fan,
+                                              nvmlFanControlPolicy_t *policy)
 {
 	struct fake_call c;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetFanControlPolicy_v2,
-					 device, 0, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceGetFanControlPolicy_v2, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -175,11 +176,11 @@ nvmlReturn_t nvmlDeviceGetFanControlPolicy_v2(nvmlDevice_t device,
 }
 
 nvmlReturn_t nvmlDeviceGetCoolerInfo(nvmlDevice_t device,
-				     nvmlCoolerInfo_t *coolerInfo)
+                                     nvmlCoolerInfo_t *coolerInfo)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetCoolerInfo, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetCoolerInfo, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -202,7 +203,7 @@ static nvmlReturn_t privileged(const struct fake_call *c)
 
 /* Switching to MANUAL keeps the fan where the automatic curve had it. */
 static nvmlReturn_t set_policy(struct fake_call *c, unsigned int fan,
-			       nvmlFanControlPolicy_t policy)
+                               nvmlFanControlPolicy_t policy)
 {
 	struct fake_dev *d = c->dev;
 	unsigned int cur = 0;
@@ -226,24 +227,24 @@ static nvmlReturn_t set_policy(struct fake_call *c, unsigned int fan,
 }
 
 nvmlReturn_t nvmlDeviceSetFanControlPolicy(nvmlDevice_t device,
-					   unsigned int fan,
-					   nvmlFanControlPolicy_t policy)
+                                           unsigned int fan,
+                                           nvmlFanControlPolicy_t policy)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceSetFanControlPolicy, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceSetFanControlPolicy, device, 0, &c);
 
 	if (rc == NVML_SUCCESS)
 		rc = fake_leave(set_policy(&c, fan, policy));
 	fake_log_setter("nvmlDeviceSetFanControlPolicy", device, rc,
-			"fan=%u policy=%u", fan, policy);
+	                "fan=%u policy=%u", fan, policy);
 	return rc;
 }
 
 /* Accepts [fan.min, fan.max] (0..100 when the scenario gives no range)
  * and forces the MANUAL policy, as the real call does. */
 static nvmlReturn_t set_fan_speed(struct fake_call *c, unsigned int fan,
-				  unsigned int speed)
+                                  unsigned int speed)
 {
 	unsigned int lo = 0, hi = 100;
 	nvmlReturn_t rc = check_fan(c, fan);
@@ -262,16 +263,16 @@ static nvmlReturn_t set_fan_speed(struct fake_call *c, unsigned int fan,
 }
 
 nvmlReturn_t nvmlDeviceSetFanSpeed_v2(nvmlDevice_t device, unsigned int fan,
-				      unsigned int speed)
+                                      unsigned int speed)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceSetFanSpeed_v2, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceSetFanSpeed_v2, device, 0, &c);
 
 	if (rc == NVML_SUCCESS)
 		rc = fake_leave(set_fan_speed(&c, fan, speed));
 	fake_log_setter("nvmlDeviceSetFanSpeed_v2", device, rc,
-			"fan=%u speed=%u", fan, speed);
+	                "fan=%u speed=%u", fan, speed);
 	return rc;
 }
 
@@ -283,21 +284,21 @@ static nvmlReturn_t set_default_fan(struct fake_call *c, unsigned int fan)
 		rc = privileged(c);
 	if (rc == NVML_SUCCESS)
 		c->dev->fan_policy[fan] =
-			NVML_FAN_POLICY_TEMPERATURE_CONTINOUS_SW;
+		    NVML_FAN_POLICY_TEMPERATURE_CONTINOUS_SW;
 	return rc;
 }
 
 nvmlReturn_t nvmlDeviceSetDefaultFanSpeed_v2(nvmlDevice_t device,
-					     unsigned int fan)
+                                             unsigned int fan)
 {
 	struct fake_call c;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceSetDefaultFanSpeed_v2,
-					 device, 0, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceSetDefaultFanSpeed_v2, device, 0, &c);
 
 	if (rc == NVML_SUCCESS)
 		rc = fake_leave(set_default_fan(&c, fan));
 	fake_log_setter("nvmlDeviceSetDefaultFanSpeed_v2", device, rc, "fan=%u",
-			fan);
+	                fan);
 	return rc;
 }
 
@@ -323,26 +324,27 @@ static nvmlReturn_t set_power_limit(struct fake_call *c, unsigned int limit)
 }
 
 nvmlReturn_t nvmlDeviceSetPowerManagementLimit(nvmlDevice_t device,
-					       unsigned int limit)
+                                               unsigned int limit)
 {
 	struct fake_call c;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceSetPowerManagementLimit,
-					 device, 0, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceSetPowerManagementLimit, device, 0, &c);
 
 	if (rc == NVML_SUCCESS)
 		rc = fake_leave(set_power_limit(&c, limit));
 	fake_log_setter("nvmlDeviceSetPowerManagementLimit", device, rc,
-			"limit=%u", limit);
+	                "limit=%u", limit);
 	return rc;
 }
 
 /* Only the GPU scope is modelled (module scope exists on Grace-Hopper). */
-nvmlReturn_t nvmlDeviceSetPowerManagementLimit_v2(
-	nvmlDevice_t device, nvmlPowerValue_v2_t *powerValue)
+nvmlReturn_t
+nvmlDeviceSetPowerManagementLimit_v2(nvmlDevice_t device,
+                                     nvmlPowerValue_v2_t *powerValue)
 {
 	struct fake_call c;
 	nvmlReturn_t rc = fake_enter_dev(
-		FN_nvmlDeviceSetPowerManagementLimit_v2, device, 0, &c);
+	    FN_nvmlDeviceSetPowerManagementLimit_v2, device, 0, &c);
 
 	if (rc == NVML_SUCCESS) {
 		if (powerValue == NULL)
@@ -357,17 +359,16 @@ nvmlReturn_t nvmlDeviceSetPowerManagementLimit_v2(
 	}
 	if (powerValue != NULL)
 		fake_log_setter("nvmlDeviceSetPowerManagementLimit_v2", device,
-				rc, "scope=%u limit=%u",
-				(unsigned int)powerValue->powerScope,
-				powerValue->powerValueMw);
+		                rc, "scope=%u limit=%u",
+		                (unsigned int)powerValue->powerScope,
+		                powerValue->powerValueMw);
 	else
 		fake_log_setter("nvmlDeviceSetPowerManagementLimit_v2", device,
-				rc, "limit=?");
+		                rc, "limit=?");
 	return rc;
 }
 
-static nvmlReturn_t set_persistence(struct fake_call *c,
-				    nvmlEnableState_t mode)
+static nvmlReturn_t set_persistence(struct fake_call *c, nvmlEnableState_t mode)
 {
 	unsigned int cur = 0;
 	nvmlReturn_t rc = fake_get_u(c, K_PERSISTENCE, &cur);
@@ -383,15 +384,15 @@ static nvmlReturn_t set_persistence(struct fake_call *c,
 }
 
 nvmlReturn_t nvmlDeviceSetPersistenceMode(nvmlDevice_t device,
-					  nvmlEnableState_t mode)
+                                          nvmlEnableState_t mode)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceSetPersistenceMode, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceSetPersistenceMode, device, 0, &c);
 
 	if (rc == NVML_SUCCESS)
 		rc = fake_leave(set_persistence(&c, mode));
 	fake_log_setter("nvmlDeviceSetPersistenceMode", device, rc, "mode=%u",
-			(unsigned int)mode);
+	                (unsigned int)mode);
 	return rc;
 }

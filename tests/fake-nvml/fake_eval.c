@@ -16,38 +16,38 @@ static const struct {
 	nvmlReturn_t rc;
 	const char *name;
 } rc_names[] = {
-	{NVML_SUCCESS, "SUCCESS"},
-	{NVML_ERROR_UNINITIALIZED, "UNINITIALIZED"},
-	{NVML_ERROR_INVALID_ARGUMENT, "INVALID_ARGUMENT"},
-	{NVML_ERROR_NOT_SUPPORTED, "NOT_SUPPORTED"},
-	{NVML_ERROR_NO_PERMISSION, "NO_PERMISSION"},
-	{NVML_ERROR_ALREADY_INITIALIZED, "ALREADY_INITIALIZED"},
-	{NVML_ERROR_NOT_FOUND, "NOT_FOUND"},
-	{NVML_ERROR_INSUFFICIENT_SIZE, "INSUFFICIENT_SIZE"},
-	{NVML_ERROR_INSUFFICIENT_POWER, "INSUFFICIENT_POWER"},
-	{NVML_ERROR_DRIVER_NOT_LOADED, "DRIVER_NOT_LOADED"},
-	{NVML_ERROR_TIMEOUT, "TIMEOUT"},
-	{NVML_ERROR_IRQ_ISSUE, "IRQ_ISSUE"},
-	{NVML_ERROR_LIBRARY_NOT_FOUND, "LIBRARY_NOT_FOUND"},
-	{NVML_ERROR_FUNCTION_NOT_FOUND, "FUNCTION_NOT_FOUND"},
-	{NVML_ERROR_CORRUPTED_INFOROM, "CORRUPTED_INFOROM"},
-	{NVML_ERROR_GPU_IS_LOST, "GPU_IS_LOST"},
-	{NVML_ERROR_RESET_REQUIRED, "RESET_REQUIRED"},
-	{NVML_ERROR_OPERATING_SYSTEM, "OPERATING_SYSTEM"},
-	{NVML_ERROR_LIB_RM_VERSION_MISMATCH, "LIB_RM_VERSION_MISMATCH"},
-	{NVML_ERROR_IN_USE, "IN_USE"},
-	{NVML_ERROR_MEMORY, "MEMORY"},
-	{NVML_ERROR_NO_DATA, "NO_DATA"},
-	{NVML_ERROR_VGPU_ECC_NOT_SUPPORTED, "VGPU_ECC_NOT_SUPPORTED"},
-	{NVML_ERROR_INSUFFICIENT_RESOURCES, "INSUFFICIENT_RESOURCES"},
-	{NVML_ERROR_FREQ_NOT_SUPPORTED, "FREQ_NOT_SUPPORTED"},
-	{NVML_ERROR_ARGUMENT_VERSION_MISMATCH, "ARGUMENT_VERSION_MISMATCH"},
-	{NVML_ERROR_DEPRECATED, "DEPRECATED"},
-	{NVML_ERROR_NOT_READY, "NOT_READY"},
-	{NVML_ERROR_GPU_NOT_FOUND, "GPU_NOT_FOUND"},
-	{NVML_ERROR_INVALID_STATE, "INVALID_STATE"},
-	{NVML_ERROR_RESET_TYPE_NOT_SUPPORTED, "RESET_TYPE_NOT_SUPPORTED"},
-	{NVML_ERROR_UNKNOWN, "UNKNOWN"},
+    {NVML_SUCCESS, "SUCCESS"},
+    {NVML_ERROR_UNINITIALIZED, "UNINITIALIZED"},
+    {NVML_ERROR_INVALID_ARGUMENT, "INVALID_ARGUMENT"},
+    {NVML_ERROR_NOT_SUPPORTED, "NOT_SUPPORTED"},
+    {NVML_ERROR_NO_PERMISSION, "NO_PERMISSION"},
+    {NVML_ERROR_ALREADY_INITIALIZED, "ALREADY_INITIALIZED"},
+    {NVML_ERROR_NOT_FOUND, "NOT_FOUND"},
+    {NVML_ERROR_INSUFFICIENT_SIZE, "INSUFFICIENT_SIZE"},
+    {NVML_ERROR_INSUFFICIENT_POWER, "INSUFFICIENT_POWER"},
+    {NVML_ERROR_DRIVER_NOT_LOADED, "DRIVER_NOT_LOADED"},
+    {NVML_ERROR_TIMEOUT, "TIMEOUT"},
+    {NVML_ERROR_IRQ_ISSUE, "IRQ_ISSUE"},
+    {NVML_ERROR_LIBRARY_NOT_FOUND, "LIBRARY_NOT_FOUND"},
+    {NVML_ERROR_FUNCTION_NOT_FOUND, "FUNCTION_NOT_FOUND"},
+    {NVML_ERROR_CORRUPTED_INFOROM, "CORRUPTED_INFOROM"},
+    {NVML_ERROR_GPU_IS_LOST, "GPU_IS_LOST"},
+    {NVML_ERROR_RESET_REQUIRED, "RESET_REQUIRED"},
+    {NVML_ERROR_OPERATING_SYSTEM, "OPERATING_SYSTEM"},
+    {NVML_ERROR_LIB_RM_VERSION_MISMATCH, "LIB_RM_VERSION_MISMATCH"},
+    {NVML_ERROR_IN_USE, "IN_USE"},
+    {NVML_ERROR_MEMORY, "MEMORY"},
+    {NVML_ERROR_NO_DATA, "NO_DATA"},
+    {NVML_ERROR_VGPU_ECC_NOT_SUPPORTED, "VGPU_ECC_NOT_SUPPORTED"},
+    {NVML_ERROR_INSUFFICIENT_RESOURCES, "INSUFFICIENT_RESOURCES"},
+    {NVML_ERROR_FREQ_NOT_SUPPORTED, "FREQ_NOT_SUPPORTED"},
+    {NVML_ERROR_ARGUMENT_VERSION_MISMATCH, "ARGUMENT_VERSION_MISMATCH"},
+    {NVML_ERROR_DEPRECATED, "DEPRECATED"},
+    {NVML_ERROR_NOT_READY, "NOT_READY"},
+    {NVML_ERROR_GPU_NOT_FOUND, "GPU_NOT_FOUND"},
+    {NVML_ERROR_INVALID_STATE, "INVALID_STATE"},
+    {NVML_ERROR_RESET_TYPE_NOT_SUPPORTED, "RESET_TYPE_NOT_SUPPORTED"},
+    {NVML_ERROR_UNKNOWN, "UNKNOWN"},
 };
 
 const char *fake_rc_name(nvmlReturn_t rc)
@@ -151,8 +151,8 @@ static int to_int(double v)
 	return (int)floor_d(v + 0.5);
 }
 
-nvmlReturn_t fake_get_u_at(const struct fake_dev *d, enum fake_key k,
-			   double t, unsigned int *out)
+nvmlReturn_t fake_get_u_at(const struct fake_dev *d, enum fake_key k, double t,
+                           unsigned int *out)
 {
 	double v = 0;
 	nvmlReturn_t rc = fake_eval(&d->e[k], t, &v);
@@ -163,13 +163,13 @@ nvmlReturn_t fake_get_u_at(const struct fake_dev *d, enum fake_key k,
 }
 
 nvmlReturn_t fake_get_u(const struct fake_call *c, enum fake_key k,
-			unsigned int *out)
+                        unsigned int *out)
 {
 	return fake_get_u_at(c->dev, k, c->t, out);
 }
 
 nvmlReturn_t fake_get_ull(const struct fake_call *c, enum fake_key k,
-			  unsigned long long *out)
+                          unsigned long long *out)
 {
 	double v = 0;
 	nvmlReturn_t rc = fake_eval(&c->dev->e[k], c->t, &v);
@@ -237,7 +237,7 @@ nvmlReturn_t fake_copy_str(const char *src, char *dst, unsigned int length)
 }
 
 nvmlReturn_t fake_copy_text(const struct fake_text *src, char *dst,
-			    unsigned int length)
+                            unsigned int length)
 {
 	if (!src->set)
 		return NVML_ERROR_NOT_SUPPORTED;

@@ -20,16 +20,16 @@ struct parser {
 
 /* Every scn_* parser returns 0, or -1 after printing "path:line: why". */
 int scn_err(struct parser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 int scn_num(const char *s, double *out);
 int scn_uint(const char *s, double max, unsigned long long *out);
 int scn_u32(const char *s, unsigned int *out);
 int scn_expr(struct parser *p, char **argv, int argc, enum fake_symtab symtab,
-	     struct fake_expr *e);
+             struct fake_expr *e);
 int scn_text(struct parser *p, const char *rest, struct fake_text *t);
 int scn_is_inject_key(const char *k);
 int scn_inject(struct parser *p, char **argv, int argc,
-	       struct fake_inject *inj);
+               struct fake_inject *inj);
 int scn_process(struct parser *p, struct fake_dev *d, char **argv, int argc);
 int scn_putil(struct parser *p, struct fake_dev *d, char **argv, int argc);
 int scn_mig(struct parser *p, struct fake_dev *d, char **argv, int argc);

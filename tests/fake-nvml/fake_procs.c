@@ -25,7 +25,7 @@ static nvmlReturn_t list_allowed(const struct fake_call *c)
 }
 
 static unsigned int count_kind(const struct fake_call *c,
-			       enum fake_proc_kind kind)
+                               enum fake_proc_kind kind)
 {
 	unsigned int n = 0;
 
@@ -35,8 +35,8 @@ static unsigned int count_kind(const struct fake_call *c,
 }
 
 static nvmlReturn_t proc_list(enum fake_fn fn, nvmlDevice_t device,
-			      enum fake_proc_kind kind, unsigned int *count,
-			      void *infos, int v1)
+                              enum fake_proc_kind kind, unsigned int *count,
+                              void *infos, int v1)
 {
 	struct fake_call c;
 	unsigned int n, j = 0;
@@ -62,13 +62,15 @@ static nvmlReturn_t proc_list(enum fake_fn fn, nvmlDevice_t device,
 		if (!proc_visible(&c, p))
 			continue;
 		if (v1) {
-			nvmlProcessInfo_v1_t *e = (nvmlProcessInfo_v1_t *)infos + j;
+			nvmlProcessInfo_v1_t *e =
+			    (nvmlProcessInfo_v1_t *)infos + j;
 
 			memset(e, 0, sizeof(*e));
 			e->pid = p->pid;
 			e->usedGpuMemory = p->used;
 		} else {
-			nvmlProcessInfo_v2_t *e = (nvmlProcessInfo_v2_t *)infos + j;
+			nvmlProcessInfo_v2_t *e =
+			    (nvmlProcessInfo_v2_t *)infos + j;
 
 			memset(e, 0, sizeof(*e));
 			e->pid = p->pid;
@@ -82,40 +84,41 @@ static nvmlReturn_t proc_list(enum fake_fn fn, nvmlDevice_t device,
 	return fake_leave(NVML_SUCCESS);
 }
 
-#define FAKE_PROC_LIST(fn, kind, type, v1)                                   \
+#define FAKE_PROC_LIST(fn, kind, type, v1)                                     \
 	nvmlReturn_t fn(nvmlDevice_t device, unsigned int *infoCount,          \
-			type *infos)                                           \
+	                type *infos)                                           \
 	{                                                                      \
 		return proc_list(FN_##fn, device, kind, infoCount, infos, v1); \
 	}
 
 FAKE_PROC_LIST(nvmlDeviceGetComputeRunningProcesses, PROC_COMPUTE,
-	       nvmlProcessInfo_v1_t, 1)
+               nvmlProcessInfo_v1_t, 1)
 FAKE_PROC_LIST(nvmlDeviceGetComputeRunningProcesses_v2, PROC_COMPUTE,
-	       nvmlProcessInfo_v2_t, 0)
+               nvmlProcessInfo_v2_t, 0)
 FAKE_PROC_LIST(nvmlDeviceGetComputeRunningProcesses_v3, PROC_COMPUTE,
-	       nvmlProcessInfo_t, 0)
+               nvmlProcessInfo_t, 0)
 FAKE_PROC_LIST(nvmlDeviceGetGraphicsRunningProcesses, PROC_GRAPHICS,
-	       nvmlProcessInfo_v1_t, 1)
+               nvmlProcessInfo_v1_t, 1)
 FAKE_PROC_LIST(nvmlDeviceGetGraphicsRunningProcesses_v2, PROC_GRAPHICS,
-	       nvmlProcessInfo_v2_t, 0)
+               nvmlProcessInfo_v2_t, 0)
 FAKE_PROC_LIST(nvmlDeviceGetGraphicsRunningProcesses_v3, PROC_GRAPHICS,
-	       nvmlProcessInfo_t, 0)
+               nvmlProcessInfo_t, 0)
 FAKE_PROC_LIST(nvmlDeviceGetMPSComputeRunningProcesses, PROC_MPS,
-	       nvmlProcessInfo_v1_t, 1)
+               nvmlProcessInfo_v1_t, 1)
 FAKE_PROC_LIST(nvmlDeviceGetMPSComputeRunningProcesses_v2, PROC_MPS,
-	       nvmlProcessInfo_v2_t, 0)
+               nvmlProcessInfo_v2_t, 0)
 FAKE_PROC_LIST(nvmlDeviceGetMPSComputeRunningProcesses_v3, PROC_MPS,
-	       nvmlProcessInfo_t, 0)
+               nvmlProcessInfo_t, 0)
 
-nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(
-	nvmlDevice_t device, nvmlProcessDetailList_t *plist)
+nvmlReturn_t
+nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t device,
+                                      nvmlProcessDetailList_t *plist)
 {
 	struct fake_call c;
 	unsigned int n = 0, j = 0;
 	int first, last;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetRunningProcessDetailList,
-					 device, FAKE_MIG_OK, &c);
+	nvmlReturn_t rc = fake_enter_dev(
+	    FN_nvmlDeviceGetRunningProcessDetailList, device, FAKE_MIG_OK, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -130,10 +133,11 @@ nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(
 		return fake_leave(rc);
 	first = plist->mode == NVML_PROCESS_MODE_ALL ? 0 : (int)plist->mode;
 	last = plist->mode == NVML_PROCESS_MODE_ALL ? PROC_KINDS - 1
-						    : (int)plist->mode;
+	                                            : (int)plist->mode;
 	for (int k = first; k <= last; k++)
 		n += count_kind(&c, (enum fake_proc_kind)k);
-	if (plist->numProcArrayEntries < n || (n > 0 && plist->procArray == NULL)) {
+	if (plist->numProcArrayEntries < n ||
+	    (n > 0 && plist->procArray == NULL)) {
 		plist->numProcArrayEntries = n;
 		return fake_leave(NVML_ERROR_INSUFFICIENT_SIZE);
 	}
@@ -162,8 +166,8 @@ nvmlReturn_t nvmlDeviceGetRunningProcessDetailList(
  * sample is "new" when its time is after lastSeenTimeStamp.
  */
 static unsigned int new_putil(const struct fake_call *c,
-			      unsigned long long last_seen,
-			      unsigned long long *stamp)
+                              unsigned long long last_seen,
+                              unsigned long long *stamp)
 {
 	unsigned long long period = c->sc->putil_period_ms * 1000ULL;
 	unsigned long long now = fake_wall_us();
@@ -173,15 +177,14 @@ static unsigned int new_putil(const struct fake_call *c,
 }
 
 nvmlReturn_t nvmlDeviceGetProcessUtilization(
-	nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization,
-	unsigned int *processSamplesCount,
-	unsigned long long lastSeenTimeStamp)
+    nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization,
+    unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp)
 {
 	struct fake_call c;
 	unsigned long long stamp;
 	unsigned int n;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetProcessUtilization,
-					 device, 0, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceGetProcessUtilization, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -216,14 +219,14 @@ nvmlReturn_t nvmlDeviceGetProcessUtilization(
 }
 
 nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(
-	nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *procesesUtilInfo)
+    nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *procesesUtilInfo)
 {
 	nvmlProcessesUtilizationInfo_t *info = procesesUtilInfo;
 	struct fake_call c;
 	unsigned long long stamp;
 	unsigned int n;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetProcessesUtilizationInfo,
-					 device, 0, &c);
+	nvmlReturn_t rc = fake_enter_dev(
+	    FN_nvmlDeviceGetProcessesUtilizationInfo, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -262,12 +265,12 @@ nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(
 }
 
 nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device,
-					 nvmlEnableState_t *mode)
+                                         nvmlEnableState_t *mode)
 {
 	struct fake_call c;
 	unsigned int v = 0;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetAccountingMode, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetAccountingMode, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -280,12 +283,12 @@ nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device,
 }
 
 nvmlReturn_t nvmlDeviceGetAccountingBufferSize(nvmlDevice_t device,
-					       unsigned int *bufferSize)
+                                               unsigned int *bufferSize)
 {
 	struct fake_call c;
 	unsigned int v = 0;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetAccountingBufferSize,
-					 device, 0, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceGetAccountingBufferSize, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -310,7 +313,7 @@ static nvmlReturn_t accounting_on(const struct fake_call *c)
 
 /* The first entry of pid in list order (compute, graphics, MPS). */
 static const struct fake_proc *find_proc(const struct fake_dev *d,
-					 unsigned int pid)
+                                         unsigned int pid)
 {
 	for (int k = 0; k < PROC_KINDS; k++)
 		for (size_t i = 0; i < d->nprocs[k]; i++)
@@ -326,13 +329,13 @@ static int first_of_pid(const struct fake_dev *d, int k, size_t i)
 
 /* Every PID once, in list order (compute, graphics, MPS). */
 nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device,
-					 unsigned int *count,
-					 unsigned int *pids)
+                                         unsigned int *count,
+                                         unsigned int *pids)
 {
 	struct fake_call c;
 	unsigned int n = 0, j = 0;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetAccountingPids, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetAccountingPids, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -356,14 +359,13 @@ nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device,
 	return fake_leave(NVML_SUCCESS);
 }
 
-nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device,
-					  unsigned int pid,
-					  nvmlAccountingStats_t *stats)
+nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned int pid,
+                                          nvmlAccountingStats_t *stats)
 {
 	struct fake_call c;
 	const struct fake_proc *p;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetAccountingStats, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetAccountingStats, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -383,18 +385,18 @@ nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device,
 		}
 	}
 	stats->maxMemoryUsage =
-		p->used == GT_NVML_MEMORY_NOT_AVAILABLE ? 0 : p->used;
+	    p->used == GT_NVML_MEMORY_NOT_AVAILABLE ? 0 : p->used;
 	stats->startTime = fake_init_wall_us();
 	stats->isRunning = 1;
 	return fake_leave(NVML_SUCCESS);
 }
 
 nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t device,
-					 unsigned int *isMigDevice)
+                                         unsigned int *isMigDevice)
 {
 	struct fake_call c;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceIsMigDeviceHandle,
-					 device, FAKE_MIG_OK, &c);
+	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceIsMigDeviceHandle, device,
+	                                 FAKE_MIG_OK, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -405,12 +407,12 @@ nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t device,
 }
 
 nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device,
-					    unsigned int *count)
+                                            unsigned int *count)
 {
 	struct fake_call c;
 	unsigned int v = 0;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetMaxMigDeviceCount, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetMaxMigDeviceCount, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -423,13 +425,13 @@ nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device,
 }
 
 nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device,
-						 unsigned int index,
-						 nvmlDevice_t *migDevice)
+                                                 unsigned int index,
+                                                 nvmlDevice_t *migDevice)
 {
 	struct fake_call c;
 	unsigned int mode = 0;
 	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetMigDeviceHandleByIndex,
-					 device, 0, &c);
+	                                 device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -444,13 +446,14 @@ nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device,
 	return fake_leave(NVML_SUCCESS);
 }
 
-nvmlReturn_t nvmlDeviceGetDeviceHandleFromMigDeviceHandle(
-	nvmlDevice_t migDevice, nvmlDevice_t *device)
+nvmlReturn_t
+nvmlDeviceGetDeviceHandleFromMigDeviceHandle(nvmlDevice_t migDevice,
+                                             nvmlDevice_t *device)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetDeviceHandleFromMigDeviceHandle,
-			       migDevice, FAKE_MIG_OK, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetDeviceHandleFromMigDeviceHandle,
+	                   migDevice, FAKE_MIG_OK, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -461,7 +464,7 @@ nvmlReturn_t nvmlDeviceGetDeviceHandleFromMigDeviceHandle(
 }
 
 static nvmlReturn_t instance_id(enum fake_fn fn, nvmlDevice_t device,
-				int compute, unsigned int *id)
+                                int compute, unsigned int *id)
 {
 	struct fake_call c;
 	nvmlReturn_t rc = fake_enter_dev(fn, device, FAKE_MIG_OK, &c);
@@ -482,7 +485,7 @@ nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t device, unsigned int *id)
 }
 
 nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device,
-					    unsigned int *id)
+                                            unsigned int *id)
 {
 	return instance_id(FN_nvmlDeviceGetComputeInstanceId, device, 1, id);
 }

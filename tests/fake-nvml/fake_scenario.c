@@ -19,16 +19,16 @@ static const struct {
 	enum fake_symtab sym;
 } keys[] = {
 #define FAKE_KEY_ROW(id, name, sym) {name, id, sym},
-	FAKE_KEYS(FAKE_KEY_ROW)
+    FAKE_KEYS(FAKE_KEY_ROW)
 #undef FAKE_KEY_ROW
 };
 
-#define MAX_ARGS 16
+#define MAX_ARGS          16
 #define MAX_INCLUDE_DEPTH 8
 
 static int parse_file(struct parser *p);
 static int parse_global(struct parser *p, char **argv, int argc,
-			const char *rest)
+                        const char *rest)
 {
 	struct fake_scenario *sc = p->sc;
 	struct fake_expr e;
@@ -42,10 +42,10 @@ static int parse_global(struct parser *p, char **argv, int argc,
 		return scn_text(p, rest, &sc->nvml_version);
 	if (strcmp(argv[0], "cuda_version") == 0)
 		return scn_expr(p, argv + 1, argc - 1, SYM_NONE,
-				  &sc->cuda_version);
+		                &sc->cuda_version);
 	if (strcmp(argv[0], "cuda_version_v2") == 0)
 		return scn_expr(p, argv + 1, argc - 1, SYM_NONE,
-				  &sc->cuda_version_v2);
+		                &sc->cuda_version_v2);
 	if (strcmp(argv[0], "privileged") == 0) {
 		if (scn_expr(p, argv + 1, argc - 1, SYM_BOOL, &e) != 0)
 			return -1;
@@ -56,24 +56,26 @@ static int parse_global(struct parser *p, char **argv, int argc,
 	}
 	if (strcmp(argv[0], "init_error") == 0) {
 		if (argc != 2 || fake_rc_lookup(argv[1], &sc->init_error) != 0)
-			return scn_err(p, "init_error takes one NVML error code");
+			return scn_err(p,
+			               "init_error takes one NVML error code");
 		return 0;
 	}
 	if (strcmp(argv[0], "putil_period_ms") == 0 ||
 	    strcmp(argv[0], "sample_period_ms") == 0) {
 		unsigned int *dst = argv[0][0] == 'p' ? &sc->putil_period_ms
-						      : &sc->sample_period_ms;
+		                                      : &sc->sample_period_ms;
 		if (argc != 2 || scn_u32(argv[1], dst) != 0 || *dst == 0 ||
 		    *dst > 3600000)
 			return scn_err(p, "%s takes milliseconds (1..3600000)",
-				    argv[0]);
+			               argv[0]);
 		return 0;
 	}
 	if (strcmp(argv[0], "process_name") == 0) {
 		const char *name = rest;
 
 		if (argc < 3 || scn_u32(argv[1], &pid) != 0)
-			return scn_err(p, "process_name takes a pid and a name");
+			return scn_err(p,
+			               "process_name takes a pid and a name");
 		name += strlen(argv[1]);
 		name += strspn(name, " \t");
 		if (scn_text(p, name, &t) != 0)
@@ -108,13 +110,15 @@ static int new_device(struct parser *p, char **argv, int argc)
 		return 0;
 	}
 	if (idx != sc->ndev)
-		return scn_err(p, "devices must be numbered in order: expected "
-			       "device %u (or an existing one to amend it)",
-			    sc->ndev);
+		return scn_err(p,
+		               "devices must be numbered in order: expected "
+		               "device %u (or an existing one to amend it)",
+		               sc->ndev);
 	if (idx >= FAKE_MAX_GPUS)
 		return scn_err(p, "more than %d devices", FAKE_MAX_GPUS);
 	if (argc == 4 && like >= idx)
-		return scn_err(p, "'like %u' must name an earlier device", like);
+		return scn_err(p, "'like %u' must name an earlier device",
+		               like);
 	devs = realloc(sc->devs, (sc->ndev + 1) * sizeof(*devs));
 	if (devs == NULL)
 		return scn_err(p, "out of memory");
@@ -141,7 +145,7 @@ static int new_device(struct parser *p, char **argv, int argc)
 }
 
 static int parse_device_key(struct parser *p, char **argv, int argc,
-			    const char *rest)
+                            const char *rest)
 {
 	struct fake_dev *d = &p->sc->devs[p->cur];
 	struct fake_text *text = NULL;
@@ -163,7 +167,7 @@ static int parse_device_key(struct parser *p, char **argv, int argc,
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(keys[i].name, argv[0]) == 0)
 			return scn_expr(p, argv + 1, argc - 1, keys[i].sym,
-					  &d->e[keys[i].key]);
+			                &d->e[keys[i].key]);
 
 	if (scn_is_inject_key(argv[0]))
 		return scn_inject(p, argv, argc, &d->inj);
@@ -191,7 +195,8 @@ static char *clean_line(char *s)
 	char *end;
 
 	for (char *c = s; *c != '\0'; c++) {
-		if (*c == '#' && (c == s || *(c - 1) == ' ' || *(c - 1) == '\t')) {
+		if (*c == '#' &&
+		    (c == s || *(c - 1) == ' ' || *(c - 1) == '\t')) {
 			*c = '\0';
 			break;
 		}
@@ -215,22 +220,22 @@ static int parse_include(struct parser *p, char **argv, int argc)
 		return scn_err(p, "include takes one path");
 	if (p->depth >= MAX_INCLUDE_DEPTH)
 		return scn_err(p, "includes nested deeper than %d (a cycle?)",
-			    MAX_INCLUDE_DEPTH);
+		               MAX_INCLUDE_DEPTH);
 	if (argv[1][0] == '/' || slash == NULL)
 		r = asprintf(&path, "%s", argv[1]);
 	else
 		r = asprintf(&path, "%.*s/%s", (int)(slash - p->path), p->path,
-			     argv[1]);
+		             argv[1]);
 	if (r < 0)
 		return scn_err(p, "out of memory");
 	sub.path = path;
 	sub.line = 0;
 	sub.depth = p->depth + 1;
+	/* The includer stays in its own section: a device block opened in
+	 * the included file does not capture the lines after the include. */
 	r = parse_file(&sub);
 	if (r != 0)
 		scn_err(p, "in the file included here");
-	else
-		p->cur = sub.cur;
 	free(path);
 	return r;
 }
@@ -273,10 +278,12 @@ static int parse_line(struct parser *p, char *line)
 		if (r == 1)
 			r = parse_global(p, argv, argc, rest);
 		if (r == 1)
-			r = scn_err(p, p->cur >= 0 ? "unknown key '%s'"
-						: "unknown key '%s' (device keys "
-						  "go after 'device N')",
-				 argv[0]);
+			r = scn_err(p,
+			            p->cur >= 0
+			                ? "unknown key '%s'"
+			                : "unknown key '%s' (device keys "
+			                  "go after 'device N')",
+			            argv[0]);
 	}
 	free(copy);
 	return r;
@@ -299,21 +306,24 @@ static int validate(struct parser *p)
 		if (fans->kind != EXPR_UNSET && fans->kind != EXPR_ERROR &&
 		    (fans->kind != EXPR_CONST || fans->a < 0 ||
 		     fans->a > FAKE_MAX_FANS))
-			return scn_err(p, "device %u: fans must be a constant "
-				       "0..%d or an error code",
-				    i, FAKE_MAX_FANS);
+			return scn_err(p,
+			               "device %u: fans must be a constant "
+			               "0..%d or an error code",
+			               i, FAKE_MAX_FANS);
 		for (unsigned int j = 0; j < i; j++) {
 			if (d->uuid.set && d->uuid.rc == NVML_SUCCESS &&
 			    same_text(&sc->devs[j].uuid, d->uuid.s))
-				return scn_err(p, "device %u has the uuid of "
-					       "device %u",
-					    i, j);
+				return scn_err(p,
+				               "device %u has the uuid of "
+				               "device %u",
+				               i, j);
 		}
 		for (unsigned int m = 0; m < d->nmig; m++)
 			if (same_text(&d->uuid, d->mig[m].uuid))
-				return scn_err(p, "device %u: MIG uuid equals "
-					       "the GPU's",
-					    i);
+				return scn_err(p,
+				               "device %u: MIG uuid equals "
+				               "the GPU's",
+				               i);
 	}
 	return 0;
 }
@@ -341,9 +351,10 @@ static int check_text(struct parser *p, const char *line, size_t len)
 
 		if ((ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\n') ||
 		    ch == 0x7f)
-			return scn_err(p, "control character 0x%02x in column "
-					  "%zu",
-				       ch, i + 1);
+			return scn_err(p,
+			               "control character 0x%02x in column "
+			               "%zu",
+			               ch, i + 1);
 	}
 	return 0;
 }
@@ -361,7 +372,7 @@ static int parse_file(struct parser *p)
 	f = fopen(p->path, "re");
 	if (f == NULL) {
 		fprintf(stderr, "fake-nvml: cannot read scenario %s: %s\n",
-			p->path, strerror(errno));
+		        p->path, strerror(errno));
 		return -1;
 	}
 	while (!bad && (len = getline(&line, &cap, f)) != -1) {
@@ -387,7 +398,7 @@ struct fake_scenario *fake_scenario_load(const char *path, nvmlReturn_t *rc)
 	f = fopen(path, "re");
 	if (f == NULL) {
 		fprintf(stderr, "fake-nvml: cannot read scenario %s: %s\n",
-			path, strerror(errno));
+		        path, strerror(errno));
 		*rc = NVML_ERROR_DRIVER_NOT_LOADED;
 		return NULL;
 	}
@@ -403,9 +414,10 @@ struct fake_scenario *fake_scenario_load(const char *path, nvmlReturn_t *rc)
 	if (!bad)
 		bad = validate(&p) != 0;
 	if (bad) {
-		fprintf(stderr, "fake-nvml: scenario %s rejected; nvmlInit "
-				"fails with UNKNOWN\n",
-			path);
+		fprintf(stderr,
+		        "fake-nvml: scenario %s rejected; nvmlInit "
+		        "fails with UNKNOWN\n",
+		        path);
 		fake_scenario_free(p.sc);
 		*rc = NVML_ERROR_UNKNOWN;
 		return NULL;

@@ -19,57 +19,54 @@ struct sym {
 };
 
 static const struct sym sym_bool[] = {
-	{"enabled", 1}, {"disabled", 0}, {"yes", 1}, {"no", 0},
-	{"on", 1},      {"off", 0},      {NULL, 0},
+    {"enabled", 1}, {"disabled", 0}, {"yes", 1}, {"no", 0},
+    {"on", 1},      {"off", 0},      {NULL, 0},
 };
 
 static const struct sym sym_brand[] = {
-	{"UNKNOWN", 0},
-	{"QUADRO", 1},
-	{"TESLA", 2},
-	{"NVS", 3},
-	{"GRID", 4},
-	{"GEFORCE", 5},
-	{"TITAN", 6},
-	{"NVIDIA_VAPPS", 7},
-	{"NVIDIA_VPC", 8},
-	{"NVIDIA_VCS", 9},
-	{"NVIDIA_VWS", 10},
-	{"NVIDIA_CLOUD_GAMING", 11},
-	{"QUADRO_RTX", 12},
-	{"NVIDIA_RTX", 13},
-	{"NVIDIA", 14},
-	{"GEFORCE_RTX", 15},
-	{"TITAN_RTX", 16},
-	{NULL, 0},
+    {"UNKNOWN", 0},      {"QUADRO", 1},       {"TESLA", 2},
+    {"NVS", 3},          {"GRID", 4},         {"GEFORCE", 5},
+    {"TITAN", 6},        {"NVIDIA_VAPPS", 7}, {"NVIDIA_VPC", 8},
+    {"NVIDIA_VCS", 9},   {"NVIDIA_VWS", 10},  {"NVIDIA_CLOUD_GAMING", 11},
+    {"QUADRO_RTX", 12},  {"NVIDIA_RTX", 13},  {"NVIDIA", 14},
+    {"GEFORCE_RTX", 15}, {"TITAN_RTX", 16},   {NULL, 0},
 };
 
 static const struct sym sym_arch[] = {
-	{"KEPLER", 2},	 {"MAXWELL", 3}, {"PASCAL", 4},
-	{"VOLTA", 5},	 {"TURING", 6},	 {"AMPERE", 7},
-	{"ADA", 8},	 {"HOPPER", 9},	 {"BLACKWELL", 10},
-	{"RUBIN", 13},	 {"UNKNOWN", 4294967295.0}, {NULL, 0},
+    {"KEPLER", 2},
+    {"MAXWELL", 3},
+    {"PASCAL", 4},
+    {"VOLTA", 5},
+    {"TURING", 6},
+    {"AMPERE", 7},
+    {"ADA", 8},
+    {"HOPPER", 9},
+    {"BLACKWELL", 10},
+    {"RUBIN", 13},
+    {"UNKNOWN", 4294967295.0},
+    {NULL, 0},
 };
 
 static const struct sym sym_compute_mode[] = {
-	{"DEFAULT", 0},
-	{"EXCLUSIVE_THREAD", 1},
-	{"PROHIBITED", 2},
-	{"EXCLUSIVE_PROCESS", 3},
-	{NULL, 0},
+    {"DEFAULT", 0},    {"EXCLUSIVE_THREAD", 1},
+    {"PROHIBITED", 2}, {"EXCLUSIVE_PROCESS", 3},
+    {NULL, 0},
 };
 
 static const struct sym sym_power_source[] = {
-	{"AC", 0}, {"BATTERY", 1}, {"UNDERSIZED", 2}, {NULL, 0},
+    {"AC", 0},
+    {"BATTERY", 1},
+    {"UNDERSIZED", 2},
+    {NULL, 0},
 };
 
 static const struct sym *const symtabs[] = {
-	[SYM_NONE] = NULL,
-	[SYM_BOOL] = sym_bool,
-	[SYM_BRAND] = sym_brand,
-	[SYM_ARCH] = sym_arch,
-	[SYM_COMPUTE_MODE] = sym_compute_mode,
-	[SYM_POWER_SOURCE] = sym_power_source,
+    [SYM_NONE] = NULL,
+    [SYM_BOOL] = sym_bool,
+    [SYM_BRAND] = sym_brand,
+    [SYM_ARCH] = sym_arch,
+    [SYM_COMPUTE_MODE] = sym_compute_mode,
+    [SYM_POWER_SOURCE] = sym_power_source,
 };
 
 int scn_err(struct parser *p, const char *fmt, ...)
@@ -91,11 +88,11 @@ int scn_num(const char *s, double *out)
 		const char *suffix;
 		double mult;
 	} suffixes[] = {
-		{"", 1.0},
-		{"KiB", 1024.0},
-		{"MiB", 1048576.0},
-		{"GiB", 1073741824.0},
-		{"TiB", 1099511627776.0},
+	    {"", 1.0},
+	    {"KiB", 1024.0},
+	    {"MiB", 1048576.0},
+	    {"GiB", 1073741824.0},
+	    {"TiB", 1099511627776.0},
 	};
 	char *end = NULL;
 	double v;
@@ -151,12 +148,11 @@ static const struct sym *find_sym(enum fake_symtab t, const char *name)
 	return NULL;
 }
 
-static int want_nums(struct parser *p, char **argv, int argc, int n,
-		     double *v)
+static int want_nums(struct parser *p, char **argv, int argc, int n, double *v)
 {
 	if (argc != n + 1)
 		return scn_err(p, "'%s' takes %d number(s), got %d", argv[0], n,
-			    argc - 1);
+		               argc - 1);
 	for (int i = 0; i < n; i++)
 		if (scn_num(argv[i + 1], &v[i]) != 0)
 			return scn_err(p, "'%s' is not a number", argv[i + 1]);
@@ -165,8 +161,8 @@ static int want_nums(struct parser *p, char **argv, int argc, int n,
 
 /* Grammar: CODE | SYMBOL | NUMBER | const N | ramp FROM TO SECONDS |
  * sine MID AMPLITUDE PERIOD | counter START RATE_PER_SECOND */
-int scn_expr(struct parser *p, char **argv, int argc,
-		      enum fake_symtab symtab, struct fake_expr *e)
+int scn_expr(struct parser *p, char **argv, int argc, enum fake_symtab symtab,
+             struct fake_expr *e)
 {
 	const struct sym *sym;
 	double v[3] = {0, 0, 0};
@@ -192,24 +188,28 @@ int scn_expr(struct parser *p, char **argv, int argc,
 		e->kind = EXPR_COUNTER;
 	} else {
 		if (argc != 1)
-			return scn_err(p, "one value expected, got %d words "
-				       "(did you mean const/ramp/sine/counter?)",
-				    argc);
+			return scn_err(
+			    p,
+			    "one value expected, got %d words "
+			    "(did you mean const/ramp/sine/counter?)",
+			    argc);
 		sym = find_sym(symtab, argv[0]);
 		if (sym != NULL) {
 			e->kind = EXPR_CONST;
 			v[0] = sym->value;
 		} else if (fake_rc_lookup(argv[0], &e->rc) == 0) {
 			if (e->rc == NVML_SUCCESS)
-				return scn_err(p, "SUCCESS is not an error code");
+				return scn_err(p,
+				               "SUCCESS is not an error code");
 			e->kind = EXPR_ERROR;
 		} else if (scn_num(argv[0], &v[0]) == 0) {
 			e->kind = EXPR_CONST;
 		} else {
-			return scn_err(p, "bad value '%s': expected a number, a "
-				       "named value, an NVML error code or "
-				       "const/ramp/sine/counter",
-				    argv[0]);
+			return scn_err(p,
+			               "bad value '%s': expected a number, a "
+			               "named value, an NVML error code or "
+			               "const/ramp/sine/counter",
+			               argv[0]);
 		}
 	}
 	if ((e->kind == EXPR_RAMP || e->kind == EXPR_SINE) && !(v[2] > 0))
@@ -228,7 +228,8 @@ int scn_text(struct parser *p, const char *rest, struct fake_text *t)
 	if (n == 0)
 		return scn_err(p, "missing text");
 	if (n >= sizeof(t->s))
-		return scn_err(p, "text longer than %zu bytes", sizeof(t->s) - 1);
+		return scn_err(p, "text longer than %zu bytes",
+		               sizeof(t->s) - 1);
 	t->set = 1;
 	if (fake_rc_lookup(rest, &t->rc) != 0)
 		t->rc = NVML_SUCCESS;
@@ -237,8 +238,7 @@ int scn_text(struct parser *p, const char *rest, struct fake_text *t)
 }
 
 /* error FN CODE | latency FN MS | unsupported FN... */
-int scn_inject(struct parser *p, char **argv, int argc,
-			struct fake_inject *inj)
+int scn_inject(struct parser *p, char **argv, int argc, struct fake_inject *inj)
 {
 	nvmlReturn_t rc;
 	unsigned int ms;
@@ -251,21 +251,21 @@ int scn_inject(struct parser *p, char **argv, int argc,
 			fn = fake_fn_lookup(argv[i]);
 			if (fn < 0)
 				return scn_err(p, "unknown function '%s'",
-					    argv[i]);
+				               argv[i]);
 			inj->error[fn] = NVML_ERROR_NOT_SUPPORTED;
 		}
 		return 0;
 	}
 	if (argc != 3)
 		return scn_err(p, "'%s' takes a function name and a value",
-			    argv[0]);
+		               argv[0]);
 	fn = fake_fn_lookup(argv[1]);
 	if (fn < 0)
 		return scn_err(p, "unknown function '%s'", argv[1]);
 	if (strcmp(argv[0], "latency") == 0) {
 		if (scn_u32(argv[2], &ms) != 0 || ms > 600000)
 			return scn_err(p, "bad latency '%s' (ms, 0..600000)",
-				    argv[2]);
+			               argv[2]);
 		inj->latency_ms[fn] = ms;
 		return 0;
 	}
@@ -298,20 +298,19 @@ static int parse_kv_u32(const char *arg, const char *key, unsigned int *out)
 	return scn_u32(arg + n + 1, out) == 0 ? 0 : -1;
 }
 
-int scn_process(struct parser *p, struct fake_dev *d, char **argv,
-			 int argc)
+int scn_process(struct parser *p, struct fake_dev *d, char **argv, int argc)
 {
 	static const char *const kinds[PROC_KINDS] = {"compute", "graphics",
-						      "mps"};
+	                                              "mps"};
 	struct fake_proc pr = {.gi = GT_NVML_INSTANCE_ID_NONE,
-			       .ci = GT_NVML_INSTANCE_ID_NONE};
+	                       .ci = GT_NVML_INSTANCE_ID_NONE};
 	unsigned long long used;
 	int kind = -1, r;
 	void *arr;
 
 	if (argc < 4)
 		return scn_err(p, "process takes compute|graphics|mps, a pid, "
-			       "used bytes or N/A, then optional gi=N ci=N");
+		                  "used bytes or N/A, then optional gi=N ci=N");
 	for (int i = 0; i < PROC_KINDS; i++)
 		if (strcmp(argv[1], kinds[i]) == 0)
 			kind = i;
@@ -324,14 +323,15 @@ int scn_process(struct parser *p, struct fake_dev *d, char **argv,
 	else if (scn_uint(argv[3], 1.8e19, &used) == 0)
 		pr.used = used;
 	else
-		return scn_err(p, "bad used memory '%s' (bytes or N/A)", argv[3]);
+		return scn_err(p, "bad used memory '%s' (bytes or N/A)",
+		               argv[3]);
 	for (int i = 4; i < argc; i++) {
 		r = parse_kv_u32(argv[i], "gi", &pr.gi);
 		if (r == 1)
 			r = parse_kv_u32(argv[i], "ci", &pr.ci);
 		if (r != 0)
 			return scn_err(p, "bad process option '%s' (gi=N ci=N)",
-				    argv[i]);
+			               argv[i]);
 	}
 	arr = scn_grow(d->procs[kind], d->nprocs[kind], sizeof(pr));
 	if (arr == NULL)
@@ -341,12 +341,11 @@ int scn_process(struct parser *p, struct fake_dev *d, char **argv,
 	return 0;
 }
 
-int scn_putil(struct parser *p, struct fake_dev *d, char **argv,
-		       int argc)
+int scn_putil(struct parser *p, struct fake_dev *d, char **argv, int argc)
 {
 	struct fake_putil u = {0};
-	unsigned int *vals[] = {&u.pid, &u.sm,	&u.mem, &u.enc,
-				&u.dec, &u.jpg, &u.ofa};
+	unsigned int *vals[] = {&u.pid, &u.sm,  &u.mem, &u.enc,
+	                        &u.dec, &u.jpg, &u.ofa};
 	void *arr;
 
 	if (argc != 6 && argc != 8)
@@ -362,8 +361,7 @@ int scn_putil(struct parser *p, struct fake_dev *d, char **argv,
 	return 0;
 }
 
-int scn_mig(struct parser *p, struct fake_dev *d, char **argv,
-		     int argc)
+int scn_mig(struct parser *p, struct fake_dev *d, char **argv, int argc)
 {
 	struct fake_mig m = {0};
 	unsigned long long v;
@@ -397,27 +395,31 @@ int scn_mig(struct parser *p, struct fake_dev *d, char **argv,
 			strcpy(m.profile, val);
 		} else if (scn_uint(val, 1.8e19, &v) != 0) {
 			return scn_err(p, "bad value '%s'", val);
-		} else if (klen == 12 && strncmp(argv[i], "memory.total", 12) == 0) {
+		} else if (klen == 12 &&
+		           strncmp(argv[i], "memory.total", 12) == 0) {
 			m.mem_total = v;
-		} else if (klen == 11 && strncmp(argv[i], "memory.used", 11) == 0) {
+		} else if (klen == 11 &&
+		           strncmp(argv[i], "memory.used", 11) == 0) {
 			m.mem_used = v;
-		} else if (klen == 10 && strncmp(argv[i], "bar1.total", 10) == 0) {
+		} else if (klen == 10 &&
+		           strncmp(argv[i], "bar1.total", 10) == 0) {
 			m.bar1_total = v;
 		} else {
 			return scn_err(p, "unknown mig_device key '%.*s'",
-				    (int)klen, argv[i]);
+			               (int)klen, argv[i]);
 		}
 	}
 	if (!have_gi || !have_ci || m.uuid[0] == '\0' || m.profile[0] == '\0')
-		return scn_err(p, "mig_device needs gi=, ci=, uuid= and profile=");
+		return scn_err(p,
+		               "mig_device needs gi=, ci=, uuid= and profile=");
 	if (m.mem_used > m.mem_total)
-		return scn_err(p, "mig_device memory.used exceeds memory.total");
+		return scn_err(p,
+		               "mig_device memory.used exceeds memory.total");
 	d->mig[d->nmig++] = m;
 	return 0;
 }
 
-int scn_field(struct parser *p, struct fake_dev *d, char **argv,
-		       int argc)
+int scn_field(struct parser *p, struct fake_dev *d, char **argv, int argc)
 {
 	struct fake_field_override *f;
 	unsigned int id;
@@ -426,7 +428,7 @@ int scn_field(struct parser *p, struct fake_dev *d, char **argv,
 		return scn_err(p, "field takes an id and a value");
 	if (d->nfields >= FAKE_MAX_FIELD_OVERRIDES)
 		return scn_err(p, "more than %d field overrides",
-			    FAKE_MAX_FIELD_OVERRIDES);
+		               FAKE_MAX_FIELD_OVERRIDES);
 	f = &d->fields[d->nfields];
 	f->id = id;
 	if (scn_expr(p, argv + 2, argc - 2, SYM_NONE, &f->e) != 0)

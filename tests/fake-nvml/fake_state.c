@@ -17,12 +17,12 @@
 #include "fake.h"
 
 #define ENV_SCENARIO "GPUTOP_FAKE_NVML_SCENARIO"
-#define ENV_LOG "GPUTOP_FAKE_NVML_LOG"
-#define ENV_CALLS "GPUTOP_FAKE_NVML_CALLS"
+#define ENV_LOG      "GPUTOP_FAKE_NVML_LOG"
+#define ENV_CALLS    "GPUTOP_FAKE_NVML_CALLS"
 
 const char *const fake_fn_names[FN_COUNT] = {
 #define FAKE_FN_NAME(name) #name,
-	FAKE_FUNCS(FAKE_FN_NAME)
+    FAKE_FUNCS(FAKE_FN_NAME)
 #undef FAKE_FN_NAME
 };
 
@@ -39,7 +39,8 @@ static struct {
 	struct fake_scenario *sc; /* owned; NULL while not initialised */
 	struct timespec t0;       /* monotonic time of the first init */
 	unsigned long long t0_wall_us;
-	unsigned long long calls[FN_COUNT]; /* since load or last final shutdown */
+	unsigned long long
+	    calls[FN_COUNT]; /* since load or last final shutdown */
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Never written: only the addresses of its slots matter (see fake.h). */
@@ -54,7 +55,7 @@ int fake_fn_lookup(const char *name)
 }
 
 nvmlReturn_t fake_injected_error(const struct fake_scenario *sc,
-				 const struct fake_dev *d, enum fake_fn fn)
+                                 const struct fake_dev *d, enum fake_fn fn)
 {
 	if (d != NULL && d->inj.error[fn] != NVML_SUCCESS)
 		return d->inj.error[fn];
@@ -62,7 +63,7 @@ nvmlReturn_t fake_injected_error(const struct fake_scenario *sc,
 }
 
 static unsigned int injected_ms(const struct fake_scenario *sc,
-				const struct fake_dev *d, enum fake_fn fn)
+                                const struct fake_dev *d, enum fake_fn fn)
 {
 	if (d != NULL && d->inj.latency_ms[fn] != 0)
 		return d->inj.latency_ms[fn];
@@ -118,7 +119,7 @@ static double seconds_since_init(void)
 static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = {.tv_sec = ms / 1000,
-			      .tv_nsec = (long)(ms % 1000) * 1000000L};
+	                      .tv_nsec = (long)(ms % 1000) * 1000000L};
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
@@ -175,7 +176,7 @@ nvmlReturn_t fake_enter(enum fake_fn fn, struct fake_call *c)
  * lost GPU, injected error, MIG support. On SUCCESS the lock is held.
  */
 nvmlReturn_t fake_enter_dev(enum fake_fn fn, nvmlDevice_t h, unsigned flags,
-			    struct fake_call *c)
+                            struct fake_call *c)
 {
 	struct fake_dev *d;
 	unsigned int gpu;
@@ -217,7 +218,7 @@ nvmlReturn_t fake_enter_dev(enum fake_fn fn, nvmlDevice_t h, unsigned flags,
 
 /* One line per setter call; O_APPEND keeps lines whole across threads. */
 void fake_log_setter(const char *fn, nvmlDevice_t h, nvmlReturn_t rc,
-		     const char *fmt, ...)
+                     const char *fmt, ...)
 {
 	const char *path = getenv(ENV_LOG);
 	char args[256], dev[32], line[400];
@@ -237,7 +238,7 @@ void fake_log_setter(const char *fn, nvmlDevice_t h, nvmlReturn_t rc,
 	else
 		snprintf(dev, sizeof(dev), "%u", gpu);
 	n = snprintf(line, sizeof(line), "%s dev=%s %s -> %d\n", fn, dev, args,
-		     (int)rc);
+	             (int)rc);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(line))
@@ -286,17 +287,18 @@ static nvmlReturn_t init_common(enum fake_fn fn)
 	}
 	path = getenv(ENV_SCENARIO);
 	if (path == NULL || *path == '\0') {
-		fprintf(stderr, "fake-nvml: %s is not set; nvmlInit fails "
-				"with DRIVER_NOT_LOADED\n",
-			ENV_SCENARIO);
+		fprintf(stderr,
+		        "fake-nvml: %s is not set; nvmlInit fails "
+		        "with DRIVER_NOT_LOADED\n",
+		        ENV_SCENARIO);
 		return fake_leave(NVML_ERROR_DRIVER_NOT_LOADED);
 	}
 	rc = NVML_SUCCESS;
 	sc = fake_scenario_load(path, &rc);
 	if (sc == NULL)
 		return fake_leave(rc);
-	rc = sc->init_error != NVML_SUCCESS ? sc->init_error
-					    : sc->inj.error[fn];
+	rc =
+	    sc->init_error != NVML_SUCCESS ? sc->init_error : sc->inj.error[fn];
 	ms = sc->inj.latency_ms[fn];
 	if (rc != NVML_SUCCESS) {
 		fake_scenario_free(sc);
@@ -361,46 +363,46 @@ const char *nvmlErrorString(nvmlReturn_t result)
 		nvmlReturn_t rc;
 		const char *text;
 	} texts[] = {
-		{NVML_SUCCESS, "Success"},
-		{NVML_ERROR_UNINITIALIZED, "Uninitialized"},
-		{NVML_ERROR_INVALID_ARGUMENT, "Invalid Argument"},
-		{NVML_ERROR_NOT_SUPPORTED, "Not Supported"},
-		{NVML_ERROR_NO_PERMISSION, "Insufficient Permissions"},
-		{NVML_ERROR_ALREADY_INITIALIZED, "Already Initialized"},
-		{NVML_ERROR_NOT_FOUND, "Not Found"},
-		{NVML_ERROR_INSUFFICIENT_SIZE, "Insufficient Size"},
-		{NVML_ERROR_INSUFFICIENT_POWER, "Insufficient External Power"},
-		{NVML_ERROR_DRIVER_NOT_LOADED, "Driver Not Loaded"},
-		{NVML_ERROR_TIMEOUT, "Timeout"},
-		{NVML_ERROR_IRQ_ISSUE, "Interrupt Request Issue"},
-		{NVML_ERROR_LIBRARY_NOT_FOUND, "NVML Shared Library Not Found"},
-		{NVML_ERROR_FUNCTION_NOT_FOUND, "Function Not Found"},
-		{NVML_ERROR_CORRUPTED_INFOROM, "Corrupted infoROM"},
-		{NVML_ERROR_GPU_IS_LOST, "GPU is lost"},
-		{NVML_ERROR_RESET_REQUIRED, "GPU requires restart"},
-		{NVML_ERROR_OPERATING_SYSTEM,
-		 "The operating system has blocked the request."},
-		{NVML_ERROR_LIB_RM_VERSION_MISMATCH,
-		 "RM has detected an NVML/RM version mismatch."},
-		{NVML_ERROR_IN_USE, "The GPU is currently in use"},
-		{NVML_ERROR_MEMORY, "Insufficient Memory"},
-		{NVML_ERROR_NO_DATA, "No data"},
-		{NVML_ERROR_VGPU_ECC_NOT_SUPPORTED,
-		 "The requested vgpu operation is not available on target "
-		 "device, because ECC is enabled"},
-		{NVML_ERROR_INSUFFICIENT_RESOURCES,
-		 "Ran out of critical resources, other than memory"},
-		{NVML_ERROR_FREQ_NOT_SUPPORTED,
-		 "The requested frequency is not supported"},
-		{NVML_ERROR_ARGUMENT_VERSION_MISMATCH,
-		 "The provided version is invalid/unsupported"},
-		{NVML_ERROR_DEPRECATED,
-		 "Requested functionality has been deprecated"},
-		{NVML_ERROR_NOT_READY, "The system is not ready for the request"},
-		{NVML_ERROR_GPU_NOT_FOUND, "No GPUs were found"},
-		{NVML_ERROR_INVALID_STATE, "Resource is in an invalid state"},
-		{NVML_ERROR_RESET_TYPE_NOT_SUPPORTED,
-		 "The requested reset type is not supported"},
+	    {NVML_SUCCESS, "Success"},
+	    {NVML_ERROR_UNINITIALIZED, "Uninitialized"},
+	    {NVML_ERROR_INVALID_ARGUMENT, "Invalid Argument"},
+	    {NVML_ERROR_NOT_SUPPORTED, "Not Supported"},
+	    {NVML_ERROR_NO_PERMISSION, "Insufficient Permissions"},
+	    {NVML_ERROR_ALREADY_INITIALIZED, "Already Initialized"},
+	    {NVML_ERROR_NOT_FOUND, "Not Found"},
+	    {NVML_ERROR_INSUFFICIENT_SIZE, "Insufficient Size"},
+	    {NVML_ERROR_INSUFFICIENT_POWER, "Insufficient External Power"},
+	    {NVML_ERROR_DRIVER_NOT_LOADED, "Driver Not Loaded"},
+	    {NVML_ERROR_TIMEOUT, "Timeout"},
+	    {NVML_ERROR_IRQ_ISSUE, "Interrupt Request Issue"},
+	    {NVML_ERROR_LIBRARY_NOT_FOUND, "NVML Shared Library Not Found"},
+	    {NVML_ERROR_FUNCTION_NOT_FOUND, "Function Not Found"},
+	    {NVML_ERROR_CORRUPTED_INFOROM, "Corrupted infoROM"},
+	    {NVML_ERROR_GPU_IS_LOST, "GPU is lost"},
+	    {NVML_ERROR_RESET_REQUIRED, "GPU requires restart"},
+	    {NVML_ERROR_OPERATING_SYSTEM,
+	     "The operating system has blocked the request."},
+	    {NVML_ERROR_LIB_RM_VERSION_MISMATCH,
+	     "RM has detected an NVML/RM version mismatch."},
+	    {NVML_ERROR_IN_USE, "The GPU is currently in use"},
+	    {NVML_ERROR_MEMORY, "Insufficient Memory"},
+	    {NVML_ERROR_NO_DATA, "No data"},
+	    {NVML_ERROR_VGPU_ECC_NOT_SUPPORTED,
+	     "The requested vgpu operation is not available on target "
+	     "device, because ECC is enabled"},
+	    {NVML_ERROR_INSUFFICIENT_RESOURCES,
+	     "Ran out of critical resources, other than memory"},
+	    {NVML_ERROR_FREQ_NOT_SUPPORTED,
+	     "The requested frequency is not supported"},
+	    {NVML_ERROR_ARGUMENT_VERSION_MISMATCH,
+	     "The provided version is invalid/unsupported"},
+	    {NVML_ERROR_DEPRECATED,
+	     "Requested functionality has been deprecated"},
+	    {NVML_ERROR_NOT_READY, "The system is not ready for the request"},
+	    {NVML_ERROR_GPU_NOT_FOUND, "No GPUs were found"},
+	    {NVML_ERROR_INVALID_STATE, "Resource is in an invalid state"},
+	    {NVML_ERROR_RESET_TYPE_NOT_SUPPORTED,
+	     "The requested reset type is not supported"},
 	};
 
 	pthread_mutex_lock(&g.lock);

@@ -15,7 +15,8 @@ nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length)
 
 	if (rc != NVML_SUCCESS)
 		return rc;
-	return fake_leave(fake_copy_text(&c.sc->driver_version, version, length));
+	return fake_leave(
+	    fake_copy_text(&c.sc->driver_version, version, length));
 }
 
 nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length)
@@ -40,7 +41,7 @@ static nvmlReturn_t cuda_version(enum fake_fn fn, int *out)
 	if (out == NULL)
 		return fake_leave(NVML_ERROR_INVALID_ARGUMENT);
 	e = fn == FN_nvmlSystemGetCudaDriverVersion ? &c.sc->cuda_version
-						    : &c.sc->cuda_version_v2;
+	                                            : &c.sc->cuda_version_v2;
 	rc = fake_eval(e, c.t, &v);
 	if (rc == NVML_SUCCESS)
 		*out = (int)v;
@@ -50,19 +51,19 @@ static nvmlReturn_t cuda_version(enum fake_fn fn, int *out)
 nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *cudaDriverVersion)
 {
 	return cuda_version(FN_nvmlSystemGetCudaDriverVersion,
-			    cudaDriverVersion);
+	                    cudaDriverVersion);
 }
 
 nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *cudaDriverVersion)
 {
 	return cuda_version(FN_nvmlSystemGetCudaDriverVersion_v2,
-			    cudaDriverVersion);
+	                    cudaDriverVersion);
 }
 
 /* Names come from the scenario's process_name lines, never from /proc:
  * scenario PIDs belong to a /proc fixture, not to this host. */
 nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
-				      unsigned int length)
+                                      unsigned int length)
 {
 	struct fake_call c;
 	nvmlReturn_t rc = fake_enter(FN_nvmlSystemGetProcessName, &c);
@@ -74,7 +75,7 @@ nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name,
 	for (size_t i = 0; i < c.sc->npnames; i++)
 		if (c.sc->pnames[i].pid == pid)
 			return fake_leave(
-				fake_copy_str(c.sc->pnames[i].name, name, length));
+			    fake_copy_str(c.sc->pnames[i].name, name, length));
 	return fake_leave(NVML_ERROR_NOT_FOUND);
 }
 
@@ -104,7 +105,7 @@ nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount)
 /* A device's own injected error for this function applies, so a scenario
  * can hide one GPU (NO_PERMISSION, as cgroups do) or fail its attach. */
 static nvmlReturn_t handle_by_index(enum fake_fn fn, unsigned int index,
-				    nvmlDevice_t *device)
+                                    nvmlDevice_t *device)
 {
 	struct fake_call c;
 	nvmlReturn_t rc = fake_enter(fn, &c);
@@ -120,16 +121,15 @@ static nvmlReturn_t handle_by_index(enum fake_fn fn, unsigned int index,
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index,
-					nvmlDevice_t *device)
+                                        nvmlDevice_t *device)
 {
 	return handle_by_index(FN_nvmlDeviceGetHandleByIndex, index, device);
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index,
-					   nvmlDevice_t *device)
+                                           nvmlDevice_t *device)
 {
-	return handle_by_index(FN_nvmlDeviceGetHandleByIndex_v2, index,
-			       device);
+	return handle_by_index(FN_nvmlDeviceGetHandleByIndex_v2, index, device);
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device)
@@ -161,7 +161,7 @@ nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device)
 
 /* Accepts "dddddddd:bb:dd.f", "dddd:bb:dd.f" and "bb:dd.f" in any case. */
 static int parse_bus_id(const char *s, unsigned int *dom, unsigned int *bus,
-			unsigned int *dev)
+                        unsigned int *dev)
 {
 	unsigned int fn;
 	char tail;
@@ -175,7 +175,7 @@ static int parse_bus_id(const char *s, unsigned int *dom, unsigned int *bus,
 }
 
 static nvmlReturn_t handle_by_bus_id(enum fake_fn fn, const char *bus_id,
-				     nvmlDevice_t *device)
+                                     nvmlDevice_t *device)
 {
 	struct fake_call c;
 	unsigned int dom, bus, dev;
@@ -204,17 +204,17 @@ static nvmlReturn_t handle_by_bus_id(enum fake_fn fn, const char *bus_id,
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByPciBusId(const char *pciBusId,
-					   nvmlDevice_t *device)
+                                           nvmlDevice_t *device)
 {
 	return handle_by_bus_id(FN_nvmlDeviceGetHandleByPciBusId, pciBusId,
-				device);
+	                        device);
 }
 
 nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *pciBusId,
-					      nvmlDevice_t *device)
+                                              nvmlDevice_t *device)
 {
 	return handle_by_bus_id(FN_nvmlDeviceGetHandleByPciBusId_v2, pciBusId,
-				device);
+	                        device);
 }
 
 nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index)
@@ -231,11 +231,11 @@ nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index)
 }
 
 nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device,
-				      unsigned int *minorNumber)
+                                      unsigned int *minorNumber)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetMinorNumber, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetMinorNumber, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -247,12 +247,12 @@ nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t device,
 /* A MIG device is named after its parent and profile, as nvidia-smi shows
  * it: "NVIDIA A100-SXM4-40GB MIG 3g.20gb". */
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name,
-			       unsigned int length)
+                               unsigned int length)
 {
 	struct fake_call c;
 	char buf[FAKE_TEXT_LEN + 48];
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetName, device,
-					 FAKE_MIG_OK, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceGetName, device, FAKE_MIG_OK, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -265,11 +265,11 @@ nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name,
 }
 
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid,
-			       unsigned int length)
+                               unsigned int length)
 {
 	struct fake_call c;
-	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetUUID, device,
-					 FAKE_MIG_OK, &c);
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceGetUUID, device, FAKE_MIG_OK, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -279,7 +279,7 @@ nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid,
 }
 
 nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t device, char *serial,
-				 unsigned int length)
+                                 unsigned int length)
 {
 	struct fake_call c;
 	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetSerial, device, 0, &c);
@@ -290,29 +290,28 @@ nvmlReturn_t nvmlDeviceGetSerial(nvmlDevice_t device, char *serial,
 }
 
 nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t device, char *version,
-				       unsigned int length)
+                                       unsigned int length)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetVbiosVersion, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetVbiosVersion, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
 	return fake_leave(fake_copy_text(&c.dev->vbios, version, length));
 }
 
-nvmlReturn_t nvmlDeviceGetBoardPartNumber(nvmlDevice_t device,
-					  char *partNumber,
-					  unsigned int length)
+nvmlReturn_t nvmlDeviceGetBoardPartNumber(nvmlDevice_t device, char *partNumber,
+                                          unsigned int length)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetBoardPartNumber, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetBoardPartNumber, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
 	return fake_leave(
-		fake_copy_text(&c.dev->part_number, partNumber, length));
+	    fake_copy_text(&c.dev->part_number, partNumber, length));
 }
 
 struct pci_ids {
@@ -341,7 +340,7 @@ static nvmlReturn_t pci_ids(const struct fake_call *c, struct pci_ids *p)
 
 /* v1/v2 callers may hand a 52-byte struct: write only that much. */
 static nvmlReturn_t pci_info(enum fake_fn fn, nvmlDevice_t device,
-			     nvmlPciInfo_t *pci, int legacy)
+                             nvmlPciInfo_t *pci, int legacy)
 {
 	struct fake_call c;
 	struct pci_ids p;
@@ -357,9 +356,9 @@ static nvmlReturn_t pci_info(enum fake_fn fn, nvmlDevice_t device,
 		return fake_leave(rc);
 	memset(&tmp, 0, sizeof(tmp));
 	snprintf(tmp.busIdLegacy, sizeof(tmp.busIdLegacy), "%04X:%02X:%02X.0",
-		 p.dom, p.bus, p.dev);
-	snprintf(tmp.busId, sizeof(tmp.busId), "%08X:%02X:%02X.0", p.dom,
-		 p.bus, p.dev);
+	         p.dom, p.bus, p.dev);
+	snprintf(tmp.busId, sizeof(tmp.busId), "%08X:%02X:%02X.0", p.dom, p.bus,
+	         p.dev);
 	tmp.domain = p.dom;
 	tmp.bus = p.bus;
 	tmp.device = p.dev;
@@ -390,14 +389,13 @@ nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
 	return pci_info(FN_nvmlDeviceGetPciInfo_v3, device, pci, 0);
 }
 
-nvmlReturn_t nvmlDeviceGetPciInfoExt(nvmlDevice_t device,
-				     nvmlPciInfoExt_t *pci)
+nvmlReturn_t nvmlDeviceGetPciInfoExt(nvmlDevice_t device, nvmlPciInfoExt_t *pci)
 {
 	struct fake_call c;
 	struct pci_ids p;
 	unsigned int base = 3, sub = 0; /* display controller, VGA */
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetPciInfoExt, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetPciInfoExt, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -419,7 +417,7 @@ nvmlReturn_t nvmlDeviceGetPciInfoExt(nvmlDevice_t device,
 	pci->subClass = sub;
 	memset(pci->busId, 0, sizeof(pci->busId));
 	snprintf(pci->busId, sizeof(pci->busId), "%08X:%02X:%02X.0", p.dom,
-		 p.bus, p.dev);
+	         p.bus, p.dev);
 	return fake_leave(NVML_SUCCESS);
 }
 
@@ -440,11 +438,11 @@ nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t device, nvmlBrandType_t *type)
 }
 
 nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device,
-				       nvmlDeviceArchitecture_t *arch)
+                                       nvmlDeviceArchitecture_t *arch)
 {
 	struct fake_call c;
 	nvmlReturn_t rc =
-		fake_enter_dev(FN_nvmlDeviceGetArchitecture, device, 0, &c);
+	    fake_enter_dev(FN_nvmlDeviceGetArchitecture, device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -453,13 +451,13 @@ nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device,
 	return fake_leave(fake_get_u(&c, K_ARCH, arch));
 }
 
-nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device,
-						int *major, int *minor)
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major,
+                                                int *minor)
 {
 	struct fake_call c;
 	int ma = 0, mi = 0;
 	nvmlReturn_t rc = fake_enter_dev(FN_nvmlDeviceGetCudaComputeCapability,
-					 device, 0, &c);
+	                                 device, 0, &c);
 
 	if (rc != NVML_SUCCESS)
 		return rc;

@@ -30,29 +30,46 @@
 #define H100_MIB 1048576ULL
 
 /* Every function the tests call, resolved from the library under test. */
-#define FAKE_SYMS(X)                                                   \
-	X(nvmlInit) X(nvmlInit_v2) X(nvmlInitWithFlags) X(nvmlShutdown)      \
-	X(nvmlErrorString) X(nvmlSystemGetDriverVersion)                     \
-	X(nvmlDeviceGetCount_v2) X(nvmlDeviceGetHandleByIndex_v2)            \
-	X(nvmlDeviceGetName) X(nvmlDeviceGetTemperature)                     \
-	X(nvmlDeviceGetTemperatureV) X(nvmlDeviceGetMemoryInfo)              \
-	X(nvmlDeviceGetMemoryInfo_v2) X(nvmlDeviceGetPciInfo)                \
-	X(nvmlDeviceGetPciInfo_v3) X(nvmlDeviceGetComputeRunningProcesses)   \
-	X(nvmlDeviceGetComputeRunningProcesses_v3)                           \
-	X(nvmlDeviceGetGraphicsRunningProcesses_v3)                          \
-	X(nvmlDeviceGetProcessUtilization)                                   \
-	X(nvmlDeviceGetProcessesUtilizationInfo) X(nvmlDeviceGetFieldValues) \
-	X(nvmlDeviceGetPcieThroughput) X(nvmlDeviceGetPowerManagementLimit)  \
-	X(nvmlDeviceGetEnforcedPowerLimit)                                   \
-	X(nvmlDeviceSetPowerManagementLimit)                                 \
-	X(nvmlDeviceSetPowerManagementLimit_v2)                              \
-	X(nvmlDeviceGetPersistenceMode) X(nvmlDeviceSetPersistenceMode)      \
-	X(nvmlDeviceGetNumFans) X(nvmlDeviceGetFanSpeed_v2)                  \
-	X(nvmlDeviceGetFanControlPolicy_v2) X(nvmlDeviceSetFanSpeed_v2)      \
-	X(nvmlDeviceSetDefaultFanSpeed_v2) X(nvmlDeviceGetFanSpeedRPM)       \
-	X(nvmlDeviceGetUtilizationRates) X(nvmlDeviceGetMigMode)             \
-	X(nvmlDeviceGetMigDeviceHandleByIndex)                               \
-	X(nvmlDeviceIsMigDeviceHandle) X(nvmlDeviceGetGpuInstanceId)         \
+#define FAKE_SYMS(X)                                                           \
+	X(nvmlInit)                                                            \
+	X(nvmlInit_v2)                                                         \
+	X(nvmlInitWithFlags)                                                   \
+	X(nvmlShutdown)                                                        \
+	X(nvmlErrorString)                                                     \
+	X(nvmlSystemGetDriverVersion)                                          \
+	X(nvmlDeviceGetCount_v2)                                               \
+	X(nvmlDeviceGetHandleByIndex_v2)                                       \
+	X(nvmlDeviceGetName)                                                   \
+	X(nvmlDeviceGetTemperature)                                            \
+	X(nvmlDeviceGetTemperatureV)                                           \
+	X(nvmlDeviceGetMemoryInfo)                                             \
+	X(nvmlDeviceGetMemoryInfo_v2)                                          \
+	X(nvmlDeviceGetPciInfo)                                                \
+	X(nvmlDeviceGetPciInfo_v3)                                             \
+	X(nvmlDeviceGetComputeRunningProcesses)                                \
+	X(nvmlDeviceGetComputeRunningProcesses_v3)                             \
+	X(nvmlDeviceGetGraphicsRunningProcesses_v3)                            \
+	X(nvmlDeviceGetProcessUtilization)                                     \
+	X(nvmlDeviceGetProcessesUtilizationInfo)                               \
+	X(nvmlDeviceGetFieldValues)                                            \
+	X(nvmlDeviceGetPcieThroughput)                                         \
+	X(nvmlDeviceGetPowerManagementLimit)                                   \
+	X(nvmlDeviceGetEnforcedPowerLimit)                                     \
+	X(nvmlDeviceSetPowerManagementLimit)                                   \
+	X(nvmlDeviceSetPowerManagementLimit_v2)                                \
+	X(nvmlDeviceGetPersistenceMode)                                        \
+	X(nvmlDeviceSetPersistenceMode)                                        \
+	X(nvmlDeviceGetNumFans)                                                \
+	X(nvmlDeviceGetFanSpeed_v2)                                            \
+	X(nvmlDeviceGetFanControlPolicy_v2)                                    \
+	X(nvmlDeviceSetFanSpeed_v2)                                            \
+	X(nvmlDeviceSetDefaultFanSpeed_v2)                                     \
+	X(nvmlDeviceGetFanSpeedRPM)                                            \
+	X(nvmlDeviceGetUtilizationRates)                                       \
+	X(nvmlDeviceGetMigMode)                                                \
+	X(nvmlDeviceGetMigDeviceHandleByIndex)                                 \
+	X(nvmlDeviceIsMigDeviceHandle)                                         \
+	X(nvmlDeviceGetGpuInstanceId)                                          \
 	X(nvmlDeviceGetDeviceHandleFromMigDeviceHandle)
 
 /* The loaded library; set up once per run, read-only during the tests. */
@@ -71,23 +88,24 @@ static int group_setup(void **state)
 	(void)state;
 	f.scenario_dir = getenv("GPUTOP_SCENARIO_DIR");
 	if (path == NULL || f.scenario_dir == NULL) {
-		fprintf(stderr, "test_fake_nvml: set GPUTOP_FAKE_NVML_LIB to the "
-				"built fake libnvidia-ml.so.1 and "
-				"GPUTOP_SCENARIO_DIR to tests/fake-nvml/"
-				"scenarios\n");
+		fprintf(stderr,
+		        "test_fake_nvml: set GPUTOP_FAKE_NVML_LIB to the "
+		        "built fake libnvidia-ml.so.1 and "
+		        "GPUTOP_SCENARIO_DIR to tests/fake-nvml/"
+		        "scenarios\n");
 		return -1;
 	}
 	f.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (f.lib == NULL) {
 		fprintf(stderr, "test_fake_nvml: dlopen %s: %s\n", path,
-			dlerror());
+		        dlerror());
 		return -1;
 	}
-#define FAKE_SYM_LOAD(name)                                              \
-	*(void **)&f.name = dlsym(f.lib, #name);                         \
-	if (f.name == NULL) {                                            \
-		fprintf(stderr, "test_fake_nvml: %s not exported\n", #name); \
-		return -1;                                               \
+#define FAKE_SYM_LOAD(name)                                                    \
+	*(void **)&f.name = dlsym(f.lib, #name);                               \
+	if (f.name == NULL) {                                                  \
+		fprintf(stderr, "test_fake_nvml: %s not exported\n", #name);   \
+		return -1;                                                     \
 	}
 	FAKE_SYMS(FAKE_SYM_LOAD)
 #undef FAKE_SYM_LOAD
@@ -194,13 +212,13 @@ static void test_uninitialized_before_init(void **state)
 	assert_int_equal(f.nvmlDeviceGetCount_v2(&n), NVML_ERROR_UNINITIALIZED);
 	assert_int_equal(n, 42);
 	assert_int_equal(f.nvmlSystemGetDriverVersion(buf, sizeof(buf)),
-			 NVML_ERROR_UNINITIALIZED);
+	                 NVML_ERROR_UNINITIALIZED);
 	/* A pointer-looking handle must not be trusted before init. */
 	assert_int_equal(f.nvmlDeviceGetTemperature((nvmlDevice_t)buf,
-						    NVML_TEMPERATURE_GPU, &n),
-			 NVML_ERROR_UNINITIALIZED);
+	                                            NVML_TEMPERATURE_GPU, &n),
+	                 NVML_ERROR_UNINITIALIZED);
 	assert_string_equal(f.nvmlErrorString(NVML_ERROR_UNINITIALIZED),
-			    "Uninitialized");
+	                    "Uninitialized");
 	text = f.nvmlErrorString((nvmlReturn_t)12345);
 	assert_non_null(text);
 	assert_string_equal(text, "Unknown Error");
@@ -222,7 +240,7 @@ static void test_refcounted_init(void **state)
 	assert_int_equal(f.nvmlDeviceGetCount_v2(&n), NVML_SUCCESS);
 	assert_int_equal(n, 8);
 	assert_int_equal(f.nvmlSystemGetDriverVersion(buf, sizeof(buf)),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_string_equal(buf, "590.48.01");
 	assert_int_equal(f.nvmlShutdown(), NVML_SUCCESS);
 	assert_int_equal(f.nvmlDeviceGetCount_v2(&n), NVML_ERROR_UNINITIALIZED);
@@ -238,13 +256,13 @@ static void test_init_failures(void **state)
 	unsetenv("GPUTOP_FAKE_NVML_SCENARIO");
 	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_DRIVER_NOT_LOADED);
 	assert_string_equal(f.nvmlErrorString(NVML_ERROR_DRIVER_NOT_LOADED),
-			    "Driver Not Loaded");
+	                    "Driver Not Loaded");
 	use_scenario("no-such-scenario.scn");
 	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_DRIVER_NOT_LOADED);
 
 	temp_path(path, sizeof(path), "initerr");
 	write_file(path, "# a driver/library version mismatch\n"
-			 "init_error LIB_RM_VERSION_MISMATCH\n");
+	                 "init_error LIB_RM_VERSION_MISMATCH\n");
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", path, 1);
 	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_LIB_RM_VERSION_MISMATCH);
 
@@ -267,7 +285,7 @@ static void test_init_failures(void **state)
 		assert_non_null(strstr(err, want));
 	}
 	assert_int_equal(f.nvmlDeviceGetCount_v2(&(unsigned int){0}),
-			 NVML_ERROR_UNINITIALIZED);
+	                 NVML_ERROR_UNINITIALIZED);
 	unlink(path);
 	unlink(errpath);
 }
@@ -285,7 +303,7 @@ static void test_memory_info(void **state)
 	memset(&m2, 0, sizeof(m2));
 	m2.version = 2; /* what nvtop passes: must fail with 13, not 3 */
 	assert_int_equal(f.nvmlDeviceGetMemoryInfo_v2(d, &m2),
-			 NVML_ERROR_FUNCTION_NOT_FOUND);
+	                 NVML_ERROR_FUNCTION_NOT_FOUND);
 
 	m2.version = GT_NVML_MEMORY_V2_VERSION;
 	assert_int_equal(f.nvmlDeviceGetMemoryInfo_v2(d, &m2), NVML_SUCCESS);
@@ -313,7 +331,7 @@ static void test_versioned_structs(void **state)
 	memset(&t, 0, sizeof(t));
 	t.version = 1;
 	assert_int_equal(f.nvmlDeviceGetTemperatureV(d, &t),
-			 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+	                 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 	t.version = GT_NVML_TEMPERATURE_V1_VERSION;
 	t.sensorType = NVML_TEMPERATURE_GPU;
 	assert_int_equal(f.nvmlDeviceGetTemperatureV(d, &t), NVML_SUCCESS);
@@ -322,7 +340,7 @@ static void test_versioned_structs(void **state)
 	memset(&pu, 0, sizeof(pu));
 	pu.version = 0x01000010;
 	assert_int_equal(f.nvmlDeviceGetProcessesUtilizationInfo(d, &pu),
-			 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+	                 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 }
 
 static void test_pci_info_layouts(void **state)
@@ -338,10 +356,10 @@ static void test_pci_info_layouts(void **state)
 	/* v1 owns 52 bytes: 36 filled, 16 zeroed, nothing written after. */
 	memset(raw, 0xAA, sizeof(raw));
 	assert_int_equal(f.nvmlDeviceGetPciInfo(d, (nvmlPciInfo_t *)raw),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_string_equal((const char *)raw, "0000:18:00.0");
-	for (size_t i = GT_NVML_PCI_INFO_V1_FILLED; i < GT_NVML_PCI_INFO_V1_SIZE;
-	     i++)
+	for (size_t i = GT_NVML_PCI_INFO_V1_FILLED;
+	     i < GT_NVML_PCI_INFO_V1_SIZE; i++)
 		assert_int_equal(raw[i], 0);
 	for (size_t i = GT_NVML_PCI_INFO_V1_SIZE; i < sizeof(raw); i++)
 		assert_int_equal(raw[i], 0xAA);
@@ -366,24 +384,24 @@ static void test_process_list_handshake(void **state)
 	d = gpu(0);
 
 	count = 0;
-	assert_int_equal(f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count,
-								   NULL),
-			 NVML_ERROR_INSUFFICIENT_SIZE);
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count, NULL),
+	    NVML_ERROR_INSUFFICIENT_SIZE);
 	assert_int_equal(count, 2);
 
 	count = 1;
 	memset(raw, 0xAA, sizeof(raw));
-	assert_int_equal(f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count,
-								   v3),
-			 NVML_ERROR_INSUFFICIENT_SIZE);
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count, v3),
+	    NVML_ERROR_INSUFFICIENT_SIZE);
 	assert_int_equal(count, 2);
 	assert_int_equal(raw[0], 0xAA); /* nothing written on failure */
 
 	/* Exact buffer: 24-byte entries. A larger one: nothing past count. */
 	count = 5;
-	assert_int_equal(f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count,
-								   v3),
-			 NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count, v3),
+	    NVML_SUCCESS);
 	assert_int_equal(count, 2);
 	assert_int_equal(v3[0].pid, 4100);
 	assert_int_equal(v3[0].usedGpuMemory, 76235669504ULL);
@@ -397,8 +415,8 @@ static void test_process_list_handshake(void **state)
 	count = 2;
 	memset(raw, 0xAA, sizeof(raw));
 	assert_int_equal(f.nvmlDeviceGetComputeRunningProcesses(
-				 d, &count, (nvmlProcessInfo_v1_t *)raw),
-			 NVML_SUCCESS);
+	                     d, &count, (nvmlProcessInfo_v1_t *)raw),
+	                 NVML_SUCCESS);
 	assert_int_equal(count, 2);
 	memcpy(&pid, raw + 16, sizeof(pid));
 	memcpy(&used, raw + 24, sizeof(used));
@@ -409,16 +427,15 @@ static void test_process_list_handshake(void **state)
 
 	/* pid 5000 is also a graphics process; GPU 3 has none. */
 	count = 5;
-	assert_int_equal(f.nvmlDeviceGetGraphicsRunningProcesses_v3(d, &count,
-								    v3),
-			 NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceGetGraphicsRunningProcesses_v3(d, &count, v3),
+	    NVML_SUCCESS);
 	assert_int_equal(count, 1);
 	assert_int_equal(v3[0].pid, 5000);
 	count = 0;
-	assert_int_equal(f.nvmlDeviceGetGraphicsRunningProcesses_v3(gpu(3),
-								    &count,
-								    NULL),
-			 NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceGetGraphicsRunningProcesses_v3(gpu(3), &count, NULL),
+	    NVML_SUCCESS);
 	assert_int_equal(count, 0);
 }
 
@@ -435,13 +452,13 @@ static void test_process_utilization(void **state)
 
 	count = 0;
 	assert_int_equal(f.nvmlDeviceGetProcessUtilization(d, NULL, &count, 0),
-			 NVML_ERROR_INSUFFICIENT_SIZE);
+	                 NVML_ERROR_INSUFFICIENT_SIZE);
 	assert_int_equal(count, 2);
 
 	before = now_us();
 	count = 4;
 	assert_int_equal(f.nvmlDeviceGetProcessUtilization(d, s, &count, 0),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(count, 2);
 	assert_int_equal(s[0].pid, 4100);
 	assert_int_equal(s[0].smUtil, 97);
@@ -452,12 +469,13 @@ static void test_process_utilization(void **state)
 
 	future = now_us() + 3600ULL * 1000000ULL;
 	count = 4;
-	assert_int_equal(f.nvmlDeviceGetProcessUtilization(d, s, &count, future),
-			 NVML_ERROR_NOT_FOUND);
+	assert_int_equal(
+	    f.nvmlDeviceGetProcessUtilization(d, s, &count, future),
+	    NVML_ERROR_NOT_FOUND);
 	count = 0;
-	assert_int_equal(f.nvmlDeviceGetProcessUtilization(d, NULL, &count,
-							   future),
-			 NVML_ERROR_INSUFFICIENT_SIZE);
+	assert_int_equal(
+	    f.nvmlDeviceGetProcessUtilization(d, NULL, &count, future),
+	    NVML_ERROR_INSUFFICIENT_SIZE);
 }
 
 static void test_field_values(void **state)
@@ -475,7 +493,7 @@ static void test_field_values(void **state)
 	v[2].fieldId = NVML_FI_DEV_POWER_CURRENT_LIMIT;
 	v[3].fieldId = NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT;
 	v[4].fieldId = NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION;
-	v[5].fieldId = 9999; /* unknown */
+	v[5].fieldId = 9999;                          /* unknown */
 	v[6].fieldId = NVML_FI_DEV_NVLINK_LINK_COUNT; /* not in scenario */
 	assert_int_equal(f.nvmlDeviceGetFieldValues(d, 7, v), NVML_SUCCESS);
 
@@ -513,21 +531,21 @@ static void test_lost_gpu(void **state)
 	init_with("h100x8-lost.scn"); /* GPU 3 is lost 1.5 s after init */
 	lost = gpu(3);
 	fine = gpu(2);
-	assert_int_equal(f.nvmlDeviceGetTemperature(lost, NVML_TEMPERATURE_GPU,
-						    &t),
-			 NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceGetTemperature(lost, NVML_TEMPERATURE_GPU, &t),
+	    NVML_SUCCESS);
 	assert_int_equal(t, 43);
 	sleep_ms(1600);
-	assert_int_equal(f.nvmlDeviceGetTemperature(lost, NVML_TEMPERATURE_GPU,
-						    &t),
-			 NVML_ERROR_GPU_IS_LOST);
+	assert_int_equal(
+	    f.nvmlDeviceGetTemperature(lost, NVML_TEMPERATURE_GPU, &t),
+	    NVML_ERROR_GPU_IS_LOST);
 	assert_int_equal(f.nvmlDeviceGetName(lost, name, sizeof(name)),
-			 NVML_ERROR_GPU_IS_LOST);
+	                 NVML_ERROR_GPU_IS_LOST);
 	assert_string_equal(f.nvmlErrorString(NVML_ERROR_GPU_IS_LOST),
-			    "GPU is lost");
-	assert_int_equal(f.nvmlDeviceGetTemperature(fine, NVML_TEMPERATURE_GPU,
-						    &t),
-			 NVML_SUCCESS);
+	                    "GPU is lost");
+	assert_int_equal(
+	    f.nvmlDeviceGetTemperature(fine, NVML_TEMPERATURE_GPU, &t),
+	    NVML_SUCCESS);
 	assert_int_equal(t, 42);
 }
 
@@ -546,49 +564,49 @@ static void test_setters_privileged(void **state)
 	d = gpu(1);
 
 	assert_int_equal(f.nvmlDeviceSetPowerManagementLimit(d, 300000),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(f.nvmlDeviceGetPowerManagementLimit(d, &limit),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(limit, 300000);
 	assert_int_equal(f.nvmlDeviceGetEnforcedPowerLimit(d, &limit),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(limit, 300000);
 	assert_int_equal(f.nvmlDeviceSetPowerManagementLimit(d, 100000),
-			 NVML_ERROR_INVALID_ARGUMENT);
+	                 NVML_ERROR_INVALID_ARGUMENT);
 
 	memset(&pv, 0, sizeof(pv));
 	pv.version = 1;
 	pv.powerScope = NVML_POWER_SCOPE_GPU;
 	pv.powerValueMw = 650000;
 	assert_int_equal(f.nvmlDeviceSetPowerManagementLimit_v2(d, &pv),
-			 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+	                 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 	pv.version = GT_NVML_POWER_VALUE_V2_VERSION;
 	assert_int_equal(f.nvmlDeviceSetPowerManagementLimit_v2(d, &pv),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(f.nvmlDeviceGetPowerManagementLimit(d, &limit),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(limit, 650000);
 
-	assert_int_equal(f.nvmlDeviceSetPersistenceMode(d,
-							NVML_FEATURE_DISABLED),
-			 NVML_SUCCESS);
-	assert_int_equal(f.nvmlDeviceGetPersistenceMode(d, &mode), NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceSetPersistenceMode(d, NVML_FEATURE_DISABLED),
+	    NVML_SUCCESS);
+	assert_int_equal(f.nvmlDeviceGetPersistenceMode(d, &mode),
+	                 NVML_SUCCESS);
 	assert_int_equal(mode, NVML_FEATURE_DISABLED);
 	/* H100 has no fans to set. */
 	assert_int_equal(f.nvmlDeviceSetFanSpeed_v2(d, 0, 50),
-			 NVML_ERROR_NOT_SUPPORTED);
+	                 NVML_ERROR_NOT_SUPPORTED);
 
 	read_file(log, text, sizeof(text));
 	assert_string_equal(
-		text,
-		"nvmlDeviceSetPowerManagementLimit dev=1 limit=300000 -> 0\n"
-		"nvmlDeviceSetPowerManagementLimit dev=1 limit=100000 -> 2\n"
-		"nvmlDeviceSetPowerManagementLimit_v2 dev=1 scope=0 "
-		"limit=650000 -> 25\n"
-		"nvmlDeviceSetPowerManagementLimit_v2 dev=1 scope=0 "
-		"limit=650000 -> 0\n"
-		"nvmlDeviceSetPersistenceMode dev=1 mode=0 -> 0\n"
-		"nvmlDeviceSetFanSpeed_v2 dev=1 fan=0 speed=50 -> 3\n");
+	    text, "nvmlDeviceSetPowerManagementLimit dev=1 limit=300000 -> 0\n"
+	          "nvmlDeviceSetPowerManagementLimit dev=1 limit=100000 -> 2\n"
+	          "nvmlDeviceSetPowerManagementLimit_v2 dev=1 scope=0 "
+	          "limit=650000 -> 25\n"
+	          "nvmlDeviceSetPowerManagementLimit_v2 dev=1 scope=0 "
+	          "limit=650000 -> 0\n"
+	          "nvmlDeviceSetPersistenceMode dev=1 mode=0 -> 0\n"
+	          "nvmlDeviceSetFanSpeed_v2 dev=1 fan=0 speed=50 -> 3\n");
 	unlink(log);
 }
 
@@ -606,29 +624,29 @@ static void test_setters_unprivileged(void **state)
 	d = gpu(0);
 
 	assert_int_equal(f.nvmlDeviceSetPowerManagementLimit(d, 300000),
-			 NVML_ERROR_NO_PERMISSION);
+	                 NVML_ERROR_NO_PERMISSION);
 	assert_int_equal(f.nvmlDeviceGetPowerManagementLimit(d, &limit),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(limit, 450000);
 	assert_int_equal(f.nvmlDeviceSetFanSpeed_v2(d, 0, 60),
-			 NVML_ERROR_NO_PERMISSION);
+	                 NVML_ERROR_NO_PERMISSION);
 	assert_int_equal(f.nvmlDeviceGetFanControlPolicy_v2(d, 0, &policy),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(policy, NVML_FAN_POLICY_TEMPERATURE_CONTINOUS_SW);
 	assert_int_equal(f.nvmlDeviceSetDefaultFanSpeed_v2(d, 1),
-			 NVML_ERROR_NO_PERMISSION);
-	assert_int_equal(f.nvmlDeviceSetPersistenceMode(d,
-							NVML_FEATURE_DISABLED),
-			 NVML_ERROR_NO_PERMISSION);
+	                 NVML_ERROR_NO_PERMISSION);
+	assert_int_equal(
+	    f.nvmlDeviceSetPersistenceMode(d, NVML_FEATURE_DISABLED),
+	    NVML_ERROR_NO_PERMISSION);
 	assert_string_equal(f.nvmlErrorString(NVML_ERROR_NO_PERMISSION),
-			    "Insufficient Permissions");
+	                    "Insufficient Permissions");
 
 	read_file(log, text, sizeof(text));
 	assert_string_equal(
-		text, "nvmlDeviceSetPowerManagementLimit dev=0 limit=300000 -> 4\n"
-		      "nvmlDeviceSetFanSpeed_v2 dev=0 fan=0 speed=60 -> 4\n"
-		      "nvmlDeviceSetDefaultFanSpeed_v2 dev=0 fan=1 -> 4\n"
-		      "nvmlDeviceSetPersistenceMode dev=0 mode=0 -> 4\n");
+	    text, "nvmlDeviceSetPowerManagementLimit dev=0 limit=300000 -> 4\n"
+	          "nvmlDeviceSetFanSpeed_v2 dev=0 fan=0 speed=60 -> 4\n"
+	          "nvmlDeviceSetDefaultFanSpeed_v2 dev=0 fan=1 -> 4\n"
+	          "nvmlDeviceSetPersistenceMode dev=0 mode=0 -> 4\n");
 	unlink(log);
 }
 
@@ -644,28 +662,30 @@ static void test_fan_control(void **state)
 	d = gpu(0);
 	assert_int_equal(f.nvmlDeviceGetNumFans(d, &n), NVML_SUCCESS);
 	assert_int_equal(n, 2);
-	assert_int_equal(f.nvmlDeviceSetFanSpeed_v2(d, 0, 20),
-			 NVML_ERROR_INVALID_ARGUMENT); /* below the 30 % minimum */
+	assert_int_equal(
+	    f.nvmlDeviceSetFanSpeed_v2(d, 0, 20),
+	    NVML_ERROR_INVALID_ARGUMENT); /* below the 30 % minimum */
 	assert_int_equal(f.nvmlDeviceSetFanSpeed_v2(d, 2, 60),
-			 NVML_ERROR_INVALID_ARGUMENT); /* no third fan */
+	                 NVML_ERROR_INVALID_ARGUMENT); /* no third fan */
 	assert_int_equal(f.nvmlDeviceSetFanSpeed_v2(d, 0, 60), NVML_SUCCESS);
 	assert_int_equal(f.nvmlDeviceGetFanControlPolicy_v2(d, 0, &policy),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(policy, NVML_FAN_POLICY_MANUAL);
-	assert_int_equal(f.nvmlDeviceGetFanSpeed_v2(d, 0, &speed), NVML_SUCCESS);
+	assert_int_equal(f.nvmlDeviceGetFanSpeed_v2(d, 0, &speed),
+	                 NVML_SUCCESS);
 	assert_int_equal(speed, 60);
 
 	memset(&rpm, 0, sizeof(rpm));
 	rpm.version = 1;
 	assert_int_equal(f.nvmlDeviceGetFanSpeedRPM(d, &rpm),
-			 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+	                 NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 	rpm.version = GT_NVML_FAN_SPEED_INFO_V1_VERSION;
 	assert_int_equal(f.nvmlDeviceGetFanSpeedRPM(d, &rpm), NVML_SUCCESS);
 	assert_int_equal(rpm.speed, 3300 * 60 / 100);
 
 	assert_int_equal(f.nvmlDeviceSetDefaultFanSpeed_v2(d, 0), NVML_SUCCESS);
 	assert_int_equal(f.nvmlDeviceGetFanControlPolicy_v2(d, 0, &policy),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(policy, NVML_FAN_POLICY_TEMPERATURE_CONTINOUS_SW);
 }
 
@@ -683,41 +703,42 @@ static void test_mig(void **state)
 	assert_int_equal(f.nvmlDeviceGetMigMode(d, &cur, &pend), NVML_SUCCESS);
 	assert_int_equal(cur, NVML_DEVICE_MIG_ENABLE);
 	assert_int_equal(f.nvmlDeviceGetUtilizationRates(d, &u),
-			 NVML_ERROR_NOT_SUPPORTED);
+	                 NVML_ERROR_NOT_SUPPORTED);
 	count = 0;
 	assert_int_equal(f.nvmlDeviceGetProcessUtilization(d, NULL, &count, 0),
-			 NVML_ERROR_NOT_SUPPORTED);
+	                 NVML_ERROR_NOT_SUPPORTED);
 
 	count = 4;
-	assert_int_equal(f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count, p),
-			 NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count, p),
+	    NVML_SUCCESS);
 	assert_int_equal(count, 3);
 	assert_int_equal(p[0].gpuInstanceId, 1);
 	assert_int_equal(p[0].computeInstanceId, 0);
 
 	assert_int_equal(f.nvmlDeviceGetMigDeviceHandleByIndex(d, 1, &mig),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(f.nvmlDeviceIsMigDeviceHandle(mig, &is_mig),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_int_equal(is_mig, 1);
 	assert_int_equal(f.nvmlDeviceGetGpuInstanceId(mig, &id), NVML_SUCCESS);
 	assert_int_equal(id, 2);
 	assert_int_equal(f.nvmlDeviceGetName(mig, name, sizeof(name)),
-			 NVML_SUCCESS);
+	                 NVML_SUCCESS);
 	assert_string_equal(name, "NVIDIA A100-SXM4-40GB MIG 3g.20gb");
 	count = 4;
-	assert_int_equal(f.nvmlDeviceGetComputeRunningProcesses_v3(mig, &count,
-								   p),
-			 NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(mig, &count, p),
+	    NVML_SUCCESS);
 	assert_int_equal(count, 2);
 	assert_int_equal(p[1].pid, 6300);
 	assert_int_equal(p[1].usedGpuMemory, GT_NVML_MEMORY_NOT_AVAILABLE);
-	assert_int_equal(f.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(mig,
-									&parent),
-			 NVML_SUCCESS);
+	assert_int_equal(
+	    f.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(mig, &parent),
+	    NVML_SUCCESS);
 	assert_ptr_equal(parent, d);
 	assert_int_equal(f.nvmlDeviceGetMigDeviceHandleByIndex(d, 2, &mig),
-			 NVML_ERROR_NOT_FOUND);
+	                 NVML_ERROR_NOT_FOUND);
 }
 
 static void test_call_counts(void **state)
@@ -733,7 +754,7 @@ static void test_call_counts(void **state)
 	d = gpu(0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(f.nvmlDeviceGetName(d, name, sizeof(name)),
-				 NVML_SUCCESS);
+		                 NVML_SUCCESS);
 	assert_string_equal(name, "NVIDIA H100 80GB HBM3");
 	assert_int_equal(f.nvmlShutdown(), NVML_SUCCESS);
 	read_file(calls, text, sizeof(text));
@@ -754,7 +775,7 @@ static void *hammer(void *arg)
 		memset(&v, 0, sizeof(v));
 		v.fieldId = NVML_FI_DEV_PCIE_COUNT_TX_BYTES;
 		if (f.nvmlDeviceGetPcieThroughput(d, NVML_PCIE_UTIL_RX_BYTES,
-						  &kbps) != NVML_SUCCESS ||
+		                                  &kbps) != NVML_SUCCESS ||
 		    f.nvmlDeviceGetFieldValues(d, 1, &v) != NVML_SUCCESS ||
 		    v.nvmlReturn != NVML_SUCCESS)
 			return (void *)1;
@@ -770,7 +791,8 @@ static void test_threads(void **state)
 	(void)state;
 	init_with("h100x8.scn");
 	for (unsigned int i = 0; i < 8; i++)
-		assert_int_equal(pthread_create(&t[i], NULL, hammer, gpu(i)), 0);
+		assert_int_equal(pthread_create(&t[i], NULL, hammer, gpu(i)),
+		                 0);
 	for (unsigned int i = 0; i < 8; i++) {
 		assert_int_equal(pthread_join(t[i], &ret), 0);
 		assert_null(ret);
@@ -780,28 +802,26 @@ static void test_threads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_uninitialized_before_init,
-					  test_teardown),
-		cmocka_unit_test_teardown(test_refcounted_init, test_teardown),
-		cmocka_unit_test_teardown(test_init_failures, test_teardown),
-		cmocka_unit_test_teardown(test_memory_info, test_teardown),
-		cmocka_unit_test_teardown(test_versioned_structs, test_teardown),
-		cmocka_unit_test_teardown(test_pci_info_layouts, test_teardown),
-		cmocka_unit_test_teardown(test_process_list_handshake,
-					  test_teardown),
-		cmocka_unit_test_teardown(test_process_utilization,
-					  test_teardown),
-		cmocka_unit_test_teardown(test_field_values, test_teardown),
-		cmocka_unit_test_teardown(test_lost_gpu, test_teardown),
-		cmocka_unit_test_teardown(test_setters_privileged, test_teardown),
-		cmocka_unit_test_teardown(test_setters_unprivileged,
-					  test_teardown),
-		cmocka_unit_test_teardown(test_fan_control, test_teardown),
-		cmocka_unit_test_teardown(test_mig, test_teardown),
-		cmocka_unit_test_teardown(test_call_counts, test_teardown),
-		cmocka_unit_test_teardown(test_threads, test_teardown),
+	    cmocka_unit_test_teardown(test_uninitialized_before_init,
+	                              test_teardown),
+	    cmocka_unit_test_teardown(test_refcounted_init, test_teardown),
+	    cmocka_unit_test_teardown(test_init_failures, test_teardown),
+	    cmocka_unit_test_teardown(test_memory_info, test_teardown),
+	    cmocka_unit_test_teardown(test_versioned_structs, test_teardown),
+	    cmocka_unit_test_teardown(test_pci_info_layouts, test_teardown),
+	    cmocka_unit_test_teardown(test_process_list_handshake,
+	                              test_teardown),
+	    cmocka_unit_test_teardown(test_process_utilization, test_teardown),
+	    cmocka_unit_test_teardown(test_field_values, test_teardown),
+	    cmocka_unit_test_teardown(test_lost_gpu, test_teardown),
+	    cmocka_unit_test_teardown(test_setters_privileged, test_teardown),
+	    cmocka_unit_test_teardown(test_setters_unprivileged, test_teardown),
+	    cmocka_unit_test_teardown(test_fan_control, test_teardown),
+	    cmocka_unit_test_teardown(test_mig, test_teardown),
+	    cmocka_unit_test_teardown(test_call_counts, test_teardown),
+	    cmocka_unit_test_teardown(test_threads, test_teardown),
 	};
 
 	return cmocka_run_group_tests_name("fake_nvml", tests, group_setup,
-					   group_teardown);
+	                                   group_teardown);
 }

@@ -68,41 +68,52 @@ static void expected_user(uint32_t uid, char *out, size_t len)
 		snprintf(out, len, "%u", (unsigned)uid);
 }
 
-static void copy_file(const char *src, const char *dst)
+/* Returns 0 or -1; never aborts, so a setup can clean up after it. */
+static int copy_file(const char *src, const char *dst)
 {
 	FILE *in = fopen(src, "rb");
-	assert_non_null(in);
+	if (!in)
+		return -1;
 	FILE *out = fopen(dst, "wb");
-	assert_non_null(out);
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
 	char buf[4096];
 	size_t n;
+	int rc = 0;
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		assert_int_equal(fwrite(buf, 1, n, out), n);
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
 	fclose(in);
-	assert_int_equal(fclose(out), 0);
+	if (fclose(out) != 0)
+		rc = -1;
+	return rc;
 }
 
-static void copy_tree(const char *src, const char *dst)
+static int copy_tree(const char *src, const char *dst)
 {
 	DIR *d = opendir(src);
-	assert_non_null(d);
+	if (!d)
+		return -1;
 	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
+	int rc = 0;
+	while (rc == 0 && (de = readdir(d)) != NULL) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		char s[4096], t[4096];
 		snprintf(s, sizeof(s), "%s/%s", src, de->d_name);
 		snprintf(t, sizeof(t), "%s/%s", dst, de->d_name);
 		struct stat st;
-		assert_int_equal(lstat(s, &st), 0);
-		if (S_ISDIR(st.st_mode)) {
-			assert_int_equal(mkdir(t, 0755), 0);
-			copy_tree(s, t);
-		} else if (S_ISREG(st.st_mode)) {
-			copy_file(s, t);
-		}
+		if (lstat(s, &st) != 0)
+			rc = -1;
+		else if (S_ISDIR(st.st_mode))
+			rc = mkdir(t, 0755) == 0 ? copy_tree(s, t) : -1;
+		else if (S_ISREG(st.st_mode))
+			rc = copy_file(s, t);
 	}
 	closedir(d);
+	return rc;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,
@@ -119,8 +130,20 @@ struct tmp_tree {
 	struct gt_procinfo *pi;
 };
 
-/* A writable copy of the fixture tree and a procinfo reading it. */
-static int setup_copy(void **state)
+static int teardown_tmp(void **state)
+{
+	struct tmp_tree *t = *state;
+	if (!t)
+		return 0;
+	gt_procinfo_free(t->pi);
+	nftw(t->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(t);
+	*state = NULL;
+	return 0;
+}
+
+/* An empty temporary directory; t->pi is left for the test to set. */
+static int setup_empty(void **state)
 {
 	struct tmp_tree *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -130,22 +153,22 @@ static int setup_copy(void **state)
 		free(t);
 		return -1;
 	}
-	copy_tree(fixture_proc(), t->dir);
-	t->pi = gt_procinfo_new(t->dir);
-	if (!t->pi)
-		return -1;
 	*state = t;
 	return 0;
 }
 
-static int teardown_copy(void **state)
+/* A writable copy of the fixture tree and a procinfo reading it. */
+static int setup_copy(void **state)
 {
+	const char *src = fixture_proc(); /* fails before creating anything */
+	if (setup_empty(state) != 0)
+		return -1;
 	struct tmp_tree *t = *state;
-	if (!t)
-		return 0;
-	gt_procinfo_free(t->pi);
-	nftw(t->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(t);
+	if (copy_tree(src, t->dir) != 0 ||
+	    (t->pi = gt_procinfo_new(t->dir)) == NULL) {
+		teardown_tmp(state);
+		return -1;
+	}
 	return 0;
 }
 
@@ -173,18 +196,31 @@ static void remove_leaf(const char *dir, int pid, const char *leaf)
 	assert_int_equal(unlink(path), 0);
 }
 
-/* A complete 52-field stat line. */
-static void write_stat(const char *dir, int pid, const char *comm,
-		       unsigned long long utime, unsigned long long stime,
-		       unsigned long long start)
+/* A complete 52-field stat line; rss (field 24) in pages. */
+static void write_stat_rss(const char *dir, int pid, const char *comm,
+			   unsigned long long utime, unsigned long long stime,
+			   unsigned long long start, const char *rss)
 {
 	char buf[1024];
 	snprintf(buf, sizeof(buf),
 		 "%d (%s) S 1 %d 1 0 -1 4194560 100 0 0 0 %llu %llu 0 0 20 0 "
-		 "4 0 %llu 1000000 250 18446744073709551615 1 1 0 0 0 0 0 0 "
+		 "4 0 %llu 1000000 %s 18446744073709551615 1 1 0 0 0 0 0 0 "
 		 "0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-		 pid, comm, pid, utime, stime, start);
+		 pid, comm, pid, utime, stime, start, rss);
 	write_str(dir, pid, "stat", buf);
+}
+
+static void write_stat(const char *dir, int pid, const char *comm,
+		       unsigned long long utime, unsigned long long stime,
+		       unsigned long long start)
+{
+	write_stat_rss(dir, pid, comm, utime, stime, start, "250");
+}
+
+/* Bytes of a resident-page count, as the kernel's page size makes them. */
+static int64_t pages(int64_t n)
+{
+	return n * (int64_t)sysconf(_SC_PAGESIZE);
 }
 
 static int64_t clk(void)
@@ -215,8 +251,9 @@ static void test_train_ranks(void **state)
 		assert_string_equal(p.cmdline, want);
 		assert_string_equal(p.container, "docker:" DOCKER_ID);
 		assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_OK);
+		/* field 24 of stat: (2048000 + 1024 n) kB in 4 KiB pages */
 		assert_int_equal(p.f[GT_P_HOST_MEM].v,
-				 (int64_t)(2048000 + 1024 * n) * 1024);
+				 pages((2048000 + 1024 * n) / 4));
 		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
 		/* fields procinfo does not own stay as they were */
 		assert_int_equal(p.f[GT_P_GPU].why, GT_WHY_NOT_COLLECTED);
@@ -239,7 +276,7 @@ static void test_root_service(void **state)
 	assert_string_equal(p.name, "nsys-ui");
 	assert_string_equal(p.cmdline, "/usr/bin/nsys-ui --session gpu0");
 	assert_string_equal(p.container, "systemd:nsys-ui.service");
-	assert_int_equal(p.f[GT_P_HOST_MEM].v, 812340LL * 1024);
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(812340 / 4));
 	free(p.cmdline);
 	gt_procinfo_free(pi);
 }
@@ -264,7 +301,7 @@ static void test_hostile_pid(void **state)
 	if (getpwuid(4242) == NULL)
 		assert_string_equal(p.user, "4242");
 	assert_string_equal(p.container, ""); /* a user session */
-	assert_int_equal(p.f[GT_P_HOST_MEM].v, 10240LL * 1024);
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(10240 / 4));
 
 	char esc[256];
 	gt_text_escape(esc, sizeof(esc), p.cmdline, strlen(p.cmdline));
@@ -320,7 +357,9 @@ static void test_kernel_thread(void **state)
 	assert_string_equal(p.cmdline, "[kworker/3:1H]");
 	assert_string_equal(p.user, "root");
 	assert_string_equal(p.container, "");
-	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NO_SENSOR);
+	/* no user memory at all: a true zero */
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_OK);
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, 0);
 	free(p.cmdline);
 	gt_procinfo_free(pi);
 }
@@ -375,15 +414,22 @@ static void test_root_variants(void **state)
 	gt_procinfo_free(pi);
 
 	/* NULL means the live /proc: our own pid must be found */
+	char comm[64] = "";
+	FILE *f = fopen("/proc/self/comm", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
 	pi = gt_procinfo_new(NULL);
 	assert_non_null(pi);
 	fill(pi, &p, (int32_t)getpid(), SEC);
 	assert_true(p.host_known);
+	assert_string_equal(p.name, comm);
 	assert_int_equal(p.uid, (uint32_t)geteuid());
 	assert_true(p.f[GT_P_HOST_MEM].why == GT_WHY_OK);
 	assert_true(p.f[GT_P_HOST_MEM].v > 0);
 	assert_non_null(p.cmdline);
-	assert_non_null(strstr(p.cmdline, "test_procinfo"));
+	assert_true(p.cmdline[0] != '\0');
 	free(p.cmdline);
 	gt_procinfo_free(pi);
 	gt_procinfo_free(NULL);
@@ -452,6 +498,21 @@ static void test_cpu_delta(void **state)
 	fill(t->pi, &p, 4100, 15 * SEC);
 	assert_int_equal(p.f[GT_P_CPU].v, 80000);
 	free(p.cmdline);
+
+	/* counters that go backwards (a broken source) restart the rate
+	 * instead of wrapping into a huge value */
+	write_stat(t->dir, 4100, "python3", 10, 10, 987650);
+	fill(t->pi, &p, 4100, 16 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
+	write_stat(t->dir, 4100, "python3", 10 + c, 10, 987650);
+	fill(t->pi, &p, 4100, 17 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].v, 10000);
+	free(p.cmdline);
+	/* so does a clock that goes backwards */
+	fill(t->pi, &p, 4100, 1 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
 }
 
 /* The fixture's stat of 6000 has a comm with ") (" and digits: a parser
@@ -483,32 +544,37 @@ static void test_cache_reuse(void **state)
 	assert_string_equal(p.cmdline, "python3 train.py --rank 1");
 	free(p.cmdline);
 
-	/* steady state reads only stat and status: cmdline and cgroup can
+	/* steady state reads only stat: status, cmdline and cgroup can
 	 * vanish and the cached strings still answer */
+	char user[GT_USER_LEN];
+	expected_user(1000, user, sizeof(user));
 	remove_leaf(t->dir, 4101, "cmdline");
 	remove_leaf(t->dir, 4101, "cgroup");
 	remove_leaf(t->dir, 4101, "comm");
-	write_str(t->dir, 4101, "status",
-		  "Name:\tpython3\nUid:\t1000\t1000\t1000\t1000\n"
-		  "VmRSS:\t    4096 kB\n");
+	remove_leaf(t->dir, 4101, "status");
+	write_stat_rss(t->dir, 4101, "python3", 123401, 5601, 987651, "1024");
 	fill(t->pi, &p, 4101, 2 * SEC);
 	assert_true(p.host_known);
 	assert_string_equal(p.cmdline, "python3 train.py --rank 1");
 	assert_string_equal(p.container, "docker:" DOCKER_ID);
 	assert_string_equal(p.name, "python3");
-	/* ... while status is read every time */
-	assert_int_equal(p.f[GT_P_HOST_MEM].v, 4096LL * 1024);
+	assert_int_equal(p.uid, 1000);
+	assert_string_equal(p.user, user);
+	/* ... while stat is read every time */
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(1024));
 	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
 	free(p.cmdline);
 	assert_int_equal(gt_procinfo_cache_count(t->pi), 1);
 
-	/* a uid change (setuid) is seen at once */
+	/* a uid change shows with the next exec (a new comm), the moment
+	 * status is read again */
 	write_str(t->dir, 4101, "status",
 		  "Name:\tpython3\nUid:\t1000\t0\t0\t0\nVmRSS:\t 8 kB\n");
+	write_stat(t->dir, 4101, "sudo", 123401, 5601, 987651);
 	fill(t->pi, &p, 4101, 3 * SEC);
 	assert_int_equal(p.uid, 0);
 	assert_string_equal(p.user, "root");
-	free(p.cmdline);
+	assert_null(p.cmdline); /* cmdline now gone: left as it was */
 }
 
 static void test_exec_rereads_cmdline(void **state)
@@ -630,14 +696,18 @@ static void test_malformed(void **state)
 	assert_false(p.host_known);
 	assert_int_equal(gt_procinfo_cache_count(t->pi), 0);
 
-	/* stat fine; status without Uid and with a garbage VmRSS */
-	write_stat(t->dir, 4105, "python3", 1, 1, 987655);
-	write_str(t->dir, 4105, "status", "Name:\tpython3\nVmRSS:\tlots kB\n");
+	/* stat fine but cut after the start time (no rss); status without
+	 * a Uid line */
+	write_str(t->dir, 4105, "stat",
+		  "4105 (python3) S 1 2 3 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 "
+		  "987655\n");
+	write_str(t->dir, 4105, "status", "Name:\tpython3\nVmRSS:\t8 kB\n");
 	fill(t->pi, &p, 4105, SEC);
 	assert_true(p.host_known);
 	assert_int_equal(p.uid, GT_UID_UNKNOWN);
 	assert_string_equal(p.user, "");
 	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
 	assert_string_equal(p.cmdline, "python3 train.py --rank 5");
 	free(p.cmdline);
 
@@ -654,17 +724,25 @@ static void test_malformed(void **state)
 	assert_string_equal(p.name, "python3");
 	assert_int_equal(p.uid, GT_UID_UNKNOWN);
 	assert_string_equal(p.user, "");
-	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_OK);
 	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
 	assert_null(p.cmdline);
 	assert_string_equal(p.container, "");
 
-	/* a VmRSS that would overflow int64 in bytes */
-	write_str(t->dir, 4107, "status",
-		  "Uid:\t1\t1\t1\t1\nVmRSS:\t99999999999999999 kB\n");
+	/* an rss that would overflow int64 in bytes, and one that is not a
+	 * number: not collected, the rest still filled */
+	write_str(t->dir, 4107, "status", "Uid:\t1\t1\t1\t1\n");
+	write_stat_rss(t->dir, 4107, "python3", 1, 1, 987657,
+		       "9999999999999999999");
 	fill(t->pi, &p, 4107, SEC);
+	assert_true(p.host_known);
 	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
 	assert_int_equal(p.uid, 1);
+	free(p.cmdline);
+	write_stat_rss(t->dir, 4107, "python3", 1, 1, 987657, "-5");
+	fill(t->pi, &p, 4107, SEC);
+	assert_true(p.host_known);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
 	free(p.cmdline);
 }
 
@@ -680,7 +758,9 @@ static void test_permission(void **state)
 	assert_int_equal(chmod(path, 0), 0);
 	fill(t->pi, &p, 5000, SEC);
 	assert_true(p.host_known);
-	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_PERMISSION);
+	assert_int_equal(p.uid, GT_UID_UNKNOWN);
+	assert_string_equal(p.user, "");
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_OK);
 	free(p.cmdline);
 
 	snprintf(path, sizeof(path), "%s/5000/stat", t->dir);
@@ -696,10 +776,9 @@ static void test_permission(void **state)
 static void test_many_pids(void **state)
 {
 	enum { N = 3000, BASE = 100000 };
-	char dir[] = "/tmp/gputop-many-XXXXXX";
-	(void)state;
+	struct tmp_tree *t = *state;
+	const char *dir = t->dir;
 
-	assert_non_null(mkdtemp(dir));
 	for (int i = 0; i < N; i++) {
 		char path[4096], comm[32], cmd[32];
 		int pid = BASE + i * 7;
@@ -714,7 +793,8 @@ static void test_many_pids(void **state)
 		write_str(dir, pid, "cgroup", "0::/\n");
 	}
 
-	struct gt_procinfo *pi = gt_procinfo_new(dir);
+	struct gt_procinfo *pi = t->pi = gt_procinfo_new(dir);
+	assert_non_null(pi);
 	for (int round = 0; round < 2; round++) {
 		for (int i = 0; i < N; i++) {
 			struct gt_process p;
@@ -772,8 +852,6 @@ static void test_many_pids(void **state)
 	gt_procinfo_sweep(pi, 6 * SEC);
 	gt_procinfo_sweep(pi, 7 * SEC);
 	assert_int_equal(gt_procinfo_cache_count(pi), 0);
-	gt_procinfo_free(pi);
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* ---- cgroup text -> container ---------------------------------------- */
@@ -890,6 +968,10 @@ static void test_parse_cgroup(void **state)
 		  "1:memory:/kubepods/besteffort/pod11111111-2222-3333-4444-"
 		  "555555555555/0123456789abcdef\n",
 		  "k8s:pod11111111-2222-3333-4444-555555555555" },
+		/* equal rank: the first line wins */
+		{ "2:cpu:/docker/aaaaaaaaaaaaaaaa\n"
+		  "1:memory:/docker/bbbbbbbbbbbbbbbb\n",
+		  "docker:aaaaaaaaaaaa" },
 		/* no newline at the end */
 		{ "0::/system.slice/cron.service", "systemd:cron.service" },
 		/* hostile names cannot carry control bytes out */
@@ -961,22 +1043,23 @@ int main(void)
 		cmocka_unit_test(test_root_variants),
 		cmocka_unit_test(test_cmdline_replaced),
 		cmocka_unit_test_setup_teardown(test_cpu_delta, setup_copy,
-						teardown_copy),
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_cpu_paren_comm, setup_copy,
-						teardown_copy),
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_cache_reuse, setup_copy,
-						teardown_copy),
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_exec_rereads_cmdline,
-						setup_copy, teardown_copy),
+						setup_copy, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_pid_reuse, setup_copy,
-						teardown_copy),
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_sweep, setup_copy,
-						teardown_copy),
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_malformed, setup_copy,
-						teardown_copy),
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_permission, setup_copy,
-						teardown_copy),
-		cmocka_unit_test(test_many_pids),
+						teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_many_pids, setup_empty,
+						teardown_tmp),
 		cmocka_unit_test(test_parse_cgroup),
 		cmocka_unit_test(test_parse_cgroup_limits),
 	};
