@@ -87,6 +87,8 @@ extern const struct gt_backend_ops *const gt_backend_table[];
 extern const size_t gt_backend_table_len;
 extern const struct gt_backend_ops gt_demo_backend;
 extern const struct gt_backend_ops gt_nvml_backend;
+extern const struct gt_backend_ops gt_amdgpu_backend;
+extern const struct gt_backend_ops gt_intel_backend;
 
 /* "ok", "unavailable" or "error", as the snapshot and --list print it. */
 const char *gt_backend_status_name(enum gt_backend_status status);
