@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 passed=0
 failed=0
+skipped=0
 failures=()
 log_dir=$(mktemp -d)
 trap 'rm -rf "$log_dir"' EXIT
@@ -29,8 +30,11 @@ run_cmocka() { # build binary
 	rc=$?
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+	k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
 	p=${p:-0}
 	f=${f:-0}
+	k=${k:-0}
+	skipped=$((skipped + k))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1 # crashed before cmocka could count
 	fi
@@ -41,7 +45,12 @@ run_cmocka() { # build binary
 		echo "---- FAILED: $name"
 		tail -n 60 "$log"
 	fi
-	echo "$name: $p passed, $f failed"
+	local skips=""
+	if [ "$k" -gt 0 ]; then
+		skips=", $k skipped ($(grep '^\[  SKIPPED \] [a-z]' "$log" |
+			sed 's/.*\] //' | sort -u | tr '\n' ' ' | sed 's/ $//'))"
+	fi
+	echo "$name: $p passed, $f failed$skips"
 }
 
 run_one() { # name command...
@@ -92,5 +101,5 @@ echo
 if [ "$failed" -gt 0 ]; then
 	printf 'failed: %s\n' "${failures[@]}"
 fi
-echo "check: $passed passed, $failed failed"
+echo "check: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -61,7 +62,7 @@ static void render_device(FILE *out, const struct gt_static *st,
 	fmt_val(gclk, sizeof(gclk), &s->f[GT_F_CLK_GRAPHICS], GT_UNIT_MHZ, "MHz");
 	fmt_val(mclk, sizeof(mclk), &s->f[GT_F_CLK_MEM], GT_UNIT_MHZ, "MHz");
 	fprintf(out,
-		"    GPU %-5s  MEM %s / %s  TEMP %-5s  POWER %s / %s  CLK %s / %s\n",
+		"    GPU %-5s  MEM %s / %s  TEMP %-5s  POWER %s / %s  GFX %s  MEMCLK %s\n",
 		util, used, total, temp, power, limit, gclk, mclk);
 }
 
@@ -88,9 +89,12 @@ void gt_textview_render(FILE *out, const struct gt_view *v, int width)
 		fmt_val(gpu, sizeof(gpu), &p->f[GT_P_GPU], GT_UNIT_CPERCENT, "%");
 		fmt_val(mem, sizeof(mem), &p->f[GT_P_MEM], GT_UNIT_BYTES, "");
 		gt_text_escape(user, sizeof(user), p->user, strlen(p->user));
-		gt_text_escape(cmd, sizeof(cmd), src, strlen(src));
-		if (width > 50 && strlen(cmd) > (size_t)width - 50)
-			cmd[width - 50] = '\0';
+		/* The columns before COMMAND take 51 characters; cut the
+		 * command (on a character boundary) rather than wrap. */
+		size_t room = width > 60 ? (size_t)width - 51 : 10;
+		if (room > sizeof(cmd))
+			room = sizeof(cmd);
+		gt_text_escape(cmd, room, src, strlen(src));
 		fprintf(out, "%7d %3u %-8s %-10.10s %6s %10s  %s\n", p->pid,
 			p->device_index,
 			p->type == GT_PROC_BOTH	      ? "both"
@@ -116,7 +120,11 @@ int gt_textview_run(struct gt_view *v, unsigned interval_ms,
 	while (!*stop) {
 		gt_view_refresh(v);
 		fputs("\033[H\033[2J", stdout);
-		gt_textview_render(stdout, v, 120);
+		struct winsize ws;
+		int width = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col
+				    ? ws.ws_col
+				    : 120;
+		gt_textview_render(stdout, v, width);
 		if (fflush(stdout) != 0) {
 			rc = -1;
 			break;
