@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define PI_STAT_MAX (16u * 1024)
@@ -26,8 +27,11 @@
 #define PI_CPU_MIN_NS 50000000ull
 #define PI_MIN_SLOTS 64u
 #define PI_USERS 32u
-/* Stat fds kept open, well under the usual 1024-descriptor limit. */
-#define PI_MAX_FDS 512u
+/* Proc fds kept open (3 per process), at most half of RLIMIT_NOFILE. */
+#define PI_MAX_FDS 1536u
+/* Every so many rounds a process is read through stat again, which is how
+ * an exec (a new comm, so a new command line) is noticed. */
+#define PI_RECHECK_ROUNDS 8u
 #define PI_PWBUF_MAX (1024u * 1024)
 
 struct pi_entry {
@@ -35,8 +39,9 @@ struct pi_entry {
 	uint32_t uid;          /* uid the user string belongs to */
 	uint64_t start;        /* stat field 22: a reused pid has another */
 	uint64_t round;        /* sweep round of the last fill */
-	uint64_t ticks;        /* utime+stime at the CPU baseline */
-	uint64_t ticks_ns;     /* now_ns at the CPU baseline */
+	uint64_t cpu_ns;       /* CPU time used at the baseline, ns */
+	uint64_t base_ns;      /* now_ns at the baseline */
+	bool base_sched;       /* the baseline came from schedstat */
 	int64_t cpu;           /* last computed cpercent, when has_cpu */
 	bool has_base;
 	bool has_cpu;
@@ -50,6 +55,10 @@ struct pi_entry {
 	 * read fail instead of answering for another process. */
 	bool fd_open;
 	int stat_fd;
+	/* schedstat (CPU ns) and statm (resident pages) kept open: the
+	 * cheapest pair the kernel offers, about half the cost of stat. */
+	bool fast_open;
+	int sched_fd, statm_fd;
 };
 
 /* uid -> name, so thousands of pids of one user cost one passwd lookup
@@ -71,7 +80,8 @@ struct gt_procinfo {
 	int32_t *slots;        /* index into ents, -1 = empty; power of two */
 	size_t nslots;
 
-	size_t nfds; /* stat fds held open by entries */
+	size_t nfds;    /* proc fds held open by entries */
+	size_t max_fds; /* their budget */
 	char *buf; /* scratch for file reads, owned */
 	size_t bufcap;
 	char *pwbuf; /* scratch for getpwuid_r, owned */
@@ -603,6 +613,16 @@ static struct pi_entry *cache_find(struct gt_procinfo *pi, int32_t pid)
 	return NULL;
 }
 
+static void entry_close_fast(struct gt_procinfo *pi, struct pi_entry *e)
+{
+	if (e->fast_open) {
+		close(e->sched_fd);
+		close(e->statm_fd);
+		e->fast_open = false;
+		pi->nfds -= 2;
+	}
+}
+
 static void entry_close_fd(struct gt_procinfo *pi, struct pi_entry *e)
 {
 	if (e->fd_open) {
@@ -610,6 +630,7 @@ static void entry_close_fd(struct gt_procinfo *pi, struct pi_entry *e)
 		e->fd_open = false;
 		pi->nfds--;
 	}
+	entry_close_fast(pi, e);
 }
 
 static void entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
@@ -644,6 +665,7 @@ static struct pi_entry *cache_add(struct gt_procinfo *pi, int32_t pid,
 	struct pi_entry *e = &pi->ents[pi->nents];
 	e->cmdline = NULL;
 	e->fd_open = false;
+	e->fast_open = false;
 	entry_reset(pi, e, pid, start);
 	size_t s = slot_of(pid, pi->nslots);
 	while (pi->slots[s] >= 0)
@@ -711,29 +733,22 @@ static uint32_t read_uid(struct gt_procinfo *pi, int32_t pid)
 	return uid;
 }
 
-static void fill_rss(struct gt_procinfo *pi, const struct pi_stat *st,
-		     struct gt_val *rss)
+/* CPU % from CPU ns used since the baseline. A baseline from the other
+ * source (ticks vs schedstat) is not comparable: start again. */
+static void fill_cpu(struct pi_entry *e, uint64_t cpu_ns, bool sched,
+		     uint64_t now_ns, struct gt_val *out)
 {
-	if (st->rss_pages == UINT64_MAX ||
-	    st->rss_pages > (uint64_t)INT64_MAX / pi->page_size) {
-		gt_val_fail(rss, GT_WHY_NOT_COLLECTED, 0);
-		return;
-	}
-	gt_val_set(rss, (int64_t)(st->rss_pages * pi->page_size));
-}
-
-static void fill_cpu(struct gt_procinfo *pi, struct pi_entry *e,
-		     uint64_t ticks, uint64_t now_ns, struct gt_val *out)
-{
-	if (!e->has_base || ticks < e->ticks || now_ns < e->ticks_ns) {
+	if (!e->has_base || sched != e->base_sched || cpu_ns < e->cpu_ns ||
+	    now_ns < e->base_ns) {
 		e->has_base = true;
 		e->has_cpu = false;
-		e->ticks = ticks;
-		e->ticks_ns = now_ns;
+		e->base_sched = sched;
+		e->cpu_ns = cpu_ns;
+		e->base_ns = now_ns;
 		gt_val_fail(out, GT_WHY_PENDING, 0);
 		return;
 	}
-	uint64_t dt = now_ns - e->ticks_ns;
+	uint64_t dt = now_ns - e->base_ns;
 	if (dt < PI_CPU_MIN_NS) {
 		if (e->has_cpu)
 			gt_val_set(out, e->cpu);
@@ -741,16 +756,85 @@ static void fill_cpu(struct gt_procinfo *pi, struct pi_entry *e,
 			gt_val_fail(out, GT_WHY_PENDING, 0);
 		return;
 	}
-	/* ticks/clk seconds over dt ns, in hundredths of a percent. */
-	double cp = (double)(ticks - e->ticks) * 1e13 /
-		    ((double)pi->clk_tck * (double)dt);
+	/* ns of CPU over ns of wall time, in hundredths of a percent. */
+	double cp = (double)(cpu_ns - e->cpu_ns) * 1e4 / (double)dt;
 	if (cp > 9e15)
 		cp = 9e15;
 	e->cpu = (int64_t)(cp + 0.5);
 	e->has_cpu = true;
-	e->ticks = ticks;
-	e->ticks_ns = now_ns;
+	e->cpu_ns = cpu_ns;
+	e->base_ns = now_ns;
 	gt_val_set(out, e->cpu);
+}
+
+/* Opens schedstat and statm for e; false where the kernel (or a copied
+ * proc tree) lacks them or the descriptor budget is spent. */
+static bool fast_open(struct gt_procinfo *pi, struct pi_entry *e)
+{
+	if (e->fast_open)
+		return true;
+	if (pi->nfds + 2 > pi->max_fds)
+		return false;
+	int a = pi_open(pi, e->pid, "schedstat");
+	if (a < 0)
+		return false;
+	int b = pi_open(pi, e->pid, "statm");
+	if (b < 0) {
+		close(a);
+		return false;
+	}
+	e->sched_fd = a;
+	e->statm_fd = b;
+	e->fast_open = true;
+	pi->nfds += 2;
+	return true;
+}
+
+/* The CPU ns (schedstat's first number) and resident pages (statm's
+ * second); false when the task is gone (the descriptors pin it). */
+static bool fast_read(struct gt_procinfo *pi, struct pi_entry *e,
+		      uint64_t *cpu_ns, uint64_t *pages)
+{
+	size_t len;
+	uint64_t size;
+	const char *p;
+
+	if (read_fd(pi, e->sched_fd, 128, &len) != 0)
+		return false;
+	p = pi->buf;
+	if (!parse_u64(&p, pi->buf + len, cpu_ns))
+		return false;
+	if (read_fd(pi, e->statm_fd, 256, &len) != 0)
+		return false;
+	p = pi->buf;
+	return parse_u64(&p, pi->buf + len, &size) &&
+	       parse_u64(&p, pi->buf + len, pages);
+}
+
+static void set_rss_pages(struct gt_procinfo *pi, uint64_t pages,
+			  struct gt_val *rss)
+{
+	if (pages == UINT64_MAX || pages > (uint64_t)INT64_MAX / pi->page_size)
+		gt_val_fail(rss, GT_WHY_NOT_COLLECTED, 0);
+	else
+		gt_val_set(rss, (int64_t)(pages * pi->page_size));
+}
+
+/* Copies what the cache knows of e into p. */
+static void copy_out(const struct pi_entry *e, struct gt_process *p)
+{
+	p->host_known = true;
+	p->uid = e->uid;
+	memcpy(p->user, e->user, sizeof(p->user));
+	memcpy(p->name, e->comm, sizeof(p->name));
+	memcpy(p->container, e->container, sizeof(p->container));
+	if (e->cmdline) {
+		char *dup = strdup(e->cmdline);
+		if (dup) {
+			free(p->cmdline);
+			p->cmdline = dup;
+		}
+	}
 }
 
 void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
@@ -759,7 +843,22 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	struct pi_stat st;
 	size_t len;
 	int err = ENOENT, fd = -1;
+	uint64_t cpu_ns, pages;
 	struct pi_entry tmp, *e = p->pid > 0 ? cache_find(pi, p->pid) : NULL;
+
+	/* Steady state: two small reads on kept descriptors. Every
+	 * PI_RECHECK_ROUNDS rounds (spread over pids) stat is read too. */
+	if (e && e->fast_open && e->statics &&
+	    (pi->round + (uint64_t)e->pid) % PI_RECHECK_ROUNDS != 0) {
+		if (fast_read(pi, e, &cpu_ns, &pages)) {
+			e->round = pi->round;
+			fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
+			set_rss_pages(pi, pages, &p->f[GT_P_HOST_MEM]);
+			copy_out(e, p);
+			return;
+		}
+		entry_close_fast(pi, e); /* the task ended */
+	}
 
 	if (e && e->fd_open) {
 		err = read_fd(pi, e->stat_fd, PI_STAT_MAX, &len);
@@ -798,7 +897,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		cached = false;
 	}
 	if (fd >= 0) {
-		if (cached && !e->fd_open && pi->nfds < PI_MAX_FDS) {
+		if (cached && !e->fd_open && pi->nfds < pi->max_fds) {
 			e->stat_fd = fd;
 			e->fd_open = true;
 			pi->nfds++;
@@ -824,22 +923,18 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		e->uid = uid;
 		read_statics(pi, e);
 	}
-	fill_rss(pi, &st, &p->f[GT_P_HOST_MEM]);
-
-	fill_cpu(pi, e, st.utime + st.stime, now_ns, &p->f[GT_P_CPU]);
-
-	p->host_known = true;
-	p->uid = e->uid;
-	memcpy(p->user, e->user, sizeof(p->user));
-	memcpy(p->name, e->comm, sizeof(p->name));
-	memcpy(p->container, e->container, sizeof(p->container));
-	if (e->cmdline) {
-		char *dup = strdup(e->cmdline);
-		if (dup) {
-			free(p->cmdline);
-			p->cmdline = dup;
-		}
+	if (cached && fast_open(pi, e) && fast_read(pi, e, &cpu_ns, &pages)) {
+		fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
+		set_rss_pages(pi, pages, &p->f[GT_P_HOST_MEM]);
+	} else {
+		if (cached)
+			entry_close_fast(pi, e);
+		uint64_t ticks = st.utime + st.stime;
+		fill_cpu(e, ticks * 1000000000ull / (uint64_t)pi->clk_tck, false,
+			 now_ns, &p->f[GT_P_CPU]);
+		set_rss_pages(pi, st.rss_pages, &p->f[GT_P_HOST_MEM]);
 	}
+	copy_out(e, p);
 	if (!cached)
 		free(tmp.cmdline);
 }
@@ -901,6 +996,12 @@ struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
 	size_t n = strlen(pi->root);
 	while (n > 1 && pi->root[n - 1] == '/')
 		pi->root[--n] = '\0';
+	/* Keep at most half the descriptor limit for cached proc files. */
+	struct rlimit rl;
+	pi->max_fds = PI_MAX_FDS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 2 < pi->max_fds)
+		pi->max_fds = (size_t)(rl.rlim_cur / 2);
 	long page = sysconf(_SC_PAGESIZE);
 	pi->page_size = page > 0 ? (uint64_t)page : 4096;
 	pi->clk_tck = sysconf(_SC_CLK_TCK);
