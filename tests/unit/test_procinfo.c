@@ -515,6 +515,47 @@ static void test_cpu_delta(void **state)
 	free(p.cmdline);
 }
 
+/* Where schedstat and statm exist (a live /proc), the steady state reads
+ * only those: CPU ns from schedstat, resident pages from statm. */
+static void test_cpu_schedstat(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+
+	write_str(t->dir, 4100, "schedstat", "5000000000 12345 678\n");
+	write_str(t->dir, 4100, "statm", "900000 2048 300 1 0 5000 0\n");
+	fill(t->pi, &p, 4100, 10 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(2048));
+	free(p.cmdline);
+
+	/* 250 ms of CPU over 1 s: 25.00 %; the stat file does not move, so
+	 * a value can only have come from schedstat. */
+	write_str(t->dir, 4100, "schedstat", "5250000000 12345 679\n");
+	write_str(t->dir, 4100, "statm", "900000 4096 300 1 0 5000 0\n");
+	fill(t->pi, &p, 4100, 11 * SEC);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	assert_int_equal(p.f[GT_P_CPU].v, 2500);
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(4096));
+	assert_non_null(strstr(p.cmdline, "train.py"));
+	free(p.cmdline);
+
+	/* 1.5 cores a second from then on, through more rounds than the
+	 * stat recheck period: the recheck round must not restart the rate
+	 * (a restart would answer PENDING). */
+	for (int round = 0; round < 10; round++) {
+		char line[64];
+		snprintf(line, sizeof(line), "%llu 1 1\n",
+			 5250000000ull + 1500000000ull * (unsigned long long)(round + 1));
+		write_str(t->dir, 4100, "schedstat", line);
+		gt_procinfo_sweep(t->pi, (uint64_t)(11 + round) * SEC);
+		fill(t->pi, &p, 4100, (uint64_t)(12 + round) * SEC);
+		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+		assert_int_equal(p.f[GT_P_CPU].v, 15000);
+		free(p.cmdline);
+	}
+}
+
 /* The fixture's stat of 6000 has a comm with ") (" and digits: a parser
  * that counts fields from the first ')' reads the wrong utime. */
 static void test_cpu_paren_comm(void **state)
@@ -1042,6 +1083,8 @@ int main(void)
 		cmocka_unit_test(test_missing_pid),
 		cmocka_unit_test(test_root_variants),
 		cmocka_unit_test(test_cmdline_replaced),
+		cmocka_unit_test_setup_teardown(test_cpu_schedstat, setup_copy,
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_cpu_delta, setup_copy,
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_cpu_paren_comm, setup_copy,
