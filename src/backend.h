@@ -54,6 +54,9 @@ struct gt_backend {
  */
 struct gt_backend_ops {
 	const char *name; /* "nvml", "demo", ... */
+	/* Its processes (and busy time) come from the shared DRM fdinfo
+	 * scanner, which the collector then updates every process round. */
+	bool uses_fdinfo;
 
 	/* Finds devices. Sets b->status, b->detail, b->device_count and
 	 * b->priv. Never fails hard: an absent vendor is UNAVAILABLE with a

@@ -18,8 +18,9 @@ const char gt_cli_usage[] =
 	"throttling and processes, for NVIDIA (NVML), with AMD and Intel to come.\n"
 	"\n"
 	"Modes:\n"
-	"      (none)            start the live view; with no GPU, explain why and\n"
-	"                        show the built-in demo machine, labelled DEMO\n"
+	"      (none)            start the dashboard (? shows its keys); with no\n"
+	"                        GPU, explain why and show the built-in demo\n"
+	"                        machine, labelled DEMO\n"
 	"      --snapshot        print one JSON document (schema gputop.snapshot v1)\n"
 	"                        taken over one --interval, then exit\n"
 	"      --list            print a table of backends and devices, saying why a\n"
@@ -35,6 +36,12 @@ const char gt_cli_usage[] =
 	"      --sysfs DIR       read sysfs from DIR instead of /sys\n"
 	"      --procfs DIR      read processes from DIR instead of /proc (to watch\n"
 	"                        the host from inside a container)\n"
+	"      --theme NAME      colour theme (a name from the theme directories,\n"
+	"                        or a path to a btop-format .theme file)\n"
+	"      --themes-dir DIR  look for themes in DIR first\n"
+	"\n"
+	"Environment: NO_COLOR (no colours), COLORTERM, XDG_STATE_HOME (where s\n"
+	"saves snapshots), XDG_CONFIG_HOME (user themes).\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime error, 2 usage error.\n"
 	"See gputop(1) for the JSON schema.\n";
@@ -50,6 +57,8 @@ enum opt_id {
 	OPT_NVML_LIB,
 	OPT_SYSFS,
 	OPT_PROCFS,
+	OPT_THEME,
+	OPT_THEMES_DIR,
 };
 
 struct opt_def {
@@ -70,6 +79,8 @@ static const struct opt_def options[] = {
 	{"nvml-lib", 0, true, OPT_NVML_LIB},
 	{"sysfs", 0, true, OPT_SYSFS},
 	{"procfs", 0, true, OPT_PROCFS},
+	{"theme", 0, true, OPT_THEME},
+	{"themes-dir", 0, true, OPT_THEMES_DIR},
 };
 
 static const struct opt_def *find_long(const char *name, size_t len)
@@ -171,6 +182,12 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 		return 0;
 	case OPT_PROCFS:
 		out->procfs_root = arg;
+		return 0;
+	case OPT_THEME:
+		out->theme = arg;
+		return 0;
+	case OPT_THEMES_DIR:
+		out->themes_dir = arg;
 		return 0;
 	}
 	return 0;

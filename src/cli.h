@@ -33,6 +33,8 @@ struct gt_cli {
 	const char *nvml_lib;    /* borrowed from argv */
 	const char *sysfs_root;
 	const char *procfs_root;
+	const char *theme;      /* --theme NAME or PATH */
+	const char *themes_dir; /* --themes-dir DIR */
 };
 
 /* Parses argv. On a usage error returns GT_EXIT_USAGE with a message (no

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fdinfo.h"
 #include "procinfo.h"
 
 static void devlist_free(void *obj)
@@ -69,6 +70,8 @@ static void probe_backends(struct gt_collector *c)
 		b->ops->probe(b, &c->cfg.backend);
 		if (b->status != GT_BACKEND_OK)
 			b->device_count = 0;
+		if (b->device_count && b->ops->uses_fdinfo)
+			c->uses_fdinfo = true;
 	}
 }
 
@@ -116,9 +119,14 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 	pthread_mutex_init(&c->stop_lock, NULL);
 	pthread_cond_init(&c->stop_cond, NULL);
 
+	/* The fdinfo scanner is shared by the DRM backends through their
+	 * options; the collector owns it and drives it once per round. */
+	c->fdinfo = gt_fdinfo_new(c->cfg.backend.procfs_root);
+	c->cfg.backend.fdinfo = c->fdinfo;
 	probe_backends(c);
 	c->procinfo = gt_procinfo_new(c->cfg.backend.procfs_root);
-	if (!c->procinfo || alloc_devices(c) < 0 || publish_devlist(c) < 0) {
+	if (!c->fdinfo || !c->procinfo || alloc_devices(c) < 0 ||
+	    publish_devlist(c) < 0) {
 		gt_collector_close(c);
 		return NULL;
 	}
@@ -140,6 +148,7 @@ void gt_collector_close(struct gt_collector *c)
 	gt_pub_destroy(&c->proclist);
 	gt_proc_vec_free(&c->scratch);
 	gt_procinfo_free(c->procinfo);
+	gt_fdinfo_free(c->fdinfo);
 	pthread_cond_destroy(&c->stop_cond);
 	pthread_mutex_destroy(&c->stop_lock);
 	free(c);
@@ -237,6 +246,11 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 		c->next_slow_ns = now + c->cfg.slow_interval_ns;
 	if (procs)
 		c->next_proc_ns = now + c->cfg.proc_interval_ns;
+	/* fdinfo first: DRM backends derive device busy time from it in
+	 * sample(). Only they use it; an NVIDIA-only machine never walks
+	 * every process's file descriptors. */
+	if (procs && c->uses_fdinfo)
+		gt_fdinfo_update(c->fdinfo, now, false);
 	if (sample_devices(c, slow, tick))
 		publish_devlist(c);
 	if (procs)

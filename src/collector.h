@@ -48,6 +48,7 @@ struct gt_proclist {
 };
 
 struct gt_procinfo;
+struct gt_fdinfo;
 
 /* One device as the collector tracks it. */
 struct gt_device {
@@ -66,6 +67,8 @@ struct gt_collector {
 	struct gt_pub devlist;   /* const struct gt_devlist * */
 	struct gt_pub proclist;  /* const struct gt_proclist * */
 	struct gt_procinfo *procinfo;
+	struct gt_fdinfo *fdinfo; /* shared by the DRM backends */
+	bool uses_fdinfo;         /* some backend with devices reads it */
 	struct gt_proc_vec scratch; /* collector-thread-only */
 	_Atomic uint64_t interval_ns;
 	uint64_t tick;

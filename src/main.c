@@ -11,10 +11,9 @@
 
 #include "cli.h"
 #include "collector.h"
-#include "hostinfo.h"
 #include "list.h"
 #include "snapshot.h"
-#include "textview.h"
+#include "dashboard.h"
 #include "view.h"
 
 /* Set from the signal handler: the one piece of global mutable state, since
@@ -48,7 +47,6 @@ static void sleep_ns(uint64_t ns)
 
 static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 {
-	struct gt_hostinfo host;
 	struct gt_view view;
 	int rc = GT_EXIT_OK;
 
@@ -59,28 +57,11 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 	gt_collector_tick(c, GT_TICK_ALL);
 	uint64_t t1 = gt_monotonic_ns();
 
-	gt_hostinfo_read(&host, cli->procfs_root);
 	if (gt_view_open(&view, c) < 0) {
 		fprintf(stderr, "gputop: out of memory\n");
 		return GT_EXIT_FAILURE;
 	}
-	const struct gt_backend **devb =
-		calloc(c->ndevices ? c->ndevices : 1, sizeof(*devb));
-	for (size_t i = 0; devb && i < c->ndevices; i++)
-		devb[i] = c->devices[i].backend;
-	struct gt_snapshot_input in = {
-		.host = &host,
-		.backends = c->backends,
-		.nbackends = c->nbackends,
-		.devices = view.devs,
-		.samples = view.latest,
-		.device_backends = devb,
-		.procs = view.procs,
-		.monotonic_ns = t1,
-		.window_ns = t1 - t0,
-	};
-	clock_gettime(CLOCK_REALTIME, &in.realtime);
-	char *json = devb ? gt_snapshot_json(&in) : NULL;
+	char *json = gt_snapshot_from_view(&view, cli->procfs_root, t1 - t0);
 	if (!json) {
 		fprintf(stderr, "gputop: out of memory building the snapshot\n");
 		rc = GT_EXIT_FAILURE;
@@ -89,7 +70,6 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 		rc = GT_EXIT_FAILURE;
 	}
 	free(json);
-	free(devb);
 	gt_view_close(&view);
 	return rc;
 }
@@ -109,7 +89,6 @@ static int run_list(struct gt_collector *c)
 static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		    const struct gt_cli *cli)
 {
-	struct gt_view view;
 	int rc;
 
 	if ((*cp)->ndevices == 0 && !cfg->demo) {
@@ -131,13 +110,13 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		perror("gputop: starting the collector thread");
 		return GT_EXIT_FAILURE;
 	}
-	if (gt_view_open(&view, *cp) < 0) {
-		fprintf(stderr, "gputop: out of memory\n");
-		return GT_EXIT_FAILURE;
-	}
-	rc = gt_textview_run(&view, (unsigned)(cli->interval_ns / 1000000ull),
-			     &stop_requested);
-	gt_view_close(&view);
+	struct gt_dash_opts dopts = {
+		.theme = cli->theme,
+		.themes_dir = cli->themes_dir,
+		.procfs_root = cli->procfs_root,
+		.interval_ns = cli->interval_ns,
+	};
+	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
 	gt_collector_stop(*cp);
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }

@@ -6,11 +6,17 @@
 #include "snapshot.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
+#include "view.h"
 
 /* cJSON escapes control characters but copies bytes as they are, so every
  * string from a device or a process is made valid UTF-8 first. */
@@ -335,4 +341,116 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 	}
 	cJSON_free(text);
 	return out;
+}
+
+char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
+			    uint64_t window_ns)
+{
+	const struct gt_collector *c = v->collector;
+	struct gt_hostinfo host;
+	size_t n = v->devs ? v->devs->count : 0;
+	const struct gt_backend **devb = calloc(n ? n : 1, sizeof(*devb));
+
+	if (!devb)
+		return NULL;
+	for (size_t i = 0; i < n && i < c->ndevices; i++)
+		devb[i] = c->devices[i].backend;
+	gt_hostinfo_read(&host, procfs_root);
+	struct gt_snapshot_input in = {
+		.host = &host,
+		.backends = c->backends,
+		.nbackends = c->nbackends,
+		.devices = v->devs,
+		.samples = v->latest,
+		.device_backends = devb,
+		.procs = v->procs,
+		.monotonic_ns = gt_monotonic_ns(),
+		.window_ns = window_ns,
+	};
+	clock_gettime(CLOCK_REALTIME, &in.realtime);
+	char *json = gt_snapshot_json(&in);
+	free(devb);
+	return json;
+}
+
+/* mkdir -p for the state directory. */
+static int make_dirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0700);
+		*p = '/';
+		if (rc != 0 && errno != EEXIST)
+			return errno;
+	}
+	if (mkdir(path, 0700) != 0 && errno != EEXIST)
+		return errno;
+	return 0;
+}
+
+int gt_snapshot_save(const char *json, char *path_out, size_t len)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 80], name[64];
+	const char *state = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (state && state[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s/gputop", state);
+	else if (home && home[0])
+		n = snprintf(dir, sizeof(dir), "%s/.local/state/gputop", home);
+	else {
+		snprintf(path_out, len, "neither XDG_STATE_HOME nor HOME is set");
+		return ENOENT;
+	}
+	if (n < 0 || (size_t)n >= sizeof(dir)) {
+		snprintf(path_out, len, "state directory path too long");
+		return ENAMETOOLONG;
+	}
+	int err = make_dirs(dir);
+	if (err) {
+		snprintf(path_out, len, "cannot create %s: %s", dir, strerror(err));
+		return err;
+	}
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(name, sizeof(name), "snapshot-%Y%m%d-%H%M%S.json", &tm);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		snprintf(path_out, len, "cannot write in %s: %s", dir, strerror(err));
+		return err;
+	}
+	size_t total = strlen(json), done = 0;
+	while (done < total) {
+		ssize_t w = write(fd, json + done, total - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err = w < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)w;
+	}
+	/* The file is whole on disk before it takes its name. */
+	if (!err && fsync(fd) != 0)
+		err = errno;
+	if (close(fd) != 0 && !err)
+		err = errno;
+	char final[PATH_MAX + 64];
+	snprintf(final, sizeof(final), "%s/%s", dir, name);
+	if (!err && rename(tmp, final) != 0)
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		snprintf(path_out, len, "cannot save the snapshot in %s: %s", dir,
+			 strerror(err));
+		return err;
+	}
+	snprintf(path_out, len, "%s", final);
+	return 0;
 }

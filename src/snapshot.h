@@ -35,4 +35,17 @@ struct gt_snapshot_input {
  * ENOMEM. The caller frees it. */
 char *gt_snapshot_json(const struct gt_snapshot_input *in);
 
+struct gt_view;
+
+/* The document for what a view holds now (host facts read from
+ * procfs_root); window_ns is the interval its rates cover. NULL on ENOMEM. */
+char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
+			    uint64_t window_ns);
+
+/* Writes json atomically (temporary file, then rename) to
+ * $XDG_STATE_HOME/gputop/snapshot-YYYYmmdd-HHMMSS.json (or
+ * ~/.local/state/...); the path goes to path_out. 0, or an errno value with
+ * a message in path_out. */
+int gt_snapshot_save(const char *json, char *path_out, size_t len);
+
 #endif

@@ -1,0 +1,28 @@
+/*
+ * dashboard.h - the interactive ncurses dashboard. It reads only what the
+ * collector publishes (sample rings, device facts, process lists) through a
+ * gt_view, so a slow or hung driver can never freeze the screen.
+ */
+#ifndef GPUTOP_DASHBOARD_H
+#define GPUTOP_DASHBOARD_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "collector.h"
+
+struct gt_dash_opts {
+	const char *theme;       /* theme name or path; NULL = built-in */
+	const char *themes_dir;  /* --themes-dir, searched first */
+	const char *procfs_root; /* for the host facts of saved snapshots */
+	uint64_t interval_ns;
+};
+
+/* Runs until the user quits or *stop becomes non-zero; the terminal is
+ * restored on return and on fatal signals. The collector thread must be
+ * running. Returns 0, or -1 if the terminal could not be set up (message
+ * on stderr). */
+int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
+		     volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * overlay.h - the dashboard's pop-ups and input line: help, the reasons
+ * behind N/A values, the filter prompt, and the signal menu with its
+ * confirmation. The dashboard feeds keys to the open overlay first.
+ */
+#ifndef GPUTOP_OVERLAY_H
+#define GPUTOP_OVERLAY_H
+
+#include <curses.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "palette.h"
+#include "view.h"
+
+enum gt_overlay_kind {
+	GT_OVERLAY_NONE,
+	GT_OVERLAY_HELP,
+	GT_OVERLAY_EXPLAIN,
+	GT_OVERLAY_FILTER,
+	GT_OVERLAY_SIGNAL,
+	GT_OVERLAY_CONFIRM,
+};
+
+enum gt_overlay_result {
+	GT_OVERLAY_NOT_CONSUMED, /* no overlay open: the dashboard's key */
+	GT_OVERLAY_CONSUMED,
+	GT_OVERLAY_FILTER_DONE,  /* input holds the new filter */
+	GT_OVERLAY_FILTER_CLEAR,
+	GT_OVERLAY_FILTER_TOGGLE_REGEX,
+	GT_OVERLAY_SIGNAL_CONFIRMED, /* send `signal` to the selected process */
+};
+
+struct gt_overlay {
+	enum gt_overlay_kind kind;
+	char input[128];
+	int choice; /* signal menu row */
+	int signal; /* the chosen signal, for CONFIRM */
+	int scroll;
+};
+
+struct gt_overlay_ctx {
+	const struct gt_palette *pal;
+	const struct gt_view *view;
+	int selected_gpu;
+	const struct gt_process *process; /* selected row, or NULL */
+};
+
+void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind);
+enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch);
+void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
+		     const struct gt_overlay_ctx *ctx);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * palette.h - the dashboard's colour roles as ncurses attributes, resolved
+ * once from a theme for the terminal's colour tier (256, 16, 8 colours or
+ * none). Widgets ask for a role or a gradient step, never for an RGB.
+ */
+#ifndef GPUTOP_PALETTE_H
+#define GPUTOP_PALETTE_H
+
+#include "theme.h"
+
+enum gt_role {
+	GT_ROLE_MAIN,
+	GT_ROLE_TITLE,
+	GT_ROLE_HI,
+	GT_ROLE_INACTIVE,
+	GT_ROLE_SELECTED,
+	GT_ROLE_BOX,
+	GT_ROLE_GRAPH_TEXT,
+	GT_ROLE_DEMO,
+	GT_ROLE_THROTTLE,
+	GT_ROLE_STALE,
+	GT_ROLE_WARN,
+	GT_ROLE_METER_BG,
+	GT_ROLE_FOLLOWED,
+	GT_ROLE__COUNT
+};
+
+/* Gradients: GT_GRAD_STEPS colours from a theme family's start to end. */
+enum gt_gradient {
+	GT_GRAD_GPU,
+	GT_GRAD_VRAM,
+	GT_GRAD_TEMP,
+	GT_GRAD_POWER,
+	GT_GRAD_MEMBW,
+	GT_GRAD_ENCDEC,
+	GT_GRAD__COUNT
+};
+
+#define GT_GRAD_STEPS 5
+
+struct gt_palette {
+	enum gt_color_tier tier;
+	int role[GT_ROLE__COUNT];                  /* ncurses attrs */
+	int grad[GT_GRAD__COUNT][GT_GRAD_STEPS];   /* ncurses attrs */
+};
+
+/* Sets up colour pairs (after initscr) for the theme and tier. MONO gives
+ * attributes only (bold, reverse, underline), never a colour. */
+void gt_palette_init(struct gt_palette *p, const struct gt_theme *t,
+		     enum gt_color_tier tier);
+
+/* The attribute for fraction frac (0..1) along a gradient. */
+int gt_palette_grad(const struct gt_palette *p, enum gt_gradient g, double frac);
+
+#endif

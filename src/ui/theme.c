@@ -1,0 +1,847 @@
+/*
+ * theme.c - btop theme files: parsing, btop's fallbacks, gputop's extension
+ * keys, colour-tier reduction and the theme search path. See theme.h for
+ * the rules; the comments here say why the code follows them.
+ */
+#include "theme.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef GPUTOP_DATADIR
+#define GPUTOP_DATADIR "/usr/local/share/gputop"
+#endif
+
+/* No real theme comes near this (btop's are under 3 KB); the cap keeps a
+ * mistaken --theme /dev/zero or a huge log from being slurped. */
+#define GT_THEME_FILE_MAX (1024 * 1024)
+
+static const char *const gt_key_names[GT_TK_COUNT] = {
+#define GT_NAME_(id, name, fb) [GT_TK_##id] = name,
+	GT_THEME_KEYS(GT_NAME_)
+#undef GT_NAME_
+};
+
+static const int gt_key_fallback[GT_TK_COUNT] = {
+#define GT_FB_(id, name, fb) [GT_TK_##id] = GT_TK_##fb,
+	GT_THEME_KEYS(GT_FB_)
+#undef GT_FB_
+};
+
+/* btop's Default_theme (btop_theme.cpp), as 0xRRGGBB; "#GG" greys are
+ * written out. These are also what any missing btop key resolves to. */
+static const uint32_t gt_btop_default[GT_TK_BTOP_COUNT] = {
+	[GT_TK_MAIN_BG] = 0x000000,	    [GT_TK_MAIN_FG] = 0xcccccc,
+	[GT_TK_TITLE] = 0xeeeeee,	    [GT_TK_HI_FG] = 0xb54040,
+	[GT_TK_SELECTED_BG] = 0x6a2f2f,	    [GT_TK_SELECTED_FG] = 0xeeeeee,
+	[GT_TK_INACTIVE_FG] = 0x404040,	    [GT_TK_GRAPH_TEXT] = 0x606060,
+	[GT_TK_METER_BG] = 0x404040,	    [GT_TK_PROC_MISC] = 0x0de756,
+	[GT_TK_CPU_BOX] = 0x556d59,	    [GT_TK_MEM_BOX] = 0x6c6c4b,
+	[GT_TK_NET_BOX] = 0x5c588d,	    [GT_TK_PROC_BOX] = 0x805252,
+	[GT_TK_DIV_LINE] = 0x303030,	    [GT_TK_TEMP_START] = 0x4897d4,
+	[GT_TK_TEMP_MID] = 0x5474e8,	    [GT_TK_TEMP_END] = 0xff40b6,
+	[GT_TK_CPU_START] = 0x77ca9b,	    [GT_TK_CPU_MID] = 0xcbc06c,
+	[GT_TK_CPU_END] = 0xdc4c4c,	    [GT_TK_FREE_START] = 0x384f21,
+	[GT_TK_FREE_MID] = 0xb5e685,	    [GT_TK_FREE_END] = 0xdcff85,
+	[GT_TK_CACHED_START] = 0x163350,    [GT_TK_CACHED_MID] = 0x74e6fc,
+	[GT_TK_CACHED_END] = 0x26c5ff,	    [GT_TK_AVAILABLE_START] = 0x4e3f0e,
+	[GT_TK_AVAILABLE_MID] = 0xffd77a,   [GT_TK_AVAILABLE_END] = 0xffb814,
+	[GT_TK_USED_START] = 0x592b26,	    [GT_TK_USED_MID] = 0xd9626d,
+	[GT_TK_USED_END] = 0xff4769,	    [GT_TK_DOWNLOAD_START] = 0x291f75,
+	[GT_TK_DOWNLOAD_MID] = 0x4f43a3,    [GT_TK_DOWNLOAD_END] = 0xb0a9de,
+	[GT_TK_UPLOAD_START] = 0x620665,    [GT_TK_UPLOAD_MID] = 0x7d4180,
+	[GT_TK_UPLOAD_END] = 0xdcafde,	    [GT_TK_PROCESS_START] = 0x80d0a3,
+	[GT_TK_PROCESS_MID] = 0xdcd179,	    [GT_TK_PROCESS_END] = 0xd45454,
+	[GT_TK_PROC_PAUSE_BG] = 0xb54040,   [GT_TK_PROC_FOLLOW_BG] = 0x4040b5,
+	[GT_TK_PROC_BANNER_BG] = 0x7b407b,  [GT_TK_PROC_BANNER_FG] = 0xeeeeee,
+	[GT_TK_FOLLOWED_BG] = 0x4040b5,	    [GT_TK_FOLLOWED_FG] = 0xeeeeee,
+};
+
+/* ---- keys ---------------------------------------------------------------- */
+
+const char *gt_theme_key_name(enum gt_theme_key k)
+{
+	if ((int)k < 0 || k >= GT_TK_COUNT)
+		return NULL;
+	return gt_key_names[k];
+}
+
+enum gt_theme_key gt_theme_key_lookup(const char *name, size_t len)
+{
+	for (int k = 0; k < GT_TK_COUNT; k++) {
+		if (strlen(gt_key_names[k]) == len &&
+		    memcmp(gt_key_names[k], name, len) == 0)
+			return (enum gt_theme_key)k;
+	}
+	return GT_TK_NONE;
+}
+
+static bool gt_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+bool gt_theme_key_is_bg(enum gt_theme_key k)
+{
+	if ((int)k < 0 || k >= GT_TK_COUNT || k == GT_TK_METER_BG)
+		return false;
+	return gt_ends_with(gt_key_names[k], "bg");
+}
+
+bool gt_theme_key_is_gradient(enum gt_theme_key k)
+{
+	if ((int)k < 0 || k >= GT_TK_COUNT)
+		return false;
+	return gt_ends_with(gt_key_names[k], "_start");
+}
+
+/* The stops after a start; derived from the names so that the table in
+ * theme.h is the only place a family is declared. */
+static bool gt_key_is_mid_or_end(int k)
+{
+	return gt_ends_with(gt_key_names[k], "_mid") ||
+	       gt_ends_with(gt_key_names[k], "_end");
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+static struct gt_rgb gt_rgb_hex(uint32_t v)
+{
+	struct gt_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+
+	return c;
+}
+
+static int gt_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool gt_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Parses one non-empty colour value. Returns NULL and sets *out, or returns
+ * why the value is unusable. btop clamps out-of-range decimals and leaves
+ * a bad hex value colourless; gputop reports both and falls back instead,
+ * so a typo is visible rather than silently black.
+ */
+static const char *gt_parse_color(const char *s, size_t n, struct gt_rgb *out)
+{
+	if (s[0] == '#') {
+		uint32_t v = 0;
+
+		if (n != 3 && n != 7)
+			return "hex colour needs 2 or 6 digits";
+		for (size_t i = 1; i < n; i++) {
+			if (gt_hexval(s[i]) < 0)
+				return "not a hex digit";
+			v = v * 16 + (uint32_t)gt_hexval(s[i]);
+		}
+		*out = gt_rgb_hex(n == 3 ? v * 0x010101u : v); /* #GG: grey */
+		return NULL;
+	}
+	/* "R G B": three decimal fields separated by blanks. */
+	int v[3];
+	size_t i = 0;
+
+	for (int f = 0; f < 3; f++) {
+		int digits = 0, val = 0;
+
+		while (i < n && gt_is_blank(s[i]))
+			i++;
+		while (i < n && s[i] >= '0' && s[i] <= '9') {
+			if (++digits > 3)
+				return "decimal value out of range 0..255";
+			val = val * 10 + (s[i++] - '0');
+		}
+		if (digits == 0)
+			return "not \"#RRGGBB\", \"#GG\" or \"R G B\"";
+		if (val > 255)
+			return "decimal value out of range 0..255";
+		v[f] = val;
+	}
+	while (i < n && gt_is_blank(s[i]))
+		i++;
+	if (i != n)
+		return "not \"#RRGGBB\", \"#GG\" or \"R G B\"";
+	*out = (struct gt_rgb){(uint8_t)v[0], (uint8_t)v[1], (uint8_t)v[2]};
+	return NULL;
+}
+
+/* ---- warnings ------------------------------------------------------------ */
+
+/* Copies untrusted text for a message: at most 24 bytes, anything not
+ * printable ASCII as '?', so a binary file cannot put escapes on screen. */
+static void gt_quote(char *dst, size_t dstlen, const char *s, size_t n)
+{
+	size_t o = 0, max = 24;
+
+	for (size_t i = 0; i < n && i < max && o + 1 < dstlen; i++)
+		dst[o++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	if (n > max) {
+		for (int i = 0; i < 3 && o + 1 < dstlen; i++)
+			dst[o++] = '.';
+	}
+	dst[o] = '\0';
+}
+
+__attribute__((format(printf, 3, 4))) static void
+gt_warn(struct gt_theme *t, int line, const char *fmt, ...)
+{
+	t->nwarn_total++;
+	if (t->nwarn >= GT_THEME_MAX_WARNINGS)
+		return;
+	struct gt_theme_warning *w = &t->warn[t->nwarn++];
+	va_list ap;
+
+	w->line = line;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- parsing and resolving ----------------------------------------------- */
+
+enum gt_raw_state { GT_RAW_MISSING, GT_RAW_EMPTY, GT_RAW_COLOR };
+
+/* What the file said, before any fallback. */
+struct gt_raw {
+	uint8_t state[GT_TK_COUNT];
+	struct gt_rgb rgb[GT_TK_COUNT];
+};
+
+static void gt_parse_line(const char *p, const char *e, int line,
+			  struct gt_raw *raw, struct gt_theme *t)
+{
+	char q[32];
+
+	/* Trailing blanks and a CR are not part of any value (btop would keep
+	 * them in an unquoted value and then reject it). */
+	while (e > p && (gt_is_blank(e[-1]) || e[-1] == '\r'))
+		e--;
+	while (p < e && gt_is_blank(*p))
+		p++;
+	/* btop treats only column-0 '#' as a comment, but its forward scan
+	 * to the next '[' makes an indented comment harmless too, unless it
+	 * holds a setting; dropping every '#' line is the sane reading. */
+	if (p == e || *p == '#')
+		return;
+	if (e - p < 6 || memcmp(p, "theme[", 6) != 0)
+		goto junk;
+	const char *key = p + 6, *kend = memchr(key, ']', (size_t)(e - key));
+
+	if (!kend || kend == key)
+		goto junk;
+	p = kend + 1;
+	while (p < e && gt_is_blank(*p))
+		p++;
+	if (p == e || *p != '=')
+		goto junk;
+	p++;
+	while (p < e && gt_is_blank(*p))
+		p++;
+	const char *val = p, *vend = e;
+
+	if (p < e && *p == '"') {
+		/* Text after the closing quote is ignored, as btop does:
+		 * several published themes put a comment there. */
+		val = p + 1;
+		vend = memchr(val, '"', (size_t)(e - val));
+		if (!vend) {
+			gt_warn(t, line, "missing closing quote; ignored");
+			return;
+		}
+	}
+	enum gt_theme_key k = gt_theme_key_lookup(key, (size_t)(kend - key));
+
+	if (k == GT_TK_NONE) {
+		gt_quote(q, sizeof(q), key, (size_t)(kend - key));
+		gt_warn(t, line, "unknown key \"%s\"; ignored", q);
+		return;
+	}
+	while (val < vend && gt_is_blank(*val))
+		val++;
+	while (vend > val && gt_is_blank(vend[-1]))
+		vend--;
+	if (val == vend) {
+		raw->state[k] = GT_RAW_EMPTY;
+		return;
+	}
+	struct gt_rgb c;
+	const char *why = gt_parse_color(val, (size_t)(vend - val), &c);
+
+	if (why) {
+		/* The line is dropped, so an earlier setting of the same key
+		 * (or else the fallback) stands. */
+		gt_quote(q, sizeof(q), val, (size_t)(vend - val));
+		gt_warn(t, line, "%s: \"%s\": %s; using the fallback",
+			gt_key_names[k], q, why);
+		return;
+	}
+	raw->state[k] = GT_RAW_COLOR;
+	raw->rgb[k] = c;
+	return;
+junk:
+	gt_warn(t, line, "not a theme[key]=\"value\" line; ignored");
+}
+
+static void gt_copy_key(struct gt_theme *t, int dst, int src)
+{
+	t->rgb[dst] = t->rgb[src];
+	t->has[dst] = t->has[src];
+	t->from_file[dst] = false;
+}
+
+/*
+ * The three stops of a family whose start the file set: btop does this for
+ * process_* (its mid/end have no default of their own), and gputop's
+ * extension families have no defaults at all, so an unset stop is "none".
+ */
+static void gt_take_family(struct gt_theme *t, const struct gt_raw *raw,
+			   int start)
+{
+	for (int k = start; k < start + 3; k++) {
+		bool color = raw->state[k] == GT_RAW_COLOR;
+
+		t->rgb[k] = color ? raw->rgb[k] : (struct gt_rgb){0, 0, 0};
+		t->has[k] = color;
+		t->from_file[k] = raw->state[k] != GT_RAW_MISSING;
+	}
+}
+
+/*
+ * One pass in key order works because every fallback key comes earlier in
+ * the table than the keys that fall back to it.
+ */
+static void gt_resolve(const struct gt_raw *raw, struct gt_theme *t)
+{
+	for (int k = 0; k < GT_TK_COUNT; k++) {
+		int fb = gt_key_fallback[k];
+		bool color = raw->state[k] == GT_RAW_COLOR;
+
+		t->has[k] = true;
+		t->from_file[k] = color;
+		if (fb != GT_TK_NONE &&
+		    gt_theme_key_is_gradient((enum gt_theme_key)k)) {
+			/* A family with a fallback falls back as a whole
+			 * when its start is unset (btop: process_*). */
+			if (color) {
+				gt_take_family(t, raw, k);
+			} else {
+				for (int i = 0; i < 3; i++)
+					gt_copy_key(t, k + i, fb + i);
+			}
+			k += 2;
+		} else if (color) {
+			t->rgb[k] = raw->rgb[k];
+		} else if (raw->state[k] == GT_RAW_EMPTY &&
+			   (k == GT_TK_MAIN_BG || gt_key_is_mid_or_end(k))) {
+			/* Empty main_bg: the terminal's background; an
+			 * empty stop: the gradient skips it. Any other
+			 * empty key is as good as missing, as in btop. */
+			t->rgb[k] = (struct gt_rgb){0, 0, 0};
+			t->has[k] = false;
+			t->from_file[k] = true;
+		} else if (fb != GT_TK_NONE) {
+			gt_copy_key(t, k, fb);
+		} else {
+			t->rgb[k] = gt_rgb_hex(gt_btop_default[k]);
+		}
+	}
+}
+
+static void gt_set_name(struct gt_theme *t, const char *name)
+{
+	snprintf(t->name, sizeof(t->name), "%s", name ? name : "");
+}
+
+void gt_theme_default(struct gt_theme *out)
+{
+	struct gt_raw raw;
+
+	/* btop's Default theme is its table taken as a complete file, so its
+	 * graph_text (#60) and process_* are its own, not the fallbacks a
+	 * file lacking those keys gets. */
+	memset(&raw, 0, sizeof(raw));
+	for (int k = 0; k < GT_TK_BTOP_COUNT; k++) {
+		raw.state[k] = GT_RAW_COLOR;
+		raw.rgb[k] = gt_rgb_hex(gt_btop_default[k]);
+	}
+	memset(out, 0, sizeof(*out));
+	gt_resolve(&raw, out);
+	memset(out->from_file, 0, sizeof(out->from_file));
+	gt_set_name(out, "Default");
+}
+
+int gt_theme_load_buf(const char *buf, size_t len, const char *name,
+		      struct gt_theme *out)
+{
+	struct gt_raw raw;
+	/* No arithmetic on a null pointer, not even + 0. */
+	const char *p = buf ? buf : "", *end = p + (buf ? len : 0);
+	int line = 1;
+
+	memset(&raw, 0, sizeof(raw));
+	memset(out, 0, sizeof(*out));
+	gt_set_name(out, name);
+	if (end - p >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3; /* a UTF-8 byte-order mark from some editors */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+
+		gt_parse_line(p, e, line++, &raw, out);
+		p = nl ? nl + 1 : end;
+	}
+	gt_resolve(&raw, out);
+	return out->nwarn_total;
+}
+
+static void gt_seterr(char *err, size_t errlen, const char *path, int e)
+{
+	if (err && errlen > 0)
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+}
+
+int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
+		       size_t errlen)
+{
+	char name[GT_THEME_NAME_MAX];
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, e = 0;
+
+	gt_theme_default(out);
+	/* O_NONBLOCK so that a FIFO given as a theme cannot hang start-up;
+	 * it is then refused as not a regular file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		gt_seterr(err, errlen, path, errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	} else if (st.st_size > GT_THEME_FILE_MAX) {
+		e = EFBIG;
+	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
+		e = ENOMEM;
+	} else {
+		/* What the file held when stat'ed; growth since is ignored. */
+		while (len < (size_t)st.st_size + 1) {
+			ssize_t r = read(fd, buf + len,
+					 (size_t)st.st_size + 1 - len);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				e = r < 0 ? errno : 0;
+				break;
+			}
+			len += (size_t)r;
+		}
+	}
+	close(fd);
+	if (e) {
+		free(buf);
+		gt_seterr(err, errlen, path, e);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
+	size_t n = strlen(name);
+	if (n > 6 && strcmp(name + n - 6, ".theme") == 0)
+		name[n - 6] = '\0';
+	gt_theme_load_buf(buf, len, name, out);
+	free(buf);
+	return 0;
+}
+
+/* ---- gradients ----------------------------------------------------------- */
+
+struct gt_rgb gt_rgb_gradient(const struct gt_rgb stop[3], bool has_mid,
+			      bool has_end, double frac)
+{
+	int pct, range = 100, i;
+	const struct gt_rgb *a = &stop[0], *b = &stop[2];
+
+	if (!(frac > 0.0)) /* also NaN */
+		pct = 0;
+	else if (frac >= 1.0)
+		pct = 100;
+	else
+		pct = (int)(frac * 100.0 + 0.5);
+	if (!has_end)
+		return stop[0]; /* btop: no end, one colour (mid unused) */
+	i = pct;
+	if (has_mid) {
+		range = 50;
+		if (pct <= 50) {
+			b = &stop[1];
+		} else {
+			a = &stop[1];
+			i = pct - 50;
+		}
+	}
+	/* btop's integer formula (C and C++ both truncate toward zero), so
+	 * a gradient matches btop's 101-entry table exactly. */
+	struct gt_rgb c = {
+		(uint8_t)(a->r + i * (b->r - a->r) / range),
+		(uint8_t)(a->g + i * (b->g - a->g) / range),
+		(uint8_t)(a->b + i * (b->b - a->b) / range),
+	};
+	return c;
+}
+
+struct gt_rgb gt_theme_gradient(const struct gt_theme *t,
+				enum gt_theme_key start, double frac)
+{
+	if ((int)start < 0 || start >= GT_TK_COUNT)
+		return (struct gt_rgb){0, 0, 0};
+	if (!gt_theme_key_is_gradient(start))
+		return t->rgb[start];
+	return gt_rgb_gradient(&t->rgb[start], t->has[start + 1],
+			       t->has[start + 2], frac);
+}
+
+/* ---- colour tiers -------------------------------------------------------- */
+
+enum gt_color_tier gt_color_tier_detect(const char *colorterm,
+					const char *term, int ncolors,
+					const char *no_color)
+{
+	if (no_color && no_color[0])
+		return GT_TIER_MONO;
+	if (colorterm && (strcasecmp(colorterm, "truecolor") == 0 ||
+			  strcasecmp(colorterm, "24bit") == 0))
+		return GT_TIER_TRUE;
+	if (term && strcmp(term, "dumb") == 0)
+		return GT_TIER_MONO;
+	if (ncolors >= 0) {
+		if (ncolors >= 0x1000000)
+			return GT_TIER_TRUE;
+		if (ncolors >= 256)
+			return GT_TIER_256;
+		if (ncolors >= 16)
+			return GT_TIER_16;
+		if (ncolors >= 8)
+			return GT_TIER_8;
+		return GT_TIER_MONO;
+	}
+	/* No terminfo count (no entry for TERM): guess from the name, and
+	 * otherwise assume the 8 colours every colour terminal has. */
+	if (!term || !term[0])
+		return GT_TIER_MONO;
+	if (gt_ends_with(term, "-direct"))
+		return GT_TIER_TRUE;
+	if (strstr(term, "256color"))
+		return GT_TIER_256;
+	return GT_TIER_8;
+}
+
+const char *gt_color_tier_name(enum gt_color_tier tier)
+{
+	static const char *const names[] = {"truecolor", "256", "16", "8",
+					    "mono"};
+
+	return (unsigned)tier < 5 ? names[tier] : "?";
+}
+
+/* The real xterm cube levels: not evenly spaced, which is why btop's
+ * r/51 rounding drifts on dark colours. */
+static const uint8_t gt_cube_level[6] = {0, 95, 135, 175, 215, 255};
+
+static const uint32_t gt_ansi16[16] = {
+	0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd,
+	0x00cdcd, 0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00,
+	0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
+};
+
+struct gt_rgb gt_palette_rgb(int i)
+{
+	if (i < 0 || i > 255)
+		return (struct gt_rgb){0, 0, 0};
+	if (i < 16)
+		return gt_rgb_hex(gt_ansi16[i]);
+	if (i < 232) {
+		i -= 16;
+		return (struct gt_rgb){gt_cube_level[i / 36],
+				       gt_cube_level[(i / 6) % 6],
+				       gt_cube_level[i % 6]};
+	}
+	uint8_t g = (uint8_t)(8 + 10 * (i - 232));
+	return (struct gt_rgb){g, g, g};
+}
+
+static int gt_dist2(struct gt_rgb a, struct gt_rgb b)
+{
+	int dr = a.r - b.r, dg = a.g - b.g, db = a.b - b.b;
+
+	return dr * dr + dg * dg + db * db;
+}
+
+static int gt_nearest_level(int v)
+{
+	int best = 0;
+
+	for (int i = 1; i < 6; i++) {
+		int d = abs(v - gt_cube_level[i]);
+		if (d < abs(v - gt_cube_level[best]))
+			best = i;
+	}
+	return best;
+}
+
+/* The palette index in [from, to) nearest to c, the lower on a tie; with
+ * greys_only, only the system greys 0, 7, 8 and 15 qualify. */
+static int gt_nearest_index(struct gt_rgb c, int from, int to,
+			    bool greys_only, int *dist)
+{
+	int best = -1, bd = 0;
+
+	for (int i = from; i < to; i++) {
+		int d = gt_dist2(c, gt_palette_rgb(i));
+
+		if (greys_only && i != 0 && i != 7 && i != 8 && i != 15)
+			continue;
+		if (best < 0 || d < bd) {
+			best = i;
+			bd = d;
+		}
+	}
+	*dist = bd;
+	return best;
+}
+
+int gt_rgb_to_256(struct gt_rgb c)
+{
+	/* Distance is separable over channels, so the nearest cube point
+	 * is the nearest level per channel. The greys are simply scanned:
+	 * rounding the channel mean onto the ramp can pick the wrong one. */
+	int cube = 16 + 36 * gt_nearest_level(c.r) +
+		   6 * gt_nearest_level(c.g) + gt_nearest_level(c.b);
+	int dc = gt_dist2(c, gt_palette_rgb(cube)), dg;
+	int grey = gt_nearest_index(c, 232, 256, false, &dg);
+
+	return dg < dc ? grey : cube;
+}
+
+static int gt_nearest_ansi(struct gt_rgb c, int n)
+{
+	int mx = c.r > c.g ? c.r : c.g, mn = c.r < c.g ? c.r : c.g, d;
+
+	mx = mx > c.b ? mx : c.b;
+	mn = mn < c.b ? mn : c.b;
+	/* The palette is so sparse that plain distance sends a mid grey to
+	 * yellow (#808080 is nearer cdcd00 than e5e5e5); a colour of low
+	 * saturation therefore only chooses among the greys. */
+	return gt_nearest_index(c, 0, n, 4 * (mx - mn) <= mx, &d);
+}
+
+int gt_rgb_to_16(struct gt_rgb c)
+{
+	return gt_nearest_ansi(c, 16);
+}
+
+int gt_rgb_to_8(struct gt_rgb c)
+{
+	return gt_nearest_ansi(c, 8);
+}
+
+/* ---- search path --------------------------------------------------------- */
+
+__attribute__((format(printf, 2, 3))) static void
+gt_add_dir(struct gt_theme_dirs *d, const char *fmt, ...)
+{
+	char buf[GT_THEME_DIR_MAX];
+	va_list ap;
+	int n;
+
+	if (d->n >= GT_THEME_MAX_DIRS)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n <= 0 || (size_t)n >= sizeof(buf))
+		return; /* too long to be usable: leave it out */
+	for (int i = 0; i < d->n; i++)
+		if (strcmp(d->dir[i], buf) == 0)
+			return;
+	memcpy(d->dir[d->n++], buf, (size_t)n + 1);
+}
+
+void gt_theme_search_dirs(const char *themes_dir_opt,
+			  struct gt_theme_dirs *out)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	static const char *const apps[] = {"gputop", "btop"};
+
+	out->n = 0;
+	if (themes_dir_opt && themes_dir_opt[0])
+		gt_add_dir(out, "%s", themes_dir_opt);
+	/* The XDG spec says a relative XDG_CONFIG_HOME is to be ignored. */
+	for (int i = 0; i < 2; i++) {
+		if (xdg && xdg[0] == '/')
+			gt_add_dir(out, "%s/%s/themes", xdg, apps[i]);
+		else if (home && home[0])
+			gt_add_dir(out, "%s/.config/%s/themes", home, apps[i]);
+	}
+	gt_add_dir(out, "%s", GPUTOP_DATADIR "/themes");
+	gt_add_dir(out, "%s", "/usr/local/share/btop/themes");
+	gt_add_dir(out, "%s", "/usr/share/btop/themes");
+}
+
+static bool gt_readable_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, R_OK) == 0;
+}
+
+static int gt_copy_out(char *path_out, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path_out, src, n + 1);
+	return 0;
+}
+
+int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
+		     char *path_out, size_t len)
+{
+	char cand[GT_THEME_DIR_MAX + 2 * GT_THEME_NAME_MAX + 16];
+	size_t n = name ? strlen(name) : 0;
+
+	if (n > 6 && strcmp(name + n - 6, ".theme") == 0)
+		n -= 6;
+	if (n == 0 || (n == 6 && strcmp(name, ".theme") == 0)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (strchr(name, '/')) {
+		/* A path, as btop also accepts one: used as given. */
+		if (!gt_readable_file(name)) {
+			errno = ENOENT;
+			return -1;
+		}
+		return gt_copy_out(path_out, len, name);
+	}
+	if (n >= GT_THEME_NAME_MAX * 2) {
+		errno = ENOENT; /* no file in any listing has such a name */
+		return -1;
+	}
+	for (int i = 0; i < dirs->n; i++) {
+		snprintf(cand, sizeof(cand), "%s/%.*s.theme", dirs->dir[i],
+			 (int)n, name);
+		if (gt_readable_file(cand))
+			return gt_copy_out(path_out, len, cand);
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+int gt_theme_find(const char *name, const char *themes_dir_opt,
+		  char *path_out, size_t len)
+{
+	struct gt_theme_dirs dirs;
+
+	gt_theme_search_dirs(themes_dir_opt, &dirs);
+	return gt_theme_find_in(&dirs, name, path_out, len);
+}
+
+/* Case-insensitive so "Nord" and "nord" sit together in the setup dialog;
+ * bytewise on a tie so the order is total. */
+static int gt_name_cmp(const char *a, const char *b)
+{
+	int c = strcasecmp(a, b);
+
+	return c ? c : strcmp(a, b);
+}
+
+/* Inserts name into the sorted, duplicate-free names[0..n); returns the
+ * new count. When full, whatever sorts last drops off. */
+static int gt_insert_name(char (*names)[GT_THEME_NAME_MAX], int n, int max,
+			  const char *name)
+{
+	int i = 0;
+
+	while (i < n && gt_name_cmp(names[i], name) < 0)
+		i++;
+	if ((i < n && strcmp(names[i], name) == 0) || i >= max)
+		return n;
+	int last = n < max ? n : max - 1;
+
+	memmove(names[i + 1], names[i], (size_t)(last - i) * sizeof(names[0]));
+	snprintf(names[i], sizeof(names[i]), "%s", name);
+	return n < max ? n + 1 : n;
+}
+
+int gt_theme_list_in(const struct gt_theme_dirs *dirs,
+		     char (*names)[GT_THEME_NAME_MAX], int max)
+{
+	char path[GT_THEME_DIR_MAX + 512];
+	char stem[GT_THEME_NAME_MAX];
+	int n = 0;
+
+	if (max <= 0)
+		return 0;
+	for (int i = 0; i < dirs->n; i++) {
+		DIR *d = opendir(dirs->dir[i]);
+		struct dirent *de;
+
+		if (!d)
+			continue; /* a missing directory lists nothing */
+		while ((de = readdir(d)) != NULL) {
+			size_t len = strlen(de->d_name);
+
+			if (de->d_name[0] == '.' || len <= 6 ||
+			    strcmp(de->d_name + len - 6, ".theme") != 0 ||
+			    len - 6 >= sizeof(stem))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs->dir[i],
+				 de->d_name);
+			if (!gt_readable_file(path))
+				continue;
+			memcpy(stem, de->d_name, len - 6);
+			stem[len - 6] = '\0';
+			n = gt_insert_name(names, n, max, stem);
+		}
+		closedir(d);
+	}
+	return n;
+}
+
+int gt_theme_list(const char *themes_dir_opt,
+		  char (*names)[GT_THEME_NAME_MAX], int max)
+{
+	struct gt_theme_dirs dirs;
+
+	gt_theme_search_dirs(themes_dir_opt, &dirs);
+	return gt_theme_list_in(&dirs, names, max);
+}

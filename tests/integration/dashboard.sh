@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The dashboard in a real terminal (tmux) against the fake NVML's 8x H100
+# scenario and the synthetic /proc tree: every GPU shows at four sizes,
+# keys work (help, sort, filter, snapshot, quit), a resize storm does not
+# crash it, LANG=C gives ASCII graphs, NO_COLOR gives no colour, a process
+# name cannot send escape sequences to the terminal, and with no GPU the
+# labelled demo is shown.
+set -u
+bin=${GPUTOP_BIN:?run through tests/run.sh}
+lib=${GPUTOP_FAKE_NVML_LIB:?}
+scn=${GPUTOP_SCENARIO_DIR:?}/h100x8.scn
+proc=${GPUTOP_FIXTURES:?}/proc
+command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
+sock="gputop-dash-$$"
+state=$(mktemp -d)
+t() { tmux -L "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$state"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; printf '%s\n' "---- screen:" "$screen"; failures=$((failures + 1)); }
+pass() { echo "PASS: $*"; }
+
+start() { # cols rows [env...]
+	local cols=$1 rows=$2
+	shift 2
+	t kill-session -t dash 2>/dev/null
+	t new-session -d -x "$cols" -y "$rows" -s dash \
+		"env $* XDG_STATE_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --interval 0.5; echo EXITED \$?; sleep 60"
+}
+
+# Waits until the screen no longer matches a regex (10 s at most: CI
+# machines can be slow).
+wait_gone() {
+	for _ in $(seq 1 200); do
+		screen=$(t capture-pane -p -t dash)
+		grep -Eq -- "$1" <<<"$screen" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Waits until the screen matches a regex (10 s at most).
+wait_for() {
+	for _ in $(seq 1 200); do
+		screen=$(t capture-pane -p -t dash)
+		grep -Eq -- "$1" <<<"$screen" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Every GPU at each size of the issue's acceptance list.
+for size in 200x50 120x40 80x24 40x12; do
+	start "${size%x*}" "${size#*x}" LANG=C.UTF-8
+	wait_for "(\[7\]|^.7 )" || { fail "$size: GPU 7 never shown"; continue; }
+	missing=""
+	for i in 0 1 2 3 4 5 6 7; do
+		grep -Eq -- "(\[$i\]|^.$i )" <<<"$screen" || missing="$missing $i"
+	done
+	[ -z "$missing" ] && pass "$size shows all 8 GPUs" || fail "$size misses GPUs:$missing"
+done
+
+start 120 40 LANG=C.UTF-8
+wait_for "4107" || fail "process table not shown"
+
+# Help, then close it.
+t send-keys -t dash '?'
+wait_for "gputop help" && pass "? opens help" || fail "? did not open help"
+t send-keys -t dash Escape
+wait_gone "gputop help" && pass "Esc closes help" || fail "help did not close"
+
+# From GPU %, > moves the sort to the next column (VRAM), r reverses it:
+# the smallest VRAM user (pid 7000, 256 MiB) then comes first.
+t send-keys -t dash '>'
+wait_for "VRAMv" && pass "> sorts by VRAM" || fail "> did not sort by VRAM"
+t send-keys -t dash 'r'
+if wait_for "VRAM\\^" && [ "$(grep -E '^ +[0-9]+ ' <<<"$screen" | head -1 | awk '{print $1}')" = 7000 ]; then
+	pass "r reverses the sort (pid 7000 first)"
+else
+	fail "r did not reverse the sort"
+fi
+t send-keys -t dash 'r' '<'
+
+# Filter: only the nsys-ui process stays.
+t send-keys -t dash '/' 'n' 's' 'y' 's' Enter
+if wait_for "filter: nsys" && grep -q "5000" <<<"$screen" && ! grep -q "4100" <<<"$screen"; then
+	pass "/ filters the process table"
+else
+	fail "filter did not narrow the table"
+fi
+t send-keys -t dash '/' Escape
+wait_for "4100" && pass "Esc in the filter clears it" || fail "filter not cleared"
+
+# Snapshot to the state directory.
+t send-keys -t dash 's'
+if wait_for "snapshot saved to" && ls "$state"/gputop/snapshot-*.json >/dev/null 2>&1; then
+	pass "s saves $(ls "$state"/gputop/snapshot-*.json | head -1)"
+else
+	fail "s did not save a snapshot"
+fi
+
+# The hostile command line arrives escaped, and the title is untouched.
+if grep -q 'evil --title=\\e\]0;pwned\\x07' <<<"$screen"; then
+	pass "escape sequences in a command line are shown escaped"
+else
+	fail "hostile command line not shown escaped"
+fi
+title=$(t display-message -p -t dash '#{pane_title}')
+[[ "$title" != *pwned* ]] && pass "pane title unchanged ($title)" || fail "a process changed the title to $title"
+
+# A burst of resizes.
+for i in $(seq 1 40); do
+	t resize-window -t dash -x $((30 + (i * 37) % 170)) -y $((8 + (i * 13) % 50)) 2>/dev/null
+done
+t resize-window -t dash -x 120 -y 40
+sleep 0.3
+wait_for "4107" && ! grep -q EXITED <<<"$screen" && pass "survives 40 resizes" || fail "resize storm"
+
+t send-keys -t dash q
+wait_for "EXITED 0" && pass "q quits with status 0" || fail "q did not quit cleanly"
+
+# LANG=C: ASCII graphs, no braille or block glyphs anywhere.
+start 200 50 LANG=C LC_ALL=C
+wait_for "\[7\]" || fail "LANG=C: no panels"
+sleep 1.2
+screen=$(t capture-pane -p -t dash)
+if grep -qP '[\x{2580}-\x{259F}\x{2800}-\x{28FF}]' <<<"$screen"; then
+	fail "LANG=C still draws Unicode graph glyphs"
+else
+	pass "LANG=C draws ASCII graphs"
+fi
+
+# NO_COLOR: no colour escape in the captured screen.
+start 120 40 NO_COLOR=1 LANG=C.UTF-8
+wait_for "4107" || fail "NO_COLOR: nothing shown"
+colours=$(t capture-pane -p -e -t dash | grep -cE $'\e\\[[0-9;]*(3[0-7]|38;[25];|4[0-7]|48;[25];)')
+[ "$colours" -eq 0 ] && pass "NO_COLOR draws no colour" || fail "NO_COLOR: $colours lines with colour"
+
+# No GPU at all: the reason, then the demo, labelled.
+t kill-session -t dash 2>/dev/null
+t new-session -d -x 120 -y 40 -s dash \
+	"env LANG=C.UTF-8 $bin --nvml-lib /nonexistent/libnvidia-ml.so.1 --interval 0.2; echo EXITED \$?; sleep 60"
+wait_for "DEMO: simulated GPUs" && grep -q "H100" <<<"$screen" &&
+	pass "no GPU: the demo is shown, labelled DEMO" || fail "demo not shown/labelled"
+t send-keys -t dash q
+wait_for "EXITED 0" || fail "demo: q did not quit"
+# Back on the normal screen, the reason printed before the demo is there.
+grep -q "no GPU found" <<<"$screen" && grep -q "cannot open shared object file" <<<"$screen" &&
+	pass "no GPU: the reason is shown" || fail "no-GPU reason missing"
+
+echo "dashboard.sh: $failures failure(s)"
+[ "$failures" -eq 0 ]
