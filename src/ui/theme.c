@@ -24,46 +24,27 @@
  * mistaken --theme /dev/zero or a huge log from being slurped. */
 #define GT_THEME_FILE_MAX (1024 * 1024)
 
+/* clang-format cannot see the commas these X-macros expand to. */
+/* clang-format off */
 static const char *const gt_key_names[GT_TK_COUNT] = {
-#define GT_NAME_(id, name, fb) [GT_TK_##id] = name,
+#define GT_NAME_(id, name, fb, def) [GT_TK_##id] = name,
 	GT_THEME_KEYS(GT_NAME_)
 #undef GT_NAME_
 };
 
 static const int gt_key_fallback[GT_TK_COUNT] = {
-#define GT_FB_(id, name, fb) [GT_TK_##id] = GT_TK_##fb,
+#define GT_FB_(id, name, fb, def) [GT_TK_##id] = GT_TK_##fb,
 	GT_THEME_KEYS(GT_FB_)
 #undef GT_FB_
 };
 
-/* btop's Default_theme (btop_theme.cpp), as 0xRRGGBB; "#GG" greys are
- * written out. These are also what any missing btop key resolves to. */
-static const uint32_t gt_btop_default[GT_TK_BTOP_COUNT] = {
-	[GT_TK_MAIN_BG] = 0x000000,	    [GT_TK_MAIN_FG] = 0xcccccc,
-	[GT_TK_TITLE] = 0xeeeeee,	    [GT_TK_HI_FG] = 0xb54040,
-	[GT_TK_SELECTED_BG] = 0x6a2f2f,	    [GT_TK_SELECTED_FG] = 0xeeeeee,
-	[GT_TK_INACTIVE_FG] = 0x404040,	    [GT_TK_GRAPH_TEXT] = 0x606060,
-	[GT_TK_METER_BG] = 0x404040,	    [GT_TK_PROC_MISC] = 0x0de756,
-	[GT_TK_CPU_BOX] = 0x556d59,	    [GT_TK_MEM_BOX] = 0x6c6c4b,
-	[GT_TK_NET_BOX] = 0x5c588d,	    [GT_TK_PROC_BOX] = 0x805252,
-	[GT_TK_DIV_LINE] = 0x303030,	    [GT_TK_TEMP_START] = 0x4897d4,
-	[GT_TK_TEMP_MID] = 0x5474e8,	    [GT_TK_TEMP_END] = 0xff40b6,
-	[GT_TK_CPU_START] = 0x77ca9b,	    [GT_TK_CPU_MID] = 0xcbc06c,
-	[GT_TK_CPU_END] = 0xdc4c4c,	    [GT_TK_FREE_START] = 0x384f21,
-	[GT_TK_FREE_MID] = 0xb5e685,	    [GT_TK_FREE_END] = 0xdcff85,
-	[GT_TK_CACHED_START] = 0x163350,    [GT_TK_CACHED_MID] = 0x74e6fc,
-	[GT_TK_CACHED_END] = 0x26c5ff,	    [GT_TK_AVAILABLE_START] = 0x4e3f0e,
-	[GT_TK_AVAILABLE_MID] = 0xffd77a,   [GT_TK_AVAILABLE_END] = 0xffb814,
-	[GT_TK_USED_START] = 0x592b26,	    [GT_TK_USED_MID] = 0xd9626d,
-	[GT_TK_USED_END] = 0xff4769,	    [GT_TK_DOWNLOAD_START] = 0x291f75,
-	[GT_TK_DOWNLOAD_MID] = 0x4f43a3,    [GT_TK_DOWNLOAD_END] = 0xb0a9de,
-	[GT_TK_UPLOAD_START] = 0x620665,    [GT_TK_UPLOAD_MID] = 0x7d4180,
-	[GT_TK_UPLOAD_END] = 0xdcafde,	    [GT_TK_PROCESS_START] = 0x80d0a3,
-	[GT_TK_PROCESS_MID] = 0xdcd179,	    [GT_TK_PROCESS_END] = 0xd45454,
-	[GT_TK_PROC_PAUSE_BG] = 0xb54040,   [GT_TK_PROC_FOLLOW_BG] = 0x4040b5,
-	[GT_TK_PROC_BANNER_BG] = 0x7b407b,  [GT_TK_PROC_BANNER_FG] = 0xeeeeee,
-	[GT_TK_FOLLOWED_BG] = 0x4040b5,	    [GT_TK_FOLLOWED_FG] = 0xeeeeee,
+static const uint32_t gt_key_default[GT_TK_COUNT] = {
+#define GT_DEF_(id, name, fb, def) [GT_TK_##id] = def,
+	GT_THEME_KEYS(GT_DEF_)
+#undef GT_DEF_
 };
+
+/* clang-format on */
 
 /* ---- keys ---------------------------------------------------------------- */
 
@@ -364,7 +345,7 @@ static void gt_resolve(const struct gt_raw *raw, struct gt_theme *t)
 		} else if (fb != GT_TK_NONE) {
 			gt_copy_key(t, k, fb);
 		} else {
-			t->rgb[k] = gt_rgb_hex(gt_btop_default[k]);
+			t->rgb[k] = gt_rgb_hex(gt_key_default[k]);
 		}
 	}
 }
@@ -384,7 +365,7 @@ void gt_theme_default(struct gt_theme *out)
 	memset(&raw, 0, sizeof(raw));
 	for (int k = 0; k < GT_TK_BTOP_COUNT; k++) {
 		raw.state[k] = GT_RAW_COLOR;
-		raw.rgb[k] = gt_rgb_hex(gt_btop_default[k]);
+		raw.rgb[k] = gt_rgb_hex(gt_key_default[k]);
 	}
 	memset(out, 0, sizeof(*out));
 	gt_resolve(&raw, out);
@@ -451,8 +432,8 @@ int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
 	} else {
 		/* What the file held when stat'ed; growth since is ignored. */
 		while (len < (size_t)st.st_size + 1) {
-			ssize_t r = read(fd, buf + len,
-					 (size_t)st.st_size + 1 - len);
+			ssize_t r =
+			    read(fd, buf + len, (size_t)st.st_size + 1 - len);
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r <= 0) {
@@ -506,9 +487,9 @@ struct gt_rgb gt_rgb_gradient(const struct gt_rgb stop[3], bool has_mid,
 	/* btop's integer formula (C and C++ both truncate toward zero), so
 	 * a gradient matches btop's 101-entry table exactly. */
 	struct gt_rgb c = {
-		(uint8_t)(a->r + i * (b->r - a->r) / range),
-		(uint8_t)(a->g + i * (b->g - a->g) / range),
-		(uint8_t)(a->b + i * (b->b - a->b) / range),
+	    (uint8_t)(a->r + i * (b->r - a->r) / range),
+	    (uint8_t)(a->g + i * (b->g - a->g) / range),
+	    (uint8_t)(a->b + i * (b->b - a->b) / range),
 	};
 	return c;
 }
@@ -526,9 +507,8 @@ struct gt_rgb gt_theme_gradient(const struct gt_theme *t,
 
 /* ---- colour tiers -------------------------------------------------------- */
 
-enum gt_color_tier gt_color_tier_detect(const char *colorterm,
-					const char *term, int ncolors,
-					const char *no_color)
+enum gt_color_tier gt_color_tier_detect(const char *colorterm, const char *term,
+					int ncolors, const char *no_color)
 {
 	if (no_color && no_color[0])
 		return GT_TIER_MONO;
@@ -572,9 +552,9 @@ const char *gt_color_tier_name(enum gt_color_tier tier)
 static const uint8_t gt_cube_level[6] = {0, 95, 135, 175, 215, 255};
 
 static const uint32_t gt_ansi16[16] = {
-	0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd,
-	0x00cdcd, 0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00,
-	0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
+    0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd,
+    0x00cdcd, 0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00,
+    0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
 };
 
 struct gt_rgb gt_palette_rgb(int i)
@@ -614,8 +594,8 @@ static int gt_nearest_level(int v)
 
 /* The palette index in [from, to) nearest to c, the lower on a tie; with
  * greys_only, only the system greys 0, 7, 8 and 15 qualify. */
-static int gt_nearest_index(struct gt_rgb c, int from, int to,
-			    bool greys_only, int *dist)
+static int gt_nearest_index(struct gt_rgb c, int from, int to, bool greys_only,
+			    int *dist)
 {
 	int best = -1, bd = 0;
 
@@ -638,8 +618,8 @@ int gt_rgb_to_256(struct gt_rgb c)
 	/* Distance is separable over channels, so the nearest cube point
 	 * is the nearest level per channel. The greys are simply scanned:
 	 * rounding the channel mean onto the ramp can pick the wrong one. */
-	int cube = 16 + 36 * gt_nearest_level(c.r) +
-		   6 * gt_nearest_level(c.g) + gt_nearest_level(c.b);
+	int cube = 16 + 36 * gt_nearest_level(c.r) + 6 * gt_nearest_level(c.g) +
+		   gt_nearest_level(c.b);
 	int dc = gt_dist2(c, gt_palette_rgb(cube)), dg;
 	int grey = gt_nearest_index(c, 232, 256, false, &dg);
 
@@ -690,8 +670,7 @@ gt_add_dir(struct gt_theme_dirs *d, const char *fmt, ...)
 	memcpy(d->dir[d->n++], buf, (size_t)n + 1);
 }
 
-void gt_theme_search_dirs(const char *themes_dir_opt,
-			  struct gt_theme_dirs *out)
+void gt_theme_search_dirs(const char *themes_dir_opt, struct gt_theme_dirs *out)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
@@ -766,8 +745,8 @@ int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
 	return -1;
 }
 
-int gt_theme_find(const char *name, const char *themes_dir_opt,
-		  char *path_out, size_t len)
+int gt_theme_find(const char *name, const char *themes_dir_opt, char *path_out,
+		  size_t len)
 {
 	struct gt_theme_dirs dirs;
 
@@ -837,8 +816,8 @@ int gt_theme_list_in(const struct gt_theme_dirs *dirs,
 	return n;
 }
 
-int gt_theme_list(const char *themes_dir_opt,
-		  char (*names)[GT_THEME_NAME_MAX], int max)
+int gt_theme_list(const char *themes_dir_opt, char (*names)[GT_THEME_NAME_MAX],
+		  int max)
 {
 	struct gt_theme_dirs dirs;
 

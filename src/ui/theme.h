@@ -13,12 +13,14 @@
  * there). Unknown keys, junk lines and bad values are skipped and reported
  * as warnings with their line number; nothing in a file is fatal.
  *
- * Missing keys resolve exactly as btop resolves them:
+ * Missing keys resolve as btop resolves them:
  *   - graph_text and meter_bg take inactive_fg;
  *   - process_start/mid/end take cpu_start/mid/end when process_start is
- *     missing;
- *   - every other missing (or empty, or invalid) key takes btop's built-in
- *     Default theme value;
+ *     missing (when it is set, a missing process_mid/end counts as empty,
+ *     where btop would read black);
+ *   - every other missing key, and one whose value is invalid or empty
+ *     (apart from the two cases below), takes btop's built-in Default
+ *     theme value;
  *   - an empty main_bg means "the terminal's own background" (has[] false);
  *   - an empty X_mid or X_end means "no stop there": start+end is one
  *     linear ramp, start alone (or start+mid with no end) is one colour.
@@ -40,101 +42,105 @@ struct gt_rgb {
 };
 
 /*
- * Every colour role: X(ENUM_SUFFIX, "file key", fallback key).
+ * Every colour role: X(ENUM_SUFFIX, "file key", fallback key, default).
  * The first 48 are btop's keys in btop's order; gradient families keep
  * start, mid, end adjacent so that mid = start + 1 and end = start + 2.
- * The third column is the key whose resolved colour is used when the file
- * does not set this one (for a gradient family: does not set X_start);
- * NONE means btop's Default theme value (the table in theme.c). A fallback
- * key always comes earlier in this list.
+ * The fallback is the key whose resolved colour is used when the file does
+ * not set this one (for a gradient family: does not set X_start); it
+ * always comes earlier in this list. With no fallback (NONE) a missing key
+ * takes the default: btop's Default theme value, 0xRRGGBB. The defaults
+ * are also, all 48 of them, the built-in theme of gt_theme_default.
  */
 #define GT_THEME_KEYS(X)                                                       \
-	X(MAIN_BG, "main_bg", NONE)                                            \
-	X(MAIN_FG, "main_fg", NONE)                                            \
-	X(TITLE, "title", NONE)                                                \
-	X(HI_FG, "hi_fg", NONE)                                                \
-	X(SELECTED_BG, "selected_bg", NONE)                                    \
-	X(SELECTED_FG, "selected_fg", NONE)                                    \
-	X(INACTIVE_FG, "inactive_fg", NONE)                                    \
-	X(GRAPH_TEXT, "graph_text", INACTIVE_FG)                               \
-	X(METER_BG, "meter_bg", INACTIVE_FG)                                   \
-	X(PROC_MISC, "proc_misc", NONE)                                        \
-	X(CPU_BOX, "cpu_box", NONE)                                            \
-	X(MEM_BOX, "mem_box", NONE)                                            \
-	X(NET_BOX, "net_box", NONE)                                            \
-	X(PROC_BOX, "proc_box", NONE)                                          \
-	X(DIV_LINE, "div_line", NONE)                                          \
-	X(TEMP_START, "temp_start", NONE)                                      \
-	X(TEMP_MID, "temp_mid", NONE)                                          \
-	X(TEMP_END, "temp_end", NONE)                                          \
-	X(CPU_START, "cpu_start", NONE)                                        \
-	X(CPU_MID, "cpu_mid", NONE)                                            \
-	X(CPU_END, "cpu_end", NONE)                                            \
-	X(FREE_START, "free_start", NONE)                                      \
-	X(FREE_MID, "free_mid", NONE)                                          \
-	X(FREE_END, "free_end", NONE)                                          \
-	X(CACHED_START, "cached_start", NONE)                                  \
-	X(CACHED_MID, "cached_mid", NONE)                                      \
-	X(CACHED_END, "cached_end", NONE)                                      \
-	X(AVAILABLE_START, "available_start", NONE)                            \
-	X(AVAILABLE_MID, "available_mid", NONE)                                \
-	X(AVAILABLE_END, "available_end", NONE)                                \
-	X(USED_START, "used_start", NONE)                                      \
-	X(USED_MID, "used_mid", NONE)                                          \
-	X(USED_END, "used_end", NONE)                                          \
-	X(DOWNLOAD_START, "download_start", NONE)                              \
-	X(DOWNLOAD_MID, "download_mid", NONE)                                  \
-	X(DOWNLOAD_END, "download_end", NONE)                                  \
-	X(UPLOAD_START, "upload_start", NONE)                                  \
-	X(UPLOAD_MID, "upload_mid", NONE)                                      \
-	X(UPLOAD_END, "upload_end", NONE)                                      \
-	X(PROCESS_START, "process_start", CPU_START)                           \
-	X(PROCESS_MID, "process_mid", CPU_MID)                                 \
-	X(PROCESS_END, "process_end", CPU_END)                                 \
-	X(PROC_PAUSE_BG, "proc_pause_bg", NONE)                                \
-	X(PROC_FOLLOW_BG, "proc_follow_bg", NONE)                              \
-	X(PROC_BANNER_BG, "proc_banner_bg", NONE)                              \
-	X(PROC_BANNER_FG, "proc_banner_fg", NONE)                              \
-	X(FOLLOWED_BG, "followed_bg", NONE)                                    \
-	X(FOLLOWED_FG, "followed_fg", NONE)                                    \
+	X(MAIN_BG, "main_bg", NONE, 0x000000)                                  \
+	X(MAIN_FG, "main_fg", NONE, 0xcccccc)                                  \
+	X(TITLE, "title", NONE, 0xeeeeee)                                      \
+	X(HI_FG, "hi_fg", NONE, 0xb54040)                                      \
+	X(SELECTED_BG, "selected_bg", NONE, 0x6a2f2f)                          \
+	X(SELECTED_FG, "selected_fg", NONE, 0xeeeeee)                          \
+	X(INACTIVE_FG, "inactive_fg", NONE, 0x404040)                          \
+	X(GRAPH_TEXT, "graph_text", INACTIVE_FG, 0x606060)                     \
+	X(METER_BG, "meter_bg", INACTIVE_FG, 0x404040)                         \
+	X(PROC_MISC, "proc_misc", NONE, 0x0de756)                              \
+	X(CPU_BOX, "cpu_box", NONE, 0x556d59)                                  \
+	X(MEM_BOX, "mem_box", NONE, 0x6c6c4b)                                  \
+	X(NET_BOX, "net_box", NONE, 0x5c588d)                                  \
+	X(PROC_BOX, "proc_box", NONE, 0x805252)                                \
+	X(DIV_LINE, "div_line", NONE, 0x303030)                                \
+	X(TEMP_START, "temp_start", NONE, 0x4897d4)                            \
+	X(TEMP_MID, "temp_mid", NONE, 0x5474e8)                                \
+	X(TEMP_END, "temp_end", NONE, 0xff40b6)                                \
+	X(CPU_START, "cpu_start", NONE, 0x77ca9b)                              \
+	X(CPU_MID, "cpu_mid", NONE, 0xcbc06c)                                  \
+	X(CPU_END, "cpu_end", NONE, 0xdc4c4c)                                  \
+	X(FREE_START, "free_start", NONE, 0x384f21)                            \
+	X(FREE_MID, "free_mid", NONE, 0xb5e685)                                \
+	X(FREE_END, "free_end", NONE, 0xdcff85)                                \
+	X(CACHED_START, "cached_start", NONE, 0x163350)                        \
+	X(CACHED_MID, "cached_mid", NONE, 0x74e6fc)                            \
+	X(CACHED_END, "cached_end", NONE, 0x26c5ff)                            \
+	X(AVAILABLE_START, "available_start", NONE, 0x4e3f0e)                  \
+	X(AVAILABLE_MID, "available_mid", NONE, 0xffd77a)                      \
+	X(AVAILABLE_END, "available_end", NONE, 0xffb814)                      \
+	X(USED_START, "used_start", NONE, 0x592b26)                            \
+	X(USED_MID, "used_mid", NONE, 0xd9626d)                                \
+	X(USED_END, "used_end", NONE, 0xff4769)                                \
+	X(DOWNLOAD_START, "download_start", NONE, 0x291f75)                    \
+	X(DOWNLOAD_MID, "download_mid", NONE, 0x4f43a3)                        \
+	X(DOWNLOAD_END, "download_end", NONE, 0xb0a9de)                        \
+	X(UPLOAD_START, "upload_start", NONE, 0x620665)                        \
+	X(UPLOAD_MID, "upload_mid", NONE, 0x7d4180)                            \
+	X(UPLOAD_END, "upload_end", NONE, 0xdcafde)                            \
+	X(PROCESS_START, "process_start", CPU_START, 0x80d0a3)                 \
+	X(PROCESS_MID, "process_mid", CPU_MID, 0xdcd179)                       \
+	X(PROCESS_END, "process_end", CPU_END, 0xd45454)                       \
+	X(PROC_PAUSE_BG, "proc_pause_bg", NONE, 0xb54040)                      \
+	X(PROC_FOLLOW_BG, "proc_follow_bg", NONE, 0x4040b5)                    \
+	X(PROC_BANNER_BG, "proc_banner_bg", NONE, 0x7b407b)                    \
+	X(PROC_BANNER_FG, "proc_banner_fg", NONE, 0xeeeeee)                    \
+	X(FOLLOWED_BG, "followed_bg", NONE, 0x4040b5)                          \
+	X(FOLLOWED_FG, "followed_fg", NONE, 0xeeeeee)                          \
 	/* gputop extension keys (ignored by btop) */                          \
-	X(GPU_BOX, "gpu_box", CPU_BOX)             /* GPU panel outline */     \
-	X(GPU_START, "gpu_start", CPU_START)       /* utilization graph */     \
-	X(GPU_MID, "gpu_mid", CPU_MID)                                         \
-	X(GPU_END, "gpu_end", CPU_END)                                         \
-	X(VRAM_START, "vram_start", USED_START)    /* VRAM bar and graph */    \
-	X(VRAM_MID, "vram_mid", USED_MID)                                      \
-	X(VRAM_END, "vram_end", USED_END)                                      \
-	X(POWER_START, "power_start", CACHED_START) /* power gauge */          \
-	X(POWER_MID, "power_mid", CACHED_MID)                                  \
-	X(POWER_END, "power_end", CACHED_END)                                  \
-	X(MEMBW_START, "membw_start", FREE_START) /* memory bandwidth */       \
-	X(MEMBW_MID, "membw_mid", FREE_MID)                                    \
-	X(MEMBW_END, "membw_end", FREE_END)                                    \
-	X(ENCDEC_START, "encdec_start", CPU_START) /* encoder/decoder */       \
-	X(ENCDEC_MID, "encdec_mid", CPU_MID)                                   \
-	X(ENCDEC_END, "encdec_end", CPU_END)                                   \
-	X(THROTTLE_BG, "throttle_bg", PROC_PAUSE_BG) /* throttle badges */     \
-	X(THROTTLE_FG, "throttle_fg", PROC_BANNER_FG)                          \
-	X(DEMO_BG, "demo_bg", PROC_BANNER_BG)      /* "DEMO" label */          \
-	X(DEMO_FG, "demo_fg", PROC_BANNER_FG)                                  \
-	X(STALE_FG, "stale_fg", INACTIVE_FG)       /* stale/lost/asleep GPU */ \
-	X(WARN_FG, "warn_fg", HI_FG)               /* e.g. PCIe link < max */
+	X(GPU_BOX, "gpu_box", CPU_BOX, 0)       /* GPU panel outline */        \
+	X(GPU_START, "gpu_start", CPU_START, 0) /* utilization graph */        \
+	X(GPU_MID, "gpu_mid", CPU_MID, 0)                                      \
+	X(GPU_END, "gpu_end", CPU_END, 0)                                      \
+	X(VRAM_START, "vram_start", USED_START, 0) /* VRAM bar and graph */    \
+	X(VRAM_MID, "vram_mid", USED_MID, 0)                                   \
+	X(VRAM_END, "vram_end", USED_END, 0)                                   \
+	X(POWER_START, "power_start", CACHED_START, 0) /* power gauge */       \
+	X(POWER_MID, "power_mid", CACHED_MID, 0)                               \
+	X(POWER_END, "power_end", CACHED_END, 0)                               \
+	X(MEMBW_START, "membw_start", FREE_START, 0) /* memory bandwidth */    \
+	X(MEMBW_MID, "membw_mid", FREE_MID, 0)                                 \
+	X(MEMBW_END, "membw_end", FREE_END, 0)                                 \
+	X(ENCDEC_START, "encdec_start", CPU_START, 0) /* encoder/decoder */    \
+	X(ENCDEC_MID, "encdec_mid", CPU_MID, 0)                                \
+	X(ENCDEC_END, "encdec_end", CPU_END, 0)                                \
+	X(THROTTLE_BG, "throttle_bg", PROC_PAUSE_BG, 0) /* throttle badges */  \
+	X(THROTTLE_FG, "throttle_fg", PROC_BANNER_FG, 0)                       \
+	X(DEMO_BG, "demo_bg", PROC_BANNER_BG, 0) /* "DEMO" label */            \
+	X(DEMO_FG, "demo_fg", PROC_BANNER_FG, 0)                               \
+	X(STALE_FG, "stale_fg", INACTIVE_FG, 0) /* stale/lost/asleep GPU */    \
+	X(WARN_FG, "warn_fg", HI_FG, 0)         /* e.g. PCIe link < max */
 
+/* clang-format cannot see the commas these X-macros expand to. */
+/* clang-format off */
 enum gt_theme_key {
-#define GT_THEME_KEY_ENUM_(id, name, fb) GT_TK_##id,
+#define GT_THEME_KEY_ENUM_(id, name, fb, def) GT_TK_##id,
 	GT_THEME_KEYS(GT_THEME_KEY_ENUM_)
 #undef GT_THEME_KEY_ENUM_
 	GT_TK_COUNT,
 	GT_TK_NONE = -1 /* "no fallback key" in the table above */
 };
+/* clang-format on */
 
 /* Keys 0..GT_TK_BTOP_COUNT-1 are btop's; the rest are gputop's. */
 #define GT_TK_BTOP_COUNT 48
 
-#define GT_THEME_NAME_MAX 64
+#define GT_THEME_NAME_MAX     64
 #define GT_THEME_MAX_WARNINGS 16
-#define GT_THEME_WARNING_LEN 120
+#define GT_THEME_WARNING_LEN  120
 
 struct gt_theme_warning {
 	int line; /* 1-based line in the file */
@@ -234,9 +240,8 @@ enum gt_color_tier {
  * (ncolors < 0), TERM decides: "*-direct" -> TRUE, "*256color*" -> 256,
  * unset or empty -> MONO, anything else -> 8.
  */
-enum gt_color_tier gt_color_tier_detect(const char *colorterm,
-					const char *term, int ncolors,
-					const char *no_color);
+enum gt_color_tier gt_color_tier_detect(const char *colorterm, const char *term,
+					int ncolors, const char *no_color);
 
 /* "truecolor", "256", "16", "8", "mono". */
 const char *gt_color_tier_name(enum gt_color_tier tier);
@@ -267,7 +272,7 @@ int gt_rgb_to_8(struct gt_rgb c);
 /* ---- finding themes --------------------------------------------------- */
 
 #define GT_THEME_MAX_DIRS 8
-#define GT_THEME_DIR_MAX 1024
+#define GT_THEME_DIR_MAX  1024
 
 /* The directories searched, first match wins (a file shadows a same-named
  * file in a later directory). */
@@ -300,8 +305,8 @@ int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
 		     char *path_out, size_t len);
 
 /* gt_theme_find_in over gt_theme_search_dirs(themes_dir_opt). */
-int gt_theme_find(const char *name, const char *themes_dir_opt,
-		  char *path_out, size_t len);
+int gt_theme_find(const char *name, const char *themes_dir_opt, char *path_out,
+		  size_t len);
 
 /*
  * Writes the names (without ".theme") of the readable theme files across
@@ -314,7 +319,7 @@ int gt_theme_list_in(const struct gt_theme_dirs *dirs,
 		     char (*names)[GT_THEME_NAME_MAX], int max);
 
 /* gt_theme_list_in over gt_theme_search_dirs(themes_dir_opt). */
-int gt_theme_list(const char *themes_dir_opt,
-		  char (*names)[GT_THEME_NAME_MAX], int max);
+int gt_theme_list(const char *themes_dir_opt, char (*names)[GT_THEME_NAME_MAX],
+		  int max);
 
 #endif
