@@ -17,6 +17,8 @@
 #include <sys/resource.h>
 #include <termios.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "layout.h"
@@ -711,4 +713,98 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	free(d.rects);
 	free(d.order);
 	return 0;
+}
+
+/* Reads whatever the terminal side has not consumed yet; returns bytes. */
+static size_t drain(int fd)
+{
+	char buf[65536];
+	size_t total = 0;
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += (size_t)n;
+	return total;
+}
+
+int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
+		       struct gt_dash_bench *out)
+{
+	struct gt_dash_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
+	struct dash d;
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	int rc = -1;
+
+	memset(&d, 0, sizeof(d));
+	memset(out, 0, sizeof(*out));
+	if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+		if (master >= 0)
+			close(master);
+		return -1;
+	}
+	struct winsize ws = {.ws_row = (unsigned short)rows,
+			     .ws_col = (unsigned short)cols};
+	const char *slave_name = ptsname(master);
+	int slave = slave_name ? open(slave_name, O_RDWR | O_NOCTTY) : -1;
+	FILE *fo = slave >= 0 ? fdopen(slave, "w") : NULL;
+	FILE *fi = slave >= 0 ? fdopen(dup(slave), "r") : NULL;
+	if (!fo || !fi)
+		goto out;
+	ioctl(slave, TIOCSWINSZ, &ws);
+	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+	setlocale(LC_ALL, "");
+
+	d.c = c;
+	d.opts = &o;
+	d.view.dev_slot = d.view.proc_slot = -1;
+	if (setup(&d) < 0)
+		goto out;
+	SCREEN *scr = newterm("xterm-256color", fo, fi);
+	if (!scr) {
+		gt_view_close(&d.view);
+		goto out;
+	}
+	set_term(scr);
+	resizeterm(rows, cols);
+	curs_set(0);
+	d.glyphs = GT_GLYPHS_BRAILLE;
+	gt_palette_init(&d.pal, &d.theme, GT_TIER_256);
+
+	/* Warm up: the first frames paint the whole screen. */
+	const int warm = 5;
+	uint64_t cpu = 0;
+	size_t bytes = 0;
+	for (int f = 0; f < warm + frames; f++) {
+		gt_collector_tick(c, GT_TICK_SCHEDULED);
+		struct timespec a, b;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		pull(&d);
+		draw(&d);
+		fflush(fo);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+		size_t n = drain(master);
+		if (f >= warm) {
+			cpu += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
+			       (uint64_t)(b.tv_nsec - a.tv_nsec);
+			bytes += n;
+		}
+	}
+	out->frames = frames;
+	out->cpu_ns_per_frame = frames ? (double)cpu / frames : 0;
+	out->bytes_per_frame = frames ? (double)bytes / frames : 0;
+	out->processes = d.view.procs ? d.view.procs->count : 0;
+	endwin();
+	delscreen(scr);
+	gt_view_close(&d.view);
+	rc = 0;
+out:
+	free(d.hist);
+	free(d.last_new_ns);
+	free(d.rects);
+	free(d.order);
+	if (fo)
+		fclose(fo);
+	if (fi)
+		fclose(fi);
+	close(master);
+	return rc;
 }

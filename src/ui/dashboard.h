@@ -25,4 +25,17 @@ struct gt_dash_opts {
 int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		     volatile sig_atomic_t *stop);
 
+/* `make bench`: frames drawn into a pseudo-terminal of cols x rows, one
+ * collector round before each, as in steady state at one frame per
+ * interval. */
+struct gt_dash_bench {
+	int frames;
+	size_t processes;
+	double cpu_ns_per_frame; /* drawing, this thread's CPU */
+	double bytes_per_frame;  /* written to the terminal */
+};
+
+int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
+		       struct gt_dash_bench *out);
+
 #endif

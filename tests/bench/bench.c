@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "dashboard.h"
 #include "ring.h"
 
 static uint64_t cpu_ns(void)
@@ -151,6 +152,48 @@ static void bench_ring(void)
 	gt_ring_destroy(&r);
 }
 
+/* 8 GPUs and 500 processes (pids absent from /proc: their host columns
+ * read N/A, which costs the renderer the same) at 200x60. The load moves
+ * on a short period, so every frame brings new values to every graph,
+ * meter and row: a worst case for the bytes sent, not a quiet screen. */
+static void bench_render(const char *lib, const char *base_scn)
+{
+	char tmpl[] = "/tmp/gputop-render-XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return;
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "include %s\n", base_scn);
+	for (int d = 0; d < 8; d++)
+		fprintf(f, "device %d\nutil.gpu sine 60 35 0.0%d7\nutil.mem sine 40 30 0.0%d3\n",
+			d, 1 + d, 2 + d);
+	for (int i = 0; i < 500; i++)
+		fprintf(f, "device %d\nprocess compute %d 512MiB\n", i % 8, 300000 + i);
+	fclose(f);
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
+	struct gt_collector_config cfg = {
+		.backend = {.nvml_lib = lib},
+		.interval_ns = 1000000000ull,
+		.proc_interval_ns = 1,
+	};
+	struct gt_collector *c = gt_collector_open(&cfg);
+	struct gt_dash_bench res;
+	if (c && gt_dashboard_bench(c, 200, 60, 60, &res) == 0) {
+		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
+		       "through a pseudo-terminal\n",
+		       c->ndevices, res.processes, res.frames);
+		printf("  render:  %8.1f us CPU per frame  (target < 2000 us)\n",
+		       res.cpu_ns_per_frame / 1e3);
+		printf("  output:  %8.0f bytes per frame = bytes/s at a 1 s "
+		       "interval  (target < 4096)\n",
+		       res.bytes_per_frame);
+	} else {
+		fprintf(stderr, "bench: the render benchmark could not run\n");
+	}
+	gt_collector_close(c);
+	unlink(tmpl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -158,6 +201,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	bench_collector(argv[1], argv[2]);
+	bench_render(argv[1], argv[2]);
 	bench_ring();
 	return 0;
 }
