@@ -295,8 +295,10 @@ static void temp_text(char *buf, size_t len, const struct gt_panel_data *d)
 	}
 }
 
-static void graph(WINDOW *win, struct gt_rect r, int row, int h,
-		  const struct gt_panel_data *d)
+/* One series as a graph of h rows from row `row`, coloured by height. */
+static void series_graph(WINDOW *win, struct gt_rect r, int row, int h,
+			 const struct gt_panel_data *d, enum gt_series series,
+			 enum gt_gradient grad)
 {
 	double samples[GT_HISTORY_LEN];
 	uint32_t cells[4096];
@@ -304,14 +306,12 @@ static void graph(WINDOW *win, struct gt_rect r, int row, int h,
 	if (h <= 0 || w <= 0 || (size_t)(w * h) > sizeof(cells) / sizeof(cells[0]))
 		return;
 	size_t want = gt_graph_samples_for(w, d->glyphs);
-	size_t n = gt_history_tail(d->hist, GT_SERIES_GPU, samples,
+	size_t n = gt_history_tail(d->hist, series, samples,
 				   want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN);
 	gt_graph_cells(samples, n, 0, 100, w, h, d->glyphs, cells);
 	for (int y = 0; y < h; y++) {
 		/* Colour by height, as btop does: the top rows are hot. */
-		int attr = gt_palette_grad(d->pal, GT_GRAD_GPU,
-					   (double)(h - y) / (double)h);
-		wattrset(win, attr);
+		wattrset(win, gt_palette_grad(d->pal, grad, (double)(h - y) / (double)h));
 		for (int x = 0; x < w; x++) {
 			uint32_t c = cells[y * w + x];
 			char u[5] = {0};
@@ -331,9 +331,40 @@ static void graph(WINDOW *win, struct gt_rect r, int row, int h,
 		}
 	}
 	wattrset(win, A_NORMAL);
-	char util[128];
-	util_text(util, sizeof(util), d->s);
-	gt_put(win, r, row, 1, d->pal->role[GT_ROLE_GRAPH_TEXT] | A_BOLD, util);
+}
+
+/* GPU utilization over its history, with memory bandwidth as a second,
+ * smaller graph below when there is room, and a time axis. */
+static void graph(WINDOW *win, struct gt_rect r, int row, int h,
+		  const struct gt_panel_data *d)
+{
+	char text[160];
+	int gpu_h = h >= 6 ? h - h / 3 : h;
+	int bw_h = h - gpu_h;
+
+	series_graph(win, r, row, gpu_h, d, GT_SERIES_GPU, GT_GRAD_GPU);
+	util_text(text, sizeof(text), d->s);
+	gt_put(win, r, row, 1, d->pal->role[GT_ROLE_GRAPH_TEXT] | A_BOLD, text);
+	if (bw_h > 0) {
+		series_graph(win, r, row + gpu_h, bw_h, d, GT_SERIES_MEMBW,
+			     GT_GRAD_MEMBW);
+		gt_put(win, r, row + gpu_h, 1, d->pal->role[GT_ROLE_GRAPH_TEXT],
+		       "memory bandwidth");
+	}
+	if (h >= 3 && d->seconds_per_sample > 0) {
+		char axis[512];
+		if (gt_graph_time_labels(r.w, d->seconds_per_sample, d->glyphs, axis,
+					 sizeof(axis)) > 0) {
+			/* Labels only: the spaces between them keep the graph. */
+			int y = row + h - 1;
+			for (int x = 0; x < r.w && axis[x]; x++)
+				if (axis[x] != ' ') {
+					char ch[2] = {axis[x], 0};
+					gt_put(win, r, y, x,
+					       d->pal->role[GT_ROLE_INACTIVE], ch);
+				}
+		}
+	}
 }
 
 static void draw_full(WINDOW *win, struct gt_rect r, const struct gt_panel_data *d)
