@@ -99,8 +99,9 @@ static void read_device(struct gt_drmdev *d)
 	d->subsys_vendor = read_hex16(d->devdir, "subsystem_vendor");
 	d->subsys_device = read_hex16(d->devdir, "subsystem_device");
 	d->revision = (uint8_t)read_hex16(d->devdir, "revision");
-	/* uevent's PCI_ID is there even when the id files are not. */
-	if (d->vendor == 0) {
+	/* uevent's PCI_ID is there even when the id files are not (copied
+	 * trees often have `vendor` but no `device`). */
+	if (d->vendor == 0 || d->device == 0) {
 		unsigned a, b;
 		uevent_value(uevent, "PCI_ID", v, sizeof(v));
 		if (sscanf(v, "%x:%x", &a, &b) == 2 && a <= 0xffff && b <= 0xffff) {

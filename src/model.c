@@ -272,6 +272,10 @@ const char *gt_why_text(const struct gt_val *val, const char *code_text,
 	case GT_WHY_NO_SENSOR:
 		text = "no sensor for it on this device";
 		break;
+	case GT_WHY_ASLEEP:
+		text = "the device is asleep (runtime-suspended); gputop does "
+		       "not wake it to read values";
+		break;
 	case GT_WHY__COUNT:
 		break;
 	}

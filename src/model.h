@@ -29,6 +29,7 @@ enum gt_why {
 	GT_WHY_LOST,               /* the device fell off the bus */
 	GT_WHY_MIG,                /* not available while MIG is enabled */
 	GT_WHY_NO_SENSOR,          /* the backend has no source for it */
+	GT_WHY_ASLEEP,             /* runtime-suspended: not read, not woken */
 	GT_WHY__COUNT
 };
 

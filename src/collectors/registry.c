@@ -7,6 +7,8 @@
 
 const struct gt_backend_ops *const gt_backend_table[] = {
 	&gt_nvml_backend,
+	&gt_amdgpu_backend,
+	&gt_intel_backend,
 };
 
 const size_t gt_backend_table_len =

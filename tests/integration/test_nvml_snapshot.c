@@ -83,7 +83,7 @@ static cJSON *snapshot(const char *scenario_file, const char *interval)
 	int status;
 	const char *args[] = {"--snapshot", "--interval", interval, "--nvml-lib",
 			      env_or_fail("GPUTOP_FAKE_NVML_LIB"), "--procfs",
-			      NULL, NULL};
+			      NULL, "--sysfs", "/nonexistent", NULL};
 	static char procfs[1024];
 	snprintf(procfs, sizeof(procfs), "%s/proc", env_or_fail("GPUTOP_FIXTURES"));
 	args[6] = procfs;
@@ -183,8 +183,11 @@ static void test_no_gpu_explains_why(void **state)
 {
 	(void)state;
 	int status;
+	/* --sysfs too: on a machine with an AMD or Intel GPU those backends
+	 * would find it. */
 	const char *args[] = {"--snapshot", "--interval", "0.1", "--nvml-lib",
-			      "/nonexistent/libnvidia-ml.so.1", NULL};
+			      "/nonexistent/libnvidia-ml.so.1", "--sysfs",
+			      "/nonexistent", NULL};
 	char *out = run_gputop(NULL, &status, args);
 	assert_int_equal(status, 0);
 	cJSON *doc = cJSON_Parse(out);
@@ -199,7 +202,8 @@ static void test_no_gpu_explains_why(void **state)
 	free(out);
 
 	const char *list_args[] = {"--list", "--nvml-lib",
-				   "/nonexistent/libnvidia-ml.so.1", NULL};
+				   "/nonexistent/libnvidia-ml.so.1", "--sysfs",
+				   "/nonexistent", NULL};
 	out = run_gputop(NULL, &status, list_args);
 	assert_int_equal(status, 0);
 	assert_non_null(strstr(out, "No GPU found"));

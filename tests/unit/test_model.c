@@ -274,11 +274,12 @@ static void test_why_text_every_reason(void **state)
 	    {GT_WHY_LOST, "device lost"},
 	    {GT_WHY_MIG, "MIG"},
 	    {GT_WHY_NO_SENSOR, "no sensor"},
+	    {GT_WHY_ASLEEP, "asleep"},
 	};
 	char texts[GT_WHY__COUNT][256];
 	(void)state;
 
-	_Static_assert(GT_WHY__COUNT == 10, "a new reason needs a text test");
+	_Static_assert(GT_WHY__COUNT == 11, "a new reason needs a text test");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char *buf = texts[want[i].why];
 		const char *r = why_of(want[i].why, 0, NULL, buf, 256);

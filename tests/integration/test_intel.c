@@ -1,0 +1,812 @@
+/*
+ * test_intel.c - the Intel backend against the synthetic i915 and xe trees
+ * in tests/fixtures/intel: the real gputop binary's --snapshot for each
+ * tree (exact frequencies, limits, names, temperatures, reasons), and the
+ * backend called directly on temporary copies whose counters the test
+ * advances between two samples (watts from energy1_input, idle % from the
+ * RC6/C6 counters), rewrites of the throttle files, a suspended device
+ * that must not be read (checked with inotify), a PCIe link behind Arc's
+ * internal switch, and device busy from the fdinfo scanner.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "clock.h"
+#include "fdinfo.h"
+#include "model.h"
+
+/* ---- files and trees ---- */
+
+static const char *env_or_fail(const char *name)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		fail_msg("%s is not set (run through tests/run.sh)", name);
+	return v;
+}
+
+static const char *fixture(const char *rel)
+{
+	static char buf[2][PATH_MAX];
+	static int k;
+	k ^= 1;
+	snprintf(buf[k], sizeof(buf[k]), "%s/intel/%s",
+		 env_or_fail("GPUTOP_FIXTURES"), rel);
+	return buf[k];
+}
+
+static void copy_tree(const char *src, const char *dst)
+{
+	struct stat st;
+	assert_int_equal(lstat(src, &st), 0);
+	if (S_ISLNK(st.st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(src, target, sizeof(target) - 1);
+		assert_true(n > 0);
+		target[n] = '\0';
+		assert_int_equal(symlink(target, dst), 0);
+	} else if (S_ISDIR(st.st_mode)) {
+		assert_int_equal(mkdir(dst, 0755), 0);
+		DIR *d = opendir(src);
+		assert_non_null(d);
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			char a[PATH_MAX], b[PATH_MAX];
+			if (!strcmp(de->d_name, ".") ||
+			    !strcmp(de->d_name, ".."))
+				continue;
+			snprintf(a, sizeof(a), "%s/%s", src, de->d_name);
+			snprintf(b, sizeof(b), "%s/%s", dst, de->d_name);
+			copy_tree(a, b);
+		}
+		closedir(d);
+	} else {
+		char buf[4096];
+		FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+		assert_non_null(in);
+		assert_non_null(out);
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			assert_int_equal(fwrite(buf, 1, n, out), n);
+		fclose(in);
+		fclose(out);
+	}
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Creates the directories above path, from offset skip on. */
+static void mkdir_parents(char *path, size_t skip)
+{
+	for (char *p = path + skip + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+}
+
+/* Writes text + "\n" to dir/rel, creating parent directories. */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	mkdir_parents(path, strlen(dir));
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+}
+
+/* A private copy of a fixture tree: root, and its device directory. */
+struct copy {
+	char root[64];
+	char dev[1024];
+};
+
+static void copy_fixture(struct copy *c, const char *name, const char *card)
+{
+	char tmpl[] = "/tmp/gputop-intel-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(c->root, sizeof(c->root), "%s/sys", tmpl);
+	copy_tree(fixture(name), c->root);
+	snprintf(c->dev, sizeof(c->dev), "%s/class/drm/%s/device", c->root,
+		 card);
+}
+
+static void drop_copy(struct copy *c)
+{
+	char *slash = strrchr(c->root, '/');
+	*slash = '\0';
+	rm_tree(c->root);
+}
+
+/* ---- the binary ---- */
+
+static cJSON *snapshot(const char *sysfs, const char *pciids)
+{
+	int fd[2];
+	const char *argv[] = {env_or_fail("GPUTOP_BIN"),
+			      "--sysfs",
+			      sysfs,
+			      "--snapshot",
+			      "--interval",
+			      "0.2",
+			      "--nvml-lib",
+			      "/nonexistent",
+			      NULL};
+	assert_int_equal(pipe(fd), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		/* Always explicit: the host's own pci.ids must not decide. */
+		setenv("GPUTOP_PCI_IDS", pciids, 1);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	size_t cap = 1 << 16, len = 0;
+	char *out = malloc(cap);
+	ssize_t r;
+	while ((r = read(fd[0], out + len, cap - len - 1)) > 0) {
+		len += (size_t)r;
+		if (cap - len < 4096) {
+			char *bigger = realloc(out, cap *= 2);
+			assert_non_null(bigger);
+			out = bigger;
+		}
+	}
+	out[len] = '\0';
+	close(fd[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	cJSON *doc = cJSON_Parse(out);
+	if (!doc)
+		fail_msg("snapshot is not JSON: %.80s", out);
+	free(out);
+	return doc;
+}
+
+static cJSON *get(const cJSON *obj, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	const cJSON *cur = obj;
+	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
+		cur = cJSON_GetObjectItemCaseSensitive(cur, tok);
+	if (!cur)
+		fail_msg("missing key %s", path);
+	return (cJSON *)cur;
+}
+
+static double num(const cJSON *obj, const char *path)
+{
+	cJSON *v = get(obj, path);
+	if (!cJSON_IsNumber(v))
+		fail_msg("%s is not a number", path);
+	return v->valuedouble;
+}
+
+static const char *str(const cJSON *obj, const char *path)
+{
+	cJSON *v = get(obj, path);
+	if (!cJSON_IsString(v))
+		fail_msg("%s is not a string", path);
+	return v->valuestring;
+}
+
+static void assert_num(const cJSON *obj, const char *path, double want)
+{
+	double v = num(obj, path);
+	if (v != want)
+		fail_msg("%s is %.6f, expected %.6f", path, v, want);
+}
+
+static void assert_null_why(const cJSON *dev, const char *path,
+			    const char *reason_part)
+{
+	if (!cJSON_IsNull(get(dev, path)))
+		fail_msg("%s should be null", path);
+	cJSON *why = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(dev, "unavailable"), path);
+	if (!cJSON_IsString(why))
+		fail_msg("%s is null without a reason", path);
+	if (reason_part && !strstr(why->valuestring, reason_part))
+		fail_msg("reason for %s is '%s', expected '%s'", path,
+			 why->valuestring, reason_part);
+}
+
+/* The reason the snapshot gives under "unavailable" for key. */
+static const char *reason(const cJSON *dev, const char *key)
+{
+	cJSON *why = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(dev, "unavailable"), key);
+	if (!cJSON_IsString(why))
+		fail_msg("no reason for %s", key);
+	return why->valuestring;
+}
+
+/* Every numeric field of the model is either set or explained. */
+static void assert_all_explained(const cJSON *dev)
+{
+	char path[96];
+	for (int pass = 0; pass < 2; pass++) {
+		int n = pass ? GT_F_FAN_PERCENT0 : GT_S__COUNT;
+		for (int i = 0; i < n; i++) {
+			const struct gt_field_desc *d =
+			    pass ? &gt_field_desc[i] : &gt_static_desc[i];
+			if (!d->group || !strcmp(d->key, "reasons"))
+				continue;
+			if (!strcmp(d->group, "device"))
+				snprintf(path, sizeof(path), "%s", d->key);
+			else
+				snprintf(path, sizeof(path), "%s.%s", d->group,
+					 d->key);
+			if (cJSON_IsNull(get(dev, path)))
+				assert_null_why(dev, path, NULL);
+		}
+	}
+}
+
+static const cJSON *intel_backend(const cJSON *doc)
+{
+	const cJSON *b;
+	cJSON_ArrayForEach(b, get(doc, "backends"))
+	{
+		if (!strcmp(str(b, "name"), "intel"))
+			return b;
+	}
+	fail_msg("no intel backend in the snapshot");
+	return NULL;
+}
+
+static void test_dg2_snapshot(void **state)
+{
+	(void)state;
+	cJSON *doc = snapshot(fixture("i915-dg2"), "/nonexistent");
+	const cJSON *b = intel_backend(doc);
+	assert_string_equal(str(b, "status"), "ok");
+	assert_string_equal(str(b, "detail"), "1 GPU (i915: 1, xe: 0)");
+	assert_int_equal(cJSON_GetArraySize(get(doc, "devices")), 1);
+	const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
+
+	/* No pci.ids: the built-in table names it. */
+	assert_string_equal(str(dev, "name"), "Intel Arc A770 Graphics");
+	assert_string_equal(str(dev, "architecture"), "Xe-HPG");
+	assert_string_equal(str(dev, "vendor"), "intel");
+	assert_string_equal(str(dev, "driver"), "i915");
+	assert_string_equal(str(dev, "id"), "pci:0000:03:00.0");
+	assert_string_equal(str(dev, "pci_device_id"), "0x56a0");
+	assert_string_equal(str(dev, "state"), "ok");
+	assert_false(cJSON_IsTrue(get(dev, "integrated")));
+	/* gt/gt0/rps_* */
+	assert_num(dev, "clocks.graphics_mhz", 2250);
+	assert_num(dev, "clocks.graphics_requested_mhz", 2400);
+	assert_num(dev, "clocks.graphics_min_limit_mhz", 300);
+	assert_num(dev, "clocks.graphics_max_limit_mhz", 2400);
+	assert_num(dev, "clocks.graphics_max_mhz", 2400);
+	assert_null_why(dev, "clocks.video_mhz", "not supported");
+	/* hwmon2 (name i915), not hwmon3 (i915_gt0). */
+	assert_num(dev, "thermal.gpu_celsius", 72);
+	assert_num(dev, "thermal.fan_count", 1);
+	assert_num(cJSON_GetArrayItem(get(dev, "thermal.fans"), 0), "rpm",
+		   1850);
+	assert_num(dev, "power.limit_watts", 190);
+	assert_num(dev, "power.enforced_limit_watts", 190);
+	assert_num(dev, "power.default_limit_watts", 225);
+	assert_num(dev, "power.max_limit_watts", 400);
+	assert_num(dev, "power.energy_joules", 912345.678);
+	/* Two samples of static counters: no energy used, no idle time. */
+	assert_num(dev, "power.draw_watts", 0);
+	assert_num(dev, "utilization.idle_residency_percent", 0);
+	assert_true(cJSON_IsTrue(get(dev, "throttle.active")));
+	const cJSON *reasons = get(dev, "throttle.reasons");
+	assert_int_equal(cJSON_GetArraySize(reasons), 1);
+	assert_string_equal(cJSON_GetArrayItem(reasons, 0)->valuestring,
+			    "power_cap");
+	assert_num(dev, "pcie.link_gen", 4);
+	assert_num(dev, "pcie.link_width", 16);
+	assert_num(dev, "pcie.max_link_gen", 4);
+	/* VRAM needs the query ioctl; a --sysfs tree has no device node. */
+	assert_null_why(dev, "memory.total_bytes", "no sensor");
+	assert_all_explained(dev);
+	cJSON_Delete(doc);
+}
+
+static void test_tgl_snapshot(void **state)
+{
+	(void)state;
+	cJSON *doc = snapshot(fixture("i915-tgl"), fixture("pci.ids"));
+	const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
+
+	/* pci.ids "TigerLake-LP GT2 [Iris Xe Graphics]" */
+	assert_string_equal(str(dev, "name"), "Intel Iris Xe Graphics");
+	assert_string_equal(str(dev, "architecture"), "Xe-LP");
+	assert_true(cJSON_IsTrue(get(dev, "integrated")));
+	/* Legacy gt_*_freq_mhz: idle in RC6, so act reads 0. */
+	assert_num(dev, "clocks.graphics_mhz", 0);
+	assert_num(dev, "clocks.graphics_requested_mhz", 350);
+	assert_num(dev, "clocks.graphics_min_limit_mhz", 350);
+	assert_num(dev, "clocks.graphics_max_limit_mhz", 1450);
+	assert_num(dev, "clocks.graphics_max_mhz", 1450);
+	/* power/rc6_residency_ms */
+	assert_num(dev, "utilization.idle_residency_percent", 0);
+	/* No GPU hwmon on an iGPU; no throttle files on this kernel. */
+	assert_null_why(dev, "thermal.gpu_celsius", "not supported");
+	assert_null_why(dev, "power.draw_watts", "not supported");
+	assert_null_why(dev, "power.limit_watts", "not supported");
+	assert_null_why(dev, "memory.total_bytes", "not supported");
+	assert_null_why(dev, "pcie.link_gen", "not supported");
+	assert_null_why(dev, "thermal.fan_count", "not supported");
+	assert_int_equal(cJSON_GetArraySize(get(dev, "thermal.fans")), 0);
+	assert_true(cJSON_IsNull(get(dev, "throttle.active")));
+	assert_non_null(strstr(reason(dev, "throttle.reasons"), "no sensor"));
+	assert_all_explained(dev);
+	cJSON_Delete(doc);
+}
+
+static void test_bmg_snapshot(void **state)
+{
+	(void)state;
+	cJSON *doc = snapshot(fixture("xe-bmg"), fixture("pci.ids"));
+	const cJSON *b = intel_backend(doc);
+	assert_string_equal(str(b, "detail"), "1 GPU (i915: 0, xe: 1)");
+	const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
+
+	/* pci.ids "Battlemage G21 [Arc B580]" */
+	assert_string_equal(str(dev, "name"), "Intel Arc B580");
+	assert_string_equal(str(dev, "architecture"), "Xe2-HPG");
+	assert_string_equal(str(dev, "driver"), "xe");
+	assert_string_equal(str(dev, "pci_device_id"), "0xe20b");
+	assert_false(cJSON_IsTrue(get(dev, "integrated")));
+	/* tile0/gt0/freq0 and the media GT tile0/gt1/freq0 */
+	assert_num(dev, "clocks.graphics_mhz", 2800);
+	assert_num(dev, "clocks.graphics_requested_mhz", 2850);
+	assert_num(dev, "clocks.graphics_min_limit_mhz", 400);
+	assert_num(dev, "clocks.graphics_max_limit_mhz", 2850);
+	assert_num(dev, "clocks.graphics_max_mhz", 2850);
+	assert_num(dev, "clocks.video_mhz", 1100);
+	assert_num(dev, "clocks.video_max_mhz", 1800);
+	/* hwmon: temp2 "pkg", temp3 "vram", two fans, power1 "card" */
+	assert_num(dev, "thermal.gpu_celsius", 61);
+	assert_num(dev, "thermal.memory_celsius", 70);
+	assert_num(dev, "thermal.fan_count", 2);
+	assert_num(cJSON_GetArrayItem(get(dev, "thermal.fans"), 0), "rpm",
+		   1320);
+	assert_num(cJSON_GetArrayItem(get(dev, "thermal.fans"), 1), "rpm",
+		   1318);
+	/* hwmon has RPM only. */
+	assert_true(cJSON_IsNull(
+	    get(cJSON_GetArrayItem(get(dev, "thermal.fans"), 0), "percent")));
+	assert_non_null(
+	    strstr(reason(dev, "thermal.fans[0].percent"), "not supported"));
+	assert_num(dev, "power.limit_watts", 190);
+	assert_num(dev, "power.default_limit_watts", 190);
+	assert_num(dev, "power.energy_joules", 183214.7);
+	assert_num(dev, "power.draw_watts", 0);
+	assert_num(dev, "utilization.idle_residency_percent", 0);
+	assert_false(cJSON_IsTrue(get(dev, "throttle.active")));
+	assert_int_equal(cJSON_GetArraySize(get(dev, "throttle.reasons")), 0);
+	assert_num(dev, "memory.total_bytes", 12884901888.0);
+	assert_null_why(dev, "memory.used_bytes", NULL);
+	assert_num(dev, "pcie.link_gen", 4);
+	assert_num(dev, "pcie.link_width", 8);
+	assert_all_explained(dev);
+	cJSON_Delete(doc);
+}
+
+static void test_asleep_snapshot(void **state)
+{
+	(void)state;
+	struct copy c;
+	copy_fixture(&c, "xe-bmg", "card1");
+	put(c.dev, "power/runtime_status", "suspended");
+	cJSON *doc = snapshot(c.root, "/nonexistent");
+	const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
+	assert_string_equal(str(dev, "state"), "asleep");
+	/* Identity comes from PCI config data, which does not wake it. */
+	assert_string_equal(str(dev, "name"), "Intel Arc B580 Graphics");
+	assert_null_why(dev, "clocks.graphics_mhz", "asleep");
+	assert_null_why(dev, "thermal.gpu_celsius", "asleep");
+	assert_null_why(dev, "memory.total_bytes", "asleep");
+	cJSON_Delete(doc);
+	drop_copy(&c);
+}
+
+static void test_no_intel_gpu(void **state)
+{
+	(void)state;
+	/* A sysfs root without class/drm. */
+	cJSON *doc = snapshot(fixture(""), "/nonexistent");
+	const cJSON *b = intel_backend(doc);
+	assert_string_equal(str(b, "status"), "unavailable");
+	assert_non_null(strstr(str(b, "detail"), "no Intel GPU"));
+	assert_int_equal(cJSON_GetArraySize(get(doc, "devices")), 0);
+	cJSON_Delete(doc);
+}
+
+/* ---- the backend, directly ---- */
+
+struct be {
+	struct gt_backend b;
+	struct gt_static st;
+	struct gt_sample s;
+};
+
+static void be_open(struct be *e, const char *root, struct gt_fdinfo *fi)
+{
+	struct gt_backend_options opt = {.sysfs_root = root, .fdinfo = fi};
+	memset(e, 0, sizeof(*e));
+	e->b.ops = &gt_intel_backend;
+	setenv("GPUTOP_PCI_IDS", "/nonexistent", 1);
+	gt_intel_backend.probe(&e->b, &opt);
+	assert_int_equal(e->b.status, GT_BACKEND_OK);
+	assert_int_equal(e->b.device_count, 1);
+	gt_static_init(&e->st);
+	assert_int_equal(gt_intel_backend.get_static(&e->b, 0, &e->st), 0);
+}
+
+static int be_sample(struct be *e)
+{
+	gt_sample_init(&e->s);
+	return gt_intel_backend.sample(&e->b, 0, &e->s, 0);
+}
+
+static void be_close(struct be *e)
+{
+	gt_intel_backend.shutdown(&e->b);
+	assert_null(e->b.priv);
+}
+
+static void assert_why(const struct gt_val *v, enum gt_why why)
+{
+	if (v->why != why)
+		fail_msg("why is %d, expected %d", v->why, why);
+}
+
+/* The value a rate must have, given the bounds on the interval the backend
+ * measured: it read its clock between t0a..t0b and t1a..t1b. */
+static void assert_rate(const struct gt_val *v, double delta_units,
+			double scale, uint64_t t0a, uint64_t t0b, uint64_t t1a,
+			uint64_t t1b)
+{
+	assert_why(v, GT_WHY_OK);
+	double hi = delta_units * scale / (double)(t1a - t0b);
+	double lo = delta_units * scale / (double)(t1b - t0a);
+	if ((double)v->v < lo - 1 || (double)v->v > hi + 1)
+		fail_msg("rate %lld outside [%.1f, %.1f]", (long long)v->v, lo,
+			 hi);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Energy and idle counters advanced by known amounts between samples. */
+static void rates_case(const char *tree, const char *card,
+		       const char *energy_rel, uint64_t energy0,
+		       const char *rc6_rel, int64_t rc6_0)
+{
+	struct copy c;
+	struct be e;
+	char text[32];
+	copy_fixture(&c, tree, card);
+	be_open(&e, c.root, NULL);
+
+	uint64_t t0a = gt_monotonic_ns();
+	assert_int_equal(be_sample(&e), 0);
+	uint64_t t0b = gt_monotonic_ns();
+	assert_why(&e.s.f[GT_F_POWER_DRAW], GT_WHY_PENDING);
+	assert_why(&e.s.f[GT_F_IDLE_RESIDENCY], GT_WHY_PENDING);
+	assert_int_equal(e.s.f[GT_F_ENERGY].v, (int64_t)(energy0 / 1000));
+
+	/* 48.2 J and 450 ms of RC6 in about half a second: ~96.4 W, ~90 %. */
+	snprintf(text, sizeof(text), "%llu",
+		 (unsigned long long)(energy0 + 48200000));
+	put(c.dev, energy_rel, text);
+	snprintf(text, sizeof(text), "%lld", (long long)(rc6_0 + 450));
+	put(c.dev, rc6_rel, text);
+	sleep_ms(500);
+	uint64_t t1a = gt_monotonic_ns();
+	assert_int_equal(be_sample(&e), 0);
+	uint64_t t1b = gt_monotonic_ns();
+	/* mW = µJ × 1e6 / ns; cpercent = ms × 1e10 / ns */
+	assert_rate(&e.s.f[GT_F_POWER_DRAW], 48200000.0, 1e6, t0a, t0b, t1a,
+		    t1b);
+	assert_rate(&e.s.f[GT_F_IDLE_RESIDENCY], 450.0, 1e10, t0a, t0b, t1a,
+		    t1b);
+	assert_true(e.s.f[GT_F_POWER_DRAW].v > 90000 &&
+		    e.s.f[GT_F_POWER_DRAW].v < 96400);
+	assert_int_equal(e.s.f[GT_F_ENERGY].v,
+			 (int64_t)((energy0 + 48200000) / 1000));
+
+	/* A counter that went backwards (driver reload) is not a rate. */
+	put(c.dev, energy_rel, "1000");
+	put(c.dev, rc6_rel, "5");
+	assert_int_equal(be_sample(&e), 0);
+	assert_why(&e.s.f[GT_F_POWER_DRAW], GT_WHY_PENDING);
+	assert_why(&e.s.f[GT_F_IDLE_RESIDENCY], GT_WHY_PENDING);
+	assert_int_equal(e.s.f[GT_F_ENERGY].v, 1);
+	be_close(&e);
+	drop_copy(&c);
+}
+
+static void test_rates_xe(void **state)
+{
+	(void)state;
+	rates_case("xe-bmg", "card1", "hwmon/hwmon3/energy1_input",
+		   183214700000ull, "tile0/gt0/gtidle/idle_residency_ms",
+		   5820000);
+}
+
+static void test_rates_i915(void **state)
+{
+	(void)state;
+	rates_case("i915-dg2", "card0", "hwmon/hwmon2/energy1_input",
+		   912345678901ull, "../gt/gt0/rc6_residency_ms", 4711000);
+}
+
+static void test_throttle_rewrites(void **state)
+{
+	(void)state;
+	struct copy c;
+	struct be e;
+
+	copy_fixture(&c, "i915-dg2", "card0");
+	be_open(&e, c.root, NULL);
+	put(c.dev, "../gt/gt0/throttle_reason_pl1", "0");
+	put(c.dev, "../gt/gt0/throttle_reason_thermal", "1");
+	put(c.dev, "../gt/gt0/throttle_reason_prochot", "1");
+	be_sample(&e);
+	assert_int_equal(e.s.f[GT_F_THROTTLE].v,
+			 GT_THR_HW_THERMAL | GT_THR_HW_SLOWDOWN);
+	put(c.dev, "../gt/gt0/throttle_reason_thermal", "0");
+	put(c.dev, "../gt/gt0/throttle_reason_prochot", "0");
+	be_sample(&e); /* throttled, but no listed reason */
+	assert_int_equal(e.s.f[GT_F_THROTTLE].v, GT_THR_OTHER);
+	put(c.dev, "../gt/gt0/throttle_reason_status", "0");
+	put(c.dev, "../gt/gt0/throttle_reason_vr_tdc", "1");
+	be_sample(&e); /* status 0 wins over a stale reason file */
+	assert_int_equal(e.s.f[GT_F_THROTTLE].v, 0);
+	assert_why(&e.s.f[GT_F_THROTTLE], GT_WHY_OK);
+	be_close(&e);
+	drop_copy(&c);
+
+	copy_fixture(&c, "xe-bmg", "card1");
+	be_open(&e, c.root, NULL);
+	put(c.dev, "tile0/gt0/freq0/throttle/reasons", "pl1 vr_tdc");
+	be_sample(&e);
+	assert_int_equal(e.s.f[GT_F_THROTTLE].v,
+			 GT_THR_SW_POWER_CAP | GT_THR_CURRENT_LIMIT);
+	/* Older xe without "reasons": status, then the reason files. */
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/tile0/gt0/freq0/throttle/reasons",
+		 c.dev);
+	assert_int_equal(unlink(path), 0);
+	put(c.dev, "tile0/gt0/freq0/throttle/status", "1");
+	put(c.dev, "tile0/gt0/freq0/throttle/reason_ratl", "1");
+	put(c.dev, "tile0/gt0/gtidle/idle_status", "gt-c6");
+	be_sample(&e);
+	assert_int_equal(e.s.f[GT_F_THROTTLE].v,
+			 GT_THR_SW_THERMAL | GT_THR_IDLE);
+	be_close(&e);
+	drop_copy(&c);
+}
+
+/* Directories whose files are sensors: none may be opened while asleep. */
+static const char *const sensor_dirs[] = {
+	"hwmon/hwmon3",
+	"tile0",
+	"tile0/gt0",
+	"tile0/gt0/freq0",
+	"tile0/gt0/freq0/throttle",
+	"tile0/gt0/gtidle",
+	"tile0/gt1/freq0",
+	"..",
+	NULL,
+};
+
+/* Names in device/ that discovery may read: PCI identity and power state,
+ * which the PCI core answers without waking the device. */
+static bool identity_file(const char *name)
+{
+	static const char *const ok[] = {
+	    "uevent",           "vendor",   "device", "subsystem_vendor",
+	    "subsystem_device", "revision", NULL};
+	for (size_t i = 0; ok[i]; i++)
+		if (!strcmp(name, ok[i]))
+			return true;
+	return false;
+}
+
+static void test_asleep_never_reads_sensors(void **state)
+{
+	(void)state;
+	struct copy c;
+	struct be e;
+	char path[PATH_MAX], buf[8192];
+	copy_fixture(&c, "xe-bmg", "card1");
+	put(c.dev, "power/runtime_status", "suspended");
+
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	assert_true(in >= 0);
+	int wdev = inotify_add_watch(in, c.dev, IN_OPEN);
+	assert_true(wdev >= 0);
+	for (size_t i = 0; sensor_dirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", c.dev, sensor_dirs[i]);
+		assert_true(inotify_add_watch(in, path, IN_OPEN) >= 0);
+	}
+
+	be_open(&e, c.root, NULL);
+	assert_int_equal(be_sample(&e), 0);
+	assert_int_equal(e.s.state, GT_DEV_ASLEEP);
+	for (int f = 0; f < GT_F__COUNT; f++)
+		assert_why(&e.s.f[f], GT_WHY_ASLEEP);
+	assert_string_equal(e.st.name, "Intel Arc B580 Graphics");
+	assert_why(&e.st.f[GT_S_POWER_DEFAULT], GT_WHY_ASLEEP);
+	assert_int_equal(
+	    gt_intel_backend.processes(&e.b, 0, &(struct gt_proc_vec){0}), 0);
+
+	ssize_t n = read(in, buf, sizeof(buf));
+	int opened_sensor = 0;
+	for (char *p = buf; n > 0 && p < buf + n;) {
+		struct inotify_event *ev = (struct inotify_event *)(void *)p;
+		bool file = ev->len > 0 && !(ev->mask & IN_ISDIR);
+		if (file && (ev->wd != wdev || !identity_file(ev->name))) {
+			fprintf(stderr, "opened while asleep: %s\n", ev->name);
+			opened_sensor++;
+		}
+		p += sizeof(*ev) + ev->len;
+	}
+	assert_int_equal(opened_sensor, 0);
+	close(in);
+
+	/* Awake again: the sample says the facts changed, and they read. */
+	put(c.dev, "power/runtime_status", "active");
+	assert_int_equal(be_sample(&e), 1);
+	assert_int_equal(e.s.state, GT_DEV_OK);
+	assert_int_equal(e.s.f[GT_F_CLK_GRAPHICS].v, 2800);
+	gt_static_init(&e.st);
+	assert_int_equal(gt_intel_backend.get_static(&e.b, 0, &e.st), 0);
+	assert_int_equal(e.st.f[GT_S_POWER_DEFAULT].v, 190000);
+	assert_int_equal(be_sample(&e), 0); /* and only once */
+	be_close(&e);
+	drop_copy(&c);
+}
+
+/* Arc cards sit behind a switch in the card: the GPU function reports a
+ * 2.5 GT/s x1 link, the switch's upstream port the real one. */
+static void test_pcie_behind_switch(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/gputop-intel-XXXXXX", path[PATH_MAX];
+	struct be e;
+	assert_non_null(mkdtemp(tmpl));
+	const char *chain = "devices/pci0000:00/0000:00:01.0/0000:01:00.0/"
+			    "0000:02:01.0/0000:03:00.0";
+	snprintf(path, sizeof(path), "%s/%s", tmpl, chain);
+	mkdir_parents(path, strlen(tmpl));
+	copy_tree(fixture("i915-dg2/class/drm/card0/device"), path);
+	put(path, "current_link_speed", "2.5 GT/s PCIe");
+	put(path, "current_link_width", "1");
+	put(path, "max_link_speed", "2.5 GT/s PCIe");
+	put(path, "max_link_width", "1");
+	put(path, "../current_link_speed", "2.5 GT/s PCIe");
+	put(path, "../current_link_width", "1");
+	put(path, "../../current_link_speed", "8.0 GT/s PCIe");
+	put(path, "../../current_link_width", "16");
+	put(path, "../../max_link_speed", "16.0 GT/s PCIe");
+	put(path, "../../max_link_width", "16");
+	put(tmpl, "class/drm/card0/dev", "226:0");
+	snprintf(path, sizeof(path), "%s/class/drm/card0/device", tmpl);
+	char target[PATH_MAX];
+	snprintf(target, sizeof(target), "../../../%s", chain);
+	assert_int_equal(symlink(target, path), 0);
+
+	be_open(&e, tmpl, NULL);
+	be_sample(&e);
+	assert_int_equal(e.s.f[GT_F_PCIE_GEN].v, 3);
+	assert_int_equal(e.s.f[GT_F_PCIE_WIDTH].v, 16);
+	/* The downstream port has no max_link_*: the GPU's own stays. */
+	assert_int_equal(e.st.f[GT_S_PCIE_MAX_GEN].v, 1);
+	assert_int_equal(e.st.f[GT_S_PCIE_MAX_WIDTH].v, 1);
+	be_close(&e);
+	rm_tree(tmpl);
+}
+
+/* Device busy is the fdinfo scanner's sum over clients: an xe client
+ * whose rcs cycles advance by a quarter of the GPU timestamp. */
+static void test_busy_from_fdinfo(void **state)
+{
+	(void)state;
+	struct copy c;
+	struct be e;
+	char proc[1200], text[2048];
+	copy_fixture(&c, "xe-bmg", "card1");
+	snprintf(proc, sizeof(proc), "%s/../proc", c.root);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	put(proc, "4242/comm", "game");
+	snprintf(text, sizeof(text), "%s/4242/fd", proc);
+	assert_int_equal(mkdir(text, 0755), 0);
+	snprintf(text, sizeof(text), "%s/4242/fd/7", proc);
+	assert_int_equal(symlink("/dev/dri/renderD129", text), 0);
+
+	struct gt_fdinfo *fi = gt_fdinfo_new(proc);
+	assert_non_null(fi);
+	for (int round = 0; round < 2; round++) {
+		snprintf(text, sizeof(text),
+			 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
+			 "drm-driver:\txe\ndrm-client-id:\t3\n"
+			 "drm-pdev:\t0000:03:00.0\n"
+			 "drm-cycles-rcs:\t%llu\ndrm-total-cycles-rcs:\t%llu\n"
+			 "drm-resident-vram0:\t23992 KiB",
+			 1000000ull + (unsigned long long)round * 250000000ull,
+			 7655183225ull +
+			     (unsigned long long)round * 1000000000ull);
+		put(proc, "4242/fdinfo/7", text);
+		gt_fdinfo_update(fi, gt_monotonic_ns(), true);
+	}
+	be_open(&e, c.root, fi);
+	be_sample(&e);
+	assert_why(&e.s.f[GT_F_UTIL_GPU], GT_WHY_OK);
+	assert_int_equal(e.s.f[GT_F_UTIL_GPU].v, 2500);
+	struct gt_proc_vec v = {0};
+	assert_int_equal(gt_intel_backend.processes(&e.b, 0, &v), 0);
+	assert_int_equal(v.count, 1);
+	assert_int_equal(v.items[0].pid, 4242);
+	gt_proc_vec_free(&v);
+	be_close(&e);
+	gt_fdinfo_free(fi);
+	drop_copy(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_dg2_snapshot),
+	    cmocka_unit_test(test_tgl_snapshot),
+	    cmocka_unit_test(test_bmg_snapshot),
+	    cmocka_unit_test(test_asleep_snapshot),
+	    cmocka_unit_test(test_no_intel_gpu),
+	    cmocka_unit_test(test_rates_xe),
+	    cmocka_unit_test(test_rates_i915),
+	    cmocka_unit_test(test_throttle_rewrites),
+	    cmocka_unit_test(test_asleep_never_reads_sensors),
+	    cmocka_unit_test(test_pcie_behind_switch),
+	    cmocka_unit_test(test_busy_from_fdinfo),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
