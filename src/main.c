@@ -115,6 +115,7 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		.themes_dir = cli->themes_dir,
 		.procfs_root = cli->procfs_root,
 		.interval_ns = cli->interval_ns,
+		.interval_given = cli->interval_set,
 	};
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
 	gt_collector_stop(*cp);

@@ -21,10 +21,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "layout.h"
 #include "model.h"
 #include "overlay.h"
 #include "panels.h"
+#include "setup.h"
 #include "snapshot.h"
 #include "text.h"
 #include "theme.h"
@@ -104,8 +106,13 @@ struct dash {
 	struct gt_layout_opts lopts;
 	struct gt_theme theme;
 	struct gt_palette pal;
-	enum gt_glyphs glyphs;
-	bool fahrenheit;
+	struct gt_config cfg;       /* the settings; saved only on request */
+	char cfg_path[1024];
+	enum gt_glyphs auto_glyphs; /* from the locale, for glyphs = auto */
+	struct gt_setup setup;
+	bool setup_open;
+	int *vis; /* device indexes of the GPUs shown (not hidden) */
+	int nvis;
 	struct gt_proctable_state pt;
 	size_t *order;
 	size_t norder, order_cap;
@@ -128,6 +135,29 @@ static void notice(struct dash *d, const char *msg)
 {
 	gt_copy_str(d->notice, sizeof(d->notice), msg);
 	d->notice_until = gt_monotonic_ns() + 5000000000ull;
+}
+
+static enum gt_glyphs glyphs_of(const struct dash *d)
+{
+	return d->cfg.glyphs < 0 ? d->auto_glyphs : (enum gt_glyphs)d->cfg.glyphs;
+}
+
+/* Device index of the selected GPU, -1 when none is shown. */
+static int selected_device(const struct dash *d)
+{
+	int k = d->lopts.selected_gpu;
+	return k >= 0 && k < d->nvis ? d->vis[k] : -1;
+}
+
+static void update_visible(struct dash *d)
+{
+	size_t n = d->view.devs ? d->view.devs->count : 0;
+	d->nvis = 0;
+	for (size_t i = 0; i < n && i < d->nhist; i++)
+		if (!gt_config_gpu_hidden(&d->cfg, d->view.devs->items[i].pci_bus_id))
+			d->vis[d->nvis++] = (int)i;
+	if (d->lopts.selected_gpu >= d->nvis)
+		d->lopts.selected_gpu = d->nvis ? d->nvis - 1 : 0;
 }
 
 static void update_self_usage(struct dash *d)
@@ -262,11 +292,13 @@ static void draw(struct dash *d)
 {
 	int rows, cols;
 	getmaxyx(stdscr, rows, cols);
-	size_t n = d->view.devs ? d->view.devs->count : 0;
 
+	update_visible(d);
+	d->lopts.show_processes = d->cfg.show_processes;
+	d->lopts.show_graphs = d->cfg.show_graphs;
+	d->lopts.max_mode = (enum gt_gpu_mode)d->cfg.max_mode;
 	d->layout.gpus = d->rects;
-	d->lopts.show_graphs = true;
-	gt_layout_compute(cols, rows, (int)n, &d->lopts, &d->layout);
+	gt_layout_compute(cols, rows, d->nvis, &d->lopts, &d->layout);
 	d->lopts.first_gpu_hint = d->layout.gpu_first;
 	rebuild_order(d);
 
@@ -280,8 +312,9 @@ static void draw(struct dash *d)
 	}
 	draw_title(d);
 	uint64_t now = gt_monotonic_ns();
-	for (size_t i = 0; i < n; i++) {
-		struct gt_rect r = d->rects[i];
+	for (int k = 0; k < d->nvis; k++) {
+		struct gt_rect r = d->rects[k];
+		size_t i = (size_t)d->vis[k];
 		if (r.w <= 0 || r.h <= 0)
 			continue;
 		/* No sample for three intervals: say the numbers are old. */
@@ -292,17 +325,17 @@ static void draw(struct dash *d)
 			.s = &d->view.latest[i],
 			.hist = &d->hist[i],
 			.pal = &d->pal,
-			.glyphs = d->glyphs,
+			.glyphs = glyphs_of(d),
 			.seconds_per_sample = (double)d->interval_ns / 1e9,
-			.selected = (int)i == d->lopts.selected_gpu,
-			.fahrenheit = d->fahrenheit,
+			.selected = k == d->lopts.selected_gpu,
+			.fahrenheit = d->cfg.fahrenheit,
 			.stale = stale,
 		};
 		gt_panel_draw(stdscr, r, d->layout.mode, &pd);
 	}
 	if (d->layout.procs.h > 0 && d->view.procs) {
 		char note[96] = "";
-		gt_proctable_widths(d->layout.procs.w, NULL, d->widths);
+		gt_proctable_widths(d->layout.procs.w, d->cfg.columns, d->widths);
 		if (d->pt.device_filter >= 0)
 			snprintf(note, sizeof(note), " GPU %d only ", d->pt.device_filter);
 		if (d->pt.filter[0]) {
@@ -331,10 +364,13 @@ static void draw(struct dash *d)
 	struct gt_overlay_ctx octx = {
 		.pal = &d->pal,
 		.view = &d->view,
-		.selected_gpu = d->lopts.selected_gpu,
+		.selected_gpu = selected_device(d),
 		.process = selected_process(d),
 	};
 	gt_overlay_draw(stdscr, &d->ov, &octx);
+	if (d->setup_open)
+		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,
+			      d->cfg_path);
 	wnoutrefresh(stdscr);
 	doupdate();
 	d->frames++;
@@ -359,12 +395,12 @@ static void save_snapshot(struct dash *d)
 
 static void select_gpu(struct dash *d, int delta)
 {
-	int n = d->view.devs ? (int)d->view.devs->count : 0;
+	int n = d->nvis;
 	if (n == 0)
 		return;
 	d->lopts.selected_gpu = ((d->lopts.selected_gpu + delta) % n + n) % n;
 	if (d->pt.device_filter >= 0)
-		d->pt.device_filter = d->lopts.selected_gpu;
+		d->pt.device_filter = selected_device(d);
 }
 
 static void move_selection(struct dash *d, int delta)
@@ -408,11 +444,10 @@ static void handle_mouse(struct dash *d)
 	}
 	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
 		return;
-	size_t n = d->view.devs ? d->view.devs->count : 0;
-	for (size_t i = 0; i < n; i++) {
-		struct gt_rect r = d->rects[i];
+	for (int k = 0; k < d->nvis; k++) {
+		struct gt_rect r = d->rects[k];
 		if (ev.x >= r.x && ev.x < r.x + r.w && ev.y >= r.y && ev.y < r.y + r.h) {
-			select_gpu(d, (int)i - d->lopts.selected_gpu);
+			select_gpu(d, k - d->lopts.selected_gpu);
 			return;
 		}
 	}
@@ -450,8 +485,59 @@ static void handle_signal_choice(struct dash *d, int sig)
 }
 
 /* Returns false to quit. */
+static void load_theme(struct dash *d)
+{
+	char path[1024], err[256], msg[400];
+	gt_theme_default(&d->theme);
+	if (!d->cfg.theme[0])
+		return;
+	if (gt_theme_find(d->cfg.theme, d->opts->themes_dir, path, sizeof(path)) != 0) {
+		snprintf(msg, sizeof(msg),
+			 "theme '%.64s' not found (see --themes-dir): using the "
+			 "built-in one",
+			 d->cfg.theme);
+		notice(d, msg);
+	} else if (gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
+		snprintf(msg, sizeof(msg), "theme %.200s: %.120s", path, err);
+		notice(d, msg);
+	} else if (d->theme.nwarn) {
+		snprintf(msg, sizeof(msg), "theme %.200s:%d: %.100s", path,
+			 d->theme.warn[0].line, d->theme.warn[0].msg);
+		notice(d, msg);
+	}
+}
+
+/* Keys of the setup dialog; false when it is not open. */
+static bool setup_key(struct dash *d, int ch)
+{
+	char err[512], msg[600];
+	if (!d->setup_open)
+		return false;
+	if (ch == KEY_RESIZE || ch == KEY_MOUSE)
+		return false;
+	int change = gt_setup_key(&d->setup, &d->cfg, ch, d->view.devs);
+	if (change & GT_SETUP_INTERVAL)
+		set_interval(d, d->cfg.interval_ns);
+	if (change & GT_SETUP_THEME) {
+		load_theme(d);
+		gt_palette_init(&d->pal, &d->theme, d->pal.tier);
+	}
+	if (change & GT_SETUP_SAVE) {
+		if (gt_config_save(d->cfg_path, &d->cfg, err, sizeof(err)) == 0)
+			snprintf(msg, sizeof(msg), "settings saved to %.500s", d->cfg_path);
+		else
+			snprintf(msg, sizeof(msg), "settings not saved: %.500s", err);
+		notice(d, msg);
+	}
+	if (change & GT_SETUP_CLOSE)
+		d->setup_open = false;
+	return true;
+}
+
 static bool handle_key(struct dash *d, int ch)
 {
+	if (setup_key(d, ch))
+		return true;
 	enum gt_overlay_result res = gt_overlay_key(&d->ov, ch);
 	switch (res) {
 	case GT_OVERLAY_CONSUMED:
@@ -485,6 +571,11 @@ static bool handle_key(struct dash *d, int ch)
 		break;
 	case 'e':
 		gt_overlay_open(&d->ov, GT_OVERLAY_EXPLAIN);
+		break;
+	case 'o':
+	case KEY_F(2):
+		gt_setup_open(&d->setup, d->opts->themes_dir);
+		d->setup_open = true;
 		break;
 	case 's':
 		save_snapshot(d);
@@ -546,7 +637,7 @@ static bool handle_key(struct dash *d, int ch)
 		d->pt.reverse = !d->pt.reverse;
 		break;
 	case 'd':
-		d->pt.device_filter = d->pt.device_filter >= 0 ? -1 : d->lopts.selected_gpu;
+		d->pt.device_filter = d->pt.device_filter >= 0 ? -1 : selected_device(d);
 		notice(d, d->pt.device_filter >= 0 ? "processes of the selected GPU"
 						   : "processes of all GPUs");
 		break;
@@ -561,20 +652,20 @@ static bool handle_key(struct dash *d, int ch)
 		break;
 	}
 	case 'g':
-		d->glyphs = (enum gt_glyphs)((d->glyphs + 1) % GT_GLYPHS__COUNT);
-		notice(d, gt_glyphs_name(d->glyphs));
+		d->cfg.glyphs = (int)((glyphs_of(d) + 1) % GT_GLYPHS__COUNT);
+		notice(d, gt_glyphs_name(glyphs_of(d)));
 		break;
 	case 'm':
-		d->lopts.max_mode = (enum gt_gpu_mode)((d->lopts.max_mode + 1) % 3);
-		notice(d, d->lopts.max_mode == GT_GPU_FULL	   ? "panels: automatic"
-			  : d->lopts.max_mode == GT_GPU_COMPACT ? "panels: compact"
-								: "panels: one line per GPU");
+		d->cfg.max_mode = (d->cfg.max_mode + 1) % 3;
+		notice(d, d->cfg.max_mode == GT_GPU_FULL      ? "panels: automatic"
+			  : d->cfg.max_mode == GT_GPU_COMPACT ? "panels: compact"
+							      : "panels: one line per GPU");
 		break;
 	case 'p':
-		d->lopts.show_processes = !d->lopts.show_processes;
+		d->cfg.show_processes = !d->cfg.show_processes;
 		break;
 	case 'c':
-		d->fahrenheit = !d->fahrenheit;
+		d->cfg.fahrenheit = !d->cfg.fahrenheit;
 		break;
 	case '+':
 		set_interval(d, d->interval_ns * 2);
@@ -598,39 +689,54 @@ static bool handle_key(struct dash *d, int ch)
 static int setup(struct dash *d)
 {
 	size_t n = d->c->ndevices;
+	char err[512];
 
 	gt_proctable_state_init(&d->pt);
-	d->lopts.show_processes = true;
-	d->lopts.show_graphs = true;
-	d->interval_ns = d->opts->interval_ns ? d->opts->interval_ns
-					      : GT_INTERVAL_DEFAULT_NS;
+	gt_config_defaults(&d->cfg);
+	if (gt_config_default_path(d->cfg_path, sizeof(d->cfg_path)) != 0)
+		gt_copy_str(d->cfg_path, sizeof(d->cfg_path), "gputop.conf");
+	/* A file with problems is reported and kept as it is: only `w` in
+	 * the setup dialog writes it. */
+	if (gt_config_load(d->cfg_path, &d->cfg, err, sizeof(err)) != 0) {
+		char msg[600];
+		snprintf(msg, sizeof(msg), "settings: %.500s (defaults used; the "
+					   "file is left as it is)",
+			 err);
+		notice(d, msg);
+		d->notice_until += 10000000000ull;
+	}
+	/* The command line wins over the file. */
+	if (d->opts->interval_given || !d->cfg.interval_ns)
+		d->cfg.interval_ns = d->opts->interval_ns ? d->opts->interval_ns
+							  : GT_INTERVAL_DEFAULT_NS;
+	if (d->opts->theme)
+		gt_copy_str(d->cfg.theme, sizeof(d->cfg.theme), d->opts->theme);
+	d->pt.sort_col = (enum gt_proctable_col)d->cfg.sort_col;
+	d->pt.reverse = d->cfg.sort_reverse;
+	d->interval_ns = d->cfg.interval_ns;
+	gt_collector_set_interval(d->c, d->interval_ns);
 	d->nhist = n;
 	d->hist = calloc(n ? n : 1, sizeof(*d->hist));
 	d->last_new_ns = calloc(n ? n : 1, sizeof(*d->last_new_ns));
 	d->rects = calloc(n ? n : 1, sizeof(*d->rects));
-	if (!d->hist || !d->last_new_ns || !d->rects)
+	d->vis = calloc(n ? n : 1, sizeof(*d->vis));
+	if (!d->hist || !d->last_new_ns || !d->rects || !d->vis)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		gt_history_init(&d->hist[i]);
 	if (gt_view_open(&d->view, d->c) < 0)
 		return -1;
-
-	gt_theme_default(&d->theme);
-	if (d->opts->theme) {
-		char path[1024], err[256];
-		if (gt_theme_find(d->opts->theme, d->opts->themes_dir, path,
-				  sizeof(path)) != 0 ||
-		    gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
-			char msg[300];
-			snprintf(msg, sizeof(msg),
-				 "theme '%s' not found or unreadable: using the "
-				 "built-in one",
-				 d->opts->theme);
-			notice(d, msg);
-			gt_theme_default(&d->theme);
-		}
-	}
+	load_theme(d);
 	return 0;
+}
+
+static void teardown(struct dash *d)
+{
+	free(d->hist);
+	free(d->last_new_ns);
+	free(d->rects);
+	free(d->vis);
+	free(d->order);
 }
 
 int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
@@ -649,9 +755,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	}
 	if (setup(&d) < 0) {
 		fprintf(stderr, "gputop: out of memory\n");
-		free(d.hist);
-		free(d.last_new_ns);
-		free(d.rects);
+		teardown(&d);
 		return -1;
 	}
 	setlocale(LC_ALL, "");
@@ -660,6 +764,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		fprintf(stderr, "gputop: cannot initialise the terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		gt_view_close(&d.view);
+		teardown(&d);
 		return -1;
 	}
 	arm_restore();
@@ -675,7 +780,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	set_escdelay(25);
 
 	const char *codeset = nl_langinfo(CODESET);
-	d.glyphs = gt_glyphs_default(codeset);
+	d.auto_glyphs = gt_glyphs_default(codeset);
 	enum gt_color_tier tier = gt_color_tier_detect(
 		getenv("COLORTERM"), getenv("TERM"), has_colors() ? COLORS : 0,
 		getenv("NO_COLOR"));
@@ -708,10 +813,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	endwin();
 	restore_armed = 0;
 	gt_view_close(&d.view);
-	free(d.hist);
-	free(d.last_new_ns);
-	free(d.rects);
-	free(d.order);
+	teardown(&d);
 	return 0;
 }
 
@@ -766,7 +868,8 @@ int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
 	set_term(scr);
 	resizeterm(rows, cols);
 	curs_set(0);
-	d.glyphs = GT_GLYPHS_BRAILLE;
+	d.auto_glyphs = GT_GLYPHS_BRAILLE;
+	d.cfg.glyphs = -1;
 	gt_palette_init(&d.pal, &d.theme, GT_TIER_256);
 
 	/* Warm up: the first frames paint the whole screen. */
@@ -797,10 +900,7 @@ int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
 	gt_view_close(&d.view);
 	rc = 0;
 out:
-	free(d.hist);
-	free(d.last_new_ns);
-	free(d.rects);
-	free(d.order);
+	teardown(&d);
 	if (fo)
 		fclose(fo);
 	if (fi)

@@ -7,6 +7,7 @@
 #define GPUTOP_DASHBOARD_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "collector.h"
@@ -16,6 +17,7 @@ struct gt_dash_opts {
 	const char *themes_dir;  /* --themes-dir, searched first */
 	const char *procfs_root; /* for the host facts of saved snapshots */
 	uint64_t interval_ns;
+	bool interval_given;     /* --interval was given: wins over the file */
 };
 
 /* Runs until the user quits or *stop becomes non-zero; the terminal is

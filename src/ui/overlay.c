@@ -118,8 +118,8 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 	return GT_OVERLAY_NOT_CONSUMED;
 }
 
-/* A bordered box centred on the screen, w x h cells, clipped to it. */
-static struct gt_rect draw_box(WINDOW *w, int bw, int bh, int attr, const char *title)
+struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
+			      const char *title)
 {
 	int rows, cols;
 	getmaxyx(w, rows, cols);
@@ -157,7 +157,7 @@ static void draw_lines(WINDOW *w, const char *const *lines, int n, int scroll,
 	for (int i = 0; i < n; i++)
 		if (gt_cells(lines[i]) > bw)
 			bw = gt_cells(lines[i]);
-	struct gt_rect in = draw_box(w, bw + 4 < cols ? bw + 4 : cols,
+	struct gt_rect in = gt_overlay_box(w, bw + 4 < cols ? bw + 4 : cols,
 				n + 2 < rows ? n + 2 : rows,
 				ctx->pal->role[GT_ROLE_MAIN], title);
 	if (scroll > n - in.h)

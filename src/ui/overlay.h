@@ -9,6 +9,7 @@
 #include <curses.h>
 #include <stdint.h>
 
+#include "layout.h"
 #include "model.h"
 #include "palette.h"
 #include "view.h"
@@ -45,6 +46,11 @@ struct gt_overlay_ctx {
 	int selected_gpu;
 	const struct gt_process *process; /* selected row, or NULL */
 };
+
+/* A bordered box centred on the screen, bw x bh cells (clipped to it),
+ * cleared, with a title; returns the rectangle inside the border. */
+struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
+			      const char *title);
 
 void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind);
 enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch);

@@ -24,7 +24,7 @@ start() { # cols rows [env...]
 	shift 2
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x "$cols" -y "$rows" -s dash \
-		"env $* XDG_STATE_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --interval 0.5; echo EXITED \$?; sleep 60"
+		"env $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
 }
 
 # Waits until the screen no longer matches a regex (10 s at most: CI
@@ -138,7 +138,7 @@ colours=$(t capture-pane -p -e -t dash | grep -cE $'\e\\[[0-9;]*(3[0-7]|38;[25];
 # No GPU at all: the reason, then the demo, labelled.
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 120 -y 40 -s dash \
-	"env LANG=C.UTF-8 $bin --nvml-lib /nonexistent/libnvidia-ml.so.1 --interval 0.2; echo EXITED \$?; sleep 60"
+	"env LANG=C.UTF-8 $bin --nvml-lib /nonexistent/libnvidia-ml.so.1 --sysfs /nonexistent --interval 0.2; echo EXITED \$?; sleep 60"
 wait_for "DEMO: simulated GPUs" && grep -q "H100" <<<"$screen" &&
 	pass "no GPU: the demo is shown, labelled DEMO" || fail "demo not shown/labelled"
 t send-keys -t dash q
