@@ -450,9 +450,22 @@ static void draw_compact(WINDOW *win, struct gt_rect r,
 		gt_put(win, r, 1, 2 * third + 2 + x, d->pal->role[GT_ROLE_MAIN], b);
 	}
 	if (r.h > 2) {
-		clock_text(a, sizeof(a), d);
-		pcie_text(b, sizeof(b), d, &degraded);
+		/* The short forms: a compact row has no room for maxima. */
+		char g[16] = "N/A", m[16] = "N/A", tx[24], rx[24];
+		if (gt_val_ok(&s->f[GT_F_CLK_GRAPHICS]))
+			snprintf(g, sizeof(g), "%lld", (long long)s->f[GT_F_CLK_GRAPHICS].v);
+		if (gt_val_ok(&s->f[GT_F_CLK_MEM]))
+			snprintf(m, sizeof(m), "%lld", (long long)s->f[GT_F_CLK_MEM].v);
+		snprintf(a, sizeof(a), "GFX %s MEM %s MHz", g, m);
 		int x = gt_put(win, r, 2, 1, d->pal->role[GT_ROLE_MAIN], a);
+		pcie_text(b, sizeof(b), d, &degraded);
+		if (gt_val_ok(&s->f[GT_F_PCIE_GEN]) && gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
+			fmt_rate(tx, sizeof(tx), &s->f[GT_F_PCIE_TX]);
+			fmt_rate(rx, sizeof(rx), &s->f[GT_F_PCIE_RX]);
+			snprintf(b, sizeof(b), "PCIe %lldx%lld TX %s RX %s",
+				 (long long)s->f[GT_F_PCIE_GEN].v,
+				 (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
+		}
 		gt_put(win, r, 2, x + 3,
 		       degraded ? d->pal->role[GT_ROLE_WARN]
 				: d->pal->role[GT_ROLE_MAIN],
