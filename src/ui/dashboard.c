@@ -274,18 +274,30 @@ static void draw_status(struct dash *d)
 		gt_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_HI], buf);
 		return;
 	}
-	const char *msg = d->layout.message[0] ? d->layout.message : "";
+	/* A notice takes the place of the key hints: it is what the user
+	 * needs to read now, and the hints are one ? away. */
+	const char *msg = NULL;
 	if (d->notice[0] && gt_monotonic_ns() < d->notice_until)
 		msg = d->notice;
 	else if (d->filter_err[0])
 		msg = d->filter_err;
-	snprintf(buf, sizeof(buf),
-		 " q quit  ? help  / filter  s snapshot  e explain N/A  "
-		 "| %.1fs | gputop %.1f%% CPU %.1f MiB ",
+	snprintf(buf, sizeof(buf), " %.1fs | gputop %.1f%% CPU %.1f MiB ",
 		 (double)d->interval_ns / 1e9, d->self_cpu_pct,
 		 (double)d->self_rss / (1024.0 * 1024.0));
-	int x = gt_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_INACTIVE], buf);
-	gt_put(stdscr, r, 0, x + 1, d->pal.role[GT_ROLE_HI], msg);
+	int stats_x = r.w - gt_cells(buf);
+	if (msg) {
+		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w, 1};
+		gt_put(stdscr, left, 0, 1, d->pal.role[GT_ROLE_HI], msg);
+	} else {
+		char keys[256];
+		snprintf(keys, sizeof(keys),
+			 " q quit  ? help  o setup  / filter  s snapshot  e why N/A%s%s",
+			 d->layout.message[0] ? "  | " : "", d->layout.message);
+		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w, 1};
+		gt_put(stdscr, left, 0, 0, d->pal.role[GT_ROLE_INACTIVE], keys);
+	}
+	if (stats_x > 0)
+		gt_put(stdscr, r, 0, stats_x, d->pal.role[GT_ROLE_INACTIVE], buf);
 }
 
 static void draw(struct dash *d)

@@ -19,6 +19,7 @@ static const char *const help_lines[] = {
 	"  q  F10        quit",
 	"  ?  h  F1      this help",
 	"  e             explain N/A values of the selected GPU",
+	"  o  F2         setup (w in it saves the settings file)",
 	"  s             save a JSON snapshot",
 	"  Tab ]  S-Tab [  select the next / previous GPU",
 	"  m             panels: automatic, compact, one line per GPU",

@@ -107,6 +107,21 @@ fi
 title=$(t display-message -p -t dash '#{pane_title}')
 [[ "$title" != *pwned* ]] && pass "pane title unchanged ($title)" || fail "a process changed the title to $title"
 
+# Setup: hide the process table, save, and the file says so.
+t send-keys -t dash 'o'
+wait_for "Setup" && pass "o opens setup" || fail "o did not open setup"
+t send-keys -t dash Down Down Down Down Right w
+if wait_for "settings saved to" && grep -q "^processes = no" "$state/gputop/gputop.conf"; then
+	pass "setup changes apply and w saves $state/gputop/gputop.conf"
+else
+	fail "setup did not save processes = no"
+fi
+t send-keys -t dash Escape
+wait_gone " Setup " && pass "Esc closes setup" || fail "setup did not close"
+t send-keys -t dash 'p'
+wait_for "4107" || fail "p did not bring the process table back"
+rm -f "$state/gputop/gputop.conf" # later runs start from the defaults
+
 # A burst of resizes.
 for i in $(seq 1 40); do
 	t resize-window -t dash -x $((30 + (i * 37) % 170)) -y $((8 + (i * 13) % 50)) 2>/dev/null
@@ -146,6 +161,46 @@ wait_for "EXITED 0" || fail "demo: q did not quit"
 # Back on the normal screen, the reason printed before the demo is there.
 grep -q "no GPU found" <<<"$screen" && grep -q "cannot open shared object file" <<<"$screen" &&
 	pass "no GPU: the reason is shown" || fail "no-GPU reason missing"
+
+# A corrupt settings file: a message with its line number, defaults, and
+# the file left exactly as it was.
+printf '[dashboard]\ninterval = 1\nglyphs = purple\n' >"$state/gputop/gputop.conf"
+before=$(sha256sum "$state/gputop/gputop.conf")
+start 120 40 LANG=C.UTF-8
+if wait_for "gputop.conf:3" && grep -q "purple" <<<"$screen"; then
+	pass "a bad settings line is reported with its line number"
+else
+	fail "no message for the bad settings line"
+fi
+t send-keys -t dash q
+wait_for "EXITED 0" || fail "q after a bad settings file"
+[ "$(sha256sum "$state/gputop/gputop.conf")" = "$before" ] &&
+	pass "the bad settings file is left as it was" || fail "the settings file was rewritten"
+
+# Job control and a crash, from an interactive shell: Ctrl-Z gives the
+# shell back, fg redraws, and a fatal signal leaves the terminal restored
+# (normal screen, not the dashboard's alternate one).
+t kill-session -t dash 2>/dev/null
+t new-session -d -x 100 -y 30 -s dash "bash --norc --noprofile -i"
+sleep 0.3
+t send-keys -t dash "LANG=C.UTF-8 $bin --demo --sysfs /nonexistent" Enter
+wait_for "DEMO: simulated GPUs" || fail "job control: dashboard did not start"
+t send-keys -t dash C-z
+wait_for "Stopped" && [ "$(t display-message -p -t dash '#{alternate_on}')" = 0 ] &&
+	pass "Ctrl-Z stops it and gives the shell a normal screen" || fail "Ctrl-Z"
+t send-keys -t dash "fg" Enter
+wait_for "DEMO: simulated GPUs" && pass "fg brings the dashboard back" || fail "fg did not redraw"
+t send-keys -t dash C-z
+wait_for "Stopped" || fail "second Ctrl-Z"
+t send-keys -t dash 'kill -SEGV %1; fg' Enter
+sleep 1
+screen=$(t capture-pane -p -t dash)
+if [ "$(t display-message -p -t dash '#{alternate_on}')" = 0 ] &&
+	grep -q "Segmentation fault" <<<"$screen"; then
+	pass "a fatal signal leaves the terminal restored"
+else
+	fail "terminal not restored after SIGSEGV"
+fi
 
 echo "dashboard.sh: $failures failure(s)"
 [ "$failures" -eq 0 ]
