@@ -15,7 +15,8 @@
 const char gt_cli_usage[] =
 	"Usage: gputop [OPTION]...\n"
 	"Watch GPUs: utilization, memory, temperatures, power, clocks, PCIe,\n"
-	"throttling and processes, for NVIDIA (NVML), with AMD and Intel to come.\n"
+	"throttling and processes, for NVIDIA (NVML), AMD (amdgpu) and Intel\n"
+	"(i915, xe) GPUs.\n"
 	"\n"
 	"Modes:\n"
 	"      (none)            start the dashboard (? shows its keys); with no\n"
