@@ -93,6 +93,10 @@ extern const struct gt_backend_ops gt_nvml_backend;
 extern const struct gt_backend_ops gt_amdgpu_backend;
 extern const struct gt_backend_ops gt_intel_backend;
 
+/* error_text for backends whose driver errors are errno values of failed
+ * file reads (sysfs, hwmon): strerror(code). */
+const char *gt_backend_errno_text(struct gt_backend *b, int code);
+
 /* "ok", "unavailable" or "error", as the snapshot and --list print it. */
 const char *gt_backend_status_name(enum gt_backend_status status);
 

@@ -519,12 +519,6 @@ static int amdgpu_processes(struct gt_backend *b, unsigned dev,
 	return 0;
 }
 
-static const char *amdgpu_error_text(struct gt_backend *b, int code)
-{
-	(void)b;
-	return code > 0 ? strerror(code) : NULL;
-}
-
 static void amdgpu_shutdown(struct gt_backend *b)
 {
 	struct amdgpu_priv *p = b->priv;
@@ -542,6 +536,6 @@ const struct gt_backend_ops gt_amdgpu_backend = {
 	.get_static = amdgpu_get_static,
 	.sample = gt_amdgpu_sample,
 	.processes = amdgpu_processes,
-	.error_text = amdgpu_error_text,
+	.error_text = gt_backend_errno_text,
 	.shutdown = amdgpu_shutdown,
 };

@@ -690,13 +690,6 @@ static int intel_processes(struct gt_backend *b, unsigned dev,
 	return 0;
 }
 
-static const char *intel_error_text(struct gt_backend *b, int code)
-{
-	(void)b;
-	/* Driver errors here are the errno of a failed sysfs read. */
-	return strerror(code);
-}
-
 static void intel_shutdown(struct gt_backend *b)
 {
 	struct intel_priv *p = b->priv;
@@ -714,6 +707,6 @@ const struct gt_backend_ops gt_intel_backend = {
 	.get_static = intel_get_static,
 	.sample = intel_sample,
 	.processes = intel_processes,
-	.error_text = intel_error_text,
+	.error_text = gt_backend_errno_text,
 	.shutdown = intel_shutdown,
 };

@@ -5,6 +5,8 @@
  */
 #include "backend.h"
 
+#include <string.h>
+
 const struct gt_backend_ops *const gt_backend_table[] = {
 	&gt_nvml_backend,
 	&gt_amdgpu_backend,
@@ -25,4 +27,10 @@ const char *gt_backend_status_name(enum gt_backend_status status)
 		break;
 	}
 	return "unavailable";
+}
+
+const char *gt_backend_errno_text(struct gt_backend *b, int code)
+{
+	(void)b;
+	return code > 0 ? strerror(code) : NULL;
 }
