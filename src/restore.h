@@ -1,0 +1,161 @@
+/*
+ * restore.h - the restore journal: every setting gputop changed, with its
+ * ORIGINAL value, and how to put it back. It is noted before the first
+ * write, saved atomically to a state file, handed to the guardian process,
+ * and applied on every exit path (normal quit, signals, the guardian after
+ * a kill or hang, `gputop --restore` after a power loss). This module owns
+ * the list, its text format and the order of the restore; the actual
+ * writes are callbacks (struct gt_restore_ops), so it touches no hardware.
+ *
+ * State file format (version 1), UTF-8 text, one record a line:
+ *
+ *   # comment lines and blank lines are ignored
+ *   gputop-restore 1                          first record: magic, version
+ *   sysfs dev=D time=T path=P value=V         write V back to file P
+ *   nvml-fan-auto dev=D time=T fan=N          nvmlDeviceSetDefaultFanSpeed_v2
+ *   nvml-power-limit dev=D time=T mw=W        set the power limit back to W
+ *   amd-fan-curve-reset dev=D time=T path=P   'r' + 'c' to P's fan_curve
+ *   end N                                     last record: N actions above
+ *
+ * Fields appear exactly in that order, separated by a space. D is the
+ * device's PCI bus id (hex digits, ':' and '.'), T the wall-clock second
+ * (Unix time) the original was noted, N and W decimal. P and V are
+ * %-escaped: every byte that is not printable ASCII, and ' ', '%', is
+ * written as %XX, so no value can split a line or a field. Decoded, P must
+ * be an absolute path under the sysfs root with no "..", and neither P nor
+ * V may hold a control character: a journal that contains one is refused
+ * when noted, saved or loaded. Actions are listed in the order noted;
+ * the restore runs in reverse. A file without its "end" line (truncated)
+ * is refused whole.
+ */
+#ifndef GPUTOP_RESTORE_H
+#define GPUTOP_RESTORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GT_RESTORE_MAX_ACTIONS 64
+#define GT_RESTORE_DEV_MAX 64    /* PCI bus id, NUL included */
+#define GT_RESTORE_PATH_MAX 256  /* sysfs path, NUL included */
+#define GT_RESTORE_VALUE_MAX 128 /* amdgpu parses at most 127 bytes a write */
+#define GT_RESTORE_LINE_MAX 2048 /* longer lines in a state file: refused */
+#define GT_RESTORE_DEFAULT_ROOT "/sys"
+
+enum gt_restore_kind {
+	GT_RESTORE_SYSFS = 1,          /* path, value */
+	GT_RESTORE_NVML_FAN_AUTO,      /* dev, fan */
+	GT_RESTORE_NVML_POWER_LIMIT,   /* dev, mw */
+	GT_RESTORE_AMD_FAN_CURVE_RESET /* path = the device directory */
+};
+
+struct gt_restore_action {
+	enum gt_restore_kind kind;
+	char dev[GT_RESTORE_DEV_MAX]; /* PCI bus id, e.g. 0000:03:00.0 */
+	int64_t time_s;               /* Unix time the original was noted */
+	char path[GT_RESTORE_PATH_MAX];
+	char value[GT_RESTORE_VALUE_MAX];
+	unsigned fan;
+	uint32_t mw;
+};
+
+/* Plain data; the caller owns it (it is large: keep it off small stacks). */
+struct gt_restore_journal {
+	char root[GT_RESTORE_PATH_MAX]; /* sysfs root paths must lie under */
+	size_t n;
+	struct gt_restore_action a[GT_RESTORE_MAX_ACTIONS];
+};
+
+/* Empty journal whose sysfs paths must lie under root (NULL: "/sys"; tests
+ * use a fixture tree). -1 if root is not absolute or too long. */
+int gt_restore_init(struct gt_restore_journal *j, const char *root);
+
+/* Builders: fill a, refusing (-1) strings that do not fit rather than
+ * truncating them (a truncated path is another file). */
+int gt_restore_action_sysfs(struct gt_restore_action *a, const char *dev,
+			    const char *path, const char *original,
+			    int64_t time_s);
+int gt_restore_action_fan_auto(struct gt_restore_action *a, const char *dev,
+			       unsigned fan, int64_t time_s);
+int gt_restore_action_power_limit(struct gt_restore_action *a,
+				  const char *dev, uint32_t original_mw,
+				  int64_t time_s);
+int gt_restore_action_fan_curve_reset(struct gt_restore_action *a,
+				      const char *dev, const char *dev_dir,
+				      int64_t time_s);
+
+/* Checks one action as note, save and load do: -1 with the reason. */
+int gt_restore_check(const struct gt_restore_journal *j,
+		     const struct gt_restore_action *a, char *err, size_t len);
+
+/* Call BEFORE the first write of a setting (then save, then write).
+ * 0: noted. 1: this setting was already noted; its FIRST original is kept
+ * (an intermediate value written by gputop is never an original). -1:
+ * refused (invalid action, or the journal is full): do not write. The
+ * same setting means the same path (sysfs, fan-curve reset), the same
+ * device and fan (fan auto), or the same device (power limit). */
+int gt_restore_note(struct gt_restore_journal *j,
+		    const struct gt_restore_action *a, char *err, size_t len);
+
+/* Text form (format above) into buf; the length, or -1 if an action is
+ * refused or buf is too small (err says which). */
+int gt_restore_format(const struct gt_restore_journal *j, char *buf,
+		      size_t len, char *err, size_t errlen);
+
+/* Parses the text form (what the guardian reads from its pipe, and what
+ * load reads from the file). name labels messages "name:line: ...". j is
+ * initialised with root first; on failure it is left empty. 0 or -1. */
+int gt_restore_parse(const char *text, size_t textlen, const char *name,
+		     const char *root, struct gt_restore_journal *j,
+		     char *err, size_t len);
+
+/* Writes the journal to path atomically: a temporary file in the same
+ * directory, fsync, rename, fsync of the directory; missing directories
+ * are created 0700, the file is 0600. A directory that is not the
+ * caller's, or that others may write, is refused. 0 or -1 with err. */
+int gt_restore_save(const struct gt_restore_journal *j, const char *path,
+		    char *err, size_t len);
+
+/* Reads path into j (see gt_restore_parse). A file that is not a regular
+ * file owned by the caller, or that group/others may write, is refused:
+ * root must not act on a journal someone else could have planted. A
+ * missing file is -1 with errno ENOENT left for the caller to tell
+ * "nothing to restore" from a fault. */
+int gt_restore_load(const char *path, const char *root,
+		    struct gt_restore_journal *j, char *err, size_t len);
+
+/* Removes the state file after a successful restore; a missing file is
+ * success. 0 or -1 with errno. */
+int gt_restore_clear(const char *path);
+
+/* The state file's place: /var/lib/gputop/restore.state for euid 0, else
+ * $XDG_STATE_HOME/gputop/restore.state, $XDG_STATE_HOME defaulting to
+ * $HOME/.local/state (a relative $XDG_STATE_HOME is ignored, as the XDG
+ * spec says). 0, or -1 if there is no home or buf is too small. */
+int gt_restore_default_path(char *buf, size_t len);
+/* The same rule with its inputs given (xdg and home may be NULL). */
+int gt_restore_path_for(unsigned euid, const char *xdg_state_home,
+			const char *home, char *buf, size_t len);
+
+/* The restore itself. Every callback gets ctx first and returns 0 or a
+ * negative errno. The real ones write sysfs or call NVML; tests record. */
+struct gt_restore_ops {
+	void *ctx;
+	int (*sysfs_write)(void *ctx, const char *path, const char *value);
+	int (*nvml_fan_auto)(void *ctx, const char *dev, unsigned fan);
+	int (*nvml_power_limit)(void *ctx, const char *dev, uint32_t mw);
+	int (*amd_fan_curve_reset)(void *ctx, const char *dev_dir);
+};
+
+/* Performs every action in reverse order of noting (the last change is
+ * undone first, so e.g. pwm1 goes back before pwm1_enable hands the fan to
+ * the firmware), carrying on past failures, and writes one line per action
+ * to report ("ok" or "FAILED: reason"). A missing callback is a failure.
+ * Returns the number of failures: clear the state file only when 0. */
+int gt_restore_apply(const struct gt_restore_journal *j,
+		     const struct gt_restore_ops *ops, char *report,
+		     size_t len);
+
+/* "sysfs", "nvml-fan-auto", ... (the state file's keywords); "?" else. */
+const char *gt_restore_kind_name(enum gt_restore_kind k);
+
+#endif
