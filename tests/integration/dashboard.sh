@@ -16,6 +16,9 @@ state=$(mktemp -d)
 t() { tmux -L "$sock" "$@"; }
 trap 't kill-server 2>/dev/null; rm -rf "$state"' EXIT
 failures=0
+# A session that lives for the whole test: killing the last session stops
+# the tmux server, and a new-session racing that shutdown fails.
+t new-session -d -s keep "sleep 900"
 fail() { echo "FAIL: $*"; printf '%s\n' "---- screen:" "$screen"; failures=$((failures + 1)); }
 pass() { echo "PASS: $*"; }
 
