@@ -114,7 +114,7 @@ run: deps all
 
 # Debian/Ubuntu package names of what the build and the tests need.
 DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
-            libcmocka-dev tmux
+            libcmocka-dev tmux ncurses-term
 deps:
 	@missing=""; \
 	if command -v dpkg-query >/dev/null 2>&1; then \
@@ -132,7 +132,7 @@ deps:
 	else \
 	  if ! pkg-config --exists $(PKGS) cmocka 2>/dev/null; then \
 	    echo "deps: not a Debian system; please install:"; \
-	    echo "  Fedora: sudo dnf install gcc make pkgconf-pkg-config ncurses-devel libdrm-devel cjson-devel libcmocka-devel tmux"; \
+	    echo "  Fedora: sudo dnf install gcc make pkgconf-pkg-config ncurses-devel ncurses-term libdrm-devel cjson-devel libcmocka-devel tmux"; \
 	    echo "  Arch:   sudo pacman -S --needed gcc make pkgconf ncurses libdrm cjson cmocka tmux"; \
 	    exit 1; \
 	  fi; \

@@ -1,19 +1,24 @@
 /*
- * palette.c - theme colours to ncurses colour pairs (see palette.h). The
- * truecolour tier is drawn through the 256-colour cube: ncurses' diffing
- * works on colour pairs, and the nearest cube colour keeps every theme
- * recognisable while the screen updates stay small.
+ * palette.c - theme colours to ncurses colour pairs (see palette.h). In the
+ * truecolour tier, a direct-colour terminal description (COLORS of 2^24,
+ * e.g. TERM=xterm-direct) gets the theme's exact RGB through extended
+ * pairs; with a 256-colour description the nearest cube colour is used,
+ * since ncurses can only send the colours its terminal description names.
  */
 #include "palette.h"
 
 #include <curses.h>
 
-static short colour_index(struct gt_rgb c, enum gt_color_tier tier)
+static int colour_index(struct gt_rgb c, enum gt_color_tier tier)
 {
 	switch (tier) {
 	case GT_TIER_TRUE:
+		/* Direct colour: the colour number is the RGB value. */
+		if (COLORS >= 0x1000000)
+			return (c.r << 16) | (c.g << 8) | c.b;
+		return gt_rgb_to_256(c);
 	case GT_TIER_256:
-		return (short)gt_rgb_to_256(c);
+		return gt_rgb_to_256(c);
 	case GT_TIER_16:
 		return (short)gt_rgb_to_16(c);
 	case GT_TIER_8:
@@ -25,18 +30,18 @@ static short colour_index(struct gt_rgb c, enum gt_color_tier tier)
 }
 
 struct pair_alloc {
-	short next;
+	int next;
 	enum gt_color_tier tier;
-	short bg; /* -1: the terminal's own background */
+	int bg; /* -1: the terminal's own background */
 };
 
 static int make_pair(struct pair_alloc *a, struct gt_rgb fg, const struct gt_rgb *bg)
 {
 	if (a->tier == GT_TIER_MONO || a->next >= COLOR_PAIRS)
 		return (int)A_NORMAL;
-	short f = colour_index(fg, a->tier);
-	short b = bg ? colour_index(*bg, a->tier) : a->bg;
-	init_pair(a->next, f, b);
+	int f = colour_index(fg, a->tier);
+	int b = bg ? colour_index(*bg, a->tier) : a->bg;
+	init_extended_pair(a->next, f, b);
 	return (int)COLOR_PAIR(a->next++);
 }
 

@@ -153,6 +153,18 @@ wait_for "4107" || fail "NO_COLOR: nothing shown"
 colours=$(t capture-pane -p -e -t dash | grep -cE $'\e\\[[0-9;]*(3[0-7]|38;[25];|4[0-7]|48;[25];)')
 [ "$colours" -eq 0 ] && pass "NO_COLOR draws no colour" || fail "NO_COLOR: $colours lines with colour"
 
+# Truecolour: with a direct-colour terminal description the theme's exact
+# RGB values are sent (SGR 38;2;R;G;B).
+if infocmp xterm-direct >/dev/null 2>&1; then
+	start 120 40 TERM=xterm-direct COLORTERM=truecolor LANG=C.UTF-8
+	wait_for "4107" || fail "truecolor: nothing shown"
+	rgb=$(t capture-pane -p -e -t dash | grep -c $'\e\\[38;2;')
+	[ "$rgb" -gt 0 ] && pass "COLORTERM=truecolor with xterm-direct sends 24-bit colour" ||
+		fail "no 24-bit colour with xterm-direct"
+else
+	fail "the xterm-direct terminal description is missing (package ncurses-term)"
+fi
+
 # No GPU at all: the reason, then the demo, labelled.
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 120 -y 40 -s dash \
