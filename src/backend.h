@@ -17,8 +17,8 @@
 
 /* Where backends find things; all strings are borrowed, never freed here. */
 struct gt_backend_options {
-	const char *nvml_lib;  /* --nvml-lib: NULL = "libnvidia-ml.so.1" */
-	const char *sysfs_root; /* --sysfs: NULL = "/sys" */
+	const char *nvml_lib;    /* --nvml-lib: NULL = "libnvidia-ml.so.1" */
+	const char *sysfs_root;  /* --sysfs: NULL = "/sys" */
 	const char *procfs_root; /* --procfs: NULL = "/proc" */
 	uint64_t demo_seed;
 	/* The shared DRM fdinfo scanner (owned by the collector, updated once
@@ -31,7 +31,8 @@ struct gt_fdinfo;
 #define GT_DETAIL_LEN 256
 
 enum gt_backend_status {
-	GT_BACKEND_UNAVAILABLE = 0, /* nothing to talk to (no library, no devices) */
+	GT_BACKEND_UNAVAILABLE =
+	    0, /* nothing to talk to (no library, no devices) */
 	GT_BACKEND_OK,
 	GT_BACKEND_ERROR, /* found but failed (init error, version mismatch) */
 };
@@ -43,7 +44,8 @@ struct gt_backend {
 	const struct gt_backend_ops *ops;
 	void *priv;
 	enum gt_backend_status status;
-	char detail[GT_DETAIL_LEN]; /* why unavailable/error, or a summary when ok */
+	char detail[GT_DETAIL_LEN]; /* why unavailable/error, or a summary when
+	                               ok */
 	unsigned device_count;
 };
 
@@ -61,21 +63,23 @@ struct gt_backend_ops {
 	/* Finds devices. Sets b->status, b->detail, b->device_count and
 	 * b->priv. Never fails hard: an absent vendor is UNAVAILABLE with a
 	 * reason a user can act on. */
-	void (*probe)(struct gt_backend *b, const struct gt_backend_options *opt);
+	void (*probe)(struct gt_backend *b,
+	              const struct gt_backend_options *opt);
 
 	/* Static facts of device dev (0 <= dev < device_count). */
-	int (*get_static)(struct gt_backend *b, unsigned dev, struct gt_static *out);
+	int (*get_static)(struct gt_backend *b, unsigned dev,
+	                  struct gt_static *out);
 
 	/* Fast metrics. out arrives initialised by gt_sample_init(). slow is
 	 * set on the slow cadence: calls too costly for every tick go there. */
 	int (*sample)(struct gt_backend *b, unsigned dev, struct gt_sample *out,
-		      int slow);
+	              int slow);
 
 	/* Appends the processes using device dev to out, with device_index
 	 * left for the caller to set. Host-side details (user, cmdline, CPU)
 	 * are filled later from /proc unless the backend sets host_known. */
 	int (*processes)(struct gt_backend *b, unsigned dev,
-			 struct gt_proc_vec *out);
+	                 struct gt_proc_vec *out);
 
 	/* Text of a driver error code, for reasons; may be NULL. */
 	const char *(*error_text)(struct gt_backend *b, int code);

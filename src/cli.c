@@ -13,39 +13,44 @@
 #include "collector.h"
 
 const char gt_cli_usage[] =
-	"Usage: gputop [OPTION]...\n"
-	"Watch GPUs: utilization, memory, temperatures, power, clocks, PCIe,\n"
-	"throttling and processes, for NVIDIA (NVML), AMD (amdgpu) and Intel\n"
-	"(i915, xe) GPUs.\n"
-	"\n"
-	"Modes:\n"
-	"      (none)            start the dashboard (? shows its keys); with no\n"
-	"                        GPU, explain why and show the built-in demo\n"
-	"                        machine, labelled DEMO\n"
-	"      --snapshot        print one JSON document (schema gputop.snapshot v1)\n"
-	"                        taken over one --interval, then exit\n"
-	"      --list            print a table of backends and devices, saying why a\n"
-	"                        backend found nothing, then exit\n"
-	"  -h, --help            show this help and exit\n"
-	"  -V, --version         show the version and exit\n"
-	"\n"
-	"Options:\n"
-	"  -d, --interval SEC    sampling interval in seconds, 0.1 to 3600 (default 1)\n"
-	"      --demo            use the built-in simulated machine instead of GPUs\n"
-	"      --seed N          seed of the demo machine (default 1)\n"
-	"      --nvml-lib PATH   NVML library to load (default libnvidia-ml.so.1)\n"
-	"      --sysfs DIR       read sysfs from DIR instead of /sys\n"
-	"      --procfs DIR      read processes from DIR instead of /proc (to watch\n"
-	"                        the host from inside a container)\n"
-	"      --theme NAME      colour theme (a name from the theme directories,\n"
-	"                        or a path to a btop-format .theme file)\n"
-	"      --themes-dir DIR  look for themes in DIR first\n"
-	"\n"
-	"Environment: NO_COLOR (no colours), COLORTERM, XDG_STATE_HOME (where s\n"
-	"saves snapshots), XDG_CONFIG_HOME (user themes).\n"
-	"\n"
-	"Exit status: 0 success, 1 runtime error, 2 usage error.\n"
-	"See gputop(1) for the JSON schema.\n";
+    "Usage: gputop [OPTION]...\n"
+    "Watch GPUs: utilization, memory, temperatures, power, clocks, PCIe,\n"
+    "throttling and processes, for NVIDIA (NVML), AMD (amdgpu) and Intel\n"
+    "(i915, xe) GPUs.\n"
+    "\n"
+    "Modes:\n"
+    "      (none)            start the dashboard (? shows its keys); with no\n"
+    "                        GPU, explain why and show the built-in demo\n"
+    "                        machine, labelled DEMO\n"
+    "      --snapshot        print one JSON document (schema gputop.snapshot "
+    "v1)\n"
+    "                        taken over one --interval, then exit\n"
+    "      --list            print a table of backends and devices, saying why "
+    "a\n"
+    "                        backend found nothing, then exit\n"
+    "  -h, --help            show this help and exit\n"
+    "  -V, --version         show the version and exit\n"
+    "\n"
+    "Options:\n"
+    "  -d, --interval SEC    sampling interval in seconds, 0.1 to 3600 "
+    "(default 1)\n"
+    "      --demo            use the built-in simulated machine instead of "
+    "GPUs\n"
+    "      --seed N          seed of the demo machine (default 1)\n"
+    "      --nvml-lib PATH   NVML library to load (default libnvidia-ml.so.1)\n"
+    "      --sysfs DIR       read sysfs from DIR instead of /sys\n"
+    "      --procfs DIR      read processes from DIR instead of /proc (to "
+    "watch\n"
+    "                        the host from inside a container)\n"
+    "      --theme NAME      colour theme (a name from the theme directories,\n"
+    "                        or a path to a btop-format .theme file)\n"
+    "      --themes-dir DIR  look for themes in DIR first\n"
+    "\n"
+    "Environment: NO_COLOR (no colours), COLORTERM, XDG_STATE_HOME (where s\n"
+    "saves snapshots), XDG_CONFIG_HOME (user themes).\n"
+    "\n"
+    "Exit status: 0 success, 1 runtime error, 2 usage error.\n"
+    "See gputop(1) for the JSON schema.\n";
 
 enum opt_id {
 	OPT_SNAPSHOT,
@@ -70,18 +75,18 @@ struct opt_def {
 };
 
 static const struct opt_def options[] = {
-	{"snapshot", 0, false, OPT_SNAPSHOT},
-	{"list", 0, false, OPT_LIST},
-	{"help", 'h', false, OPT_HELP},
-	{"version", 'V', false, OPT_VERSION},
-	{"interval", 'd', true, OPT_INTERVAL},
-	{"demo", 0, false, OPT_DEMO},
-	{"seed", 0, true, OPT_SEED},
-	{"nvml-lib", 0, true, OPT_NVML_LIB},
-	{"sysfs", 0, true, OPT_SYSFS},
-	{"procfs", 0, true, OPT_PROCFS},
-	{"theme", 0, true, OPT_THEME},
-	{"themes-dir", 0, true, OPT_THEMES_DIR},
+    {"snapshot", 0, false, OPT_SNAPSHOT},
+    {"list", 0, false, OPT_LIST},
+    {"help", 'h', false, OPT_HELP},
+    {"version", 'V', false, OPT_VERSION},
+    {"interval", 'd', true, OPT_INTERVAL},
+    {"demo", 0, false, OPT_DEMO},
+    {"seed", 0, true, OPT_SEED},
+    {"nvml-lib", 0, true, OPT_NVML_LIB},
+    {"sysfs", 0, true, OPT_SYSFS},
+    {"procfs", 0, true, OPT_PROCFS},
+    {"theme", 0, true, OPT_THEME},
+    {"themes-dir", 0, true, OPT_THEMES_DIR},
 };
 
 static const struct opt_def *find_long(const char *name, size_t len)
@@ -101,20 +106,22 @@ static const struct opt_def *find_short(char c)
 	return NULL;
 }
 
-static int parse_interval(const char *s, uint64_t *out, char *err, size_t errlen)
+static int parse_interval(const char *s, uint64_t *out, char *err,
+                          size_t errlen)
 {
 	char *end;
 	errno = 0;
 	double sec = strtod(s, &end);
 	if (end == s || *end != '\0' || errno != 0 || !isfinite(sec)) {
-		snprintf(err, errlen,
-			 "--interval: '%s' is not a number of seconds (e.g. 0.5)",
-			 s);
+		snprintf(
+		    err, errlen,
+		    "--interval: '%s' is not a number of seconds (e.g. 0.5)",
+		    s);
 		return -1;
 	}
 	if (sec < 0.1 || sec > 3600) {
 		snprintf(err, errlen,
-			 "--interval: %s s is out of range (0.1 to 3600 s)", s);
+		         "--interval: %s s is out of range (0.1 to 3600 s)", s);
 		return -1;
 	}
 	*out = (uint64_t)llround(sec * 1e9);
@@ -124,15 +131,16 @@ static int parse_interval(const char *s, uint64_t *out, char *err, size_t errlen
 }
 
 static int parse_u64(const char *flag, const char *s, uint64_t *out, char *err,
-		     size_t errlen)
+                     size_t errlen)
 {
 	char *end;
 	errno = 0;
-	/* strtoull accepts spaces and a sign; a seed must start with a digit. */
+	/* strtoull accepts spaces and a sign; a seed must start with a digit.
+	 */
 	unsigned long long v = strtoull(s, &end, 0);
 	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0) {
-		snprintf(err, errlen, "--%s: '%s' is not a non-negative integer",
-			 flag, s);
+		snprintf(err, errlen,
+		         "--%s: '%s' is not a non-negative integer", flag, s);
 		return -1;
 	}
 	*out = v;
@@ -140,13 +148,14 @@ static int parse_u64(const char *flag, const char *s, uint64_t *out, char *err,
 }
 
 static int set_mode(struct gt_cli *out, enum gt_mode mode, const char *flag,
-		    char *err, size_t errlen)
+                    char *err, size_t errlen)
 {
 	if (out->mode != GT_MODE_DASHBOARD && out->mode != mode &&
 	    mode != GT_MODE_HELP && mode != GT_MODE_VERSION &&
 	    out->mode != GT_MODE_HELP && out->mode != GT_MODE_VERSION) {
 		snprintf(err, errlen,
-			 "--%s cannot be combined with another mode flag", flag);
+		         "--%s cannot be combined with another mode flag",
+		         flag);
 		return -1;
 	}
 	/* --help and --version win over everything else. */
@@ -156,11 +165,12 @@ static int set_mode(struct gt_cli *out, enum gt_mode mode, const char *flag,
 }
 
 static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
-		 char *err, size_t errlen)
+                 char *err, size_t errlen)
 {
 	switch (o->id) {
 	case OPT_SNAPSHOT:
-		return set_mode(out, GT_MODE_SNAPSHOT, o->longname, err, errlen);
+		return set_mode(out, GT_MODE_SNAPSHOT, o->longname, err,
+		                errlen);
 	case OPT_LIST:
 		return set_mode(out, GT_MODE_LIST, o->longname, err, errlen);
 	case OPT_HELP:
@@ -174,7 +184,8 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 		out->demo = true;
 		return 0;
 	case OPT_SEED:
-		return parse_u64(o->longname, arg, &out->demo_seed, err, errlen);
+		return parse_u64(o->longname, arg, &out->demo_seed, err,
+		                 errlen);
 	case OPT_NVML_LIB:
 		out->nvml_lib = arg;
 		return 0;
@@ -195,7 +206,7 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 }
 
 int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
-		 size_t errlen)
+                 size_t errlen)
 {
 	bool conflict = false;
 
@@ -215,37 +226,39 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			o = find_long(name, len);
 			if (!o) {
-				snprintf(err, errlen,
-					 "unknown option '%.*s' (see gputop --help)",
-					 (int)(len + 2), a);
+				snprintf(
+				    err, errlen,
+				    "unknown option '%.*s' (see gputop --help)",
+				    (int)(len + 2), a);
 				return GT_EXIT_USAGE;
 			}
 			if (eq && !o->has_arg) {
 				snprintf(err, errlen, "--%s takes no value",
-					 o->longname);
+				         o->longname);
 				return GT_EXIT_USAGE;
 			}
 			if (eq)
 				arg = eq + 1;
 		} else if (a[0] == '-' && a[1] != '\0' && a[1] != '-' &&
-			   a[2] == '\0') {
+		           a[2] == '\0') {
 			o = find_short(a[1]);
 			if (!o) {
-				snprintf(err, errlen,
-					 "unknown option '%s' (see gputop --help)",
-					 a);
+				snprintf(
+				    err, errlen,
+				    "unknown option '%s' (see gputop --help)",
+				    a);
 				return GT_EXIT_USAGE;
 			}
 		} else {
 			snprintf(err, errlen,
-				 "unexpected argument '%s' (see gputop --help)",
-				 a);
+			         "unexpected argument '%s' (see gputop --help)",
+			         a);
 			return GT_EXIT_USAGE;
 		}
 		if (o->has_arg && !arg) {
 			if (i + 1 >= argc) {
 				snprintf(err, errlen, "--%s needs a value",
-					 o->longname);
+				         o->longname);
 				return GT_EXIT_USAGE;
 			}
 			arg = argv[++i];
@@ -259,7 +272,8 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 			return GT_EXIT_USAGE;
 		}
 	}
-	if (conflict && out->mode != GT_MODE_HELP && out->mode != GT_MODE_VERSION)
+	if (conflict && out->mode != GT_MODE_HELP &&
+	    out->mode != GT_MODE_VERSION)
 		return GT_EXIT_USAGE;
 	err[0] = '\0';
 	return GT_EXIT_OK;

@@ -30,7 +30,7 @@ struct gt_cli {
 	uint64_t interval_ns;
 	bool interval_set;
 	uint64_t demo_seed;
-	const char *nvml_lib;    /* borrowed from argv */
+	const char *nvml_lib; /* borrowed from argv */
 	const char *sysfs_root;
 	const char *procfs_root;
 	const char *theme;      /* --theme NAME or PATH */
@@ -40,7 +40,7 @@ struct gt_cli {
 /* Parses argv. On a usage error returns GT_EXIT_USAGE with a message (no
  * "gputop: " prefix) in err; else GT_EXIT_OK. */
 int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
-		 size_t errlen);
+                 size_t errlen);
 
 /* The --help text. */
 extern const char gt_cli_usage[];

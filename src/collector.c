@@ -36,7 +36,7 @@ static uint64_t at_least(uint64_t v, uint64_t min)
 static int publish_devlist(struct gt_collector *c)
 {
 	struct gt_devlist *dl =
-		calloc(1, sizeof(*dl) + c->ndevices * sizeof(dl->items[0]));
+	    calloc(1, sizeof(*dl) + c->ndevices * sizeof(dl->items[0]));
 	if (!dl)
 		return -1;
 	dl->count = c->ndevices;
@@ -45,7 +45,8 @@ static int publish_devlist(struct gt_collector *c)
 		struct gt_device *d = &c->devices[i];
 		struct gt_static *st = &dl->items[i];
 		gt_static_init(st);
-		if (d->backend->ops->get_static(d->backend, d->backend_dev, st) < 0)
+		if (d->backend->ops->get_static(d->backend, d->backend_dev,
+		                                st) < 0)
 			d->lost = true;
 		st->index = (unsigned)i;
 	}
@@ -57,7 +58,8 @@ static void probe_backends(struct gt_collector *c)
 {
 	const struct gt_backend_ops *const *table = gt_backend_table;
 	size_t n = gt_backend_table_len;
-	static const struct gt_backend_ops *const demo_only[] = {&gt_demo_backend};
+	static const struct gt_backend_ops *const demo_only[] = {
+	    &gt_demo_backend};
 
 	if (c->cfg.demo) {
 		table = demo_only;
@@ -90,7 +92,7 @@ static int alloc_devices(struct gt_collector *c)
 			d->backend = b;
 			d->backend_dev = j;
 			if (gt_ring_init(&d->samples, GT_RING_SAMPLES,
-					 sizeof(struct gt_sample)) < 0)
+			                 sizeof(struct gt_sample)) < 0)
 				return -1;
 			c->ndevices++;
 		}
@@ -108,11 +110,11 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 		c->cfg.interval_ns = GT_INTERVAL_DEFAULT_NS;
 	c->cfg.interval_ns = at_least(c->cfg.interval_ns, GT_INTERVAL_MIN_NS);
 	if (c->cfg.proc_interval_ns == 0)
-		c->cfg.proc_interval_ns = at_least(2 * c->cfg.interval_ns,
-						   1000000000ull);
+		c->cfg.proc_interval_ns =
+		    at_least(2 * c->cfg.interval_ns, 1000000000ull);
 	if (c->cfg.slow_interval_ns == 0)
-		c->cfg.slow_interval_ns = at_least(5 * c->cfg.interval_ns,
-						   5000000000ull);
+		c->cfg.slow_interval_ns =
+		    at_least(5 * c->cfg.interval_ns, 5000000000ull);
 	atomic_init(&c->interval_ns, c->cfg.interval_ns);
 	gt_pub_init(&c->devlist, devlist_free);
 	gt_pub_init(&c->proclist, proclist_free);
@@ -162,9 +164,8 @@ static bool sample_devices(struct gt_collector *c, bool slow, uint64_t tick)
 		struct gt_sample s;
 		gt_sample_init(&s);
 		if (!d->lost) {
-			int rc = d->backend->ops->sample(d->backend,
-							 d->backend_dev, &s,
-							 slow);
+			int rc = d->backend->ops->sample(
+			    d->backend, d->backend_dev, &s, slow);
 			if (rc < 0)
 				d->lost = true;
 			else if (rc > 0)
@@ -205,19 +206,21 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 		if (d->lost || !d->backend->ops->processes)
 			continue;
 		if (d->backend->ops->processes(d->backend, d->backend_dev,
-					       vec) < 0) {
+		                               vec) < 0) {
 			d->lost = true;
 			continue;
 		}
 		for (size_t j = first; j < vec->count; j++) {
 			vec->items[j].device_index = (unsigned)i;
 			if (!vec->items[j].host_known)
-				gt_procinfo_fill(c->procinfo, &vec->items[j], now);
+				gt_procinfo_fill(c->procinfo, &vec->items[j],
+				                 now);
 		}
 	}
 	gt_procinfo_sweep(c->procinfo, now);
 	if (vec->count > 1)
-		qsort(vec->items, vec->count, sizeof(vec->items[0]), compare_proc);
+		qsort(vec->items, vec->count, sizeof(vec->items[0]),
+		      compare_proc);
 
 	struct gt_proclist *pl = calloc(1, sizeof(*pl));
 	if (!pl)
@@ -284,7 +287,7 @@ static void *collector_main(void *arg)
 		pthread_mutex_lock(&c->stop_lock);
 		while (!c->stop &&
 		       pthread_cond_timedwait(&c->stop_cond, &c->stop_lock,
-					      &next) != ETIMEDOUT)
+		                              &next) != ETIMEDOUT)
 			;
 	}
 	pthread_mutex_unlock(&c->stop_lock);
@@ -326,5 +329,6 @@ void gt_collector_stop(struct gt_collector *c)
 
 void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns)
 {
-	atomic_store(&c->interval_ns, at_least(interval_ns, GT_INTERVAL_MIN_NS));
+	atomic_store(&c->interval_ns,
+	             at_least(interval_ns, GT_INTERVAL_MIN_NS));
 }

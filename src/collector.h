@@ -18,9 +18,9 @@
 #include "publish.h"
 #include "ring.h"
 
-#define GT_RING_SAMPLES 1024 /* per device: 17 minutes at 1 s */
-#define GT_MAX_BACKENDS 8
-#define GT_INTERVAL_MIN_NS 100000000ull /* 0.1 s */
+#define GT_RING_SAMPLES        1024 /* per device: 17 minutes at 1 s */
+#define GT_MAX_BACKENDS        8
+#define GT_INTERVAL_MIN_NS     100000000ull /* 0.1 s */
 #define GT_INTERVAL_DEFAULT_NS 1000000000ull
 
 struct gt_collector_config {
@@ -64,11 +64,11 @@ struct gt_collector {
 	size_t nbackends;
 	struct gt_device *devices;
 	size_t ndevices;
-	struct gt_pub devlist;   /* const struct gt_devlist * */
-	struct gt_pub proclist;  /* const struct gt_proclist * */
+	struct gt_pub devlist;  /* const struct gt_devlist * */
+	struct gt_pub proclist; /* const struct gt_proclist * */
 	struct gt_procinfo *procinfo;
-	struct gt_fdinfo *fdinfo; /* shared by the DRM backends */
-	bool uses_fdinfo;         /* some backend with devices reads it */
+	struct gt_fdinfo *fdinfo;   /* shared by the DRM backends */
+	bool uses_fdinfo;           /* some backend with devices reads it */
 	struct gt_proc_vec scratch; /* collector-thread-only */
 	_Atomic uint64_t interval_ns;
 	uint64_t tick;

@@ -25,7 +25,15 @@
 #include "layout.h"
 #include "text.h"
 
-enum type { T_INTERVAL, T_THEME, T_GLYPHS, T_CHOICE, T_COLUMNS, T_SORT, T_HIDE };
+enum type {
+	T_INTERVAL,
+	T_THEME,
+	T_GLYPHS,
+	T_CHOICE,
+	T_COLUMNS,
+	T_SORT,
+	T_HIDE
+};
 
 struct word {
 	const char *w;
@@ -33,17 +41,22 @@ struct word {
 };
 
 /* Accepted words; the first one of each value is the one written. */
-static const struct word w_bool[] = {
-	{"yes", 1}, {"no", 0}, {"true", 1}, {"false", 0},
-	{"on", 1},  {"off", 0}, {"1", 1},   {"0", 0},    {NULL, 0}};
+static const struct word w_bool[] = {{"yes", 1},   {"no", 0}, {"true", 1},
+                                     {"false", 0}, {"on", 1}, {"off", 0},
+                                     {"1", 1},     {"0", 0},  {NULL, 0}};
 static const struct word w_temp[] = {
-	{"celsius", 0}, {"fahrenheit", 1}, {"c", 0}, {"f", 1}, {NULL, 0}};
-static const struct word w_panels[] = {
-	{"auto", GT_GPU_FULL}, {"compact", GT_GPU_COMPACT},
-	{"line", GT_GPU_LINE}, {"full", GT_GPU_FULL}, {NULL, 0}};
+    {"celsius", 0}, {"fahrenheit", 1}, {"c", 0}, {"f", 1}, {NULL, 0}};
+static const struct word w_panels[] = {{"auto", GT_GPU_FULL},
+                                       {"compact", GT_GPU_COMPACT},
+                                       {"line", GT_GPU_LINE},
+                                       {"full", GT_GPU_FULL},
+                                       {NULL, 0}};
 
-#define FIELD(f) offsetof(struct gt_config, f), \
-	_Generic(((struct gt_config *)0)->f, bool: true, default: false)
+#define FIELD(f)                                                               \
+	offsetof(struct gt_config, f),                                         \
+	    _Generic(((struct gt_config *)0)->f, bool                          \
+	             : true, default                                           \
+	             : false)
 
 /* The one list of keys: parser, writer and the comments written above new
  * keys all come from it, so they cannot drift apart. */
@@ -54,23 +67,27 @@ static const struct keydef {
 	bool is_bool; /* a bool or an int */
 	const struct word *words;
 } keys[] = {
-	{"interval", "seconds between samples", "0.1 to 3600", T_INTERVAL, 0, 0, NULL},
-	{"theme", "colour theme", "a name or a path; \"\" = built-in", T_THEME, 0, 0, NULL},
-	{"glyphs", "graph symbols", "braille, block, ascii, auto", T_GLYPHS, 0, 0, NULL},
-	{"temperature", "temperature unit", "celsius, fahrenheit", T_CHOICE,
-	 FIELD(fahrenheit), w_temp},
-	{"processes", "show the process table", "yes, no", T_CHOICE,
-	 FIELD(show_processes), w_bool},
-	{"graphs", "history graphs in GPU panels", "yes, no", T_CHOICE,
-	 FIELD(show_graphs), w_bool},
-	{"panels", "biggest GPU panel", "auto, compact, line", T_CHOICE,
-	 FIELD(max_mode), w_panels},
-	{"columns", "process columns shown; COMMAND always is", NULL, T_COLUMNS, 0, 0, NULL},
-	{"sort", "column the process table is sorted by", NULL, T_SORT, 0, 0, NULL},
-	{"sort_reverse", "reverse the column's order", "yes, no", T_CHOICE,
-	 FIELD(sort_reverse), w_bool},
-	{"hide_gpus", "GPUs not shown", "PCI ids such as 0000:18:00.0, or none", T_HIDE,
-	 0, 0, NULL},
+    {"interval", "seconds between samples", "0.1 to 3600", T_INTERVAL, 0, 0,
+     NULL},
+    {"theme", "colour theme", "a name or a path; \"\" = built-in", T_THEME, 0,
+     0, NULL},
+    {"glyphs", "graph symbols", "braille, block, ascii, auto", T_GLYPHS, 0, 0,
+     NULL},
+    {"temperature", "temperature unit", "celsius, fahrenheit", T_CHOICE,
+     FIELD(fahrenheit), w_temp},
+    {"processes", "show the process table", "yes, no", T_CHOICE,
+     FIELD(show_processes), w_bool},
+    {"graphs", "history graphs in GPU panels", "yes, no", T_CHOICE,
+     FIELD(show_graphs), w_bool},
+    {"panels", "biggest GPU panel", "auto, compact, line", T_CHOICE,
+     FIELD(max_mode), w_panels},
+    {"columns", "process columns shown; COMMAND always is", NULL, T_COLUMNS, 0,
+     0, NULL},
+    {"sort", "column the process table is sorted by", NULL, T_SORT, 0, 0, NULL},
+    {"sort_reverse", "reverse the column's order", "yes, no", T_CHOICE,
+     FIELD(sort_reverse), w_bool},
+    {"hide_gpus", "GPUs not shown", "PCI ids such as 0000:18:00.0, or none",
+     T_HIDE, 0, 0, NULL},
 };
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
 
@@ -125,7 +142,9 @@ static int parse_interval(const char *v, uint64_t *out)
 	if (nd + fd == 0 || *v || ip > 3600)
 		return -1;
 	*out = ip * 1000000000u + frac + (uint64_t)up;
-	return *out >= GT_INTERVAL_MIN_NS && *out <= GT_CONFIG_INTERVAL_MAX_NS ? 0 : -1;
+	return *out >= GT_INTERVAL_MIN_NS && *out <= GT_CONFIG_INTERVAL_MAX_NS
+	           ? 0
+	           : -1;
 }
 
 static int parse_column(const char *v)
@@ -143,12 +162,13 @@ static void column_list(char *out, size_t len)
 	out[0] = '\0';
 	for (int i = 0; i < GT_COL__COUNT && k < len; i++)
 		k += (size_t)snprintf(out + k, len - k, "%s%s", i ? ", " : "",
-				      gt_proctable_cols[i].key);
+		                      gt_proctable_cols[i].key);
 }
 
 /* Splits v at commas and blanks into items (copied into buf); returns how
  * many, or max + 1 when there are more. */
-static int split_list(const char *v, char *buf, size_t len, char **items, int max)
+static int split_list(const char *v, char *buf, size_t len, char **items,
+                      int max)
 {
 	int n = 0;
 	char *save = NULL;
@@ -164,8 +184,11 @@ static int hex_field(const char **p, unsigned long *v)
 {
 	int n = 0;
 	for (*v = 0; isxdigit((unsigned char)**p) && n < 9; (*p)++, n++)
-		*v = *v * 16 + (unsigned long)(isdigit((unsigned char)**p)
-			? **p - '0' : tolower((unsigned char)**p) - 'a' + 10);
+		*v = *v * 16 +
+		     (unsigned long)(isdigit((unsigned char)**p)
+		                         ? **p - '0'
+		                         : tolower((unsigned char)**p) - 'a' +
+		                               10);
 	return n >= 1 && n <= 8 ? 0 : -1;
 }
 
@@ -186,7 +209,8 @@ int gt_config_pci_normalize(const char *s, char *out, size_t len)
 	if (ok && *p++ == '.' && !hex_field(&p, &fn) && !*p && bus <= 0xff &&
 	    dev <= 0x1f && fn <= 7)
 		/* Linux's sysfs form: 4 digits, more for VMD domains. */
-		n = snprintf(out, len, "%04lx:%02lx:%02lx.%lx", dom, bus, dev, fn);
+		n = snprintf(out, len, "%04lx:%02lx:%02lx.%lx", dom, bus, dev,
+		             fn);
 	if (n >= 0 && (size_t)n < len)
 		return 0;
 	if (len)
@@ -196,7 +220,7 @@ int gt_config_pci_normalize(const char *s, char *out, size_t len)
 
 /* Parses v into c's field for k, or leaves c alone and explains in why. */
 static int parse_value(const struct keydef *k, const char *v,
-		       struct gt_config *c, char *why, size_t wl)
+                       struct gt_config *c, char *why, size_t wl)
 {
 	char sv[200], list[160], buf[4096], *it[32];
 	int i = -1, n;
@@ -208,24 +232,33 @@ static int parse_value(const struct keydef *k, const char *v,
 			c->interval_ns = ns;
 			return 0;
 		}
-		snprintf(why, wl, "interval must be a number of seconds from 0.1 to 3600, not '%s'", sv);
+		snprintf(why, wl,
+		         "interval must be a number of seconds from 0.1 to "
+		         "3600, not '%s'",
+		         sv);
 		return -1;
 	case T_THEME:
 		/* '"' too: no quoting could then bring the name back intact. */
 		for (const char *t = v; *t; t++)
-			if ((unsigned char)*t < 0x20 || *t == 0x7f || *t == '"') {
-				snprintf(why, wl, "theme name '%s' holds a control character or '\"'", sv);
+			if ((unsigned char)*t < 0x20 || *t == 0x7f ||
+			    *t == '"') {
+				snprintf(why, wl,
+				         "theme name '%s' holds a control "
+				         "character or '\"'",
+				         sv);
 				return -1;
 			}
 		if (strlen(v) >= sizeof(c->theme)) {
-			snprintf(why, wl, "theme name '%s' is longer than %zu bytes", sv,
-				 sizeof(c->theme) - 1);
+			snprintf(why, wl,
+			         "theme name '%s' is longer than %zu bytes", sv,
+			         sizeof(c->theme) - 1);
 			return -1;
 		}
 		snprintf(c->theme, sizeof(c->theme), "%s", v);
 		return 0;
 	case T_GLYPHS:
-		if ((i = strcasecmp(v, "auto") ? gt_glyphs_parse(v) : -1) >= 0 ||
+		if ((i = strcasecmp(v, "auto") ? gt_glyphs_parse(v) : -1) >=
+		        0 ||
 		    strcasecmp(v, "auto") == 0) {
 			c->glyphs = i;
 			return 0;
@@ -234,8 +267,11 @@ static int parse_value(const struct keydef *k, const char *v,
 	case T_CHOICE:
 		for (const struct word *w = k->words; w->w; w++)
 			if (strcasecmp(v, w->w) == 0) {
-				bool b = w->v; /* memcpy: no casts that raise alignment */
-				memcpy((char *)c + k->off, k->is_bool ? (const void *)&b : (const void *)&w->v,
+				bool b = w->v; /* memcpy: no casts that raise
+				                  alignment */
+				memcpy((char *)c + k->off,
+				       k->is_bool ? (const void *)&b
+				                  : (const void *)&w->v,
 				       k->is_bool ? sizeof(b) : sizeof(w->v));
 				return 0;
 			}
@@ -246,7 +282,8 @@ static int parse_value(const struct keydef *k, const char *v,
 			return 0;
 		}
 		column_list(list, sizeof(list));
-		snprintf(why, wl, "unknown column '%s' for sort (%s)", sv, list);
+		snprintf(why, wl, "unknown column '%s' for sort (%s)", sv,
+		         list);
 		return -1;
 	case T_COLUMNS: {
 		bool cols[GT_COL__COUNT] = {false};
@@ -258,8 +295,9 @@ static int parse_value(const struct keydef *k, const char *v,
 			bool all = strcasecmp(it[j], "all") == 0;
 			if (!all && (i = parse_column(it[j])) < 0) {
 				column_list(list, sizeof(list));
-				snprintf(why, wl, "unknown column '%s' for columns (%s)",
-					 shown(it[j], sv, sizeof(sv)), list);
+				snprintf(why, wl,
+				         "unknown column '%s' for columns (%s)",
+				         shown(it[j], sv, sizeof(sv)), list);
 				return -1;
 			}
 			for (int m = 0; m < GT_COL__COUNT; m++)
@@ -272,16 +310,21 @@ static int parse_value(const struct keydef *k, const char *v,
 	case T_HIDE: {
 		struct gt_config tmp = *c;
 		n = strcasecmp(v, "none") == 0
-			    ? 0 : split_list(v, buf, sizeof(buf), it, GT_CONFIG_MAX_HIDDEN);
+		        ? 0
+		        : split_list(v, buf, sizeof(buf), it,
+		                     GT_CONFIG_MAX_HIDDEN);
 		tmp.nhidden = 0;
 		for (int j = 0; j < n && j < GT_CONFIG_MAX_HIDDEN; j++)
 			if (gt_config_set_gpu_hidden(&tmp, it[j], true)) {
-				snprintf(why, wl, "'%s' is not a PCI id for hide_gpus (e.g. 0000:18:00.0)",
-					 shown(it[j], sv, sizeof(sv)));
+				snprintf(why, wl,
+				         "'%s' is not a PCI id for hide_gpus "
+				         "(e.g. 0000:18:00.0)",
+				         shown(it[j], sv, sizeof(sv)));
 				return -1;
 			}
 		if (n > GT_CONFIG_MAX_HIDDEN) {
-			snprintf(why, wl, "hide_gpus lists more than %d GPUs", GT_CONFIG_MAX_HIDDEN);
+			snprintf(why, wl, "hide_gpus lists more than %d GPUs",
+			         GT_CONFIG_MAX_HIDDEN);
 			return -1;
 		}
 		memcpy(c->hidden_gpus, tmp.hidden_gpus, sizeof(c->hidden_gpus));
@@ -289,14 +332,15 @@ static int parse_value(const struct keydef *k, const char *v,
 		return 0;
 	}
 	}
-	snprintf(why, wl, "unknown value '%s' for %s (%s)", sv, k->name, k->choices);
+	snprintf(why, wl, "unknown value '%s' for %s (%s)", sv, k->name,
+	         k->choices);
 	return -1;
 }
 
 /* The value of k in the file's syntax. Out-of-range fields are written as
  * their nearest valid value, so a save never writes an unreadable file. */
 static void format_value(const struct keydef *k, const struct gt_config *c,
-			 char *out, size_t len)
+                         char *out, size_t len)
 {
 	size_t w = 0;
 	uint64_t ns = c->interval_ns;
@@ -306,9 +350,12 @@ static void format_value(const struct keydef *k, const struct gt_config *c,
 	switch (k->type) {
 	case T_INTERVAL:
 		ns = ns < GT_INTERVAL_MIN_NS ? GT_INTERVAL_MIN_NS
-		     : ns > GT_CONFIG_INTERVAL_MAX_NS ? GT_CONFIG_INTERVAL_MAX_NS : ns;
+		     : ns > GT_CONFIG_INTERVAL_MAX_NS
+		         ? GT_CONFIG_INTERVAL_MAX_NS
+		         : ns;
 		w = (size_t)snprintf(out, len, "%" PRIu64 ".%09" PRIu64,
-				     (uint64_t)(ns / 1000000000u), (uint64_t)(ns % 1000000000u));
+		                     (uint64_t)(ns / 1000000000u),
+		                     (uint64_t)(ns % 1000000000u));
 		while (w > 0 && out[w - 1] == '0')
 			out[--w] = '\0';
 		if (w > 0 && out[w - 1] == '.')
@@ -318,17 +365,22 @@ static void format_value(const struct keydef *k, const struct gt_config *c,
 		/* What the loader refuses (a control byte would even break the
 		 * file) is left out. */
 		for (size_t i = 0; i < sizeof(c->theme) - 1 && c->theme[i]; i++)
-			if ((unsigned char)c->theme[i] >= 0x20 && c->theme[i] != 0x7f &&
-			    c->theme[i] != '"')
+			if ((unsigned char)c->theme[i] >= 0x20 &&
+			    c->theme[i] != 0x7f && c->theme[i] != '"')
 				t[w++] = c->theme[i];
 		t[w] = '\0';
 		/* Quoted only where the bare text would read differently. */
-		snprintf(out, len, !w || strchr(t, '#') || t[0] == ' ' || t[w - 1] == ' '
-			 ? "\"%s\"" : "%s", t);
+		snprintf(out, len,
+		         !w || strchr(t, '#') || t[0] == ' ' || t[w - 1] == ' '
+		             ? "\"%s\""
+		             : "%s",
+		         t);
 		break;
 	case T_GLYPHS:
-		snprintf(out, len, "%s", c->glyphs >= 0 && c->glyphs < GT_GLYPHS__COUNT
-			 ? gt_glyphs_name((enum gt_glyphs)c->glyphs) : "auto");
+		snprintf(out, len, "%s",
+		         c->glyphs >= 0 && c->glyphs < GT_GLYPHS__COUNT
+		             ? gt_glyphs_name((enum gt_glyphs)c->glyphs)
+		             : "auto");
 		break;
 	case T_CHOICE:
 		if (k->is_bool) {
@@ -349,23 +401,28 @@ static void format_value(const struct keydef *k, const struct gt_config *c,
 		for (int i = 0; i < GT_COL_COMMAND && w < len; i++)
 			if (c->columns[i])
 				w += (size_t)snprintf(out + w, len - w, "%s%s",
-						      w ? ", " : "", gt_proctable_cols[i].key);
+				                      w ? ", " : "",
+				                      gt_proctable_cols[i].key);
 		if (w == 0) /* an empty value would look like a mistake */
 			snprintf(out, len, "command");
 		break;
 	case T_SORT: {
 		struct gt_proctable_state st;
 		gt_proctable_state_init(&st);
-		v = c->sort_col >= 0 && c->sort_col < GT_COL__COUNT ? c->sort_col
-								    : (int)st.sort_col;
+		v = c->sort_col >= 0 && c->sort_col < GT_COL__COUNT
+		        ? c->sort_col
+		        : (int)st.sort_col;
 		snprintf(out, len, "%s", gt_proctable_cols[v].key);
 		break;
 	}
 	case T_HIDE:
-		for (int i = 0; i < c->nhidden && i < GT_CONFIG_MAX_HIDDEN && w < len; i++)
+		for (int i = 0;
+		     i < c->nhidden && i < GT_CONFIG_MAX_HIDDEN && w < len; i++)
 			/* Only valid ids, so the next load is clean. */
-			if (gt_config_pci_normalize(c->hidden_gpus[i], t, sizeof(t)) == 0)
-				w += (size_t)snprintf(out + w, len - w, "%s%s", w ? ", " : "", t);
+			if (gt_config_pci_normalize(c->hidden_gpus[i], t,
+			                            sizeof(t)) == 0)
+				w += (size_t)snprintf(out + w, len - w, "%s%s",
+				                      w ? ", " : "", t);
 		if (w == 0)
 			snprintf(out, len, "none");
 		break;
@@ -382,7 +439,8 @@ bool gt_config_gpu_hidden(const struct gt_config *c, const char *pci_id)
 	return false;
 }
 
-int gt_config_set_gpu_hidden(struct gt_config *c, const char *pci_id, bool hidden)
+int gt_config_set_gpu_hidden(struct gt_config *c, const char *pci_id,
+                             bool hidden)
 {
 	char id[32];
 	int i, n = c->nhidden < 0 ? 0 : c->nhidden;
@@ -397,7 +455,7 @@ int gt_config_set_gpu_hidden(struct gt_config *c, const char *pci_id, bool hidde
 		memcpy(c->hidden_gpus[n++], id, sizeof(id));
 	} else if (!hidden && i < n) {
 		memmove(c->hidden_gpus[i], c->hidden_gpus[i + 1],
-			sizeof(c->hidden_gpus[0]) * (size_t)(n-- - i - 1));
+		        sizeof(c->hidden_gpus[0]) * (size_t)(n-- - i - 1));
 	}
 	c->nhidden = n;
 	return 0;
@@ -437,7 +495,7 @@ static void classify(const char *raw, size_t len, struct pline *p)
 	p->value = p->why = NULL;
 	if (memchr(raw, '\0', len) || len >= sizeof(p->buf)) {
 		p->why = len < sizeof(p->buf) ? "the line holds a NUL byte"
-					      : "the line is over 4 KiB long";
+		                              : "the line is over 4 KiB long";
 		return;
 	}
 	memcpy(p->buf, raw, len);
@@ -466,10 +524,12 @@ static void classify(const char *raw, size_t len, struct pline *p)
 		for (t = v; *t && !p->comment; t++)
 			if (*t == '"')
 				q = !q;
-			else if (*t == '#' && !q && (t == v || t[-1] == ' ' || t[-1] == '\t'))
+			else if (*t == '#' && !q &&
+			         (t == v || t[-1] == ' ' || t[-1] == '\t'))
 				p->comment = t;
 		if (p->comment && p->comment > v)
-			p->comment[-1] = '\0'; /* a blank: the comment keeps its '#' */
+			p->comment[-1] =
+			    '\0'; /* a blank: the comment keeps its '#' */
 		v = p->comment == v ? v + strlen(v) : trim(v);
 		if (*v == '"') {
 			size_t n = strlen(v);
@@ -495,7 +555,7 @@ static int find_key(const char *name)
 /* Reads a whole regular file: 0 with *out malloc'd (NUL-terminated), 1 when
  * it does not exist, -1 with err set. */
 static int slurp(const char *path, char **out, size_t *len, mode_t *mode,
-		 char *err, size_t errlen)
+                 char *err, size_t errlen)
 {
 	struct stat st;
 	size_t n = 0;
@@ -506,15 +566,17 @@ static int slurp(const char *path, char **out, size_t *len, mode_t *mode,
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 1;
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot read %s: %s", path,
+		         strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    st.st_size > (off_t)GT_CONFIG_MAX_BYTES) {
 		snprintf(err, errlen, "cannot read %s: %s", path,
-			 S_ISDIR(st.st_mode) ? "it is a directory"
-			 : !S_ISREG(st.st_mode) ? "not a regular file"
-			 : "over 1 MiB, not a gputop config file");
+		         S_ISDIR(st.st_mode) ? "it is a directory"
+		         : !S_ISREG(st.st_mode)
+		             ? "not a regular file"
+		             : "over 1 MiB, not a gputop config file");
 		close(fd);
 		return -1;
 	}
@@ -548,8 +610,8 @@ fail:
 }
 
 /* The next line of buf[0..len) from *pos, without its '\n'. */
-static bool next_line(const char *buf, size_t len, size_t *pos,
-		      const char **ls, size_t *ll)
+static bool next_line(const char *buf, size_t len, size_t *pos, const char **ls,
+                      size_t *ll)
 {
 	const char *nl;
 	if (*pos >= len)
@@ -564,7 +626,7 @@ static bool next_line(const char *buf, size_t len, size_t *pos,
 /* ---- load ----------------------------------------------------------- */
 
 int gt_config_load(const char *path, struct gt_config *c, char *err,
-		   size_t errlen)
+                   size_t errlen)
 {
 	char defpath[PATH_MAX], first[512], why[400], sv[200], *buf;
 	const char *ls, *fname;
@@ -578,14 +640,17 @@ int gt_config_load(const char *path, struct gt_config *c, char *err,
 	if (errlen)
 		err[0] = '\0';
 	if (!path && gt_config_default_path(defpath, sizeof(defpath))) {
-		snprintf(err, errlen, "no config file: neither XDG_CONFIG_HOME nor HOME is set");
+		snprintf(
+		    err, errlen,
+		    "no config file: neither XDG_CONFIG_HOME nor HOME is set");
 		return -1;
 	}
 	path = path ? path : defpath;
 	if ((r = slurp(path, &buf, &len, &mode, err, errlen)) != 0)
 		return r > 0 ? 0 : -1;
 	if (!(p = malloc(sizeof(*p)))) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(ENOMEM));
+		snprintf(err, errlen, "cannot read %s: %s", path,
+		         strerror(ENOMEM));
 		free(buf);
 		return -1;
 	}
@@ -596,28 +661,34 @@ int gt_config_load(const char *path, struct gt_config *c, char *err,
 		classify(ls, ll, p);
 		if (p->kind == L_SECTION) {
 			if (!(dash = strcasecmp(p->name, "dashboard") == 0))
-				snprintf(why, sizeof(why), "section [%s] is not used by this version of gputop; it is kept as it is",
-					 shown(p->name, sv, sizeof(sv)));
+				snprintf(
+				    why, sizeof(why),
+				    "section [%s] is not used by this version "
+				    "of gputop; it is kept as it is",
+				    shown(p->name, sv, sizeof(sv)));
 		} else if (!dash || p->kind == L_BLANK) {
 			continue; /* other sections belong to someone else */
 		} else if (p->kind == L_BAD) {
 			snprintf(why, sizeof(why), "%s", p->why);
 		} else if ((k = find_key(p->name)) < 0) {
 			snprintf(why, sizeof(why), "unknown key '%s'",
-				 shown(p->name, sv, sizeof(sv)));
+			         shown(p->name, sv, sizeof(sv)));
 		} else if (p->why) {
-			snprintf(why, sizeof(why), "%s: %s", keys[k].name, p->why);
+			snprintf(why, sizeof(why), "%s: %s", keys[k].name,
+			         p->why);
 		} else {
 			parse_value(&keys[k], p->value, c, why, sizeof(why));
 		}
 		if (why[0] && count++ == 0)
-			snprintf(first, sizeof(first), "%.64s:%d: %s", fname, lineno, why);
+			snprintf(first, sizeof(first), "%.64s:%d: %s", fname,
+			         lineno, why);
 	}
 	free(p);
 	free(buf);
 	if (count)
-		snprintf(err, errlen, count == 1 ? "%s" : "%s (and %d more problem%s)",
-			 first, count - 1, count > 2 ? "s" : "");
+		snprintf(err, errlen,
+		         count == 1 ? "%s" : "%s (and %d more problem%s)",
+		         first, count - 1, count > 2 ? "s" : "");
 	return count ? 1 : 0;
 }
 
@@ -656,8 +727,8 @@ static void put_key(FILE *f, const struct keydef *k, const struct gt_config *c)
 	char v[1024], list[160];
 	column_list(list, sizeof(list));
 	format_value(k, c, v, sizeof(v));
-	fprintf(f, "# %s (%s)\n%s = %s\n", k->help, k->choices ? k->choices : list,
-		k->name, v);
+	fprintf(f, "# %s (%s)\n%s = %s\n", k->help,
+	        k->choices ? k->choices : list, k->name, v);
 }
 
 static void put_missing(FILE *f, const bool *present, const struct gt_config *c)
@@ -672,8 +743,8 @@ static void put_missing(FILE *f, const bool *present, const struct gt_config *c)
  * in config.h). Two passes over the same classifier: the first finds which
  * keys exist and where new ones go, the second copies and replaces.
  */
-static void write_patched(FILE *f, const char *buf, size_t len,
-			  struct pline *p, const struct gt_config *c)
+static void write_patched(FILE *f, const char *buf, size_t len, struct pline *p,
+                          const struct gt_config *c)
 {
 	bool present[NKEYS] = {false}, written[NKEYS] = {false};
 	bool dash = true, seen_section = false, gap = false;
@@ -689,7 +760,8 @@ static void write_patched(FILE *f, const char *buf, size_t len,
 			dash = strcasecmp(p->name, "dashboard") == 0;
 			seen_section = true;
 			header = dash && header < 0 ? i : header;
-		} else if (dash && p->kind == L_SETTING && (k = find_key(p->name)) >= 0) {
+		} else if (dash && p->kind == L_SETTING &&
+		           (k = find_key(p->name)) >= 0) {
 			present[k] = true;
 			anchor = i;
 		} else if (!seen_section && p->kind != L_BLANK) {
@@ -704,8 +776,10 @@ static void write_patched(FILE *f, const char *buf, size_t len,
 	at = anchor >= 0 ? anchor : header >= 0 ? header : top;
 	if (at < 0) {
 		if (len == 0)
-			fputs("# gputop settings, written when you save in setup (F2).\n"
-			      "# Edit freely: comments and other sections are kept. See gputop(1).\n\n",
+			fputs("# gputop settings, written when you save in "
+			      "setup (F2).\n"
+			      "# Edit freely: comments and other sections are "
+			      "kept. See gputop(1).\n\n",
 			      f);
 		fputs("[dashboard]\n", f);
 		put_missing(f, present, c);
@@ -718,15 +792,18 @@ static void write_patched(FILE *f, const char *buf, size_t len,
 		classify(ls, ll, p);
 		if (p->kind == L_SECTION) {
 			dash = strcasecmp(p->name, "dashboard") == 0;
-			if (i == at + 1 && gap) /* the added keys end before it */
+			if (i == at + 1 &&
+			    gap) /* the added keys end before it */
 				fputc('\n', f);
 		}
-		if (dash && p->kind == L_SETTING && (k = find_key(p->name)) >= 0) {
+		if (dash && p->kind == L_SETTING &&
+		    (k = find_key(p->name)) >= 0) {
 			if (!written[k]) { /* later repeats are dropped */
 				written[k] = true;
 				format_value(&keys[k], c, v, sizeof(v));
 				fprintf(f, "%s = %s%s%s\n", keys[k].name, v,
-					p->comment ? "  " : "", p->comment ? p->comment : "");
+				        p->comment ? "  " : "",
+				        p->comment ? p->comment : "");
 			}
 		} else {
 			/* Kept; as a comment when it would not load cleanly. */
@@ -747,7 +824,8 @@ static int make_dirs(char *path, char *err, size_t errlen)
 		*s = '\0';
 		int bad = mkdir(path, 0700) && errno != EEXIST;
 		if (bad)
-			snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+			snprintf(err, errlen, "cannot create %s: %s", path,
+			         strerror(errno));
 		*s = '/';
 		if (bad)
 			return -1;
@@ -756,11 +834,12 @@ static int make_dirs(char *path, char *err, size_t errlen)
 }
 
 int gt_config_save(const char *path, const struct gt_config *c, char *err,
-		   size_t errlen)
+                   size_t errlen)
 {
 	char target[PATH_MAX], tmp[PATH_MAX + 8], *buf = NULL, *real;
 	size_t len = 0;
-	mode_t mode = 0600; /* a new file: settings are nobody else's business */
+	mode_t mode =
+	    0600; /* a new file: settings are nobody else's business */
 	struct stat st;
 	struct pline *p = NULL;
 	FILE *f = NULL;
@@ -769,27 +848,33 @@ int gt_config_save(const char *path, const struct gt_config *c, char *err,
 	if (errlen)
 		err[0] = '\0';
 	if (!path && gt_config_default_path(target, sizeof(target))) {
-		snprintf(err, errlen, "cannot save: neither XDG_CONFIG_HOME nor HOME is set");
+		snprintf(
+		    err, errlen,
+		    "cannot save: neither XDG_CONFIG_HOME nor HOME is set");
 		return -1;
 	}
-	if (path && (size_t)snprintf(target, sizeof(target), "%s", path) >= sizeof(target)) {
+	if (path && (size_t)snprintf(target, sizeof(target), "%s", path) >=
+	                sizeof(target)) {
 		snprintf(err, errlen, "cannot save: the path is too long");
 		return -1;
 	}
 	if (make_dirs(target, err, errlen))
 		return -1;
-	/* A symlinked file (dotfile managers) stays a link: write its target. */
+	/* A symlinked file (dotfile managers) stays a link: write its target.
+	 */
 	if (lstat(target, &st) == 0 && S_ISLNK(st.st_mode)) {
 		if (!(real = realpath(target, NULL)) ||
-		    (size_t)snprintf(target, sizeof(target), "%s", real) >= sizeof(target)) {
-			snprintf(err, errlen, "cannot follow the link %s: %s", target,
-				 strerror(real ? ENAMETOOLONG : errno));
+		    (size_t)snprintf(target, sizeof(target), "%s", real) >=
+		        sizeof(target)) {
+			snprintf(err, errlen, "cannot follow the link %s: %s",
+			         target, strerror(real ? ENAMETOOLONG : errno));
 			free(real);
 			return -1;
 		}
 		free(real);
 	}
-	/* Unreadable: its other sections would be lost, so nothing is written. */
+	/* Unreadable: its other sections would be lost, so nothing is written.
+	 */
 	if (slurp(target, &buf, &len, &mode, err, errlen) < 0)
 		return -1;
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", target);
@@ -801,7 +886,9 @@ int gt_config_save(const char *path, const struct gt_config *c, char *err,
 		close(fd);
 	} else {
 		write_patched(f, buf, len, p, c);
-		e = fflush(f) || ferror(f) || fsync(fileno(f)) ? (errno ? errno : EIO) : 0;
+		e = fflush(f) || ferror(f) || fsync(fileno(f))
+		        ? (errno ? errno : EIO)
+		        : 0;
 	}
 	if (f && fclose(f) && !e)
 		e = errno;
@@ -810,14 +897,16 @@ int gt_config_save(const char *path, const struct gt_config *c, char *err,
 	if (e) {
 		if (tmp[0])
 			unlink(tmp); /* no temporary file is left behind */
-		snprintf(err, errlen, "cannot save %s: %s", target, strerror(e));
+		snprintf(err, errlen, "cannot save %s: %s", target,
+		         strerror(e));
 	} else {
 		/* Makes the rename durable. A directory that cannot be synced
 		 * still got an atomic rename, so that is not an error. */
 		char *slash = strrchr(tmp, '/');
 		if (slash)
 			slash[slash == tmp] = '\0'; /* "/x" keeps its "/" */
-		if ((fd = open(slash ? tmp : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		if ((fd = open(slash ? tmp : ".",
+		               O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 			fsync(fd);
 			close(fd);
 		}

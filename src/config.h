@@ -16,13 +16,13 @@
  *   theme = midnight        # a theme name or path; "" = built-in
  *   glyphs = braille        # braille | block | ascii (or tty) | auto
  *   temperature = celsius   # celsius (c) | fahrenheit (f)
- *   processes = yes         # the process table: yes | no (true/false, on/off, 1/0)
- *   graphs = yes            # history graphs in GPU panels: yes | no
- *   panels = auto           # biggest GPU panel: auto (= full) | compact | line
- *   columns = pid, user, dev, type, gpu, vram, enc, dec, cpu, host_mem, container
- *   sort = gpu              # the column the process table is sorted by
- *   sort_reverse = no       # flips that column's natural order
- *   hide_gpus = 0000:18:00.0, 0000:2a:00.0   # PCI ids of GPUs not shown
+ *   processes = yes         # the process table: yes | no (true/false, on/off,
+ * 1/0) graphs = yes            # history graphs in GPU panels: yes | no panels
+ * = auto           # biggest GPU panel: auto (= full) | compact | line columns
+ * = pid, user, dev, type, gpu, vram, enc, dec, cpu, host_mem, container sort =
+ * gpu              # the column the process table is sorted by sort_reverse =
+ * no       # flips that column's natural order hide_gpus = 0000:18:00.0,
+ * 0000:2a:00.0   # PCI ids of GPUs not shown
  *
  * Keys, section names and words are case-insensitive; blanks around '=' are
  * optional. A '#' starts a comment at the start of a line, or in a value
@@ -66,21 +66,21 @@
 #include "proctable.h"
 
 #define GT_CONFIG_INTERVAL_MAX_NS 3600000000000ull /* 3600 s, as --interval */
-#define GT_CONFIG_MAX_HIDDEN 16
-#define GT_CONFIG_MAX_BYTES (1u << 20) /* a bigger file is not a config */
+#define GT_CONFIG_MAX_HIDDEN      16
+#define GT_CONFIG_MAX_BYTES       (1u << 20) /* a bigger file is not a config */
 
 struct gt_config {
-	uint64_t interval_ns;          /* 0.1 .. 3600 s, default 1 s */
-	char theme[64];                /* "" = built-in */
-	int glyphs;                    /* -1 = automatic from the locale, else
-	                                  enum gt_glyphs */
+	uint64_t interval_ns; /* 0.1 .. 3600 s, default 1 s */
+	char theme[64];       /* "" = built-in */
+	int glyphs;           /* -1 = automatic from the locale, else
+	                         enum gt_glyphs */
 	bool fahrenheit;
 	bool show_processes, show_graphs;
-	int max_mode;                  /* enum gt_gpu_mode: 0 auto(full)
-	                                  1 compact 2 line */
-	bool columns[GT_COL__COUNT];   /* which process columns show; COMMAND
-	                                  is always true */
-	int sort_col;                  /* enum gt_proctable_col */
+	int max_mode;                /* enum gt_gpu_mode: 0 auto(full)
+	                                1 compact 2 line */
+	bool columns[GT_COL__COUNT]; /* which process columns show; COMMAND
+	                                is always true */
+	int sort_col;                /* enum gt_proctable_col */
 	bool sort_reverse;
 	char hidden_gpus[GT_CONFIG_MAX_HIDDEN][32]; /* PCI ids ("0000:18:00.0")
 	                                               of GPUs not shown */
@@ -107,7 +107,7 @@ void gt_config_defaults(struct gt_config *c);
  *       holds the defaults.
  */
 int gt_config_load(const char *path, struct gt_config *c, char *err,
-		   size_t errlen);
+                   size_t errlen);
 
 /*
  * Writes *c to path (NULL = gt_config_default_path) as described at the top
@@ -121,7 +121,7 @@ int gt_config_load(const char *path, struct gt_config *c, char *err,
  * file it cannot read, since its other sections would be lost.
  */
 int gt_config_save(const char *path, const struct gt_config *c, char *err,
-		   size_t errlen);
+                   size_t errlen);
 
 /* "$XDG_CONFIG_HOME/gputop/gputop.conf", else "$HOME/.config/gputop/
  * gputop.conf", else the passwd entry's home. Returns 0, or -1 when there is
@@ -141,6 +141,6 @@ bool gt_config_gpu_hidden(const struct gt_config *c, const char *pci_id);
  * Returns 0, or -1 when pci_id is not a PCI id or GT_CONFIG_MAX_HIDDEN GPUs
  * are already hidden. */
 int gt_config_set_gpu_hidden(struct gt_config *c, const char *pci_id,
-			     bool hidden);
+                             bool hidden);
 
 #endif

@@ -32,13 +32,13 @@ static uint16_t read_hex16(const char *dir, const char *leaf)
 {
 	int64_t v;
 	return gt_sysfs_read_i64(dir, leaf, &v) == 0 && v >= 0 && v <= 0xffff
-		       ? (uint16_t)v
-		       : 0;
+	           ? (uint16_t)v
+	           : 0;
 }
 
 /* Value of KEY= in a uevent file, copied into out. */
 static void uevent_value(const char *uevent, const char *key, char *out,
-			 size_t len)
+                         size_t len)
 {
 	size_t klen = strlen(key);
 	const char *p = uevent;
@@ -80,7 +80,7 @@ bool gt_drmdev_is_suspended(const struct gt_drmdev *d)
 {
 	char buf[32];
 	return gt_sysfs_read(d->devdir, "power/runtime_status", buf,
-			     sizeof(buf)) > 0 &&
+	                     sizeof(buf)) > 0 &&
 	       strcmp(buf, "suspended") == 0;
 }
 
@@ -104,7 +104,8 @@ static void read_device(struct gt_drmdev *d)
 	if (d->vendor == 0 || d->device == 0) {
 		unsigned a, b;
 		uevent_value(uevent, "PCI_ID", v, sizeof(v));
-		if (sscanf(v, "%x:%x", &a, &b) == 2 && a <= 0xffff && b <= 0xffff) {
+		if (sscanf(v, "%x:%x", &a, &b) == 2 && a <= 0xffff &&
+		    b <= 0xffff) {
 			d->vendor = (uint16_t)a;
 			d->device = (uint16_t)b;
 		}
@@ -116,7 +117,8 @@ static void read_device(struct gt_drmdev *d)
 static int by_index(const void *a, const void *b)
 {
 	const struct gt_drmdev *x = a, *y = b;
-	return (x->card_index > y->card_index) - (x->card_index < y->card_index);
+	return (x->card_index > y->card_index) -
+	       (x->card_index < y->card_index);
 }
 
 int gt_drmdev_scan(const char *sysfs_root, struct gt_drmdev **out, size_t *n)
@@ -128,7 +130,7 @@ int gt_drmdev_scan(const char *sysfs_root, struct gt_drmdev **out, size_t *n)
 	*out = NULL;
 	*n = 0;
 	if (gt_sysfs_join(dir, sizeof(dir), sysfs_root ? sysfs_root : "/sys",
-			  "class/drm") < 0)
+	                  "class/drm") < 0)
 		return -ENAMETOOLONG;
 	DIR *dp = opendir(dir);
 	if (!dp)
@@ -140,7 +142,8 @@ int gt_drmdev_scan(const char *sysfs_root, struct gt_drmdev **out, size_t *n)
 			continue;
 		if (count == cap) {
 			size_t ncap = cap ? cap * 2 : 8;
-			struct gt_drmdev *nd = realloc(devs, ncap * sizeof(*nd));
+			struct gt_drmdev *nd =
+			    realloc(devs, ncap * sizeof(*nd));
 			if (!nd) {
 				closedir(dp);
 				free(devs);
@@ -155,7 +158,8 @@ int gt_drmdev_scan(const char *sysfs_root, struct gt_drmdev **out, size_t *n)
 		gt_copy_str(d->card, sizeof(d->card), de->d_name);
 		char card[PATH_MAX];
 		if (gt_sysfs_join(card, sizeof(card), dir, de->d_name) < 0 ||
-		    gt_sysfs_join(d->devdir, sizeof(d->devdir), card, "device") < 0)
+		    gt_sysfs_join(d->devdir, sizeof(d->devdir), card,
+		                  "device") < 0)
 			continue;
 		read_device(d);
 		count++;

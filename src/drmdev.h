@@ -13,18 +13,18 @@
 #include <stdint.h>
 
 struct gt_drmdev {
-	unsigned card_index;  /* N of cardN */
-	char card[16];        /* "card0" */
-	char devdir[PATH_MAX]; /* <sysfs>/class/drm/cardN/device */
-	char pdev[32];        /* "0000:03:00.0", "" for a non-PCI device */
-	char driver[32];      /* from device/uevent DRIVER=, "" if unbound */
-	uint16_t vendor, device;          /* PCI ids, 0 if unknown */
+	unsigned card_index;     /* N of cardN */
+	char card[16];           /* "card0" */
+	char devdir[PATH_MAX];   /* <sysfs>/class/drm/cardN/device */
+	char pdev[32];           /* "0000:03:00.0", "" for a non-PCI device */
+	char driver[32];         /* from device/uevent DRIVER=, "" if unbound */
+	uint16_t vendor, device; /* PCI ids, 0 if unknown */
 	uint16_t subsys_vendor, subsys_device;
 	uint8_t revision;
 	/* power/runtime_status is "suspended": reading the device's
 	 * attributes would wake it (or fail with EPERM on newer kernels). */
 	bool suspended;
-	char render[16];      /* "renderD128" when found under device/drm/ */
+	char render[16]; /* "renderD128" when found under device/drm/ */
 };
 
 /* Scans <sysfs_root>/class/drm (sysfs_root NULL = "/sys"). *out is a

@@ -18,10 +18,10 @@ static void fmt_temp(char *buf, size_t len, int64_t mc)
 		snprintf(buf, len, "%s%lld °C", sign, (long long)(a / 1000));
 	else if (a % 100 == 0)
 		snprintf(buf, len, "%s%lld.%lld °C", sign,
-			 (long long)(a / 1000), (long long)(a % 1000 / 100));
+		         (long long)(a / 1000), (long long)(a % 1000 / 100));
 	else
 		snprintf(buf, len, "%s%lld.%03lld °C", sign,
-			 (long long)(a / 1000), (long long)(a % 1000));
+		         (long long)(a / 1000), (long long)(a % 1000));
 }
 
 /* "45 %" or "45.5 %". */
@@ -34,11 +34,11 @@ static void fmt_pct(char *buf, size_t len, int64_t cp)
 		snprintf(buf, len, "%s%lld %%", sign, (long long)(a / 100));
 	else
 		snprintf(buf, len, "%s%lld.%02lld %%", sign,
-			 (long long)(a / 100), (long long)(a % 100));
+		         (long long)(a / 100), (long long)(a % 100));
 }
 
 static int refuse(char *err, size_t len, unsigned i,
-		  const struct gt_fan_point *p, const char *why)
+                  const struct gt_fan_point *p, const char *why)
 {
 	char t[32], s[32];
 
@@ -64,9 +64,9 @@ int gt_fancurve_validate(const struct gt_fancurve *c, char *err, size_t len)
 	if (c->n < GT_FANCURVE_MIN_POINTS || c->n > GT_FANCURVE_MAX_POINTS) {
 		if (err && len)
 			snprintf(err, len,
-				 "a curve needs %d to %d points, not %u",
-				 GT_FANCURVE_MIN_POINTS,
-				 GT_FANCURVE_MAX_POINTS, c->n);
+			         "a curve needs %d to %d points, not %u",
+			         GT_FANCURVE_MIN_POINTS, GT_FANCURVE_MAX_POINTS,
+			         c->n);
 		return -1;
 	}
 	for (unsigned i = 0; i < c->n; i++) {
@@ -75,26 +75,26 @@ int gt_fancurve_validate(const struct gt_fancurve *c, char *err, size_t len)
 
 		if (p->temp_mc < 0 || p->temp_mc > GT_FANCURVE_TEMP_MAX_MC)
 			return refuse(err, len, i, p,
-				      "temperature outside 0..120 °C");
+			              "temperature outside 0..120 °C");
 		if (p->cpercent < 0 || p->cpercent > GT_CPERCENT_FULL)
-			return refuse(err, len, i, p,
-				      "speed outside 0..100 %");
+			return refuse(err, len, i, p, "speed outside 0..100 %");
 		if (!q)
 			continue;
 		fmt_temp(t, sizeof(t), q->temp_mc);
 		fmt_pct(s, sizeof(s), q->cpercent);
 		if (p->temp_mc <= q->temp_mc) {
 			snprintf(why, sizeof(why),
-				 "temperature not above point %u (%s)", i, t);
+			         "temperature not above point %u (%s)", i, t);
 			return refuse(err, len, i, p, why);
 		}
 		if (p->cpercent < q->cpercent) {
 			/* A curve that slows the fan as the GPU gets hotter
-			 * is a typo or a trap; CoreCtrl crashed on them (#164). */
+			 * is a typo or a trap; CoreCtrl crashed on them (#164).
+			 */
 			snprintf(why, sizeof(why),
-				 "speed below point %u (%s): the fan would "
-				 "slow down as it gets hotter",
-				 i, s);
+			         "speed below point %u (%s): the fan would "
+			         "slow down as it gets hotter",
+			         i, s);
 			return refuse(err, len, i, p, why);
 		}
 	}
@@ -104,23 +104,23 @@ int gt_fancurve_validate(const struct gt_fancurve *c, char *err, size_t len)
 /* See fancurve.h for the reasons behind the numbers. */
 static const struct gt_fancurve presets[GT_FAN_PRESET_COUNT] = {
     [GT_FAN_PRESET_QUIET] = {5,
-			     {{50000, 3000},
-			      {60000, 3500},
-			      {70000, 5000},
-			      {80000, 7500},
-			      {87000, 10000}}},
+                             {{50000, 3000},
+                              {60000, 3500},
+                              {70000, 5000},
+                              {80000, 7500},
+                              {87000, 10000}}},
     [GT_FAN_PRESET_BALANCED] = {5,
-				{{40000, 3000},
-				 {50000, 4000},
-				 {60000, 5000},
-				 {70000, 7000},
-				 {80000, 10000}}},
+                                {{40000, 3000},
+                                 {50000, 4000},
+                                 {60000, 5000},
+                                 {70000, 7000},
+                                 {80000, 10000}}},
     [GT_FAN_PRESET_AGGRESSIVE] = {5,
-				  {{35000, 4000},
-				   {45000, 5000},
-				   {55000, 6500},
-				   {65000, 8500},
-				   {75000, 10000}}},
+                                  {{35000, 4000},
+                                   {45000, 5000},
+                                   {55000, 6500},
+                                   {65000, 8500},
+                                   {75000, 10000}}},
 };
 
 static const char *const preset_names[GT_FAN_PRESET_COUNT] = {
@@ -166,7 +166,7 @@ int32_t gt_fancurve_eval(const struct gt_fancurve *c, int64_t temp_mc)
 		 * adding half the divisor rounds to nearest. int64: at most
 		 * 10000 * 120000. */
 		int64_t num = (int64_t)(b->cpercent - a->cpercent) *
-			      (temp_mc - a->temp_mc);
+		              (temp_mc - a->temp_mc);
 		int64_t den = b->temp_mc - a->temp_mc;
 		return a->cpercent + (int32_t)((2 * num + den) / (2 * den));
 	}
@@ -184,22 +184,24 @@ void gt_fanloop_config_default(struct gt_fanloop_config *cfg)
 }
 
 int gt_fanloop_init(struct gt_fanloop *l, const struct gt_fanloop_config *cfg,
-		    char *err, size_t len)
+                    char *err, size_t len)
 {
 	const char *why = NULL;
 
 	if (!cfg)
 		why = "no loop settings";
-	else if (cfg->min_cpercent < 0 || cfg->max_cpercent > GT_CPERCENT_FULL ||
-		 cfg->min_cpercent > cfg->max_cpercent)
-		why = "device speed range must satisfy 0 <= min <= max <= 100 %";
+	else if (cfg->min_cpercent < 0 ||
+	         cfg->max_cpercent > GT_CPERCENT_FULL ||
+	         cfg->min_cpercent > cfg->max_cpercent)
+		why =
+		    "device speed range must satisfy 0 <= min <= max <= 100 %";
 	else if (cfg->panic_mc <= 0 ||
-		 cfg->panic_mc > GT_FAN_TEMP_PLAUSIBLE_MAX_MC)
+	         cfg->panic_mc > GT_FAN_TEMP_PLAUSIBLE_MAX_MC)
 		why = "slowdown threshold must be within 1..150 °C";
 	else if (cfg->hysteresis_mc < 0)
 		why = "hysteresis must not be negative";
 	else if (cfg->quantum_cpercent < 1 ||
-		 cfg->quantum_cpercent > GT_CPERCENT_FULL)
+	         cfg->quantum_cpercent > GT_CPERCENT_FULL)
 		why = "speed step must be within 0.01..100 %";
 	if (why) {
 		if (err && len)
@@ -233,7 +235,7 @@ static int32_t target_of(const struct gt_fanloop_config *cfg, int32_t curve)
 
 /* Hand the fan to the firmware: a write unless it is known to be there. */
 static void go_auto(struct gt_fanloop *l, enum gt_fan_reason why,
-		    int32_t target, struct gt_fan_decision *out)
+                    int32_t target, struct gt_fan_decision *out)
 {
 	out->action = l->mode == GT_FAN_MODE_AUTO ? GT_FAN_KEEP : GT_FAN_AUTO;
 	out->reason = why;
@@ -244,8 +246,8 @@ static void go_auto(struct gt_fanloop *l, enum gt_fan_reason why,
 	l->low = false;
 }
 
-static void set_speed(struct gt_fanloop *l, enum gt_fan_reason why,
-		      int32_t v, int64_t temp_mc, struct gt_fan_decision *out)
+static void set_speed(struct gt_fanloop *l, enum gt_fan_reason why, int32_t v,
+                      int64_t temp_mc, struct gt_fan_decision *out)
 {
 	out->action = GT_FAN_SET;
 	out->reason = why;
@@ -258,7 +260,7 @@ static void set_speed(struct gt_fanloop *l, enum gt_fan_reason why,
 }
 
 static void keep(struct gt_fanloop *l, enum gt_fan_reason why, int32_t target,
-		 struct gt_fan_decision *out)
+                 struct gt_fan_decision *out)
 {
 	out->action = GT_FAN_KEEP;
 	out->reason = why;
@@ -267,8 +269,8 @@ static void keep(struct gt_fanloop *l, enum gt_fan_reason why, int32_t target,
 }
 
 void gt_fanloop_step(struct gt_fanloop *l, const struct gt_fancurve *c,
-		     int64_t temp_mc, uint64_t now_ns,
-		     struct gt_fan_decision *out)
+                     int64_t temp_mc, uint64_t now_ns,
+                     struct gt_fan_decision *out)
 {
 	const struct gt_fanloop_config *cfg = &l->cfg;
 
@@ -332,8 +334,8 @@ void gt_fanloop_step(struct gt_fanloop *l, const struct gt_fancurve *c,
 		l->low = true;
 		l->low_since_ns = now_ns;
 	}
-	uint64_t waited = now_ns >= l->low_since_ns ? now_ns - l->low_since_ns
-						    : 0;
+	uint64_t waited =
+	    now_ns >= l->low_since_ns ? now_ns - l->low_since_ns : 0;
 	if (waited < cfg->down_delay_ns) {
 		keep(l, GT_FAN_R_DELAY, target, out);
 		return;

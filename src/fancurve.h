@@ -18,10 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GT_FANCURVE_MIN_POINTS 2
-#define GT_FANCURVE_MAX_POINTS 8
+#define GT_FANCURVE_MIN_POINTS  2
+#define GT_FANCURVE_MAX_POINTS  8
 #define GT_FANCURVE_TEMP_MAX_MC 120000 /* curve points lie in 0..120 °C */
-#define GT_CPERCENT_FULL 10000         /* 100 % */
+#define GT_CPERCENT_FULL        10000  /* 100 % */
 
 /* A reading that could not be taken (sensor missing, driver error). */
 #define GT_FAN_TEMP_INVALID INT64_MIN
@@ -85,13 +85,13 @@ int32_t gt_fancurve_eval(const struct gt_fancurve *c, int64_t temp_mc);
 /* ------------------------------------------------------------------ */
 
 struct gt_fanloop_config {
-	int32_t min_cpercent;   /* device's settable range (NVIDIA: */
-	int32_t max_cpercent;   /* nvmlDeviceGetMinMaxFanSpeed, often 30..100) */
-	int64_t panic_mc;       /* slowdown threshold: at or above, AUTO */
-	uint64_t down_delay_ns; /* a lower speed must be wanted this long */
-	int32_t hysteresis_mc;  /* ... and the temperature must have fallen
-				 * by more than this below the one that set
-				 * the current speed */
+	int32_t min_cpercent; /* device's settable range (NVIDIA: */
+	int32_t max_cpercent; /* nvmlDeviceGetMinMaxFanSpeed, often 30..100) */
+	int64_t panic_mc;     /* slowdown threshold: at or above, AUTO */
+	uint64_t down_delay_ns;   /* a lower speed must be wanted this long */
+	int32_t hysteresis_mc;    /* ... and the temperature must have fallen
+	                           * by more than this below the one that set
+	                           * the current speed */
 	int32_t quantum_cpercent; /* speeds are rounded to this step */
 };
 
@@ -125,7 +125,7 @@ struct gt_fanloop {
  * left in manual mode by someone else is never trusted to be in auto.
  * -1 with a message in err if cfg is refused. */
 int gt_fanloop_init(struct gt_fanloop *l, const struct gt_fanloop_config *cfg,
-		    char *err, size_t len);
+                    char *err, size_t len);
 
 enum gt_fan_action {
 	GT_FAN_KEEP, /* write nothing */
@@ -134,13 +134,13 @@ enum gt_fan_action {
 };
 
 enum gt_fan_reason {
-	GT_FAN_R_START,        /* SET: taking control from AUTO/UNKNOWN */
-	GT_FAN_R_UP,           /* SET: hotter, raised at once */
-	GT_FAN_R_DOWN,         /* SET: cooler for long enough, lowered */
-	GT_FAN_R_UNCHANGED,    /* KEEP: the curve wants the current speed */
-	GT_FAN_R_HYSTERESIS,   /* KEEP: cooler, but not by more than the margin */
-	GT_FAN_R_DELAY,        /* KEEP: cooler, waiting for the down delay */
-	GT_FAN_R_BELOW_CURVE,  /* AUTO (or KEEP while in auto): below point 1 */
+	GT_FAN_R_START,      /* SET: taking control from AUTO/UNKNOWN */
+	GT_FAN_R_UP,         /* SET: hotter, raised at once */
+	GT_FAN_R_DOWN,       /* SET: cooler for long enough, lowered */
+	GT_FAN_R_UNCHANGED,  /* KEEP: the curve wants the current speed */
+	GT_FAN_R_HYSTERESIS, /* KEEP: cooler, but not by more than the margin */
+	GT_FAN_R_DELAY,      /* KEEP: cooler, waiting for the down delay */
+	GT_FAN_R_BELOW_CURVE, /* AUTO (or KEEP while in auto): below point 1 */
 	GT_FAN_R_PANIC_THRESHOLD, /* AUTO/KEEP: at the slowdown threshold */
 	GT_FAN_R_SENSOR_FAILED,   /* AUTO/KEEP: no valid temperature */
 	GT_FAN_R_BAD_CURVE,       /* AUTO/KEEP: the curve is not valid */
@@ -176,8 +176,8 @@ struct gt_fan_decision {
  *     the curve, AUTO (BELOW_CURVE). Until then KEEP (HYSTERESIS/DELAY).
  */
 void gt_fanloop_step(struct gt_fanloop *l, const struct gt_fancurve *c,
-		     int64_t temp_mc, uint64_t now_ns,
-		     struct gt_fan_decision *out);
+                     int64_t temp_mc, uint64_t now_ns,
+                     struct gt_fan_decision *out);
 
 /* The caller could not carry out the last SET or AUTO: the fan's state is
  * unknown again, so the next step decides afresh and writes. */

@@ -38,11 +38,11 @@
 #define MSG_MAX (GT_RESTORE_MAX_ACTIONS * GT_RESTORE_LINE_MAX + 4096)
 /* A report line holds at most a path, a value and a reason that may
  * quote a path and the root: well under 1 KiB. */
-#define REPORT_MAX (GT_RESTORE_MAX_ACTIONS * 1024)
+#define REPORT_MAX       (GT_RESTORE_MAX_ACTIONS * 1024)
 #define START_TIMEOUT_MS 10000 /* the factory may initialise NVML */
-#define SEND_TIMEOUT_MS 2000
-#define REAP_TIMEOUT_MS 2000
-#define SOCK_FD 3 /* the guardian's socket, after its descriptors close */
+#define SEND_TIMEOUT_MS  2000
+#define REAP_TIMEOUT_MS  2000
+#define SOCK_FD          3 /* the guardian's socket, after its descriptors close */
 #ifndef SYS_close_range
 #define SYS_close_range 436 /* Linux 5.9; one number on every architecture */
 #endif
@@ -77,7 +77,7 @@ struct child {
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len,
-						      const char *fmt, ...)
+                                                      const char *fmt, ...)
 {
 	va_list ap;
 
@@ -151,7 +151,7 @@ static void child_signals(void)
 {
 	struct sigaction sa;
 	static const int ignored[] = {SIGINT,  SIGHUP,  SIGQUIT, SIGTSTP,
-				      SIGTTIN, SIGTTOU, SIGPIPE};
+	                              SIGTTIN, SIGTTOU, SIGPIPE};
 	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
@@ -224,14 +224,15 @@ static void child_log(struct child *c, const char *why, int failures)
 	if (gmtime_r(&ts.tv_sec, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	n = snprintf(head, sizeof(head),
-		     "%s gputop-guard[%d] for gputop[%d]: %s; restoring %zu "
-		     "setting(s), %d failed\n",
-		     stamp, (int)getpid(), (int)c->parent, why, c->cur.n,
-		     failures);
+	             "%s gputop-guard[%d] for gputop[%d]: %s; restoring %zu "
+	             "setting(s), %d failed\n",
+	             stamp, (int)getpid(), (int)c->parent, why, c->cur.n,
+	             failures);
 	if (c->log_path) {
-		fd = open(c->log_path,
-			  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-			  0600);
+		fd =
+		    open(c->log_path,
+		         O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		         0600);
 		if (fd < 0)
 			fd = 2;
 	}
@@ -246,8 +247,8 @@ static void child_log(struct child *c, const char *why, int failures)
 
 static _Noreturn void child_restore(struct child *c, const char *why)
 {
-	int failures = gt_restore_apply(&c->cur, &c->ops, c->report,
-					sizeof(c->report));
+	int failures =
+	    gt_restore_apply(&c->cur, &c->ops, c->report, sizeof(c->report));
 
 	child_log(c, why, failures);
 	_exit(failures ? GT_GUARDIAN_EXIT_FAILED : GT_GUARDIAN_EXIT_RESTORED);
@@ -266,12 +267,12 @@ static int child_consume(struct child *c, uint64_t *last_hb)
 
 		if (m[0] != 'H' && m[0] != 'D' && m[0] != 'J')
 			return fail(c->why, sizeof(c->why),
-				    "malformed message: type 0x%02x",
-				    (unsigned char)m[0]);
+			            "malformed message: type 0x%02x",
+			            (unsigned char)m[0]);
 		if (m[0] == 'J' ? n > MSG_MAX : n != 0)
 			return fail(c->why, sizeof(c->why),
-				    "malformed message: '%c' of %u bytes",
-				    m[0], (unsigned)n);
+			            "malformed message: '%c' of %u bytes", m[0],
+			            (unsigned)n);
 		if (c->have - off < HDR + (size_t)n)
 			break; /* the rest is still on its way */
 		if (m[0] == 'D')
@@ -279,9 +280,9 @@ static int child_consume(struct child *c, uint64_t *last_hb)
 		if (m[0] == 'H')
 			*last_hb = now_ns();
 		else if (gt_restore_parse(m + HDR, n, "journal", c->cur.root,
-					  &c->next, err, sizeof(err)))
+		                          &c->next, err, sizeof(err)))
 			return fail(c->why, sizeof(c->why),
-				    "malformed journal: %s", err);
+			            "malformed journal: %s", err);
 		else
 			memcpy(&c->cur, &c->next, sizeof(c->cur));
 		off += HDR + n;
@@ -292,7 +293,7 @@ static int child_consume(struct child *c, uint64_t *last_hb)
 }
 
 static _Noreturn void child_main(struct child *c,
-				 gt_guardian_ops_factory make_ops, void *ctx)
+                                 gt_guardian_ops_factory make_ops, void *ctx)
 {
 	char err[512] = "";
 	uint64_t last_hb;
@@ -308,7 +309,7 @@ static _Noreturn void child_main(struct child *c,
 	if (c->sfd < 0 || make_ops(ctx, &c->ops, err, sizeof(err))) {
 		if (c->sfd < 0)
 			snprintf(err, sizeof(err), "guardian: signalfd: %s",
-				 strerror(errno));
+			         strerror(errno));
 		child_send(c, 'E', err[0] ? err : "restore ops failed");
 		_exit(GT_GUARDIAN_EXIT_SETUP);
 	}
@@ -328,24 +329,24 @@ static _Noreturn void child_main(struct child *c,
 		 * heartbeats a guardian that was itself held up missed. */
 		if (p[0].revents) {
 			n = read(c->fd, c->rx + c->have,
-				 sizeof(c->rx) - c->have);
+			         sizeof(c->rx) - c->have);
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n < 0)
 				child_restore(c, "socket read failed");
 			if (n == 0)
 				child_restore(c, c->have ? "connection closed "
-							   "mid-message: "
-							   "gputop died"
-							 : "connection closed: "
-							   "gputop died");
+				                           "mid-message: "
+				                           "gputop died"
+				                         : "connection closed: "
+				                           "gputop died");
 		} else if (p[1].revents) {
 			child_restore(c, "SIGTERM");
 		} else if (ms_left(deadline) == 0) {
 			snprintf(c->why, sizeof(c->why),
-				 "no heartbeat for %llu ms: gputop hung or "
-				 "stopped",
-				 (unsigned long long)(c->timeout_ns / 1000000));
+			         "no heartbeat for %llu ms: gputop hung or "
+			         "stopped",
+			         (unsigned long long)(c->timeout_ns / 1000000));
 			child_restore(c, c->why);
 		} else {
 			continue; /* woke early */
@@ -371,9 +372,9 @@ static int flush(struct gt_guardian *g, int wait_ms)
 	uint64_t deadline = now_ns() + (uint64_t)wait_ms * 1000000u;
 
 	while (g->tx_off < g->tx_len) {
-		ssize_t n = send(g->fd, g->tx + g->tx_off,
-				 g->tx_len - g->tx_off,
-				 MSG_DONTWAIT | MSG_NOSIGNAL);
+		ssize_t n =
+		    send(g->fd, g->tx + g->tx_off, g->tx_len - g->tx_off,
+		         MSG_DONTWAIT | MSG_NOSIGNAL);
 		struct pollfd p = {g->fd, POLLOUT, 0};
 
 		if (n > 0) {
@@ -450,7 +451,7 @@ static int await_ready(struct gt_guardian *g, char *err, size_t len)
 
 	if (recv_exact(g->fd, hdr, HDR, deadline))
 		return fail(err, len, "guardian did not start within %d ms",
-			    START_TIMEOUT_MS);
+		            START_TIMEOUT_MS);
 	n = get_len(hdr);
 	if (hdr[0] == 'R' && n == 0)
 		return 0;
@@ -483,9 +484,9 @@ static int open_pair(int sv[2])
 }
 
 int gt_guardian_start(struct gt_guardian **out,
-		      const struct gt_restore_journal *j, uint64_t timeout_ns,
-		      gt_guardian_ops_factory make_ops, void *factory_ctx,
-		      const char *log_path, char *err, size_t len)
+                      const struct gt_restore_journal *j, uint64_t timeout_ns,
+                      gt_guardian_ops_factory make_ops, void *factory_ctx,
+                      const char *log_path, char *err, size_t len)
 {
 	struct gt_guardian *g = calloc(1, sizeof(*g));
 	struct child *c = calloc(1, sizeof(*c));
@@ -550,7 +551,7 @@ int gt_guardian_start(struct gt_guardian **out,
 }
 
 int gt_guardian_update(struct gt_guardian *g,
-		       const struct gt_restore_journal *j)
+                       const struct gt_restore_journal *j)
 {
 	char err[GT_RESTORE_PATH_MAX + 128];
 	int rc = -1, n;
@@ -563,7 +564,7 @@ int gt_guardian_update(struct gt_guardian *g,
 	} else if (g->tx_off < g->tx_len && flush(g, SEND_TIMEOUT_MS)) {
 		/* errno from flush: the earlier message is still going */
 	} else if ((n = gt_restore_format(j, g->tx + HDR, MSG_MAX, err,
-					  sizeof(err))) < 0) {
+	                                  sizeof(err))) < 0) {
 		errno = EINVAL;
 	} else {
 		put_hdr(g->tx, 'J', (uint32_t)n);
@@ -623,7 +624,7 @@ int gt_guardian_finish(struct gt_guardian *g)
 			return -1;
 	}
 	return g->status >= 0 && WIFEXITED(g->status) ? WEXITSTATUS(g->status)
-						     : -1;
+	                                              : -1;
 }
 
 void gt_guardian_free(struct gt_guardian *g)

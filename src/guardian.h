@@ -43,10 +43,10 @@
 
 #include "restore.h"
 
-#define GT_GUARDIAN_EXIT_DONE 0      /* "done": nothing touched */
+#define GT_GUARDIAN_EXIT_DONE     0  /* "done": nothing touched */
 #define GT_GUARDIAN_EXIT_RESTORED 10 /* restored, every action ok */
-#define GT_GUARDIAN_EXIT_FAILED 11   /* restored, some actions failed */
-#define GT_GUARDIAN_EXIT_SETUP 12    /* could not set itself up */
+#define GT_GUARDIAN_EXIT_FAILED   11 /* restored, some actions failed */
+#define GT_GUARDIAN_EXIT_SETUP    12 /* could not set itself up */
 
 /* The default hang timeout of the issue: 5 s without a heartbeat. */
 #define GT_GUARDIAN_TIMEOUT_NS 5000000000ull
@@ -61,7 +61,7 @@ struct gt_guardian; /* gputop's handle */
  * thread could have held at fork time (glibc's malloc and stdio are safe).
  * ctx and what it points to are the guardian's copy of gputop's memory. */
 typedef int (*gt_guardian_ops_factory)(void *ctx, struct gt_restore_ops *ops,
-				       char *err, size_t len);
+                                       char *err, size_t len);
 
 /* Forks the guardian holding a copy of j (its sysfs root is kept for every
  * later journal) and waits until it is armed ('R'), at most 10 s. The
@@ -71,9 +71,9 @@ typedef int (*gt_guardian_ops_factory)(void *ctx, struct gt_restore_ops *ops,
  * where the restore report is appended (created 0600); NULL: stderr.
  * 0, or -1 with err (the factory's reason, a refused journal, fork). */
 int gt_guardian_start(struct gt_guardian **out,
-		      const struct gt_restore_journal *j, uint64_t timeout_ns,
-		      gt_guardian_ops_factory make_ops, void *factory_ctx,
-		      const char *log_path, char *err, size_t len);
+                      const struct gt_restore_journal *j, uint64_t timeout_ns,
+                      gt_guardian_ops_factory make_ops, void *factory_ctx,
+                      const char *log_path, char *err, size_t len);
 
 /* Sends the new journal (call after each newly noted setting, before
  * writing it). 0 once the whole message is in the socket: from then on the
@@ -82,7 +82,7 @@ int gt_guardian_start(struct gt_guardian **out,
  * guardian did not take it within 2 s; the rest is sent by later calls),
  * EPIPE (the guardian is gone: it has restored, see below). */
 int gt_guardian_update(struct gt_guardian *g,
-		       const struct gt_restore_journal *j);
+                       const struct gt_restore_journal *j);
 
 /* The fan loop calls it every tick. Never blocks: a full socket means the
  * guardian is slow, not gputop's problem (nothing is queued then), and a

@@ -74,8 +74,8 @@ int gt_hostinfo_read(struct gt_hostinfo *h, const char *procfs_root)
 	else
 		rc = -1;
 
-	h->memory_total_bytes = read_mem_total(procfs_root ? procfs_root
-							   : "/proc");
+	h->memory_total_bytes =
+	    read_mem_total(procfs_root ? procfs_root : "/proc");
 	if (h->memory_total_bytes == 0)
 		rc = -1;
 

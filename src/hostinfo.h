@@ -10,11 +10,12 @@
 #include <stdint.h>
 
 struct gt_hostinfo {
-	char hostname[256];          /* uname() nodename */
-	char kernel[128];            /* uname() release, e.g. "6.1.0-18-amd64" */
-	unsigned cpu_count;          /* online CPUs; 0 if unknown */
-	uint64_t memory_total_bytes; /* MemTotal of <procfs>/meminfo; 0 if unknown */
-	unsigned euid;               /* geteuid() */
+	char hostname[256]; /* uname() nodename */
+	char kernel[128];   /* uname() release, e.g. "6.1.0-18-amd64" */
+	unsigned cpu_count; /* online CPUs; 0 if unknown */
+	uint64_t
+	    memory_total_bytes; /* MemTotal of <procfs>/meminfo; 0 if unknown */
+	unsigned euid;          /* geteuid() */
 };
 
 /*

@@ -9,16 +9,17 @@
 #include "text.h"
 
 void gt_list_print(FILE *out, const struct gt_collector *c,
-		   const struct gt_devlist *devs)
+                   const struct gt_devlist *devs)
 {
 	char name[GT_STR_NAME * 4];
 
 	fprintf(out, "%-8s %-12s %-7s %s\n", "BACKEND", "STATUS", "DEVICES",
-		"DETAIL");
+	        "DETAIL");
 	for (size_t i = 0; i < c->nbackends; i++) {
 		const struct gt_backend *b = &c->backends[i];
 		fprintf(out, "%-8s %-12s %-7u %s\n", b->ops->name,
-			gt_backend_status_name(b->status), b->device_count, b->detail);
+		        gt_backend_status_name(b->status), b->device_count,
+		        b->detail);
 	}
 	fputc('\n', out);
 	if (!devs || devs->count == 0) {
@@ -27,18 +28,19 @@ void gt_list_print(FILE *out, const struct gt_collector *c,
 		return;
 	}
 	fprintf(out, "%-3s %-18s %-7s %-8s %-12s %-10s %s\n", "IDX", "ID",
-		"VENDOR", "DRIVER", "VERSION", "MEMORY", "NAME");
+	        "VENDOR", "DRIVER", "VERSION", "MEMORY", "NAME");
 	for (size_t i = 0; i < devs->count; i++) {
 		const struct gt_static *st = &devs->items[i];
 		char mem[32] = "N/A";
 		if (gt_val_ok(&st->f[GT_S_VRAM_TOTAL]))
 			snprintf(mem, sizeof(mem), "%.1f GiB",
-				 (double)st->f[GT_S_VRAM_TOTAL].v /
-					 (1024.0 * 1024.0 * 1024.0));
+			         (double)st->f[GT_S_VRAM_TOTAL].v /
+			             (1024.0 * 1024.0 * 1024.0));
 		gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
-		fprintf(out, "%-3u %-18s %-7s %-8s %-12s %-10s %s%s\n", st->index,
-			st->id, gt_vendor_name(st->vendor), st->driver,
-			st->driver_version, mem, st->demo ? "[DEMO] " : "", name);
+		fprintf(out, "%-3u %-18s %-7s %-8s %-12s %-10s %s%s\n",
+		        st->index, st->id, gt_vendor_name(st->vendor),
+		        st->driver, st->driver_version, mem,
+		        st->demo ? "[DEMO] " : "", name);
 	}
 }
 

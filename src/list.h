@@ -10,7 +10,7 @@
 #include "collector.h"
 
 void gt_list_print(FILE *out, const struct gt_collector *c,
-		   const struct gt_devlist *devs);
+                   const struct gt_devlist *devs);
 
 /* One line per backend that found nothing, for a "no GPU found" message. */
 void gt_list_print_reasons(FILE *out, const struct gt_collector *c);

@@ -40,7 +40,7 @@ static void install_signal_handlers(void)
 static void sleep_ns(uint64_t ns)
 {
 	struct timespec ts = {(time_t)(ns / 1000000000ull),
-			      (long)(ns % 1000000000ull)};
+	                      (long)(ns % 1000000000ull)};
 	while (nanosleep(&ts, &ts) != 0 && !stop_requested)
 		;
 }
@@ -63,7 +63,8 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 	}
 	char *json = gt_snapshot_from_view(&view, cli->procfs_root, t1 - t0);
 	if (!json) {
-		fprintf(stderr, "gputop: out of memory building the snapshot\n");
+		fprintf(stderr,
+		        "gputop: out of memory building the snapshot\n");
 		rc = GT_EXIT_FAILURE;
 	} else if (fputs(json, stdout) == EOF || fflush(stdout) != 0) {
 		perror("gputop: writing the snapshot");
@@ -87,7 +88,7 @@ static int run_list(struct gt_collector *c)
 }
 
 static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
-		    const struct gt_cli *cli)
+                    const struct gt_cli *cli)
 {
 	int rc;
 
@@ -95,7 +96,7 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		fprintf(stderr, "gputop: no GPU found:\n");
 		gt_list_print_reasons(stderr, *cp);
 		fprintf(stderr, "gputop: showing the built-in DEMO machine "
-				"(simulated GPUs). Use --list for details.\n");
+		                "(simulated GPUs). Use --list for details.\n");
 		gt_collector_close(*cp);
 		cfg->demo = true;
 		*cp = gt_collector_open(cfg);
@@ -111,11 +112,11 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		return GT_EXIT_FAILURE;
 	}
 	struct gt_dash_opts dopts = {
-		.theme = cli->theme,
-		.themes_dir = cli->themes_dir,
-		.procfs_root = cli->procfs_root,
-		.interval_ns = cli->interval_ns,
-		.interval_given = cli->interval_set,
+	    .theme = cli->theme,
+	    .themes_dir = cli->themes_dir,
+	    .procfs_root = cli->procfs_root,
+	    .interval_ns = cli->interval_ns,
+	    .interval_given = cli->interval_set,
 	};
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
 	gt_collector_stop(*cp);
@@ -142,12 +143,12 @@ int main(int argc, char *argv[])
 	}
 
 	struct gt_collector_config cfg = {
-		.backend = {.nvml_lib = cli.nvml_lib,
-			    .sysfs_root = cli.sysfs_root,
-			    .procfs_root = cli.procfs_root,
-			    .demo_seed = cli.demo_seed},
-		.demo = cli.demo,
-		.interval_ns = cli.interval_ns,
+	    .backend = {.nvml_lib = cli.nvml_lib,
+	                .sysfs_root = cli.sysfs_root,
+	                .procfs_root = cli.procfs_root,
+	                .demo_seed = cli.demo_seed},
+	    .demo = cli.demo,
+	    .interval_ns = cli.interval_ns,
 	};
 	install_signal_handlers();
 	struct gt_collector *c = gt_collector_open(&cfg);

@@ -10,86 +10,106 @@
 #include <string.h>
 
 const struct gt_field_desc gt_static_desc[GT_S__COUNT] = {
-	[GT_S_VRAM_TOTAL] = {"memory", "total_bytes", GT_UNIT_BYTES},
-	[GT_S_POWER_MIN] = {"power", "min_limit_watts", GT_UNIT_MILLIWATT},
-	[GT_S_POWER_MAX] = {"power", "max_limit_watts", GT_UNIT_MILLIWATT},
-	[GT_S_POWER_DEFAULT] = {"power", "default_limit_watts", GT_UNIT_MILLIWATT},
-	[GT_S_TEMP_SLOWDOWN] = {"thermal", "slowdown_celsius", GT_UNIT_MILLICELSIUS},
-	[GT_S_TEMP_SHUTDOWN] = {"thermal", "shutdown_celsius", GT_UNIT_MILLICELSIUS},
-	[GT_S_TEMP_GPU_MAX] = {"thermal", "gpu_max_celsius", GT_UNIT_MILLICELSIUS},
-	[GT_S_TEMP_MEM_MAX] = {"thermal", "memory_max_celsius", GT_UNIT_MILLICELSIUS},
-	[GT_S_CLK_GRAPHICS_MAX] = {"clocks", "graphics_max_mhz", GT_UNIT_MHZ},
-	[GT_S_CLK_SM_MAX] = {"clocks", "sm_max_mhz", GT_UNIT_MHZ},
-	[GT_S_CLK_MEM_MAX] = {"clocks", "memory_max_mhz", GT_UNIT_MHZ},
-	[GT_S_CLK_VIDEO_MAX] = {"clocks", "video_max_mhz", GT_UNIT_MHZ},
-	[GT_S_PCIE_MAX_GEN] = {"pcie", "max_link_gen", GT_UNIT_COUNT},
-	[GT_S_PCIE_MAX_WIDTH] = {"pcie", "max_link_width", GT_UNIT_COUNT},
-	[GT_S_FAN_COUNT] = {"thermal", "fan_count", GT_UNIT_COUNT},
-	[GT_S_FAN_MIN_PERCENT] = {"thermal", "fan_min_percent", GT_UNIT_CPERCENT},
-	[GT_S_FAN_MAX_PERCENT] = {"thermal", "fan_max_percent", GT_UNIT_CPERCENT},
-	[GT_S_CC_MAJOR] = {"device", "compute_capability_major", GT_UNIT_COUNT},
-	[GT_S_CC_MINOR] = {"device", "compute_capability_minor", GT_UNIT_COUNT},
-	[GT_S_MIG_MODE] = {"device", "mig_enabled", GT_UNIT_BOOL},
-	[GT_S_ECC_MODE] = {"device", "ecc_enabled", GT_UNIT_BOOL},
+    [GT_S_VRAM_TOTAL] = {"memory", "total_bytes", GT_UNIT_BYTES},
+    [GT_S_POWER_MIN] = {"power", "min_limit_watts", GT_UNIT_MILLIWATT},
+    [GT_S_POWER_MAX] = {"power", "max_limit_watts", GT_UNIT_MILLIWATT},
+    [GT_S_POWER_DEFAULT] = {"power", "default_limit_watts", GT_UNIT_MILLIWATT},
+    [GT_S_TEMP_SLOWDOWN] = {"thermal", "slowdown_celsius",
+                            GT_UNIT_MILLICELSIUS},
+    [GT_S_TEMP_SHUTDOWN] = {"thermal", "shutdown_celsius",
+                            GT_UNIT_MILLICELSIUS},
+    [GT_S_TEMP_GPU_MAX] = {"thermal", "gpu_max_celsius", GT_UNIT_MILLICELSIUS},
+    [GT_S_TEMP_MEM_MAX] = {"thermal", "memory_max_celsius",
+                           GT_UNIT_MILLICELSIUS},
+    [GT_S_CLK_GRAPHICS_MAX] = {"clocks", "graphics_max_mhz", GT_UNIT_MHZ},
+    [GT_S_CLK_SM_MAX] = {"clocks", "sm_max_mhz", GT_UNIT_MHZ},
+    [GT_S_CLK_MEM_MAX] = {"clocks", "memory_max_mhz", GT_UNIT_MHZ},
+    [GT_S_CLK_VIDEO_MAX] = {"clocks", "video_max_mhz", GT_UNIT_MHZ},
+    [GT_S_PCIE_MAX_GEN] = {"pcie", "max_link_gen", GT_UNIT_COUNT},
+    [GT_S_PCIE_MAX_WIDTH] = {"pcie", "max_link_width", GT_UNIT_COUNT},
+    [GT_S_FAN_COUNT] = {"thermal", "fan_count", GT_UNIT_COUNT},
+    [GT_S_FAN_MIN_PERCENT] = {"thermal", "fan_min_percent", GT_UNIT_CPERCENT},
+    [GT_S_FAN_MAX_PERCENT] = {"thermal", "fan_max_percent", GT_UNIT_CPERCENT},
+    [GT_S_CC_MAJOR] = {"device", "compute_capability_major", GT_UNIT_COUNT},
+    [GT_S_CC_MINOR] = {"device", "compute_capability_minor", GT_UNIT_COUNT},
+    [GT_S_MIG_MODE] = {"device", "mig_enabled", GT_UNIT_BOOL},
+    [GT_S_ECC_MODE] = {"device", "ecc_enabled", GT_UNIT_BOOL},
 };
 
 #define FAN_DESC(i)                                                            \
 	[GT_F_FAN_PERCENT0 + (i)] = {"fans", "percent", GT_UNIT_CPERCENT},     \
-	[GT_F_FAN_RPM0 + (i)] = {"fans", "rpm", GT_UNIT_RPM}
+	                     [GT_F_FAN_RPM0 + (i)] = {"fans", "rpm",           \
+	                                              GT_UNIT_RPM}
 
 const struct gt_field_desc gt_field_desc[GT_F__COUNT] = {
-	[GT_F_UTIL_GPU] = {"utilization", "gpu_percent", GT_UNIT_CPERCENT},
-	[GT_F_UTIL_MEMBW] = {"utilization", "memory_bandwidth_percent", GT_UNIT_CPERCENT},
-	[GT_F_UTIL_ENC] = {"utilization", "encoder_percent", GT_UNIT_CPERCENT},
-	[GT_F_UTIL_DEC] = {"utilization", "decoder_percent", GT_UNIT_CPERCENT},
-	/* Written as memory.total_bytes in place of GT_S_VRAM_TOTAL. */
-	[GT_F_MEM_TOTAL] = {NULL, "total_bytes", GT_UNIT_BYTES},
-	[GT_F_MEM_USED] = {"memory", "used_bytes", GT_UNIT_BYTES},
-	[GT_F_MEM_FREE] = {"memory", "free_bytes", GT_UNIT_BYTES},
-	[GT_F_MEM_RESERVED] = {"memory", "reserved_bytes", GT_UNIT_BYTES},
-	[GT_F_TEMP_GPU] = {"thermal", "gpu_celsius", GT_UNIT_MILLICELSIUS},
-	[GT_F_TEMP_HOTSPOT] = {"thermal", "hotspot_celsius", GT_UNIT_MILLICELSIUS},
-	[GT_F_TEMP_MEM] = {"thermal", "memory_celsius", GT_UNIT_MILLICELSIUS},
-	[GT_F_POWER_DRAW] = {"power", "draw_watts", GT_UNIT_MILLIWATT},
-	[GT_F_POWER_LIMIT] = {"power", "limit_watts", GT_UNIT_MILLIWATT},
-	[GT_F_POWER_ENFORCED] = {"power", "enforced_limit_watts", GT_UNIT_MILLIWATT},
-	[GT_F_ENERGY] = {"power", "energy_joules", GT_UNIT_MILLIJOULE},
-	[GT_F_PSTATE] = {"power", "pstate", GT_UNIT_COUNT},
-	[GT_F_CLK_GRAPHICS] = {"clocks", "graphics_mhz", GT_UNIT_MHZ},
-	[GT_F_CLK_SM] = {"clocks", "sm_mhz", GT_UNIT_MHZ},
-	[GT_F_CLK_MEM] = {"clocks", "memory_mhz", GT_UNIT_MHZ},
-	[GT_F_CLK_VIDEO] = {"clocks", "video_mhz", GT_UNIT_MHZ},
-	[GT_F_PCIE_GEN] = {"pcie", "link_gen", GT_UNIT_COUNT},
-	[GT_F_PCIE_WIDTH] = {"pcie", "link_width", GT_UNIT_COUNT},
-	[GT_F_PCIE_TX] = {"pcie", "tx_bytes_per_second", GT_UNIT_BYTES_PER_S},
-	[GT_F_PCIE_RX] = {"pcie", "rx_bytes_per_second", GT_UNIT_BYTES_PER_S},
-	[GT_F_THROTTLE] = {"throttle", "reasons", GT_UNIT_BITMASK},
-	[GT_F_ECC_CORRECTED_VOLATILE] = {"ecc", "corrected_volatile", GT_UNIT_COUNT},
-	[GT_F_ECC_UNCORRECTED_VOLATILE] = {"ecc", "uncorrected_volatile", GT_UNIT_COUNT},
-	[GT_F_ECC_CORRECTED_AGGREGATE] = {"ecc", "corrected_aggregate", GT_UNIT_COUNT},
-	[GT_F_ECC_UNCORRECTED_AGGREGATE] = {"ecc", "uncorrected_aggregate", GT_UNIT_COUNT},
-	[GT_F_MEM_VISIBLE_TOTAL] = {"memory", "visible_total_bytes", GT_UNIT_BYTES},
-	[GT_F_MEM_VISIBLE_USED] = {"memory", "visible_used_bytes", GT_UNIT_BYTES},
-	[GT_F_GTT_TOTAL] = {"memory", "gtt_total_bytes", GT_UNIT_BYTES},
-	[GT_F_GTT_USED] = {"memory", "gtt_used_bytes", GT_UNIT_BYTES},
-	[GT_F_CLK_GRAPHICS_REQUESTED] = {"clocks", "graphics_requested_mhz", GT_UNIT_MHZ},
-	[GT_F_CLK_GRAPHICS_MIN_LIMIT] = {"clocks", "graphics_min_limit_mhz", GT_UNIT_MHZ},
-	[GT_F_CLK_GRAPHICS_MAX_LIMIT] = {"clocks", "graphics_max_limit_mhz", GT_UNIT_MHZ},
-	[GT_F_IDLE_RESIDENCY] = {"utilization", "idle_residency_percent", GT_UNIT_CPERCENT},
-	FAN_DESC(0), FAN_DESC(1), FAN_DESC(2), FAN_DESC(3),
-	FAN_DESC(4), FAN_DESC(5), FAN_DESC(6), FAN_DESC(7),
+    [GT_F_UTIL_GPU] = {"utilization", "gpu_percent", GT_UNIT_CPERCENT},
+    [GT_F_UTIL_MEMBW] = {"utilization", "memory_bandwidth_percent",
+                         GT_UNIT_CPERCENT},
+    [GT_F_UTIL_ENC] = {"utilization", "encoder_percent", GT_UNIT_CPERCENT},
+    [GT_F_UTIL_DEC] = {"utilization", "decoder_percent", GT_UNIT_CPERCENT},
+    /* Written as memory.total_bytes in place of GT_S_VRAM_TOTAL. */
+    [GT_F_MEM_TOTAL] = {NULL, "total_bytes", GT_UNIT_BYTES},
+    [GT_F_MEM_USED] = {"memory", "used_bytes", GT_UNIT_BYTES},
+    [GT_F_MEM_FREE] = {"memory", "free_bytes", GT_UNIT_BYTES},
+    [GT_F_MEM_RESERVED] = {"memory", "reserved_bytes", GT_UNIT_BYTES},
+    [GT_F_TEMP_GPU] = {"thermal", "gpu_celsius", GT_UNIT_MILLICELSIUS},
+    [GT_F_TEMP_HOTSPOT] = {"thermal", "hotspot_celsius", GT_UNIT_MILLICELSIUS},
+    [GT_F_TEMP_MEM] = {"thermal", "memory_celsius", GT_UNIT_MILLICELSIUS},
+    [GT_F_POWER_DRAW] = {"power", "draw_watts", GT_UNIT_MILLIWATT},
+    [GT_F_POWER_LIMIT] = {"power", "limit_watts", GT_UNIT_MILLIWATT},
+    [GT_F_POWER_ENFORCED] = {"power", "enforced_limit_watts",
+                             GT_UNIT_MILLIWATT},
+    [GT_F_ENERGY] = {"power", "energy_joules", GT_UNIT_MILLIJOULE},
+    [GT_F_PSTATE] = {"power", "pstate", GT_UNIT_COUNT},
+    [GT_F_CLK_GRAPHICS] = {"clocks", "graphics_mhz", GT_UNIT_MHZ},
+    [GT_F_CLK_SM] = {"clocks", "sm_mhz", GT_UNIT_MHZ},
+    [GT_F_CLK_MEM] = {"clocks", "memory_mhz", GT_UNIT_MHZ},
+    [GT_F_CLK_VIDEO] = {"clocks", "video_mhz", GT_UNIT_MHZ},
+    [GT_F_PCIE_GEN] = {"pcie", "link_gen", GT_UNIT_COUNT},
+    [GT_F_PCIE_WIDTH] = {"pcie", "link_width", GT_UNIT_COUNT},
+    [GT_F_PCIE_TX] = {"pcie", "tx_bytes_per_second", GT_UNIT_BYTES_PER_S},
+    [GT_F_PCIE_RX] = {"pcie", "rx_bytes_per_second", GT_UNIT_BYTES_PER_S},
+    [GT_F_THROTTLE] = {"throttle", "reasons", GT_UNIT_BITMASK},
+    [GT_F_ECC_CORRECTED_VOLATILE] = {"ecc", "corrected_volatile",
+                                     GT_UNIT_COUNT},
+    [GT_F_ECC_UNCORRECTED_VOLATILE] = {"ecc", "uncorrected_volatile",
+                                       GT_UNIT_COUNT},
+    [GT_F_ECC_CORRECTED_AGGREGATE] = {"ecc", "corrected_aggregate",
+                                      GT_UNIT_COUNT},
+    [GT_F_ECC_UNCORRECTED_AGGREGATE] = {"ecc", "uncorrected_aggregate",
+                                        GT_UNIT_COUNT},
+    [GT_F_MEM_VISIBLE_TOTAL] = {"memory", "visible_total_bytes", GT_UNIT_BYTES},
+    [GT_F_MEM_VISIBLE_USED] = {"memory", "visible_used_bytes", GT_UNIT_BYTES},
+    [GT_F_GTT_TOTAL] = {"memory", "gtt_total_bytes", GT_UNIT_BYTES},
+    [GT_F_GTT_USED] = {"memory", "gtt_used_bytes", GT_UNIT_BYTES},
+    [GT_F_CLK_GRAPHICS_REQUESTED] = {"clocks", "graphics_requested_mhz",
+                                     GT_UNIT_MHZ},
+    [GT_F_CLK_GRAPHICS_MIN_LIMIT] = {"clocks", "graphics_min_limit_mhz",
+                                     GT_UNIT_MHZ},
+    [GT_F_CLK_GRAPHICS_MAX_LIMIT] = {"clocks", "graphics_max_limit_mhz",
+                                     GT_UNIT_MHZ},
+    [GT_F_IDLE_RESIDENCY] = {"utilization", "idle_residency_percent",
+                             GT_UNIT_CPERCENT},
+    FAN_DESC(0),
+    FAN_DESC(1),
+    FAN_DESC(2),
+    FAN_DESC(3),
+    FAN_DESC(4),
+    FAN_DESC(5),
+    FAN_DESC(6),
+    FAN_DESC(7),
 };
 
 _Static_assert(GT_MAX_FANS == 8, "FAN_DESC rows above cover exactly 8 fans");
 
 const struct gt_field_desc gt_proc_desc[GT_P__COUNT] = {
-	[GT_P_GPU] = {"process", "gpu_percent", GT_UNIT_CPERCENT},
-	[GT_P_MEM] = {"process", "memory_bytes", GT_UNIT_BYTES},
-	[GT_P_ENC] = {"process", "encoder_percent", GT_UNIT_CPERCENT},
-	[GT_P_DEC] = {"process", "decoder_percent", GT_UNIT_CPERCENT},
-	[GT_P_CPU] = {"process", "cpu_percent", GT_UNIT_CPERCENT},
-	[GT_P_HOST_MEM] = {"process", "host_memory_bytes", GT_UNIT_BYTES},
-	[GT_P_GTT] = {"process", "gtt_memory_bytes", GT_UNIT_BYTES},
+    [GT_P_GPU] = {"process", "gpu_percent", GT_UNIT_CPERCENT},
+    [GT_P_MEM] = {"process", "memory_bytes", GT_UNIT_BYTES},
+    [GT_P_ENC] = {"process", "encoder_percent", GT_UNIT_CPERCENT},
+    [GT_P_DEC] = {"process", "decoder_percent", GT_UNIT_CPERCENT},
+    [GT_P_CPU] = {"process", "cpu_percent", GT_UNIT_CPERCENT},
+    [GT_P_HOST_MEM] = {"process", "host_memory_bytes", GT_UNIT_BYTES},
+    [GT_P_GTT] = {"process", "gtt_memory_bytes", GT_UNIT_BYTES},
 };
 
 static void vals_fail(struct gt_val *vals, size_t n, enum gt_why why)
@@ -135,7 +155,8 @@ struct gt_process *gt_proc_vec_push(struct gt_proc_vec *vec)
 {
 	if (vec->count == vec->cap) {
 		size_t cap = vec->cap ? vec->cap * 2 : 16;
-		struct gt_process *items = realloc(vec->items, cap * sizeof(*items));
+		struct gt_process *items =
+		    realloc(vec->items, cap * sizeof(*items));
 		if (!items)
 			return NULL;
 		vec->items = items;
@@ -231,7 +252,7 @@ const char *gt_throttle_name(unsigned bit)
 }
 
 const char *gt_why_text(const struct gt_val *val, const char *code_text,
-			char *buf, size_t len)
+                        char *buf, size_t len)
 {
 	const char *text = "unknown";
 
@@ -246,8 +267,9 @@ const char *gt_why_text(const struct gt_val *val, const char *code_text,
 		text = "not supported by this device";
 		break;
 	case GT_WHY_UNSUPPORTED_DRIVER:
-		text = "not supported by this driver version (a newer driver may "
-		       "provide it)";
+		text =
+		    "not supported by this driver version (a newer driver may "
+		    "provide it)";
 		break;
 	case GT_WHY_PERMISSION:
 		text = "permission denied (run gputop as root, or grant the "
@@ -255,8 +277,8 @@ const char *gt_why_text(const struct gt_val *val, const char *code_text,
 		break;
 	case GT_WHY_DRIVER_ERROR:
 		if (code_text)
-			snprintf(buf, len, "driver error %d: %s", (int)val->code,
-				 code_text);
+			snprintf(buf, len, "driver error %d: %s",
+			         (int)val->code, code_text);
 		else
 			snprintf(buf, len, "driver error %d", (int)val->code);
 		return buf;

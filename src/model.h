@@ -51,7 +51,8 @@ static inline void gt_val_set(struct gt_val *val, int64_t v)
 	val->why = GT_WHY_OK;
 }
 
-static inline void gt_val_fail(struct gt_val *val, enum gt_why why, int32_t code)
+static inline void gt_val_fail(struct gt_val *val, enum gt_why why,
+                               int32_t code)
 {
 	val->v = 0;
 	val->code = code;
@@ -73,8 +74,8 @@ static inline void gt_copy_str(char *dst, size_t len, const char *src)
 
 /* Units of the stored integers, and how the JSON writer scales them. */
 enum gt_unit {
-	GT_UNIT_COUNT,     /* plain number */
-	GT_UNIT_CPERCENT,  /* hundredths of a percent */
+	GT_UNIT_COUNT,    /* plain number */
+	GT_UNIT_CPERCENT, /* hundredths of a percent */
 	GT_UNIT_BYTES,
 	GT_UNIT_BYTES_PER_S,
 	GT_UNIT_MILLICELSIUS,
@@ -122,19 +123,19 @@ enum gt_static_field {
 };
 
 #define GT_STR_SHORT 32
-#define GT_STR_NAME 96
+#define GT_STR_NAME  96
 
 struct gt_static {
-	unsigned index;             /* position in gputop's own device list */
+	unsigned index; /* position in gputop's own device list */
 	enum gt_vendor vendor;
-	char id[GT_STR_SHORT];       /* stable id: "pci:DDDD:BB:DD.F" */
+	char id[GT_STR_SHORT];         /* stable id: "pci:DDDD:BB:DD.F" */
 	char pci_bus_id[GT_STR_SHORT]; /* "0000:01:00.0" */
 	char name[GT_STR_NAME];
 	char uuid[GT_STR_NAME];
 	char serial[GT_STR_SHORT];
-	char driver[GT_STR_SHORT];        /* kernel driver: nvidia, amdgpu, i915, xe */
+	char driver[GT_STR_SHORT]; /* kernel driver: nvidia, amdgpu, i915, xe */
 	char driver_version[GT_STR_SHORT];
-	char architecture[GT_STR_SHORT];  /* "Hopper", "RDNA3", ... or "" */
+	char architecture[GT_STR_SHORT]; /* "Hopper", "RDNA3", ... or "" */
 	char vbios[GT_STR_SHORT];
 	uint16_t pci_vendor_id;
 	uint16_t pci_device_id;
@@ -146,30 +147,31 @@ struct gt_static {
 
 /* Fast metrics, one sample per tick per device. */
 enum gt_field {
-	GT_F_UTIL_GPU,    /* cpercent */
-	GT_F_UTIL_MEMBW,  /* cpercent, memory-controller busy */
-	GT_F_UTIL_ENC,    /* cpercent */
-	GT_F_UTIL_DEC,    /* cpercent */
-	GT_F_MEM_TOTAL,   /* bytes */
-	GT_F_MEM_USED,    /* bytes, excluding reserved */
-	GT_F_MEM_FREE,    /* bytes */
-	GT_F_MEM_RESERVED, /* bytes */
-	GT_F_TEMP_GPU,     /* m°C */
-	GT_F_TEMP_HOTSPOT, /* m°C */
-	GT_F_TEMP_MEM,     /* m°C */
-	GT_F_POWER_DRAW,   /* mW */
-	GT_F_POWER_LIMIT,  /* mW, the limit requested through the driver */
-	GT_F_POWER_ENFORCED, /* mW, the limit in force (includes out-of-band caps) */
-	GT_F_ENERGY,       /* mJ, counter since driver load */
-	GT_F_PSTATE,       /* 0..15, 0 = maximum performance */
-	GT_F_CLK_GRAPHICS, /* MHz */
+	GT_F_UTIL_GPU,       /* cpercent */
+	GT_F_UTIL_MEMBW,     /* cpercent, memory-controller busy */
+	GT_F_UTIL_ENC,       /* cpercent */
+	GT_F_UTIL_DEC,       /* cpercent */
+	GT_F_MEM_TOTAL,      /* bytes */
+	GT_F_MEM_USED,       /* bytes, excluding reserved */
+	GT_F_MEM_FREE,       /* bytes */
+	GT_F_MEM_RESERVED,   /* bytes */
+	GT_F_TEMP_GPU,       /* m°C */
+	GT_F_TEMP_HOTSPOT,   /* m°C */
+	GT_F_TEMP_MEM,       /* m°C */
+	GT_F_POWER_DRAW,     /* mW */
+	GT_F_POWER_LIMIT,    /* mW, the limit requested through the driver */
+	GT_F_POWER_ENFORCED, /* mW, the limit in force (includes out-of-band
+	                        caps) */
+	GT_F_ENERGY,         /* mJ, counter since driver load */
+	GT_F_PSTATE,         /* 0..15, 0 = maximum performance */
+	GT_F_CLK_GRAPHICS,   /* MHz */
 	GT_F_CLK_SM,
 	GT_F_CLK_MEM,
 	GT_F_CLK_VIDEO,
 	GT_F_PCIE_GEN,
 	GT_F_PCIE_WIDTH,
-	GT_F_PCIE_TX, /* bytes/s */
-	GT_F_PCIE_RX, /* bytes/s */
+	GT_F_PCIE_TX,  /* bytes/s */
+	GT_F_PCIE_RX,  /* bytes/s */
 	GT_F_THROTTLE, /* bitmask of enum gt_throttle */
 	GT_F_ECC_CORRECTED_VOLATILE,
 	GT_F_ECC_UNCORRECTED_VOLATILE,
@@ -177,13 +179,13 @@ enum gt_field {
 	GT_F_ECC_UNCORRECTED_AGGREGATE,
 	GT_F_MEM_VISIBLE_TOTAL, /* bytes of VRAM the CPU can map (BAR) */
 	GT_F_MEM_VISIBLE_USED,
-	GT_F_GTT_TOTAL,         /* bytes of system memory the GPU maps */
+	GT_F_GTT_TOTAL, /* bytes of system memory the GPU maps */
 	GT_F_GTT_USED,
 	GT_F_CLK_GRAPHICS_REQUESTED, /* MHz the driver asked for */
 	GT_F_CLK_GRAPHICS_MIN_LIMIT, /* MHz, the range currently allowed */
 	GT_F_CLK_GRAPHICS_MAX_LIMIT,
-	GT_F_IDLE_RESIDENCY,    /* cpercent of the interval in a sleep state */
-	GT_F_FAN_PERCENT0, /* cpercent, GT_MAX_FANS consecutive entries */
+	GT_F_IDLE_RESIDENCY, /* cpercent of the interval in a sleep state */
+	GT_F_FAN_PERCENT0,   /* cpercent, GT_MAX_FANS consecutive entries */
 	GT_F_FAN_RPM0 = GT_F_FAN_PERCENT0 + GT_MAX_FANS,
 	GT_F__COUNT = GT_F_FAN_RPM0 + GT_MAX_FANS
 };
@@ -244,26 +246,27 @@ enum gt_proc_type {
 
 /* Per-process numeric fields. */
 enum gt_proc_field {
-	GT_P_GPU,       /* cpercent */
-	GT_P_MEM,       /* bytes of GPU memory */
-	GT_P_ENC,       /* cpercent */
-	GT_P_DEC,       /* cpercent */
-	GT_P_CPU,       /* cpercent of one core */
-	GT_P_HOST_MEM,  /* bytes resident */
-	GT_P_GTT,       /* bytes of GPU-mapped system memory (GTT) */
+	GT_P_GPU,      /* cpercent */
+	GT_P_MEM,      /* bytes of GPU memory */
+	GT_P_ENC,      /* cpercent */
+	GT_P_DEC,      /* cpercent */
+	GT_P_CPU,      /* cpercent of one core */
+	GT_P_HOST_MEM, /* bytes resident */
+	GT_P_GTT,      /* bytes of GPU-mapped system memory (GTT) */
 	GT_P__COUNT
 };
 
-#define GT_USER_LEN 33
-#define GT_COMM_LEN 64
+#define GT_USER_LEN      33
+#define GT_COMM_LEN      64
 #define GT_CONTAINER_LEN 96
 
 struct gt_process {
 	unsigned device_index;
 	int32_t pid;
 	uint32_t uid;
-	uint8_t type; /* enum gt_proc_type */
-	bool host_known; /* user/name/cmdline/cpu came from /proc or the backend */
+	uint8_t type;    /* enum gt_proc_type */
+	bool host_known; /* user/name/cmdline/cpu came from /proc or the backend
+	                  */
 	char user[GT_USER_LEN];
 	char name[GT_COMM_LEN];
 	char container[GT_CONTAINER_LEN];
@@ -289,8 +292,8 @@ void gt_proc_vec_free(struct gt_proc_vec *vec);
 /* Descriptor of a numeric field for table-driven writers. */
 struct gt_field_desc {
 	const char *group; /* JSON object the value lives in, e.g. "power";
-			    * "device" = the device object itself; NULL =
-			    * not written on its own */
+	                    * "device" = the device object itself; NULL =
+	                    * not written on its own */
 	const char *key;   /* JSON key, unit in the name, e.g. "draw_watts" */
 	enum gt_unit unit;
 };
@@ -318,6 +321,6 @@ const char *gt_throttle_name(unsigned bit);
 /* Fills buf with a human reason for a missing value; code_text may be NULL.
  * Always NUL-terminates; returns buf. */
 const char *gt_why_text(const struct gt_val *val, const char *code_text,
-			char *buf, size_t len);
+                        char *buf, size_t len);
 
 #endif

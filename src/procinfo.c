@@ -20,32 +20,32 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define PI_STAT_MAX (16u * 1024)
-#define PI_STATUS_MAX 4096u /* Uid: is among the first lines */
+#define PI_STAT_MAX    (16u * 1024)
+#define PI_STATUS_MAX  4096u /* Uid: is among the first lines */
 #define PI_CMDLINE_MAX (32u * 1024)
-#define PI_CGROUP_MAX (64u * 1024)
-#define PI_CPU_MIN_NS 50000000ull
-#define PI_MIN_SLOTS 64u
-#define PI_USERS 32u
+#define PI_CGROUP_MAX  (64u * 1024)
+#define PI_CPU_MIN_NS  50000000ull
+#define PI_MIN_SLOTS   64u
+#define PI_USERS       32u
 /* Proc fds kept open (3 per process), at most half of RLIMIT_NOFILE. */
 #define PI_MAX_FDS 1536u
 /* Every so many rounds a process is read through stat again, which is how
  * an exec (a new comm, so a new command line) is noticed. */
 #define PI_RECHECK_ROUNDS 8u
-#define PI_PWBUF_MAX (1024u * 1024)
+#define PI_PWBUF_MAX      (1024u * 1024)
 
 struct pi_entry {
 	int32_t pid;
-	uint32_t uid;          /* uid the user string belongs to */
-	uint64_t start;        /* stat field 22: a reused pid has another */
-	uint64_t round;        /* sweep round of the last fill */
-	uint64_t cpu_ns;       /* CPU time used at the baseline, ns */
-	uint64_t base_ns;      /* now_ns at the baseline */
-	bool base_sched;       /* the baseline came from schedstat */
-	int64_t cpu;           /* last computed cpercent, when has_cpu */
+	uint32_t uid;     /* uid the user string belongs to */
+	uint64_t start;   /* stat field 22: a reused pid has another */
+	uint64_t round;   /* sweep round of the last fill */
+	uint64_t cpu_ns;  /* CPU time used at the baseline, ns */
+	uint64_t base_ns; /* now_ns at the baseline */
+	bool base_sched;  /* the baseline came from schedstat */
+	int64_t cpu;      /* last computed cpercent, when has_cpu */
 	bool has_base;
 	bool has_cpu;
-	bool statics;          /* cmdline and container are current */
+	bool statics; /* cmdline and container are current */
 	char user[GT_USER_LEN];
 	char comm[GT_COMM_LEN];
 	char container[GT_CONTAINER_LEN];
@@ -77,12 +77,12 @@ struct gt_procinfo {
 
 	struct pi_entry *ents; /* dense, owned */
 	size_t nents, capents;
-	int32_t *slots;        /* index into ents, -1 = empty; power of two */
+	int32_t *slots; /* index into ents, -1 = empty; power of two */
 	size_t nslots;
 
 	size_t nfds;    /* proc fds held open by entries */
 	size_t max_fds; /* their budget */
-	char *buf; /* scratch for file reads, owned */
+	char *buf;      /* scratch for file reads, owned */
 	size_t bufcap;
 	char *pwbuf; /* scratch for getpwuid_r, owned */
 	size_t pwcap;
@@ -144,7 +144,7 @@ static bool cg_safe(unsigned char ch)
 }
 
 static void cg_set(struct cg_match *m, int rank, const char *prefix,
-		   const char *name, size_t n, bool underscore_to_dash)
+                   const char *name, size_t n, bool underscore_to_dash)
 {
 	size_t o = 0, plen = strlen(prefix);
 
@@ -183,7 +183,7 @@ static bool cg_id_after(struct cg_span c, const char *lead, struct cg_span *id)
 		h++;
 	if (h < 12)
 		return false;
-	struct cg_span rest = { c.s + off + h, c.n - off - h };
+	struct cg_span rest = {c.s + off + h, c.n - off - h};
 	if (rest.n != 0 && !cg_eq(rest, ".scope"))
 		return false;
 	id->s = c.s + off;
@@ -224,8 +224,8 @@ static bool cg_k8s_slice(struct cg_span c, struct cg_match *m)
 /* The best match of one cgroup path, in m (rank CG_NONE if nothing). */
 static void cg_path(const char *path, size_t len, struct cg_match *m)
 {
-	struct cg_span prev = { "", 0 };
-	struct cg_match cont = { 0 }, svc = { 0 };
+	struct cg_span prev = {"", 0};
+	struct cg_match cont = {0}, svc = {0};
 	bool kube = false, user = false;
 	size_t i = 0;
 
@@ -237,14 +237,15 @@ static void cg_path(const char *path, size_t len, struct cg_match *m)
 		size_t j = i;
 		while (j < len && path[j] != '/')
 			j++;
-		struct cg_span c = { path + i, j - i }, id;
+		struct cg_span c = {path + i, j - i}, id;
 		i = j;
 		if (c.n == 0)
 			break;
 
 		if (cg_k8s_slice(c, m))
 			return;
-		if (kube && cg_prefix(c, "pod") && cg_pod_uid(c.s + 3, c.n - 3)) {
+		if (kube && cg_prefix(c, "pod") &&
+		    cg_pod_uid(c.s + 3, c.n - 3)) {
 			cg_set(m, CG_K8S, "k8s:pod", c.s + 3, c.n - 3, true);
 			return;
 		}
@@ -254,15 +255,17 @@ static void cg_path(const char *path, size_t len, struct cg_match *m)
 			user = true;
 
 		if (cg_id_after(c, "docker-", &id)) {
-			cg_set(&cont, CG_CONTAINER, "docker:", id.s, id.n, false);
+			cg_set(&cont, CG_CONTAINER, "docker:", id.s, id.n,
+			       false);
 		} else if (cg_eq(prev, "docker") && cg_all_hex(c)) {
 			cg_set(&cont, CG_CONTAINER, "docker:", c.s, 12, false);
 		} else if (cg_id_after(c, "libpod-", &id)) {
 			/* "libpod-conmon-<id>" fails the hex test: conmon
 			 * runs outside the container. */
-			cg_set(&cont, CG_CONTAINER, "podman:", id.s, id.n, false);
+			cg_set(&cont, CG_CONTAINER, "podman:", id.s, id.n,
+			       false);
 		} else if (cg_id_after(c, "cri-containerd-", &id) ||
-			   cg_id_after(c, "nerdctl-", &id)) {
+		           cg_id_after(c, "nerdctl-", &id)) {
 			cg_set(&cont, CG_CONTAINER, "containerd:", id.s, id.n,
 			       false);
 		} else if (cg_id_after(c, "crio-", &id)) {
@@ -273,7 +276,7 @@ static void cg_path(const char *path, size_t len, struct cg_match *m)
 			cg_set(&cont, CG_CONTAINER, "lxc:", c.s + 12, c.n - 12,
 			       false);
 		} else if (cg_prefix(c, "systemd-nspawn@") &&
-			   cg_suffix(c, ".service") && c.n > 15 + 8) {
+		           cg_suffix(c, ".service") && c.n > 15 + 8) {
 			cg_set(&cont, CG_CONTAINER, "nspawn:", c.s + 15,
 			       c.n - 15 - 8, false);
 		} else if (cg_suffix(c, ".service") && c.n > 8) {
@@ -288,9 +291,9 @@ static void cg_path(const char *path, size_t len, struct cg_match *m)
 }
 
 void gt_procinfo_parse_cgroup(const char *text, size_t len, char *out,
-			      size_t outlen)
+                              size_t outlen)
 {
-	struct cg_match best = { 0 }, m;
+	struct cg_match best = {0}, m;
 	size_t i = 0;
 
 	if (!text)
@@ -305,7 +308,8 @@ void gt_procinfo_parse_cgroup(const char *text, size_t len, char *out,
 		const char *c1 = memchr(line, ':', n);
 		if (!c1)
 			continue;
-		const char *c2 = memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line));
+		const char *c2 =
+		    memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line));
 		if (!c2)
 			continue;
 		const char *path = c2 + 1;
@@ -313,7 +317,7 @@ void gt_procinfo_parse_cgroup(const char *text, size_t len, char *out,
 		static const char deleted[] = " (deleted)";
 		if (plen >= sizeof(deleted) - 1 &&
 		    memcmp(path + plen - (sizeof(deleted) - 1), deleted,
-			   sizeof(deleted) - 1) == 0)
+		           sizeof(deleted) - 1) == 0)
 			plen -= sizeof(deleted) - 1;
 		if (plen == 0 || path[0] != '/')
 			continue;
@@ -385,8 +389,8 @@ static int read_fd(struct gt_procinfo *pi, int fd, size_t max, size_t *lenp)
 static int pi_open(struct gt_procinfo *pi, int32_t pid, const char *leaf)
 {
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/%d/%s", pi->root, (int)pid,
-			 leaf);
+	int n =
+	    snprintf(path, sizeof(path), "%s/%d/%s", pi->root, (int)pid, leaf);
 	if (n < 0 || (size_t)n >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -397,7 +401,7 @@ static int pi_open(struct gt_procinfo *pi, int32_t pid, const char *leaf)
 /* Reads <root>/<pid>/<leaf> whole (up to max bytes) into pi->buf, NUL-
  * terminated. Returns 0 or an errno value. */
 static int pi_read(struct gt_procinfo *pi, int32_t pid, const char *leaf,
-		   size_t max, size_t *lenp)
+                   size_t max, size_t *lenp)
 {
 	int fd = pi_open(pi, pid, leaf);
 	if (fd < 0)
@@ -410,7 +414,7 @@ static int pi_read(struct gt_procinfo *pi, int32_t pid, const char *leaf,
 static enum gt_why why_of_errno(int err)
 {
 	return (err == EACCES || err == EPERM) ? GT_WHY_PERMISSION
-					      : GT_WHY_NOT_COLLECTED;
+	                                       : GT_WHY_NOT_COLLECTED;
 }
 
 /* Parses an unsigned decimal at *pp (after blanks); advances past it. */
@@ -503,7 +507,8 @@ static const char *status_value(const char *buf, size_t len, const char *key)
 	return NULL;
 }
 
-/* ---- users ---------------------------------------------------------------- */
+/* ---- users ----------------------------------------------------------------
+ */
 
 static void user_lookup(struct gt_procinfo *pi, uint32_t uid, char *out)
 {
@@ -524,7 +529,8 @@ static void user_lookup(struct gt_procinfo *pi, uint32_t uid, char *out)
 				break;
 			pi->pwcap = cap;
 		}
-		int rc = getpwuid_r((uid_t)uid, &pw, pi->pwbuf, pi->pwcap, &res);
+		int rc =
+		    getpwuid_r((uid_t)uid, &pw, pi->pwbuf, pi->pwcap, &res);
 		if (rc == ERANGE && pi->pwcap < PI_PWBUF_MAX) {
 			char *nb = realloc(pi->pwbuf, pi->pwcap * 2);
 			if (!nb)
@@ -538,7 +544,8 @@ static void user_lookup(struct gt_procinfo *pi, uint32_t uid, char *out)
 			named = n > 0 && n < GT_USER_LEN;
 			/* A name that could drive a terminal is not shown. */
 			for (size_t i = 0; named && i < n; i++) {
-				unsigned char ch = (unsigned char)res->pw_name[i];
+				unsigned char ch =
+				    (unsigned char)res->pw_name[i];
 				if (ch < 0x20 || ch == 0x7f)
 					named = false;
 			}
@@ -557,7 +564,8 @@ static void user_lookup(struct gt_procinfo *pi, uint32_t uid, char *out)
 	memcpy(u->name, out, GT_USER_LEN);
 }
 
-/* ---- cache ---------------------------------------------------------------- */
+/* ---- cache ----------------------------------------------------------------
+ */
 
 static size_t slot_of(int32_t pid, size_t nslots)
 {
@@ -634,7 +642,7 @@ static void entry_close_fd(struct gt_procinfo *pi, struct pi_entry *e)
 }
 
 static void entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
-			uint64_t start)
+                        uint64_t start)
 {
 	entry_close_fd(pi, e);
 	free(e->cmdline);
@@ -646,11 +654,12 @@ static void entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
 
 /* Adds a fresh entry; NULL on ENOMEM (the caller then works uncached). */
 static struct pi_entry *cache_add(struct gt_procinfo *pi, int32_t pid,
-				  uint64_t start)
+                                  uint64_t start)
 {
 	if (pi->nents == pi->capents) {
 		size_t cap = pi->capents ? pi->capents * 2 : 32;
-		if (cap > (size_t)INT32_MAX || cap > SIZE_MAX / sizeof(*pi->ents))
+		if (cap > (size_t)INT32_MAX ||
+		    cap > SIZE_MAX / sizeof(*pi->ents))
 			return NULL;
 		struct pi_entry *ne = realloc(pi->ents, cap * sizeof(*ne));
 		if (!ne)
@@ -675,7 +684,8 @@ static struct pi_entry *cache_add(struct gt_procinfo *pi, int32_t pid,
 	return e;
 }
 
-/* ---- the per-process reads ------------------------------------------------ */
+/* ---- the per-process reads ------------------------------------------------
+ */
 
 /* Reads cmdline and cgroup into e: done once per process image. */
 static void read_statics(struct gt_procinfo *pi, struct pi_entry *e)
@@ -700,7 +710,7 @@ static void read_statics(struct gt_procinfo *pi, struct pi_entry *e)
 			if (e->cmdline) {
 				for (size_t i = 0; i < len; i++)
 					e->cmdline[i] =
-						pi->buf[i] ? pi->buf[i] : ' ';
+					    pi->buf[i] ? pi->buf[i] : ' ';
 				e->cmdline[len] = '\0';
 			}
 		}
@@ -709,7 +719,7 @@ static void read_statics(struct gt_procinfo *pi, struct pi_entry *e)
 	e->container[0] = '\0';
 	if (pi_read(pi, e->pid, "cgroup", PI_CGROUP_MAX, &len) == 0)
 		gt_procinfo_parse_cgroup(pi->buf, len, e->container,
-					 sizeof(e->container));
+		                         sizeof(e->container));
 	e->statics = true;
 }
 
@@ -736,7 +746,7 @@ static uint32_t read_uid(struct gt_procinfo *pi, int32_t pid)
 /* CPU % from CPU ns used since the baseline. A baseline from the other
  * source (ticks vs schedstat) is not comparable: start again. */
 static void fill_cpu(struct pi_entry *e, uint64_t cpu_ns, bool sched,
-		     uint64_t now_ns, struct gt_val *out)
+                     uint64_t now_ns, struct gt_val *out)
 {
 	if (!e->has_base || sched != e->base_sched || cpu_ns < e->cpu_ns ||
 	    now_ns < e->base_ns) {
@@ -793,7 +803,7 @@ static bool fast_open(struct gt_procinfo *pi, struct pi_entry *e)
 /* The CPU ns (schedstat's first number) and resident pages (statm's
  * second); false when the task is gone (the descriptors pin it). */
 static bool fast_read(struct gt_procinfo *pi, struct pi_entry *e,
-		      uint64_t *cpu_ns, uint64_t *pages)
+                      uint64_t *cpu_ns, uint64_t *pages)
 {
 	size_t len;
 	uint64_t size;
@@ -812,7 +822,7 @@ static bool fast_read(struct gt_procinfo *pi, struct pi_entry *e,
 }
 
 static void set_rss_pages(struct gt_procinfo *pi, uint64_t pages,
-			  struct gt_val *rss)
+                          struct gt_val *rss)
 {
 	if (pages == UINT64_MAX || pages > (uint64_t)INT64_MAX / pi->page_size)
 		gt_val_fail(rss, GT_WHY_NOT_COLLECTED, 0);
@@ -838,7 +848,7 @@ static void copy_out(const struct pi_entry *e, struct gt_process *p)
 }
 
 void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
-		      uint64_t now_ns)
+                      uint64_t now_ns)
 {
 	struct pi_stat st;
 	size_t len;
@@ -930,8 +940,8 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		if (cached)
 			entry_close_fast(pi, e);
 		uint64_t ticks = st.utime + st.stime;
-		fill_cpu(e, ticks * 1000000000ull / (uint64_t)pi->clk_tck, false,
-			 now_ns, &p->f[GT_P_CPU]);
+		fill_cpu(e, ticks * 1000000000ull / (uint64_t)pi->clk_tck,
+		         false, now_ns, &p->f[GT_P_CPU]);
 		set_rss_pages(pi, st.rss_pages, &p->f[GT_P_HOST_MEM]);
 	}
 	copy_out(e, p);
@@ -999,8 +1009,8 @@ struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
 	/* Keep at most half the descriptor limit for cached proc files. */
 	struct rlimit rl;
 	pi->max_fds = PI_MAX_FDS;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur / 2 < pi->max_fds)
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < pi->max_fds)
 		pi->max_fds = (size_t)(rl.rlim_cur / 2);
 	long page = sysconf(_SC_PAGESIZE);
 	pi->page_size = page > 0 ? (uint64_t)page : 4096;

@@ -67,7 +67,7 @@ void gt_procinfo_free(struct gt_procinfo *pi);
  * hidepid), and user, uid, name, container and cmdline are left untouched.
  */
 void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
-		      uint64_t now_ns);
+                      uint64_t now_ns);
 
 /* Drops the cache entries of pids not filled since the previous sweep. Call
  * once after each round of fills. now_ns is accepted for symmetry with fill;
@@ -108,6 +108,6 @@ size_t gt_procinfo_cache_count(const struct gt_procinfo *pi);
  * result is always safe to print. Results longer than outlen are cut.
  */
 void gt_procinfo_parse_cgroup(const char *text, size_t len, char *out,
-			      size_t outlen);
+                              size_t outlen);
 
 #endif

@@ -65,8 +65,8 @@ int gt_pub_reader_open(struct gt_pub *pub)
 {
 	for (int i = 0; i < GT_PUB_READERS; i++) {
 		bool expected = false;
-		if (atomic_compare_exchange_strong(&pub->slot_used[i], &expected,
-						   true))
+		if (atomic_compare_exchange_strong(&pub->slot_used[i],
+		                                   &expected, true))
 			return i;
 	}
 	return -1;

@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "gputop-restore"
+#define MAGIC   "gputop-restore"
 #define VERSION 1
 /* Whole-file cap: every action at the longest line, plus comments. */
 #define FILE_MAX ((GT_RESTORE_MAX_ACTIONS + 64) * GT_RESTORE_LINE_MAX)
-#define HEX "0123456789abcdefABCDEF"
+#define HEX      "0123456789abcdefABCDEF"
 
 /* Per kind: the state file's keyword, the key of its third field, and
  * whether it names a sysfs path. Fields one and two are dev= and time=;
@@ -49,7 +49,7 @@ const char *gt_restore_kind_name(enum gt_restore_kind k)
 
 /* printf into err, if there is one; returns -1 for "return fail(...)". */
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len,
-						      const char *fmt, ...)
+                                                      const char *fmt, ...)
 {
 	va_list ap;
 
@@ -91,8 +91,8 @@ int gt_restore_init(struct gt_restore_journal *j, const char *root)
 }
 
 static int build(struct gt_restore_action *a, enum gt_restore_kind k,
-		 const char *dev, const char *path, const char *value,
-		 uint32_t num, int64_t time_s)
+                 const char *dev, const char *path, const char *value,
+                 uint32_t num, int64_t time_s)
 {
 	*a = (struct gt_restore_action){.kind = k, .time_s = time_s};
 	if (k == GT_RESTORE_NVML_FAN_AUTO)
@@ -107,32 +107,31 @@ static int build(struct gt_restore_action *a, enum gt_restore_kind k,
 }
 
 int gt_restore_action_sysfs(struct gt_restore_action *a, const char *dev,
-			    const char *path, const char *original,
-			    int64_t time_s)
+                            const char *path, const char *original,
+                            int64_t time_s)
 {
 	return build(a, GT_RESTORE_SYSFS, dev, path, original, 0, time_s);
 }
 
 int gt_restore_action_fan_auto(struct gt_restore_action *a, const char *dev,
-			       unsigned fan, int64_t time_s)
+                               unsigned fan, int64_t time_s)
 {
 	return build(a, GT_RESTORE_NVML_FAN_AUTO, dev, NULL, NULL, fan, time_s);
 }
 
-int gt_restore_action_power_limit(struct gt_restore_action *a,
-				  const char *dev, uint32_t original_mw,
-				  int64_t time_s)
+int gt_restore_action_power_limit(struct gt_restore_action *a, const char *dev,
+                                  uint32_t original_mw, int64_t time_s)
 {
 	return build(a, GT_RESTORE_NVML_POWER_LIMIT, dev, NULL, NULL,
-		     original_mw, time_s);
+	             original_mw, time_s);
 }
 
 int gt_restore_action_fan_curve_reset(struct gt_restore_action *a,
-				      const char *dev, const char *dev_dir,
-				      int64_t time_s)
+                                      const char *dev, const char *dev_dir,
+                                      int64_t time_s)
 {
 	return build(a, GT_RESTORE_AMD_FAN_CURVE_RESET, dev, dev_dir, NULL, 0,
-		     time_s);
+	             time_s);
 }
 
 static bool is_ctl(unsigned char c)
@@ -153,7 +152,7 @@ static bool has_ctl(const char *s)
  * the device's directory (gt_sysfs_inside) before it writes. The control
  * character test comes first so that no later message echoes one. */
 static int check_path(const struct gt_restore_journal *j, const char *path,
-		      char *err, size_t len)
+                      char *err, size_t len)
 {
 	size_t rl = strlen(j->root);
 
@@ -169,12 +168,13 @@ static int check_path(const struct gt_restore_journal *j, const char *path,
 		return fail(err, len, "path %s contains \"..\"", path);
 	if (strncmp(path, j->root, rl) != 0 || path[rl] != '/' ||
 	    path[rl + 1] == '\0')
-		return fail(err, len, "path %s is not under %s/", path, j->root);
+		return fail(err, len, "path %s is not under %s/", path,
+		            j->root);
 	return 0;
 }
 
 int gt_restore_check(const struct gt_restore_journal *j,
-		     const struct gt_restore_action *a, char *err, size_t len)
+                     const struct gt_restore_action *a, char *err, size_t len)
 {
 	const char *d = a->dev;
 
@@ -182,8 +182,9 @@ int gt_restore_check(const struct gt_restore_journal *j,
 		return fail(err, len, "unknown action kind %d", (int)a->kind);
 	if (!memchr(d, '\0', sizeof(a->dev)) || !d[0] ||
 	    strspn(d, HEX ":.") != strlen(d))
-		return fail(err, len, "device id is not a PCI bus id "
-				      "(hex digits, ':' and '.')");
+		return fail(err, len,
+		            "device id is not a PCI bus id "
+		            "(hex digits, ':' and '.')");
 	if (a->time_s < 0)
 		return fail(err, len, "negative time");
 	if (kinds[a->kind].path && check_path(j, a->path, err, len))
@@ -205,7 +206,7 @@ int gt_restore_check(const struct gt_restore_journal *j,
 
 /* The same setting: the same file, the same fan, the same device's limit. */
 static bool same_setting(const struct gt_restore_action *x,
-			 const struct gt_restore_action *y)
+                         const struct gt_restore_action *y)
 {
 	if (x->kind != y->kind)
 		return false;
@@ -216,7 +217,7 @@ static bool same_setting(const struct gt_restore_action *x,
 }
 
 int gt_restore_note(struct gt_restore_journal *j,
-		    const struct gt_restore_action *a, char *err, size_t len)
+                    const struct gt_restore_action *a, char *err, size_t len)
 {
 	if (gt_restore_check(j, a, err, len))
 		return -1;
@@ -225,7 +226,7 @@ int gt_restore_note(struct gt_restore_journal *j,
 			return 1;
 	if (j->n >= GT_RESTORE_MAX_ACTIONS)
 		return fail(err, len, "restore journal full (%d settings)",
-			    GT_RESTORE_MAX_ACTIONS);
+		            GT_RESTORE_MAX_ACTIONS);
 	j->a[j->n++] = *a;
 	return 0;
 }
@@ -241,7 +242,7 @@ struct out {
 };
 
 __attribute__((format(printf, 2, 3))) static void emit(struct out *o,
-						       const char *fmt, ...)
+                                                       const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -278,17 +279,18 @@ static void emit_escaped(struct out *o, const char *key, const char *s)
 	emit(o, " %s=%s", key, tmp);
 }
 
-int gt_restore_format(const struct gt_restore_journal *j, char *buf,
-		      size_t len, char *err, size_t errlen)
+int gt_restore_format(const struct gt_restore_journal *j, char *buf, size_t len,
+                      char *err, size_t errlen)
 {
 	struct out o = {buf, len, 0, len == 0};
 	char why[GT_RESTORE_PATH_MAX + 64];
 
 	if (j->n > GT_RESTORE_MAX_ACTIONS)
 		return fail(err, errlen, "corrupt journal: %zu actions", j->n);
-	emit(&o, "# gputop restore state: the original values of the settings "
-		 "gputop changed.\n# Written before each first change; "
-		 "`gputop --restore` puts them back.\n%s %d\n",
+	emit(&o,
+	     "# gputop restore state: the original values of the settings "
+	     "gputop changed.\n# Written before each first change; "
+	     "`gputop --restore` puts them back.\n%s %d\n",
 	     MAGIC, VERSION);
 	for (size_t i = 0; i < j->n; i++) {
 		const struct gt_restore_action *a = &j->a[i];
@@ -309,8 +311,10 @@ int gt_restore_format(const struct gt_restore_journal *j, char *buf,
 	}
 	emit(&o, "end %zu\n", j->n);
 	if (o.full)
-		return fail(err, errlen, "restore state does not fit in %zu "
-					 "bytes", len);
+		return fail(err, errlen,
+		            "restore state does not fit in %zu "
+		            "bytes",
+		            len);
 	return (int)o.pos;
 }
 
@@ -318,7 +322,7 @@ int gt_restore_format(const struct gt_restore_journal *j, char *buf,
  * decoded control character is refused here: %0A is how a newline would
  * try to get in, and %00 would silently cut the string. */
 static int unescape(const char *s, size_t n, char *dst, size_t size,
-		    const char *key, char *err, size_t len)
+                    const char *key, char *err, size_t len)
 {
 	size_t k = 0;
 
@@ -333,13 +337,14 @@ static int unescape(const char *s, size_t n, char *dst, size_t size,
 				return fail(err, len, "%s: bad %%-escape", key);
 			c = (unsigned)strtoul(hex, NULL, 16);
 			if (is_ctl((unsigned char)c))
-				return fail(err, len, "%s: escaped control "
-						      "character %%%02X refused",
-					    key, c);
+				return fail(err, len,
+				            "%s: escaped control "
+				            "character %%%02X refused",
+				            key, c);
 			i += 2;
 		} else if (c <= 0x20 || c >= 0x7f) {
 			return fail(err, len, "%s: unescaped byte 0x%02X", key,
-				    c);
+			            c);
 		}
 		if (k + 1 >= size)
 			return fail(err, len, "%s: too long", key);
@@ -373,7 +378,7 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
  * of the line, so an overlong field or trailing junk is malformed, not
  * silently cut. */
 static int parse_action(const char *line, struct gt_restore_action *a,
-			char *why, size_t wl)
+                        char *why, size_t wl)
 {
 	char dev[GT_RESTORE_DEV_MAX + 1], t[24], key[8],
 	    x[3 * GT_RESTORE_PATH_MAX], v[3 * GT_RESTORE_VALUE_MAX] = "";
@@ -389,19 +394,20 @@ static int parse_action(const char *line, struct gt_restore_action *a,
 	}
 	if (!rest)
 		return fail(why, wl, "unknown record");
-	*a = (struct gt_restore_action){.kind = (enum gt_restore_kind)--k};
+	*a = (struct gt_restore_action){.kind = (enum gt_restore_kind)-- k};
 	ok = sscanf(rest, "dev=%64[^ ] time=%20[^ ] %7[a-z]=%767[^ ]%n", dev, t,
-		    key, x, &used) == 4 &&
+	            key, x, &used) == 4 &&
 	     strcmp(key, kinds[k].key) == 0;
 	if (ok && k == GT_RESTORE_SYSFS) {
 		ok = sscanf(rest + used, " value=%383[^ ]%n", v, &more) == 1;
 		used += more;
 	}
 	if (!ok || rest[used] != '\0')
-		return fail(why, wl, "malformed %s record (expected: %s "
-				     "dev=ID time=SECONDS %s=...%s)",
-			    kinds[k].name, kinds[k].name, kinds[k].key,
-			    k == GT_RESTORE_SYSFS ? " value=..." : "");
+		return fail(why, wl,
+		            "malformed %s record (expected: %s "
+		            "dev=ID time=SECONDS %s=...%s)",
+		            kinds[k].name, kinds[k].name, kinds[k].key,
+		            k == GT_RESTORE_SYSFS ? " value=..." : "");
 	if (put(a->dev, sizeof(a->dev), dev))
 		return fail(why, wl, "dev: too long");
 	if (parse_u64(t, INT64_MAX, &u))
@@ -409,12 +415,12 @@ static int parse_action(const char *line, struct gt_restore_action *a,
 	a->time_s = (int64_t)u;
 	if (kinds[k].path) {
 		if (unescape(x, strlen(x), a->path, sizeof(a->path), "path",
-			     why, wl))
+		             why, wl))
 			return -1;
 		return k != GT_RESTORE_SYSFS
-			   ? 0
-			   : unescape(v, strlen(v), a->value, sizeof(a->value),
-				      "value", why, wl);
+		           ? 0
+		           : unescape(v, strlen(v), a->value, sizeof(a->value),
+		                      "value", why, wl);
 	}
 	if (k == GT_RESTORE_NVML_FAN_AUTO) {
 		if (parse_u64(x, 255, &u))
@@ -431,7 +437,7 @@ static int parse_action(const char *line, struct gt_restore_action *a,
 /* One non-comment line (NUL-terminated copy): the header, an action or
  * the end line. */
 static int parse_record(const char *line, bool *header, bool *ended,
-			struct gt_restore_journal *j, char *why, size_t wl)
+                        struct gt_restore_journal *j, char *why, size_t wl)
 {
 	struct gt_restore_action a;
 	char num[8];
@@ -444,20 +450,21 @@ static int parse_record(const char *line, bool *header, bool *ended,
 		if (strncmp(line, MAGIC " ", sizeof(MAGIC)) != 0)
 			return fail(why, wl, "not a gputop restore file");
 		if (strcmp(line + sizeof(MAGIC), "1") != 0)
-			return fail(why, wl, "unsupported version (this gputop "
-					     "reads version %d)",
-				    VERSION);
+			return fail(why, wl,
+			            "unsupported version (this gputop "
+			            "reads version %d)",
+			            VERSION);
 		*header = true;
 		return 0;
 	}
 	if (strncmp(line, "end ", 4) == 0) {
-		if (sscanf(line, "end %7[^ ]%n", num, &used) != 1 ||
-		    used < 0 || line[used] || parse_u64(num, 1000, &count) ||
-		    count != j->n)
-			return fail(why, wl, "end line does not match the %zu "
-					     "actions read: truncated or "
-					     "edited file",
-				    j->n);
+		if (sscanf(line, "end %7[^ ]%n", num, &used) != 1 || used < 0 ||
+		    line[used] || parse_u64(num, 1000, &count) || count != j->n)
+			return fail(why, wl,
+			            "end line does not match the %zu "
+			            "actions read: truncated or "
+			            "edited file",
+			            j->n);
 		*ended = true;
 		return 0;
 	}
@@ -470,8 +477,8 @@ static int parse_record(const char *line, bool *header, bool *ended,
 }
 
 int gt_restore_parse(const char *text, size_t textlen, const char *name,
-		     const char *root, struct gt_restore_journal *j,
-		     char *err, size_t len)
+                     const char *root, struct gt_restore_journal *j, char *err,
+                     size_t len)
 {
 	char why[GT_RESTORE_PATH_MAX + 96], copy[GT_RESTORE_LINE_MAX];
 	bool header = false, ended = false;
@@ -488,21 +495,22 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
 		lineno++;
 		pos += n + 1;
 		if (n >= GT_RESTORE_LINE_MAX)
-			bad = fail(why, sizeof(why), "line longer than %d bytes",
-				   GT_RESTORE_LINE_MAX - 1);
+			bad =
+			    fail(why, sizeof(why), "line longer than %d bytes",
+			         GT_RESTORE_LINE_MAX - 1);
 		else if (!nl)
 			bad = fail(why, sizeof(why),
-				   "no newline at the end: truncated file");
+			           "no newline at the end: truncated file");
 		for (size_t i = 0; !bad && i < n; i++)
 			if (is_ctl((unsigned char)line[i]))
 				bad = fail(why, sizeof(why),
-					   "control character 0x%02X in line",
-					   (unsigned char)line[i]);
+				           "control character 0x%02X in line",
+				           (unsigned char)line[i]);
 		if (!bad && n > 0 && line[0] != '#') {
 			memcpy(copy, line, n);
 			copy[n] = '\0';
 			bad = parse_record(copy, &header, &ended, j, why,
-					   sizeof(why));
+			                   sizeof(why));
 		}
 		if (bad) {
 			j->n = 0;
@@ -512,8 +520,8 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
 	if (!ended) {
 		j->n = 0;
 		return fail(err, len, "%s:%zu: %s", name, lineno + 1,
-			    header ? "truncated file: no end line"
-				   : "empty file: no gputop-restore header");
+		            header ? "truncated file: no end line"
+		                   : "empty file: no gputop-restore header");
 	}
 	return 0;
 }
@@ -538,7 +546,7 @@ static int make_dirs(char *dir, char *err, size_t len)
 		*p = c;
 		if (bad)
 			return fail(err, len, "cannot create %s: %s", dir,
-				    strerror(errno));
+			            strerror(errno));
 		if (!c)
 			break;
 	}
@@ -546,10 +554,11 @@ static int make_dirs(char *dir, char *err, size_t len)
 		return fail(err, len, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    (st.st_mode & 022))
-		return fail(err, len, "%s is not a private directory of this "
-				      "user (owner %u, mode %03o)",
-			    dir, (unsigned)st.st_uid,
-			    (unsigned)(st.st_mode & 0777));
+		return fail(err, len,
+		            "%s is not a private directory of this "
+		            "user (owner %u, mode %03o)",
+		            dir, (unsigned)st.st_uid,
+		            (unsigned)(st.st_mode & 0777));
 	return 0;
 }
 
@@ -568,7 +577,7 @@ static int write_all(int fd, const char *buf, size_t n)
 }
 
 int gt_restore_save(const struct gt_restore_journal *j, const char *path,
-		    char *err, size_t len)
+                    char *err, size_t len)
 {
 	size_t cap = (j->n + 4) * GT_RESTORE_LINE_MAX;
 	char dir[PATH_MAX], tmp[PATH_MAX + 16];
@@ -583,11 +592,11 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
 	n = gt_restore_format(j, buf, cap, err, len);
 	if (n < 0)
 		goto out;
-	if (!*base || snprintf(dir, sizeof(dir), "%.*s",
-			       slash ? (int)(slash - path) : 1,
-			       slash ? path : ".") >= (int)sizeof(dir) ||
+	if (!*base ||
+	    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+	             slash ? path : ".") >= (int)sizeof(dir) ||
 	    snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >=
-		(int)sizeof(tmp)) {
+	        (int)sizeof(tmp)) {
 		fail(err, len, "%s: not a usable file path", path);
 		goto out;
 	}
@@ -636,7 +645,7 @@ out:
 }
 
 int gt_restore_load(const char *path, const char *root,
-		    struct gt_restore_journal *j, char *err, size_t len)
+                    struct gt_restore_journal *j, char *err, size_t len)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -657,11 +666,12 @@ int gt_restore_load(const char *path, const char *root,
 	if (fstat(fd, &st) != 0) {
 		fail(err, len, "%s: %s", path, strerror(errno));
 	} else if (!S_ISREG(st.st_mode) ||
-		   (st.st_uid != geteuid() && st.st_uid != 0) ||
-		   (st.st_mode & 022)) {
-		fail(err, len, "%s: refused: not a regular file of this user "
-			       "that only its owner can write (owner %u, "
-			       "mode %03o)",
+	           (st.st_uid != geteuid() && st.st_uid != 0) ||
+	           (st.st_mode & 022)) {
+		fail(err, len,
+		     "%s: refused: not a regular file of this user "
+		     "that only its owner can write (owner %u, "
+		     "mode %03o)",
 		     path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
 	} else if (st.st_size > FILE_MAX) {
 		fail(err, len, "%s: refused: larger than %d bytes", path,
@@ -669,16 +679,16 @@ int gt_restore_load(const char *path, const char *root,
 	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
 		fail(err, len, "out of memory");
 	} else {
-		while (got < (size_t)st.st_size &&
-		       ((r = read(fd, buf + got, (size_t)st.st_size - got)) >
-			    0 ||
-			(r < 0 && errno == EINTR)))
+		while (
+		    got < (size_t)st.st_size &&
+		    ((r = read(fd, buf + got, (size_t)st.st_size - got)) > 0 ||
+		     (r < 0 && errno == EINTR)))
 			got += r > 0 ? (size_t)r : 0;
 		if (r < 0)
 			fail(err, len, "%s: %s", path, strerror(errno));
 		else
-			rc = gt_restore_parse(buf, got, path, root, j, err,
-					      len);
+			rc =
+			    gt_restore_parse(buf, got, path, root, j, err, len);
 	}
 	free(buf);
 	close(fd);
@@ -693,7 +703,7 @@ int gt_restore_clear(const char *path)
 }
 
 int gt_restore_path_for(unsigned euid, const char *xdg_state_home,
-			const char *home, char *buf, size_t len)
+                        const char *home, char *buf, size_t len)
 {
 	int n;
 
@@ -701,10 +711,10 @@ int gt_restore_path_for(unsigned euid, const char *xdg_state_home,
 		n = snprintf(buf, len, "/var/lib/gputop/restore.state");
 	else if (xdg_state_home && xdg_state_home[0] == '/')
 		n = snprintf(buf, len, "%s/gputop/restore.state",
-			     xdg_state_home);
+		             xdg_state_home);
 	else if (home && home[0] == '/')
 		n = snprintf(buf, len, "%s/.local/state/gputop/restore.state",
-			     home);
+		             home);
 	else
 		return -1;
 	return n < 0 || (size_t)n >= len ? -1 : 0;
@@ -713,8 +723,8 @@ int gt_restore_path_for(unsigned euid, const char *xdg_state_home,
 int gt_restore_default_path(char *buf, size_t len)
 {
 	return gt_restore_path_for((unsigned)geteuid(),
-				   getenv("XDG_STATE_HOME"), getenv("HOME"),
-				   buf, len);
+	                           getenv("XDG_STATE_HOME"), getenv("HOME"),
+	                           buf, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -723,18 +733,18 @@ int gt_restore_default_path(char *buf, size_t len)
 
 /* Calls the callback for a's kind; false if there is none. */
 static bool dispatch(const struct gt_restore_ops *ops,
-		     const struct gt_restore_action *a, int *rc)
+                     const struct gt_restore_action *a, int *rc)
 {
 	if (ops && a->kind == GT_RESTORE_SYSFS && ops->sysfs_write)
 		*rc = ops->sysfs_write(ops->ctx, a->path, a->value);
 	else if (ops && a->kind == GT_RESTORE_NVML_FAN_AUTO &&
-		 ops->nvml_fan_auto)
+	         ops->nvml_fan_auto)
 		*rc = ops->nvml_fan_auto(ops->ctx, a->dev, a->fan);
 	else if (ops && a->kind == GT_RESTORE_NVML_POWER_LIMIT &&
-		 ops->nvml_power_limit)
+	         ops->nvml_power_limit)
 		*rc = ops->nvml_power_limit(ops->ctx, a->dev, a->mw);
 	else if (ops && a->kind == GT_RESTORE_AMD_FAN_CURVE_RESET &&
-		 ops->amd_fan_curve_reset)
+	         ops->amd_fan_curve_reset)
 		*rc = ops->amd_fan_curve_reset(ops->ctx, a->path);
 	else
 		return false;
@@ -742,8 +752,7 @@ static bool dispatch(const struct gt_restore_ops *ops,
 }
 
 int gt_restore_apply(const struct gt_restore_journal *j,
-		     const struct gt_restore_ops *ops, char *report,
-		     size_t len)
+                     const struct gt_restore_ops *ops, char *report, size_t len)
 {
 	struct out o = {report, len, 0, len == 0};
 	char why[GT_RESTORE_PATH_MAX + 64];
@@ -765,8 +774,8 @@ int gt_restore_apply(const struct gt_restore_journal *j,
 		 * hold: the same rules as note and load. Checked first so that
 		 * the report never echoes a refused (hostile) string. */
 		if (gt_restore_check(j, a, why, sizeof(why))) {
-			emit(&o, "action %zu (%s): FAILED: refused: %s\n", i + 1,
-			     gt_restore_kind_name(a->kind), why);
+			emit(&o, "action %zu (%s): FAILED: refused: %s\n",
+			     i + 1, gt_restore_kind_name(a->kind), why);
 			failures++;
 			continue;
 		}

@@ -34,11 +34,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GT_RESTORE_MAX_ACTIONS 64
-#define GT_RESTORE_DEV_MAX 64    /* PCI bus id, NUL included */
-#define GT_RESTORE_PATH_MAX 256  /* sysfs path, NUL included */
-#define GT_RESTORE_VALUE_MAX 128 /* amdgpu parses at most 127 bytes a write */
-#define GT_RESTORE_LINE_MAX 2048 /* longer lines in a state file: refused */
+#define GT_RESTORE_MAX_ACTIONS  64
+#define GT_RESTORE_DEV_MAX      64  /* PCI bus id, NUL included */
+#define GT_RESTORE_PATH_MAX     256 /* sysfs path, NUL included */
+#define GT_RESTORE_VALUE_MAX    128 /* amdgpu parses at most 127 bytes a write */
+#define GT_RESTORE_LINE_MAX     2048 /* longer lines in a state file: refused */
 #define GT_RESTORE_DEFAULT_ROOT "/sys"
 
 enum gt_restore_kind {
@@ -72,20 +72,19 @@ int gt_restore_init(struct gt_restore_journal *j, const char *root);
 /* Builders: fill a, refusing (-1) strings that do not fit rather than
  * truncating them (a truncated path is another file). */
 int gt_restore_action_sysfs(struct gt_restore_action *a, const char *dev,
-			    const char *path, const char *original,
-			    int64_t time_s);
+                            const char *path, const char *original,
+                            int64_t time_s);
 int gt_restore_action_fan_auto(struct gt_restore_action *a, const char *dev,
-			       unsigned fan, int64_t time_s);
-int gt_restore_action_power_limit(struct gt_restore_action *a,
-				  const char *dev, uint32_t original_mw,
-				  int64_t time_s);
+                               unsigned fan, int64_t time_s);
+int gt_restore_action_power_limit(struct gt_restore_action *a, const char *dev,
+                                  uint32_t original_mw, int64_t time_s);
 int gt_restore_action_fan_curve_reset(struct gt_restore_action *a,
-				      const char *dev, const char *dev_dir,
-				      int64_t time_s);
+                                      const char *dev, const char *dev_dir,
+                                      int64_t time_s);
 
 /* Checks one action as note, save and load do: -1 with the reason. */
 int gt_restore_check(const struct gt_restore_journal *j,
-		     const struct gt_restore_action *a, char *err, size_t len);
+                     const struct gt_restore_action *a, char *err, size_t len);
 
 /* Call BEFORE the first write of a setting (then save, then write).
  * 0: noted. 1: this setting was already noted; its FIRST original is kept
@@ -94,26 +93,26 @@ int gt_restore_check(const struct gt_restore_journal *j,
  * same setting means the same path (sysfs, fan-curve reset), the same
  * device and fan (fan auto), or the same device (power limit). */
 int gt_restore_note(struct gt_restore_journal *j,
-		    const struct gt_restore_action *a, char *err, size_t len);
+                    const struct gt_restore_action *a, char *err, size_t len);
 
 /* Text form (format above) into buf; the length, or -1 if an action is
  * refused or buf is too small (err says which). */
-int gt_restore_format(const struct gt_restore_journal *j, char *buf,
-		      size_t len, char *err, size_t errlen);
+int gt_restore_format(const struct gt_restore_journal *j, char *buf, size_t len,
+                      char *err, size_t errlen);
 
 /* Parses the text form (what the guardian reads from its pipe, and what
  * load reads from the file). name labels messages "name:line: ...". j is
  * initialised with root first; on failure it is left empty. 0 or -1. */
 int gt_restore_parse(const char *text, size_t textlen, const char *name,
-		     const char *root, struct gt_restore_journal *j,
-		     char *err, size_t len);
+                     const char *root, struct gt_restore_journal *j, char *err,
+                     size_t len);
 
 /* Writes the journal to path atomically: a temporary file in the same
  * directory, fsync, rename, fsync of the directory; missing directories
  * are created 0700, the file is 0600. A directory that is not the
  * caller's, or that others may write, is refused. 0 or -1 with err. */
 int gt_restore_save(const struct gt_restore_journal *j, const char *path,
-		    char *err, size_t len);
+                    char *err, size_t len);
 
 /* Reads path into j (see gt_restore_parse). A file that is not a regular
  * file owned by the caller, or that group/others may write, is refused:
@@ -121,7 +120,7 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
  * missing file is -1 with errno ENOENT left for the caller to tell
  * "nothing to restore" from a fault. */
 int gt_restore_load(const char *path, const char *root,
-		    struct gt_restore_journal *j, char *err, size_t len);
+                    struct gt_restore_journal *j, char *err, size_t len);
 
 /* Removes the state file after a successful restore; a missing file is
  * success. 0 or -1 with errno. */
@@ -134,7 +133,7 @@ int gt_restore_clear(const char *path);
 int gt_restore_default_path(char *buf, size_t len);
 /* The same rule with its inputs given (xdg and home may be NULL). */
 int gt_restore_path_for(unsigned euid, const char *xdg_state_home,
-			const char *home, char *buf, size_t len);
+                        const char *home, char *buf, size_t len);
 
 /* The restore itself. Every callback gets ctx first and returns 0 or a
  * negative errno. The real ones write sysfs or call NVML; tests record. */
@@ -152,8 +151,8 @@ struct gt_restore_ops {
  * to report ("ok" or "FAILED: reason"). A missing callback is a failure.
  * Returns the number of failures: clear the state file only when 0. */
 int gt_restore_apply(const struct gt_restore_journal *j,
-		     const struct gt_restore_ops *ops, char *report,
-		     size_t len);
+                     const struct gt_restore_ops *ops, char *report,
+                     size_t len);
 
 /* "sysfs", "nvml-fan-auto", ... (the state file's keywords); "?" else. */
 const char *gt_restore_kind_name(enum gt_restore_kind k);

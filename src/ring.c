@@ -81,11 +81,12 @@ uint64_t gt_ring_head(const struct gt_ring *r)
 }
 
 enum gt_ring_result gt_ring_read_at(const struct gt_ring *r, uint64_t pos,
-				    void *out)
+                                    void *out)
 {
 	size_t slot = (size_t)(pos & (r->capacity - 1));
 	uint64_t want = 2 * pos + 2;
-	uint64_t before = atomic_load_explicit(&r->seq[slot], memory_order_acquire);
+	uint64_t before =
+	    atomic_load_explicit(&r->seq[slot], memory_order_acquire);
 
 	if (before < want)
 		return GT_RING_EMPTY;
@@ -95,18 +96,20 @@ enum gt_ring_result gt_ring_read_at(const struct gt_ring *r, uint64_t pos,
 	const _Atomic uint64_t *src = &r->data[slot * r->words];
 	unsigned char *dst = out;
 	for (size_t w = 0; w < r->words; w++) {
-		uint64_t word = atomic_load_explicit(&src[w], memory_order_relaxed);
+		uint64_t word =
+		    atomic_load_explicit(&src[w], memory_order_relaxed);
 		size_t off = w * 8;
 		size_t n = r->elem_size - off < 8 ? r->elem_size - off : 8;
 		memcpy(dst + off, &word, n);
 	}
 	atomic_thread_fence(memory_order_acquire);
-	uint64_t after = atomic_load_explicit(&r->seq[slot], memory_order_relaxed);
+	uint64_t after =
+	    atomic_load_explicit(&r->seq[slot], memory_order_relaxed);
 	return after == want ? GT_RING_OK : GT_RING_OVERWRITTEN;
 }
 
 enum gt_ring_result gt_ring_read_latest(const struct gt_ring *r, void *out,
-					uint64_t *pos_out)
+                                        uint64_t *pos_out)
 {
 	for (;;) {
 		uint64_t head = gt_ring_head(r);
@@ -123,7 +126,7 @@ enum gt_ring_result gt_ring_read_latest(const struct gt_ring *r, void *out,
 }
 
 enum gt_ring_result gt_ring_read_next(const struct gt_ring *r,
-				      struct gt_ring_cursor *cursor, void *out)
+                                      struct gt_ring_cursor *cursor, void *out)
 {
 	for (;;) {
 		uint64_t head = gt_ring_head(r);

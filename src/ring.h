@@ -16,11 +16,12 @@
 #include <stdint.h>
 
 struct gt_ring {
-	size_t capacity; /* records, a power of two */
-	size_t elem_size; /* bytes of one record */
-	size_t words;    /* 64-bit words of one record (rounded up) */
+	size_t capacity;       /* records, a power of two */
+	size_t elem_size;      /* bytes of one record */
+	size_t words;          /* 64-bit words of one record (rounded up) */
 	_Atomic uint64_t head; /* records published since creation */
-	_Atomic uint64_t *seq; /* per slot: 2*pos+1 while writing, 2*pos+2 done */
+	_Atomic uint64_t
+	    *seq; /* per slot: 2*pos+1 while writing, 2*pos+2 done */
 	_Atomic uint64_t *data; /* capacity * words */
 };
 
@@ -42,12 +43,12 @@ uint64_t gt_ring_head(const struct gt_ring *r);
 
 /* Copies record number pos into out (elem_size bytes). */
 enum gt_ring_result gt_ring_read_at(const struct gt_ring *r, uint64_t pos,
-				    void *out);
+                                    void *out);
 
 /* Copies the newest record; GT_RING_EMPTY if none yet. Retries internally
  * when the writer laps it, so it returns a whole record or nothing. */
 enum gt_ring_result gt_ring_read_latest(const struct gt_ring *r, void *out,
-					uint64_t *pos_out);
+                                        uint64_t *pos_out);
 
 /* A reader's position for consuming every record in order. */
 struct gt_ring_cursor {
@@ -58,6 +59,6 @@ struct gt_ring_cursor {
 /* Reads the next record. A reader that fell behind skips to the oldest
  * record still held and adds the skipped count to cursor->lost. */
 enum gt_ring_result gt_ring_read_next(const struct gt_ring *r,
-				      struct gt_ring_cursor *cursor, void *out);
+                                      struct gt_ring_cursor *cursor, void *out);
 
 #endif

@@ -47,7 +47,7 @@ struct reasons {
 };
 
 static void note_reason(struct reasons *r, const char *group, const char *key,
-			const struct gt_val *val)
+                        const struct gt_val *val)
 {
 	char name[96], text[256];
 	const char *code_text = NULL;
@@ -55,7 +55,7 @@ static void note_reason(struct reasons *r, const char *group, const char *key,
 	if (val->why == GT_WHY_DRIVER_ERROR && r->backend &&
 	    r->backend->ops->error_text)
 		code_text = r->backend->ops->error_text(
-			(struct gt_backend *)r->backend, val->code);
+		    (struct gt_backend *)r->backend, val->code);
 	if (group && strcmp(group, "device") != 0)
 		snprintf(name, sizeof(name), "%s.%s", group, key);
 	else
@@ -66,12 +66,14 @@ static void note_reason(struct reasons *r, const char *group, const char *key,
 }
 
 static void put_val(cJSON *obj, struct reasons *r, const char *group,
-		    const char *key, const struct gt_val *val, enum gt_unit unit)
+                    const char *key, const struct gt_val *val,
+                    enum gt_unit unit)
 {
 	if (gt_val_ok(val) && unit == GT_UNIT_BOOL) {
 		cJSON_AddBoolToObject(obj, key, val->v != 0);
 	} else if (gt_val_ok(val)) {
-		cJSON_AddNumberToObject(obj, key, gt_unit_to_json(unit, val->v));
+		cJSON_AddNumberToObject(obj, key,
+		                        gt_unit_to_json(unit, val->v));
 	} else {
 		cJSON_AddNullToObject(obj, key);
 		note_reason(r, group, key, val);
@@ -79,7 +81,7 @@ static void put_val(cJSON *obj, struct reasons *r, const char *group,
 }
 
 static void put_text(cJSON *obj, struct reasons *r, const char *group,
-		     const char *key, const struct gt_text_val *t)
+                     const char *key, const struct gt_text_val *t)
 {
 	if (t->why == GT_WHY_OK) {
 		put_str(obj, key, t->s);
@@ -101,7 +103,7 @@ static cJSON *group_obj(cJSON *dev, const char *group)
 }
 
 static void put_fans(cJSON *thermal, struct reasons *r,
-		     const struct gt_static *st, const struct gt_sample *s)
+                     const struct gt_static *st, const struct gt_sample *s)
 {
 	cJSON *fans = cJSON_AddArrayToObject(thermal, "fans");
 	if (!gt_val_ok(&st->f[GT_S_FAN_COUNT])) {
@@ -113,15 +115,15 @@ static void put_fans(cJSON *thermal, struct reasons *r,
 		char group[32];
 		snprintf(group, sizeof(group), "thermal.fans[%u]", i);
 		put_val(fan, r, group, "percent", &s->f[GT_F_FAN_PERCENT0 + i],
-			GT_UNIT_CPERCENT);
+		        GT_UNIT_CPERCENT);
 		put_val(fan, r, group, "rpm", &s->f[GT_F_FAN_RPM0 + i],
-			GT_UNIT_RPM);
+		        GT_UNIT_RPM);
 		cJSON_AddItemToArray(fans, fan);
 	}
 }
 
 static void put_throttle(cJSON *dev, struct reasons *r,
-			 const struct gt_sample *s)
+                         const struct gt_sample *s)
 {
 	cJSON *thr = group_obj(dev, "throttle");
 	const struct gt_val *val = &s->f[GT_F_THROTTLE];
@@ -156,7 +158,7 @@ static const char *state_name(uint8_t state)
 }
 
 static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
-			  const struct gt_backend *backend)
+                          const struct gt_backend *backend)
 {
 	cJSON *dev = cJSON_CreateObject();
 	struct reasons r = {cJSON_CreateObject(), backend};
@@ -184,7 +186,7 @@ static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
 
 	/* Fixed group order, so documents diff well. */
 	static const char *const groups[] = {"utilization", "memory", "thermal",
-					     "power", "clocks", "pcie"};
+	                                     "power",       "clocks", "pcie"};
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 		group_obj(dev, groups[g]);
 
@@ -195,23 +197,24 @@ static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
 		if (i == GT_S_VRAM_TOTAL && gt_val_ok(&s->f[GT_F_MEM_TOTAL]))
 			val = &s->f[GT_F_MEM_TOTAL];
 		put_val(group_obj(dev, d->group), &r, d->group, d->key, val,
-			d->unit);
+		        d->unit);
 	}
 	for (int i = 0; i < GT_F_FAN_PERCENT0; i++) {
 		const struct gt_field_desc *d = &gt_field_desc[i];
 		if (!d->group || i == GT_F_THROTTLE)
 			continue;
 		put_val(group_obj(dev, d->group), &r, d->group, d->key,
-			&s->f[i], d->unit);
+		        &s->f[i], d->unit);
 	}
 	put_fans(group_obj(dev, "thermal"), &r, st, s);
 	put_throttle(dev, &r, s);
 	cJSON_AddBoolToObject(group_obj(dev, "utilization"),
-			      "gpu_percent_lower_bound", s->util_gpu_lower_bound);
+	                      "gpu_percent_lower_bound",
+	                      s->util_gpu_lower_bound);
 	put_text(group_obj(dev, "power"), &r, "power", "performance_level",
-		 &s->perf_level);
+	         &s->perf_level);
 	put_text(group_obj(dev, "power"), &r, "power", "profile",
-		 &s->power_profile);
+	         &s->power_profile);
 	cJSON_AddItemToObject(dev, "unavailable", r.unavailable);
 	return dev;
 }
@@ -231,15 +234,15 @@ static const char *proc_type_name(uint8_t type)
 }
 
 static cJSON *process_json(const struct gt_process *p,
-			   const struct gt_devlist *devs)
+                           const struct gt_devlist *devs)
 {
 	cJSON *obj = cJSON_CreateObject();
 	struct reasons r = {cJSON_CreateObject(), NULL};
 
 	cJSON_AddNumberToObject(obj, "device_index", p->device_index);
 	put_str(obj, "device_id",
-		p->device_index < devs->count ? devs->items[p->device_index].id
-					      : NULL);
+	        p->device_index < devs->count ? devs->items[p->device_index].id
+	                                      : NULL);
 	cJSON_AddNumberToObject(obj, "pid", p->pid);
 	if (p->host_known) {
 		put_str(obj, "user", p->user);
@@ -248,19 +251,19 @@ static cJSON *process_json(const struct gt_process *p,
 		put_str_or_null(obj, "container", p->container);
 	} else {
 		static const char *const keys[] = {"user", "name", "cmdline",
-						   "container"};
+		                                   "container"};
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			cJSON_AddNullToObject(obj, keys[i]);
 			put_str(r.unavailable, keys[i],
-				"process not found in the proc tree (it "
-				"exited, or runs in another PID namespace: "
-				"use --procfs with the host's /proc)");
+			        "process not found in the proc tree (it "
+			        "exited, or runs in another PID namespace: "
+			        "use --procfs with the host's /proc)");
 		}
 	}
 	put_str(obj, "type", proc_type_name(p->type));
 	for (int i = 0; i < GT_P__COUNT; i++)
 		put_val(obj, &r, NULL, gt_proc_desc[i].key, &p->f[i],
-			gt_proc_desc[i].unit);
+		        gt_proc_desc[i].unit);
 	cJSON_AddItemToObject(obj, "unavailable", r.unavailable);
 	return obj;
 }
@@ -282,20 +285,22 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 	bool demo = false;
 
 	put_str(root, "schema", "gputop.snapshot");
-	cJSON_AddNumberToObject(root, "schema_version", GT_SNAPSHOT_SCHEMA_VERSION);
+	cJSON_AddNumberToObject(root, "schema_version",
+	                        GT_SNAPSHOT_SCHEMA_VERSION);
 	gen = cJSON_AddObjectToObject(root, "generator");
 	put_str(gen, "name", "gputop");
 	put_str(gen, "version", GPUTOP_VERSION);
 	put_timestamp(root, in->realtime);
 	cJSON_AddNumberToObject(root, "monotonic_ns", (double)in->monotonic_ns);
-	cJSON_AddNumberToObject(root, "sample_window_ns", (double)in->window_ns);
+	cJSON_AddNumberToObject(root, "sample_window_ns",
+	                        (double)in->window_ns);
 
 	host = cJSON_AddObjectToObject(root, "host");
 	put_str(host, "hostname", in->host->hostname);
 	put_str(host, "kernel", in->host->kernel);
 	cJSON_AddNumberToObject(host, "cpu_count", in->host->cpu_count);
 	cJSON_AddNumberToObject(host, "memory_total_bytes",
-				(double)in->host->memory_total_bytes);
+	                        (double)in->host->memory_total_bytes);
 	cJSON_AddNumberToObject(host, "euid", in->host->euid);
 
 	arr = cJSON_AddArrayToObject(root, "backends");
@@ -312,20 +317,21 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 	arr = cJSON_AddArrayToObject(root, "devices");
 	for (size_t i = 0; in->devices && i < in->devices->count; i++) {
 		const struct gt_backend *b =
-			in->device_backends ? in->device_backends[i] : NULL;
+		    in->device_backends ? in->device_backends[i] : NULL;
 		demo = demo || in->devices->items[i].demo;
 		cJSON_AddItemToArray(arr, device_json(&in->devices->items[i],
-						      &in->samples[i], b));
+		                                      &in->samples[i], b));
 	}
 
 	arr = cJSON_AddArrayToObject(root, "processes");
-	for (size_t i = 0; in->procs && in->devices && i < in->procs->count; i++)
-		cJSON_AddItemToArray(arr, process_json(&in->procs->items[i],
-						       in->devices));
+	for (size_t i = 0; in->procs && in->devices && i < in->procs->count;
+	     i++)
+		cJSON_AddItemToArray(
+		    arr, process_json(&in->procs->items[i], in->devices));
 	/* Processes whose GPU use could not be read: per-process totals are
 	 * then lower bounds. */
 	cJSON_AddNumberToObject(root, "processes_unreadable",
-				in->procs ? (double)in->procs->unreadable : 0);
+	                        in->procs ? (double)in->procs->unreadable : 0);
 	cJSON_AddBoolToObject(root, "demo", demo);
 
 	char *text = cJSON_Print(root);
@@ -344,7 +350,7 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 }
 
 char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
-			    uint64_t window_ns)
+                            uint64_t window_ns)
 {
 	const struct gt_collector *c = v->collector;
 	struct gt_hostinfo host;
@@ -357,15 +363,15 @@ char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
 		devb[i] = c->devices[i].backend;
 	gt_hostinfo_read(&host, procfs_root);
 	struct gt_snapshot_input in = {
-		.host = &host,
-		.backends = c->backends,
-		.nbackends = c->nbackends,
-		.devices = v->devs,
-		.samples = v->latest,
-		.device_backends = devb,
-		.procs = v->procs,
-		.monotonic_ns = gt_monotonic_ns(),
-		.window_ns = window_ns,
+	    .host = &host,
+	    .backends = c->backends,
+	    .nbackends = c->nbackends,
+	    .devices = v->devs,
+	    .samples = v->latest,
+	    .device_backends = devb,
+	    .procs = v->procs,
+	    .monotonic_ns = gt_monotonic_ns(),
+	    .window_ns = window_ns,
 	};
 	clock_gettime(CLOCK_REALTIME, &in.realtime);
 	char *json = gt_snapshot_json(&in);
@@ -402,7 +408,8 @@ int gt_snapshot_save(const char *json, char *path_out, size_t len)
 	else if (home && home[0])
 		n = snprintf(dir, sizeof(dir), "%s/.local/state/gputop", home);
 	else {
-		snprintf(path_out, len, "neither XDG_STATE_HOME nor HOME is set");
+		snprintf(path_out, len,
+		         "neither XDG_STATE_HOME nor HOME is set");
 		return ENOENT;
 	}
 	if (n < 0 || (size_t)n >= sizeof(dir)) {
@@ -411,7 +418,8 @@ int gt_snapshot_save(const char *json, char *path_out, size_t len)
 	}
 	int err = make_dirs(dir);
 	if (err) {
-		snprintf(path_out, len, "cannot create %s: %s", dir, strerror(err));
+		snprintf(path_out, len, "cannot create %s: %s", dir,
+		         strerror(err));
 		return err;
 	}
 	time_t now = time(NULL);
@@ -422,7 +430,8 @@ int gt_snapshot_save(const char *json, char *path_out, size_t len)
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
-		snprintf(path_out, len, "cannot write in %s: %s", dir, strerror(err));
+		snprintf(path_out, len, "cannot write in %s: %s", dir,
+		         strerror(err));
 		return err;
 	}
 	size_t total = strlen(json), done = 0;
@@ -447,8 +456,8 @@ int gt_snapshot_save(const char *json, char *path_out, size_t len)
 		err = errno;
 	if (err) {
 		unlink(tmp);
-		snprintf(path_out, len, "cannot save the snapshot in %s: %s", dir,
-			 strerror(err));
+		snprintf(path_out, len, "cannot save the snapshot in %s: %s",
+		         dir, strerror(err));
 		return err;
 	}
 	snprintf(path_out, len, "%s", final);

@@ -23,7 +23,8 @@ struct gt_snapshot_input {
 	size_t nbackends;
 	const struct gt_devlist *devices;
 	const struct gt_sample *samples; /* devices->count entries */
-	/* Per device, the backend that explains its error codes; may be NULL. */
+	/* Per device, the backend that explains its error codes; may be NULL.
+	 */
 	const struct gt_backend *const *device_backends;
 	const struct gt_proclist *procs; /* NULL: no process round yet */
 	struct timespec realtime;        /* when the snapshot was taken */
@@ -40,7 +41,7 @@ struct gt_view;
 /* The document for what a view holds now (host facts read from
  * procfs_root); window_ns is the interval its rates cover. NULL on ENOMEM. */
 char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
-			    uint64_t window_ns);
+                            uint64_t window_ns);
 
 /* Writes json atomically (temporary file, then rename) to
  * $XDG_STATE_HOME/gputop/snapshot-YYYYmmdd-HHMMSS.json (or

@@ -14,13 +14,15 @@
 
 int gt_sysfs_join(char *dst, size_t len, const char *a, const char *b)
 {
-	int n = b ? snprintf(dst, len, "%s/%s", a, b) : snprintf(dst, len, "%s", a);
+	int n =
+	    b ? snprintf(dst, len, "%s/%s", a, b) : snprintf(dst, len, "%s", a);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
-static ssize_t read_raw(const char *dir, const char *leaf, void *buf, size_t len)
+static ssize_t read_raw(const char *dir, const char *leaf, void *buf,
+                        size_t len)
 {
 	char path[PATH_MAX];
 	int rc = gt_sysfs_join(path, sizeof(path), dir, leaf);
@@ -50,7 +52,7 @@ static ssize_t read_raw(const char *dir, const char *leaf, void *buf, size_t len
 }
 
 ssize_t gt_sysfs_read_bin(const char *dir, const char *leaf, void *buf,
-			  size_t len)
+                          size_t len)
 {
 	return read_raw(dir, leaf, buf, len);
 }
@@ -68,8 +70,8 @@ ssize_t gt_sysfs_read(const char *dir, const char *leaf, char *buf, size_t len)
 	/* Some attributes are padded with NULs to a page; some end in a
 	 * newline, some do not. */
 	while (end > 0 && (buf[end - 1] == '\0' || buf[end - 1] == '\n' ||
-			   buf[end - 1] == ' ' || buf[end - 1] == '\t' ||
-			   buf[end - 1] == '\r'))
+	                   buf[end - 1] == ' ' || buf[end - 1] == '\t' ||
+	                   buf[end - 1] == '\r'))
 		end--;
 	buf[end] = '\0';
 	return (ssize_t)end;
@@ -89,8 +91,8 @@ int gt_sysfs_read_i64(const char *dir, const char *leaf, int64_t *out)
 	char *endp;
 	errno = 0;
 	long long v = strtoll(p, &endp, 0);
-	if (errno != 0 || endp == p || (*endp != '\0' && *endp != '\n' &&
-					*endp != ' '))
+	if (errno != 0 || endp == p ||
+	    (*endp != '\0' && *endp != '\n' && *endp != ' '))
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -118,7 +120,7 @@ enum gt_why gt_sysfs_why(int err)
 }
 
 int gt_sysfs_val(struct gt_val *val, const char *dir, const char *leaf,
-		 int64_t mul, int64_t div)
+                 int64_t mul, int64_t div)
 {
 	int64_t v;
 	int rc = gt_sysfs_read_i64(dir, leaf, &v);

@@ -22,7 +22,7 @@ ssize_t gt_sysfs_read(const char *dir, const char *leaf, char *buf, size_t len);
 
 /* Reads a whole binary file (gpu_metrics) up to len bytes; -errno on error. */
 ssize_t gt_sysfs_read_bin(const char *dir, const char *leaf, void *buf,
-			  size_t len);
+                          size_t len);
 
 /* Reads one integer (decimal, or 0x hex); -EINVAL when the text is not one. */
 int gt_sysfs_read_i64(const char *dir, const char *leaf, int64_t *out);
@@ -32,7 +32,7 @@ int gt_sysfs_read_i64(const char *dir, const char *leaf, int64_t *out);
  * permission; others: driver error with the errno as code). Returns the
  * errno (0 on success). */
 int gt_sysfs_val(struct gt_val *val, const char *dir, const char *leaf,
-		 int64_t mul, int64_t div);
+                 int64_t mul, int64_t div);
 
 /* The reason an errno from a sysfs read gives a value. */
 enum gt_why gt_sysfs_why(int err);

@@ -91,7 +91,8 @@ size_t gt_text_escape(char *dst, size_t dstlen, const char *src, size_t srclen)
 
 	size_t i = 0;
 	while (i < srclen) {
-		char unit[16]; /* one character or escape: at most 3 bytes x \xNN */
+		char unit[16]; /* one character or escape: at most 3 bytes x
+		                  \xNN */
 		size_t ulen, span;
 		size_t valid = utf8_decode(s + i, srclen - i, &span);
 

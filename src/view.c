@@ -38,7 +38,7 @@ int gt_view_refresh(struct gt_view *v)
 	}
 	for (size_t i = 0; i < n && i < c->ndevices; i++)
 		if (gt_ring_read_latest(&c->devices[i].samples, &v->latest[i],
-					NULL) != GT_RING_OK)
+		                        NULL) != GT_RING_OK)
 			gt_sample_init(&v->latest[i]);
 	return 0;
 }

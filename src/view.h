@@ -11,11 +11,11 @@
 #include "collector.h"
 
 struct gt_view {
-	struct gt_collector *collector; /* borrowed */
-	int dev_slot, proc_slot;        /* gt_pub reader slots */
-	const struct gt_devlist *devs;  /* borrowed from the collector */
+	struct gt_collector *collector;  /* borrowed */
+	int dev_slot, proc_slot;         /* gt_pub reader slots */
+	const struct gt_devlist *devs;   /* borrowed from the collector */
 	const struct gt_proclist *procs; /* may be NULL before a round */
-	struct gt_sample *latest;       /* owned: devs->count entries */
+	struct gt_sample *latest;        /* owned: devs->count entries */
 	size_t nlatest;
 };
 

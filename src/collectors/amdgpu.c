@@ -38,11 +38,12 @@
 void gt_amdgpu_fail_errno(struct gt_val *val, int rc)
 {
 	enum gt_why why = gt_sysfs_why(rc);
-	gt_val_fail(val, why, why == GT_WHY_DRIVER_ERROR ? (rc < 0 ? -rc : rc) : 0);
+	gt_val_fail(val, why,
+	            why == GT_WHY_DRIVER_ERROR ? (rc < 0 ? -rc : rc) : 0);
 }
 
 int gt_amdgpu_rd_i64(struct amdgpu_rd *r, const char *dir, const char *leaf,
-		     int64_t *v)
+                     int64_t *v)
 {
 	if (!dir[0])
 		return -ENOENT; /* no hwmon directory */
@@ -55,8 +56,8 @@ int gt_amdgpu_rd_i64(struct amdgpu_rd *r, const char *dir, const char *leaf,
 ssize_t gt_amdgpu_rd_raw(struct amdgpu_rd *r, const char *dir, const char *leaf)
 {
 	ssize_t n = dir[0] ? gt_sysfs_read_bin(dir, leaf, r->p->buf,
-					       sizeof(r->p->buf) - 1)
-			   : -ENOENT;
+	                                       sizeof(r->p->buf) - 1)
+	                   : -ENOENT;
 	if (n == -EPERM)
 		r->eperm = true;
 	r->p->buf[n > 0 ? n : 0] = '\0';
@@ -64,7 +65,7 @@ ssize_t gt_amdgpu_rd_raw(struct amdgpu_rd *r, const char *dir, const char *leaf)
 }
 
 int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
-		     const char *leaf, int64_t mul, int64_t div)
+                     const char *leaf, int64_t mul, int64_t div)
 {
 	int64_t v;
 	int rc = gt_amdgpu_rd_i64(r, dir, leaf, &v);
@@ -78,7 +79,8 @@ int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
 
 void gt_amdgpu_map_temps(struct amdgpu_rd *r, struct amdgpu_dev *d)
 {
-	static const char *const labels[AT__COUNT] = {"edge", "junction", "mem"};
+	static const char *const labels[AT__COUNT] = {"edge", "junction",
+	                                              "mem"};
 	bool labelled = false;
 
 	/* By number first: temp1 edge, temp2 junction, temp3 mem. */
@@ -88,8 +90,8 @@ void gt_amdgpu_map_temps(struct amdgpu_rd *r, struct amdgpu_dev *d)
 		char leaf[32], label[32];
 		snprintf(leaf, sizeof(leaf), "temp%d_label", n);
 		ssize_t len = d->hwmon[0] ? gt_sysfs_read(d->hwmon, leaf, label,
-							  sizeof(label))
-					  : -ENOENT;
+		                                          sizeof(label))
+		                          : -ENOENT;
 		if (len == -EPERM)
 			r->eperm = true;
 		if (len <= 0)
@@ -153,19 +155,19 @@ static void init_dev(struct amdgpu_dev *d, const struct gt_drmdev *drm)
 	memset(d, 0, sizeof(*d));
 	d->drm = *drm;
 	d->revision = gt_sysfs_read_i64(drm->devdir, "revision", &rev) == 0 &&
-				      rev >= 0 && rev <= 0xff
-			      ? (int)rev
-			      : GT_AMDGPU_REV_UNKNOWN;
+	                      rev >= 0 && rev <= 0xff
+	                  ? (int)rev
+	                  : GT_AMDGPU_REV_UNKNOWN;
 	d->integrated = gt_amdgpu_is_apu(drm->device);
 	const char *arch = gt_amdgpu_arch(drm->device);
-	d->pcie_from_dpm = !d->integrated &&
-			   !(arch && strncmp(arch, "GCN", 3) == 0 &&
-			     strcmp(arch, "GCN 5") != 0);
+	d->pcie_from_dpm =
+	    !d->integrated && !(arch && strncmp(arch, "GCN", 3) == 0 &&
+	                        strcmp(arch, "GCN 5") != 0);
 	find_hwmon(d);
 	d->fans = d->hwmon[0] && (exists(d->hwmon, "fan1_input") ||
-				  exists(d->hwmon, "pwm1"))
-			  ? 1
-			  : 0;
+	                          exists(d->hwmon, "pwm1"))
+	              ? 1
+	              : 0;
 }
 
 /* Fills the PCI ids the id files did not give from device/uevent: trees
@@ -200,18 +202,20 @@ static void note_unsupported(char *notes, size_t len, const struct gt_drmdev *g)
 	char why[128];
 	if (g->driver[0])
 		snprintf(why, sizeof(why),
-			 "driver %s is not supported (gputop reads AMD GPUs "
-			 "through amdgpu only)",
-			 g->driver);
+		         "driver %s is not supported (gputop reads AMD GPUs "
+		         "through amdgpu only)",
+		         g->driver);
 	else
 		snprintf(why, sizeof(why), "no driver bound");
 	size_t n = strlen(notes);
 	if (n + 1 < len)
-		snprintf(notes + n, len - n, "; %s (%s, 1002:%04x): %s", g->card,
-			 g->pdev[0] ? g->pdev : "no PCI address", g->device, why);
+		snprintf(notes + n, len - n, "; %s (%s, 1002:%04x): %s",
+		         g->card, g->pdev[0] ? g->pdev : "no PCI address",
+		         g->device, why);
 }
 
-static void amdgpu_probe(struct gt_backend *b, const struct gt_backend_options *opt)
+static void amdgpu_probe(struct gt_backend *b,
+                         const struct gt_backend_options *opt)
 {
 	struct amdgpu_priv *p = calloc(1, sizeof(*p));
 	struct gt_drmdev *drm = NULL;
@@ -226,7 +230,7 @@ static void amdgpu_probe(struct gt_backend *b, const struct gt_backend_options *
 	b->priv = p;
 	p->fdinfo = opt->fdinfo;
 	gt_copy_str(p->root, sizeof(p->root),
-		    opt->sysfs_root ? opt->sysfs_root : "/sys");
+	            opt->sysfs_root ? opt->sysfs_root : "/sys");
 	const char *ids = getenv(GT_AMDGPU_IDS_ENV);
 	gt_copy_str(p->ids_path, sizeof(p->ids_path), ids ? ids : "");
 	p->real_sysfs = realpath(p->root, rp) && strcmp(rp, "/sys") == 0;
@@ -236,8 +240,8 @@ static void amdgpu_probe(struct gt_backend *b, const struct gt_backend_options *
 		b->status = GT_BACKEND_ERROR;
 		/* A detail cut short at GT_DETAIL_LEN is still useful. */
 		if (snprintf(b->detail, sizeof(b->detail),
-			     "cannot read %s/class/drm: %s", p->root,
-			     strerror(-rc)) >= (int)sizeof(b->detail))
+		             "cannot read %s/class/drm: %s", p->root,
+		             strerror(-rc)) >= (int)sizeof(b->detail))
 			b->detail[sizeof(b->detail) - 2] = '.';
 		return;
 	}
@@ -264,20 +268,21 @@ static void amdgpu_probe(struct gt_backend *b, const struct gt_backend_options *
 	if (p->ndevs) {
 		b->status = GT_BACKEND_OK;
 		snprintf(b->detail, sizeof(b->detail), "%u GPU%s%s", p->ndevs,
-			 p->ndevs == 1 ? "" : "s", notes);
+		         p->ndevs == 1 ? "" : "s", notes);
 	} else {
-		if (snprintf(b->detail, sizeof(b->detail),
-			     "no GPU driven by amdgpu among %zu DRM device%s in "
-			     "%s/class/drm%s",
-			     n, n == 1 ? "" : "s", p->root,
-			     notes) >= (int)sizeof(b->detail))
+		if (snprintf(
+		        b->detail, sizeof(b->detail),
+		        "no GPU driven by amdgpu among %zu DRM device%s in "
+		        "%s/class/drm%s",
+		        n, n == 1 ? "" : "s", p->root,
+		        notes) >= (int)sizeof(b->detail))
 			b->detail[sizeof(b->detail) - 2] = '.';
 	}
 }
 
 /* The DRM driver version through libdrm, or "" (see the top comment). */
 static void drm_version(const struct amdgpu_priv *p, const struct amdgpu_dev *d,
-			char *out, size_t len)
+                        char *out, size_t len)
 {
 	char path[64];
 	out[0] = '\0';
@@ -290,15 +295,15 @@ static void drm_version(const struct amdgpu_priv *p, const struct amdgpu_dev *d,
 	drmVersionPtr v = drmGetVersion(fd);
 	if (v && v->name && strcmp(v->name, "amdgpu") == 0)
 		snprintf(out, len, "%d.%d.%d", v->version_major,
-			 v->version_minor, v->version_patchlevel);
+		         v->version_minor, v->version_patchlevel);
 	if (v)
 		drmFreeVersion(v);
 	close(fd);
 }
 
 static void driver_version(const struct amdgpu_priv *p,
-			   const struct amdgpu_dev *d, bool awake, char *out,
-			   size_t len)
+                           const struct amdgpu_dev *d, bool awake, char *out,
+                           size_t len)
 {
 	if (awake)
 		drm_version(p, d, out, len);
@@ -310,19 +315,19 @@ static void driver_version(const struct amdgpu_priv *p,
 }
 
 static void static_thresholds(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			      struct gt_static *st)
+                              struct gt_static *st)
 {
 	static const struct {
 		int field, sensor;
 		const char *suffix;
 	} map[] = {
-		/* crit is where the firmware starts to throttle, emergency
-		 * where the ASIC shuts down. The junction's crit is the
-		 * limit the hotspot-driven throttling keeps to. */
-		{GT_S_TEMP_SLOWDOWN, AT_EDGE, "crit"},
-		{GT_S_TEMP_SHUTDOWN, AT_EDGE, "emergency"},
-		{GT_S_TEMP_GPU_MAX, AT_JUNCTION, "crit"},
-		{GT_S_TEMP_MEM_MAX, AT_MEM, "crit"},
+	    /* crit is where the firmware starts to throttle, emergency
+	     * where the ASIC shuts down. The junction's crit is the
+	     * limit the hotspot-driven throttling keeps to. */
+	    {GT_S_TEMP_SLOWDOWN, AT_EDGE, "crit"},
+	    {GT_S_TEMP_SHUTDOWN, AT_EDGE, "emergency"},
+	    {GT_S_TEMP_GPU_MAX, AT_JUNCTION, "crit"},
+	    {GT_S_TEMP_MEM_MAX, AT_MEM, "crit"},
 	};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
 		struct gt_val *val = &st->f[map[i].field];
@@ -346,7 +351,7 @@ static void static_thresholds(struct amdgpu_rd *r, struct amdgpu_dev *d,
 
 /* Highest level of a pp_dpm table, in MHz. */
 static void static_dpm_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			   const char *leaf, struct gt_val *val)
+                           const char *leaf, struct gt_val *val)
 {
 	struct gt_amdgpu_dpm dpm;
 	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, leaf);
@@ -365,7 +370,7 @@ static void static_dpm_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
 }
 
 static void static_pcie_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			    struct gt_static *st)
+                            struct gt_static *st)
 {
 	struct gt_val *gen = &st->f[GT_S_PCIE_MAX_GEN];
 	struct gt_val *width = &st->f[GT_S_PCIE_MAX_WIDTH];
@@ -374,7 +379,8 @@ static void static_pcie_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
 		struct gt_amdgpu_dpm dpm;
 		ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "pp_dpm_pcie");
 		const struct gt_amdgpu_dpm_level *lv = NULL;
-		if (n >= 0 && gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm) > 0)
+		if (n >= 0 &&
+		    gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm) > 0)
 			lv = gt_amdgpu_dpm_max_link(&dpm);
 		if (lv && gt_amdgpu_pcie_gen(lv->pcie_gts10) > 0) {
 			gt_val_set(gen, gt_amdgpu_pcie_gen(lv->pcie_gts10));
@@ -383,8 +389,8 @@ static void static_pcie_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
 		}
 	}
 	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "max_link_speed");
-	int rate = n >= 0 ? gt_amdgpu_parse_link_speed(r->p->buf, (size_t)n)
-			  : (int)n;
+	int rate =
+	    n >= 0 ? gt_amdgpu_parse_link_speed(r->p->buf, (size_t)n) : (int)n;
 	if (n < 0)
 		gt_amdgpu_fail_errno(gen, (int)n);
 	else if (gt_amdgpu_pcie_gen(rate) == 0)
@@ -395,15 +401,15 @@ static void static_pcie_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
 }
 
 static void static_fans(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			struct gt_static *st)
+                        struct gt_static *st)
 {
 	if (d->fans) {
 		gt_val_set(&st->f[GT_S_FAN_COUNT], d->fans);
 		/* pwm1_min/pwm1_max: the settable duty range, 0-255. */
 		gt_amdgpu_rd_val(r, &st->f[GT_S_FAN_MIN_PERCENT], d->hwmon,
-				 "pwm1_min", 10000, 255);
+		                 "pwm1_min", 10000, 255);
 		gt_amdgpu_rd_val(r, &st->f[GT_S_FAN_MAX_PERCENT], d->hwmon,
-				 "pwm1_max", 10000, 255);
+		                 "pwm1_max", 10000, 255);
 		return;
 	}
 	/* An APU has no fan of its own; a card without fan files in hwmon
@@ -430,7 +436,7 @@ static void static_strings(const struct amdgpu_dev *d, struct gt_static *st)
 
 /* Facts read from the device itself: only when it is awake. */
 static void static_facts(struct amdgpu_priv *p, struct amdgpu_dev *d,
-			 struct gt_static *st)
+                         struct gt_static *st)
 {
 	struct amdgpu_rd r = {p, false};
 	int64_t pw;
@@ -439,16 +445,17 @@ static void static_facts(struct amdgpu_priv *p, struct amdgpu_dev *d,
 	if (!d->temps_mapped)
 		gt_amdgpu_map_temps(&r, d);
 	gt_amdgpu_rd_val(&r, &st->f[GT_S_VRAM_TOTAL], d->drm.devdir,
-			 "mem_info_vram_total", 1, 0);
+	                 "mem_info_vram_total", 1, 0);
 	gt_amdgpu_rd_val(&r, &st->f[GT_S_POWER_MAX], d->hwmon, "power1_cap_max",
-			 1, 1000);
+	                 1, 1000);
 	gt_amdgpu_rd_val(&r, &st->f[GT_S_POWER_DEFAULT], d->hwmon,
-			 "power1_cap_default", 1, 1000);
+	                 "power1_cap_default", 1, 1000);
 	int rc = gt_amdgpu_rd_i64(&r, d->hwmon, "power1_cap_min", &pw);
 	if (rc < 0)
 		gt_amdgpu_fail_errno(&st->f[GT_S_POWER_MIN], rc);
 	else if (pw <= 0) /* 0 on several boards: the minimum is unknown */
-		gt_val_fail(&st->f[GT_S_POWER_MIN], GT_WHY_UNSUPPORTED_DEVICE, 0);
+		gt_val_fail(&st->f[GT_S_POWER_MIN], GT_WHY_UNSUPPORTED_DEVICE,
+		            0);
 	else
 		gt_val_set(&st->f[GT_S_POWER_MIN], pw / 1000);
 	static_thresholds(&r, d, st);
@@ -461,7 +468,7 @@ static void static_facts(struct amdgpu_priv *p, struct amdgpu_dev *d,
 }
 
 static int amdgpu_get_static(struct gt_backend *b, unsigned dev,
-			     struct gt_static *st)
+                             struct gt_static *st)
 {
 	struct amdgpu_priv *p = b->priv;
 	struct amdgpu_dev *d = &p->devs[dev];
@@ -472,23 +479,24 @@ static int amdgpu_get_static(struct gt_backend *b, unsigned dev,
 	gt_copy_str(st->pci_bus_id, sizeof(st->pci_bus_id), d->drm.pdev);
 	memcpy(st->id, d->drm.pdev[0] ? "pci:" : "drm:", 4);
 	gt_copy_str(st->id + 4, sizeof(st->id) - 4,
-		    d->drm.pdev[0] ? d->drm.pdev : d->drm.card);
+	            d->drm.pdev[0] ? d->drm.pdev : d->drm.card);
 	st->pci_vendor_id = 0x1002;
 	st->pci_device_id = d->drm.device;
-	st->pci_subsystem_id = ((uint32_t)d->drm.subsys_device << 16) |
-			       d->drm.subsys_vendor;
+	st->pci_subsystem_id =
+	    ((uint32_t)d->drm.subsys_device << 16) | d->drm.subsys_vendor;
 	if (d->drm.device)
 		gt_amdgpu_name(p->ids_path[0] ? p->ids_path : NULL,
-			       d->drm.device, d->revision, st->name,
-			       sizeof(st->name));
+		               d->drm.device, d->revision, st->name,
+		               sizeof(st->name));
 	else
 		gt_copy_str(st->name, sizeof(st->name),
-			    "AMD Radeon (unknown device)");
+		            "AMD Radeon (unknown device)");
 	const char *arch = gt_amdgpu_arch(d->drm.device);
-	gt_copy_str(st->architecture, sizeof(st->architecture), arch ? arch : "");
+	gt_copy_str(st->architecture, sizeof(st->architecture),
+	            arch ? arch : "");
 	st->integrated = d->integrated;
 	driver_version(p, d, awake, st->driver_version,
-		       sizeof(st->driver_version));
+	               sizeof(st->driver_version));
 
 	/* A sleeping device's facts say so; the first awake sample asks for
 	 * them again. */
@@ -499,9 +507,10 @@ static int amdgpu_get_static(struct gt_backend *b, unsigned dev,
 		if (!d->facts_read)
 			gt_val_fail(&st->f[i], GT_WHY_ASLEEP, 0);
 	static const int absent[] = {GT_S_CLK_SM_MAX, GT_S_CC_MAJOR,
-				     GT_S_CC_MINOR, GT_S_MIG_MODE, GT_S_ECC_MODE};
-	for (size_t i = 0; d->facts_read && i < sizeof(absent) / sizeof(absent[0]);
-	     i++)
+	                             GT_S_CC_MINOR, GT_S_MIG_MODE,
+	                             GT_S_ECC_MODE};
+	for (size_t i = 0;
+	     d->facts_read && i < sizeof(absent) / sizeof(absent[0]); i++)
 		gt_val_fail(&st->f[absent[i]], GT_WHY_UNSUPPORTED_DEVICE, 0);
 	if (d->facts_read && exists(d->drm.devdir, "ras/umc_err_count"))
 		gt_val_set(&st->f[GT_S_ECC_MODE], 1);
@@ -509,7 +518,7 @@ static int amdgpu_get_static(struct gt_backend *b, unsigned dev,
 }
 
 static int amdgpu_processes(struct gt_backend *b, unsigned dev,
-			    struct gt_proc_vec *out)
+                            struct gt_proc_vec *out)
 {
 	struct amdgpu_priv *p = b->priv;
 	struct amdgpu_dev *d = &p->devs[dev];
@@ -530,12 +539,12 @@ static void amdgpu_shutdown(struct gt_backend *b)
 }
 
 const struct gt_backend_ops gt_amdgpu_backend = {
-	.name = "amdgpu",
-	.uses_fdinfo = true,
-	.probe = amdgpu_probe,
-	.get_static = amdgpu_get_static,
-	.sample = gt_amdgpu_sample,
-	.processes = amdgpu_processes,
-	.error_text = gt_backend_errno_text,
-	.shutdown = amdgpu_shutdown,
+    .name = "amdgpu",
+    .uses_fdinfo = true,
+    .probe = amdgpu_probe,
+    .get_static = amdgpu_get_static,
+    .sample = gt_amdgpu_sample,
+    .processes = amdgpu_processes,
+    .error_text = gt_backend_errno_text,
+    .shutdown = amdgpu_shutdown,
 };

@@ -37,7 +37,7 @@ enum gt_amdgpu_name_source {
  * ids_path NULL = GT_AMDGPU_IDS_DEFAULT; an unreadable file is skipped.
  */
 enum gt_amdgpu_name_source gt_amdgpu_name(const char *ids_path, uint16_t device,
-					  int revision, char *out, size_t len);
+                                          int revision, char *out, size_t len);
 
 /* Architecture of a device id ("RDNA3", "GCN 4", ...); NULL if unknown. */
 const char *gt_amdgpu_arch(uint16_t device);

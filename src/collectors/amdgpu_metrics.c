@@ -15,8 +15,8 @@ enum unit {
 	U_PERCENT,       /* % -> cpercent */
 	U_WATT,          /* W -> mW */
 	U_MILLIWATT,
-	U_ENERGY,        /* 2^-16 J (15.259 µJ) -> mJ */
-	U_PLAIN,         /* MHz, RPM, lanes, 0.1 GT/s, mV, raw bits */
+	U_ENERGY, /* 2^-16 J (15.259 µJ) -> mJ */
+	U_PLAIN,  /* MHz, RPM, lanes, 0.1 GT/s, mV, raw bits */
 };
 
 /* Which member of struct gt_amdgpu_metrics a table row fills. */
@@ -60,68 +60,68 @@ struct layout {
 
 /* v1.0: system_clock_counter first, 32-bit energy, 8-bit link fields. */
 static const struct row v1_0[] = {
-	{S_TEMP_GPU, 16, 2, U_CELSIUS},    {S_TEMP_HOTSPOT, 18, 2, U_CELSIUS},
-	{S_TEMP_MEM, 20, 2, U_CELSIUS},    {S_GFX_ACT, 28, 2, U_PERCENT},
-	{S_UMC_ACT, 30, 2, U_PERCENT},     {S_MM_ACT, 32, 2, U_PERCENT},
-	{S_SOCKET_POWER, 34, 2, U_WATT},   {S_ENERGY, 36, 4, U_ENERGY},
-	{S_GFXCLK_AVG, 40, 2, U_PLAIN},    {S_UCLK_AVG, 44, 2, U_PLAIN},
-	{S_VCLK_AVG, 46, 2, U_PLAIN},      {S_GFXCLK_CUR, 54, 2, U_PLAIN},
-	{S_UCLK_CUR, 58, 2, U_PLAIN},      {S_VCLK_CUR, 60, 2, U_PLAIN},
-	{S_FAN, 72, 2, U_PLAIN},           {S_PCIE_WIDTH, 74, 1, U_PLAIN},
-	{S_PCIE_SPEED, 75, 1, U_PLAIN},
+    {S_TEMP_GPU, 16, 2, U_CELSIUS},  {S_TEMP_HOTSPOT, 18, 2, U_CELSIUS},
+    {S_TEMP_MEM, 20, 2, U_CELSIUS},  {S_GFX_ACT, 28, 2, U_PERCENT},
+    {S_UMC_ACT, 30, 2, U_PERCENT},   {S_MM_ACT, 32, 2, U_PERCENT},
+    {S_SOCKET_POWER, 34, 2, U_WATT}, {S_ENERGY, 36, 4, U_ENERGY},
+    {S_GFXCLK_AVG, 40, 2, U_PLAIN},  {S_UCLK_AVG, 44, 2, U_PLAIN},
+    {S_VCLK_AVG, 46, 2, U_PLAIN},    {S_GFXCLK_CUR, 54, 2, U_PLAIN},
+    {S_UCLK_CUR, 58, 2, U_PLAIN},    {S_VCLK_CUR, 60, 2, U_PLAIN},
+    {S_FAN, 72, 2, U_PLAIN},         {S_PCIE_WIDTH, 74, 1, U_PLAIN},
+    {S_PCIE_SPEED, 75, 1, U_PLAIN},
 };
 
 /* v1.1, v1.2 and v1.3 share offsets; the rows past a version's size are
  * skipped by the size check. */
 static const struct row v1_3[] = {
-	{S_TEMP_GPU, 4, 2, U_CELSIUS},     {S_TEMP_HOTSPOT, 6, 2, U_CELSIUS},
-	{S_TEMP_MEM, 8, 2, U_CELSIUS},     {S_GFX_ACT, 16, 2, U_PERCENT},
-	{S_UMC_ACT, 18, 2, U_PERCENT},     {S_MM_ACT, 20, 2, U_PERCENT},
-	{S_SOCKET_POWER, 22, 2, U_WATT},   {S_ENERGY, 24, 8, U_ENERGY},
-	{S_GFXCLK_AVG, 40, 2, U_PLAIN},    {S_UCLK_AVG, 44, 2, U_PLAIN},
-	{S_VCLK_AVG, 46, 2, U_PLAIN},      {S_GFXCLK_CUR, 54, 2, U_PLAIN},
-	{S_UCLK_CUR, 58, 2, U_PLAIN},      {S_VCLK_CUR, 60, 2, U_PLAIN},
-	{S_FAN, 72, 2, U_PLAIN},           {S_PCIE_WIDTH, 74, 2, U_PLAIN},
-	{S_PCIE_SPEED, 76, 2, U_PLAIN},    {S_VOLT_GFX, 106, 2, U_PLAIN},
-	{S_THROTTLE, 112, 8, U_PLAIN},
+    {S_TEMP_GPU, 4, 2, U_CELSIUS},   {S_TEMP_HOTSPOT, 6, 2, U_CELSIUS},
+    {S_TEMP_MEM, 8, 2, U_CELSIUS},   {S_GFX_ACT, 16, 2, U_PERCENT},
+    {S_UMC_ACT, 18, 2, U_PERCENT},   {S_MM_ACT, 20, 2, U_PERCENT},
+    {S_SOCKET_POWER, 22, 2, U_WATT}, {S_ENERGY, 24, 8, U_ENERGY},
+    {S_GFXCLK_AVG, 40, 2, U_PLAIN},  {S_UCLK_AVG, 44, 2, U_PLAIN},
+    {S_VCLK_AVG, 46, 2, U_PLAIN},    {S_GFXCLK_CUR, 54, 2, U_PLAIN},
+    {S_UCLK_CUR, 58, 2, U_PLAIN},    {S_VCLK_CUR, 60, 2, U_PLAIN},
+    {S_FAN, 72, 2, U_PLAIN},         {S_PCIE_WIDTH, 74, 2, U_PLAIN},
+    {S_PCIE_SPEED, 76, 2, U_PLAIN},  {S_VOLT_GFX, 106, 2, U_PLAIN},
+    {S_THROTTLE, 112, 8, U_PLAIN},
 };
 
 /* v2.0: system_clock_counter first. */
 static const struct row v2_0[] = {
-	{S_TEMP_GPU, 16, 2, U_CENTI_CELSIUS}, {S_GFX_ACT, 40, 2, U_PERCENT},
-	{S_MM_ACT, 42, 2, U_PERCENT},         {S_SOCKET_POWER, 44, 2, U_MILLIWATT},
-	{S_GFX_POWER, 50, 2, U_MILLIWATT},    {S_GFXCLK_AVG, 68, 2, U_PLAIN},
-	{S_UCLK_AVG, 72, 2, U_PLAIN},         {S_VCLK_AVG, 76, 2, U_PLAIN},
-	{S_GFXCLK_CUR, 80, 2, U_PLAIN},       {S_UCLK_CUR, 84, 2, U_PLAIN},
-	{S_VCLK_CUR, 88, 2, U_PLAIN},
+    {S_TEMP_GPU, 16, 2, U_CENTI_CELSIUS}, {S_GFX_ACT, 40, 2, U_PERCENT},
+    {S_MM_ACT, 42, 2, U_PERCENT},         {S_SOCKET_POWER, 44, 2, U_MILLIWATT},
+    {S_GFX_POWER, 50, 2, U_MILLIWATT},    {S_GFXCLK_AVG, 68, 2, U_PLAIN},
+    {S_UCLK_AVG, 72, 2, U_PLAIN},         {S_VCLK_AVG, 76, 2, U_PLAIN},
+    {S_GFXCLK_CUR, 80, 2, U_PLAIN},       {S_UCLK_CUR, 84, 2, U_PLAIN},
+    {S_VCLK_CUR, 88, 2, U_PLAIN},
 };
 
 /* v2.1 to v2.4 share offsets; indep_throttle_status from v2.2. */
 static const struct row v2_x[] = {
-	{S_TEMP_GPU, 4, 2, U_CENTI_CELSIUS}, {S_GFX_ACT, 28, 2, U_PERCENT},
-	{S_MM_ACT, 30, 2, U_PERCENT},        {S_SOCKET_POWER, 40, 2, U_MILLIWATT},
-	{S_GFX_POWER, 46, 2, U_MILLIWATT},   {S_GFXCLK_AVG, 64, 2, U_PLAIN},
-	{S_UCLK_AVG, 68, 2, U_PLAIN},        {S_VCLK_AVG, 72, 2, U_PLAIN},
-	{S_GFXCLK_CUR, 76, 2, U_PLAIN},      {S_UCLK_CUR, 80, 2, U_PLAIN},
-	{S_VCLK_CUR, 84, 2, U_PLAIN},        {S_THROTTLE, 120, 8, U_PLAIN},
+    {S_TEMP_GPU, 4, 2, U_CENTI_CELSIUS}, {S_GFX_ACT, 28, 2, U_PERCENT},
+    {S_MM_ACT, 30, 2, U_PERCENT},        {S_SOCKET_POWER, 40, 2, U_MILLIWATT},
+    {S_GFX_POWER, 46, 2, U_MILLIWATT},   {S_GFXCLK_AVG, 64, 2, U_PLAIN},
+    {S_UCLK_AVG, 68, 2, U_PLAIN},        {S_VCLK_AVG, 72, 2, U_PLAIN},
+    {S_GFXCLK_CUR, 76, 2, U_PLAIN},      {S_UCLK_CUR, 80, 2, U_PLAIN},
+    {S_VCLK_CUR, 84, 2, U_PLAIN},        {S_THROTTLE, 120, 8, U_PLAIN},
 };
 
 /* v3.0 (smu_v14_0_0): 32-bit powers, averages only. */
 static const struct row v3_0[] = {
-	{S_TEMP_GPU, 4, 2, U_CENTI_CELSIUS}, {S_GFX_ACT, 42, 2, U_PERCENT},
-	{S_MM_ACT, 44, 2, U_PERCENT},        {S_SOCKET_POWER, 112, 4, U_MILLIWATT},
-	{S_GFX_POWER, 124, 4, U_MILLIWATT},  {S_GFXCLK_AVG, 174, 2, U_PLAIN},
-	{S_VCLK_AVG, 184, 2, U_PLAIN},       {S_UCLK_AVG, 186, 2, U_PLAIN},
-	{S_GFX_MAXFREQ, 224, 2, U_PLAIN},
+    {S_TEMP_GPU, 4, 2, U_CENTI_CELSIUS}, {S_GFX_ACT, 42, 2, U_PERCENT},
+    {S_MM_ACT, 44, 2, U_PERCENT},        {S_SOCKET_POWER, 112, 4, U_MILLIWATT},
+    {S_GFX_POWER, 124, 4, U_MILLIWATT},  {S_GFXCLK_AVG, 174, 2, U_PLAIN},
+    {S_VCLK_AVG, 184, 2, U_PLAIN},       {S_UCLK_AVG, 186, 2, U_PLAIN},
+    {S_GFX_MAXFREQ, 224, 2, U_PLAIN},
 };
 
 #define ROWS(a) a, sizeof(a) / sizeof(a[0])
 
 static const struct layout layouts[] = {
-	{1, 0, ROWS(v1_0)}, {1, 1, ROWS(v1_3)}, {1, 2, ROWS(v1_3)},
-	{1, 3, ROWS(v1_3)}, {2, 0, ROWS(v2_0)}, {2, 1, ROWS(v2_x)},
-	{2, 2, ROWS(v2_x)}, {2, 3, ROWS(v2_x)}, {2, 4, ROWS(v2_x)},
-	{3, 0, ROWS(v3_0)},
+    {1, 0, ROWS(v1_0)}, {1, 1, ROWS(v1_3)}, {1, 2, ROWS(v1_3)},
+    {1, 3, ROWS(v1_3)}, {2, 0, ROWS(v2_0)}, {2, 1, ROWS(v2_x)},
+    {2, 2, ROWS(v2_x)}, {2, 3, ROWS(v2_x)}, {2, 4, ROWS(v2_x)},
+    {3, 0, ROWS(v3_0)},
 };
 
 /* The smallest structure_size of each known version: a header claiming
@@ -146,41 +146,60 @@ static uint64_t le(const uint8_t *p, unsigned width)
 }
 
 static struct gt_val *slot_val(struct gt_amdgpu_metrics *m, enum slot s,
-			       struct gt_val *scratch)
+                               struct gt_val *scratch)
 {
 	switch (s) {
-	case S_TEMP_GPU: return &m->temp_gpu;
-	case S_TEMP_HOTSPOT: return &m->temp_hotspot;
-	case S_TEMP_MEM: return &m->temp_mem;
-	case S_GFX_ACT: return &m->gfx_activity;
-	case S_UMC_ACT: return &m->umc_activity;
-	case S_MM_ACT: return &m->mm_activity;
-	case S_SOCKET_POWER: return &m->socket_power;
-	case S_GFX_POWER: return &m->gfx_power;
-	case S_ENERGY: return &m->energy;
-	case S_GFXCLK_CUR: return &m->gfxclk;
-	case S_UCLK_CUR: return &m->uclk;
-	case S_VCLK_CUR: return &m->vclk;
-	case S_FAN: return &m->fan_rpm;
-	case S_PCIE_WIDTH: return &m->pcie_width;
-	case S_PCIE_SPEED: return &m->pcie_gts10;
-	case S_VOLT_GFX: return &m->voltage_gfx;
-	case S_GFX_MAXFREQ: return &m->gfx_maxfreq;
-	case S_THROTTLE: return &m->throttle_raw;
-	default: return &scratch[s]; /* averages, merged below */
+	case S_TEMP_GPU:
+		return &m->temp_gpu;
+	case S_TEMP_HOTSPOT:
+		return &m->temp_hotspot;
+	case S_TEMP_MEM:
+		return &m->temp_mem;
+	case S_GFX_ACT:
+		return &m->gfx_activity;
+	case S_UMC_ACT:
+		return &m->umc_activity;
+	case S_MM_ACT:
+		return &m->mm_activity;
+	case S_SOCKET_POWER:
+		return &m->socket_power;
+	case S_GFX_POWER:
+		return &m->gfx_power;
+	case S_ENERGY:
+		return &m->energy;
+	case S_GFXCLK_CUR:
+		return &m->gfxclk;
+	case S_UCLK_CUR:
+		return &m->uclk;
+	case S_VCLK_CUR:
+		return &m->vclk;
+	case S_FAN:
+		return &m->fan_rpm;
+	case S_PCIE_WIDTH:
+		return &m->pcie_width;
+	case S_PCIE_SPEED:
+		return &m->pcie_gts10;
+	case S_VOLT_GFX:
+		return &m->voltage_gfx;
+	case S_GFX_MAXFREQ:
+		return &m->gfx_maxfreq;
+	case S_THROTTLE:
+		return &m->throttle_raw;
+	default:
+		return &scratch[s]; /* averages, merged below */
 	}
 }
 
 static void fail_all(struct gt_amdgpu_metrics *m)
 {
 	struct gt_val *all[] = {
-		&m->temp_gpu,   &m->temp_hotspot, &m->temp_mem,
-		&m->gfx_activity, &m->umc_activity, &m->mm_activity,
-		&m->socket_power, &m->gfx_power,  &m->energy,
-		&m->gfxclk,     &m->uclk,         &m->vclk,
-		&m->fan_rpm,    &m->pcie_width,   &m->pcie_gts10,
-		&m->voltage_gfx, &m->gfx_maxfreq, &m->throttle_raw,
-		&m->throttle,
+	    &m->temp_gpu,     &m->temp_hotspot, &m->temp_mem,
+	    &m->gfx_activity, &m->umc_activity, &m->mm_activity,
+	    &m->socket_power, &m->gfx_power,    &m->energy,
+	    &m->gfxclk,       &m->uclk,         &m->vclk,
+	    &m->fan_rpm,      &m->pcie_width,   &m->pcie_gts10,
+	    &m->voltage_gfx,  &m->gfx_maxfreq,  &m->throttle_raw,
+	    &m->throttle,
 	};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		gt_val_fail(all[i], GT_WHY_UNSUPPORTED_DEVICE, 0);
@@ -199,7 +218,7 @@ static int64_t scale(uint64_t raw, enum unit unit)
 	case U_ENERGY:
 		/* raw * 1000 / 65536 without overflowing 64 bits */
 		return (int64_t)((raw >> 16) * 1000 +
-				 ((raw & 0xffff) * 1000 >> 16));
+		                 ((raw & 0xffff) * 1000 >> 16));
 	case U_MILLIWATT:
 	case U_PLAIN:
 		break;
@@ -208,7 +227,7 @@ static int64_t scale(uint64_t raw, enum unit unit)
 }
 
 int gt_amdgpu_metrics_decode(const void *buf, size_t len,
-			     struct gt_amdgpu_metrics *out)
+                             struct gt_amdgpu_metrics *out)
 {
 	const uint8_t *b = buf;
 	struct gt_val avg[S__COUNT];
@@ -227,8 +246,8 @@ int gt_amdgpu_metrics_decode(const void *buf, size_t len,
 			lay = &layouts[i];
 	if (!lay)
 		return out->size >= 4 && out->format >= 1 && out->format <= 3
-			       ? -EPROTONOSUPPORT
-			       : -EBADMSG;
+		           ? -EPROTONOSUPPORT
+		           : -EBADMSG;
 	if (out->size < min_size(out->format, out->content))
 		return -EBADMSG;
 	/* The header's size, never the file's: captures pad to a page. */
@@ -241,8 +260,9 @@ int gt_amdgpu_metrics_decode(const void *buf, size_t len,
 		if ((size_t)r->offset + r->width > avail)
 			continue;
 		uint64_t raw = le(b + r->offset, r->width);
-		uint64_t ones = r->width == 8 ? UINT64_MAX
-					      : (UINT64_C(1) << (8 * r->width)) - 1;
+		uint64_t ones = r->width == 8
+		                    ? UINT64_MAX
+		                    : (UINT64_C(1) << (8 * r->width)) - 1;
 		/* The kernel fills the table with 0xff before the firmware
 		 * writes what it has: all ones means "not filled". */
 		if (raw == ones)
@@ -252,7 +272,7 @@ int gt_amdgpu_metrics_decode(const void *buf, size_t len,
 		if (r->slot == S_ENERGY && raw == 0)
 			continue;
 		gt_val_set(slot_val(out, (enum slot)r->slot, avg),
-			   scale(raw, (enum unit)r->unit));
+		           scale(raw, (enum unit)r->unit));
 	}
 	if (!gt_val_ok(&out->gfxclk))
 		out->gfxclk = avg[S_GFXCLK_AVG];
@@ -262,7 +282,7 @@ int gt_amdgpu_metrics_decode(const void *buf, size_t len,
 		out->vclk = avg[S_VCLK_AVG];
 	if (gt_val_ok(&out->throttle_raw))
 		gt_val_set(&out->throttle, gt_amdgpu_throttle_from_indep(
-						   (uint64_t)out->throttle_raw.v));
+		                               (uint64_t)out->throttle_raw.v));
 	return 0;
 }
 

@@ -54,7 +54,7 @@ struct gt_amdgpu_metrics {
  * error cases every value is failed with GT_WHY_UNSUPPORTED_DEVICE.
  */
 int gt_amdgpu_metrics_decode(const void *buf, size_t len,
-			     struct gt_amdgpu_metrics *out);
+                             struct gt_amdgpu_metrics *out);
 
 /* Maps ASIC-independent throttler bits to enum gt_throttle: power limits
  * (bits 0-15) -> SW_POWER_CAP, current limits (16-31) -> CURRENT_LIMIT,

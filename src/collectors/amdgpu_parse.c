@@ -213,7 +213,8 @@ int gt_amdgpu_parse_dpm(const char *text, size_t len, struct gt_amdgpu_dpm *out)
 			continue;
 		content = true;
 		struct gt_amdgpu_dpm_level lv;
-		if (!parse_dpm_line(line, &lv) || out->count == GT_AMDGPU_DPM_MAX)
+		if (!parse_dpm_line(line, &lv) ||
+		    out->count == GT_AMDGPU_DPM_MAX)
 			continue;
 		out->lv[out->count++] = lv;
 		if (lv.active)
@@ -293,10 +294,17 @@ static bool slice_is(struct slice s, const char *word)
 	return s.n == strlen(word) && memcmp(s.p, word, s.n) == 0;
 }
 
-enum od_section { OD_NONE, OD_SCLK, OD_MCLK, OD_SCLK_OFFSET, OD_RANGE, OD_OTHER };
+enum od_section {
+	OD_NONE,
+	OD_SCLK,
+	OD_MCLK,
+	OD_SCLK_OFFSET,
+	OD_RANGE,
+	OD_OTHER
+};
 
 static void od_level(struct gt_amdgpu_od *od, enum od_section sec,
-		     struct slice line)
+                     struct slice line)
 {
 	int64_t idx, mhz;
 	struct slice s = line;
@@ -356,13 +364,14 @@ int gt_amdgpu_parse_od(const char *text, size_t len, struct gt_amdgpu_od *out)
 		content = true;
 		if (od_header(line)) {
 			struct slice name = {line.p, line.n - 1};
-			sec = slice_is(name, "OD_SCLK")          ? OD_SCLK
-			      : slice_is(name, "OD_MCLK")        ? OD_MCLK
-			      : slice_is(name, "OD_SCLK_OFFSET") ? OD_SCLK_OFFSET
-			      : slice_is(name, "OD_RANGE")       ? OD_RANGE
-								 : OD_OTHER;
+			sec = slice_is(name, "OD_SCLK")   ? OD_SCLK
+			      : slice_is(name, "OD_MCLK") ? OD_MCLK
+			      : slice_is(name, "OD_SCLK_OFFSET")
+			          ? OD_SCLK_OFFSET
+			      : slice_is(name, "OD_RANGE") ? OD_RANGE
+			                                   : OD_OTHER;
 			known = known ||
-				(name.n > 3 && memcmp(name.p, "OD_", 3) == 0);
+			        (name.n > 3 && memcmp(name.p, "OD_", 3) == 0);
 			continue;
 		}
 		if (sec != OD_NONE && sec != OD_OTHER)
@@ -431,7 +440,7 @@ static void copy_name(struct slice name, char *out, size_t len)
 /* The rotated layout's header row: "<n> <NAME>[*] [*] <n> <NAME> ...".
  * Returns the number of (index, name) pairs; fills the active one. */
 static int rotated_header(struct slice line, int64_t *active_idx,
-			  struct slice *active_name)
+                          struct slice *active_name)
 {
 	struct slice tok[MAX_TOKENS], name = {NULL, 0};
 	size_t nt = tokens(line, tok, MAX_TOKENS);
@@ -451,7 +460,7 @@ static int rotated_header(struct slice line, int64_t *active_idx,
 			idx = v;
 			name.p = NULL;
 		} else if (idx >= 0 && !name.p &&
-			   profile_name(tok[i], &name, &star)) {
+		           profile_name(tok[i], &name, &star)) {
 			pairs++;
 			if (star) {
 				*active_idx = idx;
@@ -465,7 +474,7 @@ static int rotated_header(struct slice line, int64_t *active_idx,
 }
 
 int gt_amdgpu_parse_power_profile(const char *text, size_t len, char *name,
-				  size_t name_len)
+                                  size_t name_len)
 {
 	struct slice rest = {text, len}, line;
 	bool first = true, any = false;
@@ -515,7 +524,7 @@ int gt_amdgpu_parse_power_profile(const char *text, size_t len, char *name,
 }
 
 int gt_amdgpu_parse_perf_level(const char *text, size_t len, char *out,
-			       size_t out_len)
+                               size_t out_len)
 {
 	struct slice s = trim_value((struct slice){text, len});
 	if (s.n == 0 || s.n >= out_len)

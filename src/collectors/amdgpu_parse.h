@@ -23,11 +23,11 @@
 
 /* One line of a pp_dpm_* table. */
 struct gt_amdgpu_dpm_level {
-	int index;       /* the printed index; -1 for the deep-sleep "S:" line */
-	int64_t mhz;     /* clock in MHz (the LCLK on pp_dpm_pcie); -1 if none */
-	int pcie_gts10;  /* pp_dpm_pcie only: link rate in 0.1 GT/s, else 0 */
-	int pcie_width;  /* pp_dpm_pcie only: lanes, else 0 */
-	bool active;     /* marked with '*' */
+	int index;      /* the printed index; -1 for the deep-sleep "S:" line */
+	int64_t mhz;    /* clock in MHz (the LCLK on pp_dpm_pcie); -1 if none */
+	int pcie_gts10; /* pp_dpm_pcie only: link rate in 0.1 GT/s, else 0 */
+	int pcie_width; /* pp_dpm_pcie only: lanes, else 0 */
+	bool active;    /* marked with '*' */
 };
 
 struct gt_amdgpu_dpm {
@@ -44,7 +44,8 @@ struct gt_amdgpu_dpm {
  * levels (0 for an empty table, as SI prints), or -EBADMSG when the text
  * has content but no line in the format.
  */
-int gt_amdgpu_parse_dpm(const char *text, size_t len, struct gt_amdgpu_dpm *out);
+int gt_amdgpu_parse_dpm(const char *text, size_t len,
+                        struct gt_amdgpu_dpm *out);
 
 /* The current level: the last line marked '*' (several lines can be
  * marked, with equal or, briefly, different values); NULL if none is. */
@@ -69,13 +70,13 @@ int gt_amdgpu_parse_link_speed(const char *text, size_t len);
 
 /* What pp_od_clk_voltage says about the clock ranges. */
 struct gt_amdgpu_od {
-	bool has_sclk;          /* OD_SCLK: the allowed gfx clock range */
+	bool has_sclk; /* OD_SCLK: the allowed gfx clock range */
 	int64_t sclk_min, sclk_max;
-	bool has_mclk;          /* OD_MCLK */
+	bool has_mclk; /* OD_MCLK */
 	int64_t mclk_min, mclk_max;
-	bool has_sclk_offset;   /* RDNA4: OD_SCLK_OFFSET (an offset, no range) */
+	bool has_sclk_offset; /* RDNA4: OD_SCLK_OFFSET (an offset, no range) */
 	int64_t sclk_offset;
-	bool has_sclk_range;    /* OD_RANGE: SCLK: what may be set */
+	bool has_sclk_range; /* OD_RANGE: SCLK: what may be set */
 	int64_t sclk_range_min, sclk_range_max;
 };
 
@@ -99,11 +100,11 @@ int gt_amdgpu_parse_od(const char *text, size_t len, struct gt_amdgpu_od *out);
  * when the text is in none of the layouts.
  */
 int gt_amdgpu_parse_power_profile(const char *text, size_t len, char *name,
-				  size_t name_len);
+                                  size_t name_len);
 
 /* Checks and copies power_dpm_force_performance_level ("auto", "manual",
  * "profile_peak", ...): one word of [a-z_]. Returns 0 or -EBADMSG. */
 int gt_amdgpu_parse_perf_level(const char *text, size_t len, char *out,
-			       size_t out_len);
+                               size_t out_len);
 
 #endif

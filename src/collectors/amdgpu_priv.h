@@ -37,18 +37,18 @@ struct amdgpu_slow {
 };
 
 struct amdgpu_dev {
-	struct gt_drmdev drm;   /* identity from discovery */
-	char hwmon[PATH_MAX];   /* device/hwmon/hwmonN, "" if there is none */
-	int revision;           /* GT_AMDGPU_REV_UNKNOWN without a revision file */
+	struct gt_drmdev drm; /* identity from discovery */
+	char hwmon[PATH_MAX]; /* device/hwmon/hwmonN, "" if there is none */
+	int revision; /* GT_AMDGPU_REV_UNKNOWN without a revision file */
 	bool integrated;
 	/* The link in pp_dpm_pcie is the real slot link on Vega10 and newer
 	 * dGPUs, whose PCI function sits behind an on-package switch (the
 	 * PCI files then describe the internal link). */
 	bool pcie_from_dpm;
-	bool facts_read;        /* static facts came from an awake device */
+	bool facts_read; /* static facts came from an awake device */
 	bool temps_mapped;
 	int temp_index[AT__COUNT]; /* N of tempN_input, 0 = no such sensor */
-	unsigned fans;          /* 0 or 1: amdgpu exposes one fan */
+	unsigned fans;             /* 0 or 1: amdgpu exposes one fan */
 	struct amdgpu_slow slow;
 };
 
@@ -58,8 +58,8 @@ struct amdgpu_priv {
 	struct gt_fdinfo *fdinfo; /* borrowed from the collector; may be NULL */
 	char root[PATH_MAX];      /* the sysfs root */
 	char ids_path[PATH_MAX];  /* amdgpu.ids; "" = libdrm's default */
-	bool real_sysfs;          /* root is the live /sys: device nodes match */
-	char buf[GT_AMDGPU_BUF];  /* read scratch (one thread calls us) */
+	bool real_sysfs;         /* root is the live /sys: device nodes match */
+	char buf[GT_AMDGPU_BUF]; /* read scratch (one thread calls us) */
 };
 
 /* Per-sample read context: newer kernels answer EPERM instead of waking a
@@ -70,20 +70,20 @@ struct amdgpu_rd {
 };
 
 int gt_amdgpu_rd_i64(struct amdgpu_rd *r, const char *dir, const char *leaf,
-		     int64_t *v);
+                     int64_t *v);
 /* Reads dir/leaf raw into p->buf (NUL-terminated); returns the length or
  * -errno. */
 ssize_t gt_amdgpu_rd_raw(struct amdgpu_rd *r, const char *dir,
-			 const char *leaf);
+                         const char *leaf);
 /* val = dir/leaf * mul / div, or failed with the reason the errno gives. */
 int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
-		     const char *leaf, int64_t mul, int64_t div);
+                     const char *leaf, int64_t mul, int64_t div);
 void gt_amdgpu_fail_errno(struct gt_val *val, int rc);
 
 /* Finds which tempN is edge/junction/mem (by label, else by number). */
 void gt_amdgpu_map_temps(struct amdgpu_rd *r, struct amdgpu_dev *d);
 
 int gt_amdgpu_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
-		     int slow);
+                     int slow);
 
 #endif

@@ -59,7 +59,7 @@ static void take(struct gt_val *dst, const struct gt_val *src, enum gt_why why)
 
 /* Falls back to a gpu_metrics value when the primary source has none. */
 static void fallback(struct gt_val *dst, const struct gt_val *src,
-		     enum gt_why why)
+                     enum gt_why why)
 {
 	if (!gt_val_ok(dst) && why == GT_WHY_OK && gt_val_ok(src))
 		*dst = *src;
@@ -68,14 +68,14 @@ static void fallback(struct gt_val *dst, const struct gt_val *src,
 /* Reads and decodes gpu_metrics; returns why its values are missing when
  * the file itself is (GT_WHY_OK otherwise, even if fields are unfilled). */
 static enum gt_why read_metrics(struct amdgpu_rd *r, struct amdgpu_dev *d,
-				struct gt_amdgpu_metrics *m)
+                                struct gt_amdgpu_metrics *m)
 {
 	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "gpu_metrics");
 	if (n < 0) {
 		gt_amdgpu_metrics_decode(NULL, 0, m);
 		/* No file: the device (pre-Vega12, SI...) has no such table. */
 		return n == -ENOENT ? GT_WHY_UNSUPPORTED_DEVICE
-				    : gt_sysfs_why((int)n);
+		                    : gt_sysfs_why((int)n);
 	}
 	gt_amdgpu_metrics_decode(r->p->buf, (size_t)n, m);
 	return GT_WHY_OK;
@@ -83,7 +83,7 @@ static enum gt_why read_metrics(struct amdgpu_rd *r, struct amdgpu_dev *d,
 
 /* The value of the active level of a pp_dpm table. */
 static void dpm_current(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			const char *leaf, struct gt_val *val)
+                        const char *leaf, struct gt_val *val)
 {
 	struct gt_amdgpu_dpm dpm;
 	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, leaf);
@@ -93,7 +93,7 @@ static void dpm_current(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	}
 	int levels = gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm);
 	const struct gt_amdgpu_dpm_level *lv =
-		levels > 0 ? gt_amdgpu_dpm_active(&dpm) : NULL;
+	    levels > 0 ? gt_amdgpu_dpm_active(&dpm) : NULL;
 	if (levels < 0)
 		gt_val_fail(val, GT_WHY_DRIVER_ERROR, -levels);
 	else if (!lv || lv->mhz < 0)
@@ -103,8 +103,8 @@ static void dpm_current(struct amdgpu_rd *r, struct amdgpu_dev *d,
 }
 
 static void sample_util(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			struct gt_sample *s, const struct gt_amdgpu_metrics *m,
-			enum gt_why mwhy)
+                        struct gt_sample *s, const struct gt_amdgpu_metrics *m,
+                        enum gt_why mwhy)
 {
 	const char *dir = d->drm.devdir;
 	struct gt_val *gpu = &s->f[GT_F_UTIL_GPU];
@@ -114,23 +114,24 @@ static void sample_util(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	 * not (see amdgpu_metrics.h), so only format 1 stands in. */
 	if (rc == -ENOENT && m->format == 1)
 		fallback(gpu, &m->gfx_activity, mwhy);
-	if (!gt_val_ok(gpu) && rc == -ENOENT && r->p->fdinfo && d->drm.pdev[0]) {
+	if (!gt_val_ok(gpu) && rc == -ENOENT && r->p->fdinfo &&
+	    d->drm.pdev[0]) {
 		/* SI has no busy file: the sum of the clients' engine time
 		 * is a lower bound when other users' fdinfo is unreadable. */
 		bool lower = false;
 		gt_fdinfo_device_busy(r->p->fdinfo, d->drm.pdev, gpu, &lower);
 		s->util_gpu_lower_bound = gt_val_ok(gpu) && lower;
 	}
-	rc = gt_amdgpu_rd_val(r, &s->f[GT_F_UTIL_MEMBW], dir, "mem_busy_percent",
-			      100, 0);
+	rc = gt_amdgpu_rd_val(r, &s->f[GT_F_UTIL_MEMBW], dir,
+	                      "mem_busy_percent", 100, 0);
 	if (rc == -ENOENT && m->format == 1)
 		fallback(&s->f[GT_F_UTIL_MEMBW], &m->umc_activity, mwhy);
 	/* amdgpu's own video busy (vcn_busy_percent, average_mm_activity)
 	 * does not split encode from decode; the clients' engine times do. */
 	if (r->p->fdinfo && d->drm.pdev[0]) {
 		gt_fdinfo_device_media(r->p->fdinfo, d->drm.pdev,
-				       &s->f[GT_F_UTIL_ENC], &s->f[GT_F_UTIL_DEC],
-				       NULL);
+		                       &s->f[GT_F_UTIL_ENC],
+		                       &s->f[GT_F_UTIL_DEC], NULL);
 	} else {
 		gt_val_fail(&s->f[GT_F_UTIL_ENC], GT_WHY_UNSUPPORTED_DEVICE, 0);
 		gt_val_fail(&s->f[GT_F_UTIL_DEC], GT_WHY_UNSUPPORTED_DEVICE, 0);
@@ -138,23 +139,24 @@ static void sample_util(struct amdgpu_rd *r, struct amdgpu_dev *d,
 }
 
 static void sample_memory(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			  struct gt_sample *s)
+                          struct gt_sample *s)
 {
 	static const struct {
 		int field;
 		const char *leaf;
 	} files[] = {
-		{GT_F_MEM_TOTAL, "mem_info_vram_total"},
-		{GT_F_MEM_USED, "mem_info_vram_used"},
-		{GT_F_MEM_VISIBLE_TOTAL, "mem_info_vis_vram_total"},
-		{GT_F_MEM_VISIBLE_USED, "mem_info_vis_vram_used"},
-		{GT_F_GTT_TOTAL, "mem_info_gtt_total"},
-		{GT_F_GTT_USED, "mem_info_gtt_used"},
+	    {GT_F_MEM_TOTAL, "mem_info_vram_total"},
+	    {GT_F_MEM_USED, "mem_info_vram_used"},
+	    {GT_F_MEM_VISIBLE_TOTAL, "mem_info_vis_vram_total"},
+	    {GT_F_MEM_VISIBLE_USED, "mem_info_vis_vram_used"},
+	    {GT_F_GTT_TOTAL, "mem_info_gtt_total"},
+	    {GT_F_GTT_USED, "mem_info_gtt_used"},
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		gt_amdgpu_rd_val(r, &s->f[files[i].field], d->drm.devdir,
-				 files[i].leaf, 1, 0);
-	const struct gt_val *t = &s->f[GT_F_MEM_TOTAL], *u = &s->f[GT_F_MEM_USED];
+		                 files[i].leaf, 1, 0);
+	const struct gt_val *t = &s->f[GT_F_MEM_TOTAL],
+	                    *u = &s->f[GT_F_MEM_USED];
 	if (gt_val_ok(t) && gt_val_ok(u))
 		gt_val_set(&s->f[GT_F_MEM_FREE], t->v > u->v ? t->v - u->v : 0);
 	else
@@ -164,13 +166,13 @@ static void sample_memory(struct amdgpu_rd *r, struct amdgpu_dev *d,
 }
 
 static void sample_thermal(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			   struct gt_sample *s, const struct gt_amdgpu_metrics *m,
-			   enum gt_why mwhy)
+                           struct gt_sample *s,
+                           const struct gt_amdgpu_metrics *m, enum gt_why mwhy)
 {
 	static const int field[AT__COUNT] = {GT_F_TEMP_GPU, GT_F_TEMP_HOTSPOT,
-					     GT_F_TEMP_MEM};
+	                                     GT_F_TEMP_MEM};
 	const struct gt_val *alt[AT__COUNT] = {&m->temp_gpu, &m->temp_hotspot,
-					       &m->temp_mem};
+	                                       &m->temp_mem};
 	for (int i = 0; i < AT__COUNT; i++) {
 		struct gt_val *val = &s->f[field[i]];
 		if (d->temp_index[i] == 0) {
@@ -178,7 +180,7 @@ static void sample_thermal(struct amdgpu_rd *r, struct amdgpu_dev *d,
 		} else {
 			char leaf[32];
 			snprintf(leaf, sizeof(leaf), "temp%d_input",
-				 d->temp_index[i]);
+			         d->temp_index[i]);
 			gt_amdgpu_rd_val(r, val, d->hwmon, leaf, 1, 0);
 		}
 		fallback(val, alt[i], mwhy);
@@ -186,8 +188,8 @@ static void sample_thermal(struct amdgpu_rd *r, struct amdgpu_dev *d,
 }
 
 static void sample_power(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			 struct gt_sample *s, const struct gt_amdgpu_metrics *m,
-			 enum gt_why mwhy)
+                         struct gt_sample *s, const struct gt_amdgpu_metrics *m,
+                         enum gt_why mwhy)
 {
 	struct gt_val *draw = &s->f[GT_F_POWER_DRAW];
 	int rc = gt_amdgpu_rd_val(r, draw, d->hwmon, "power1_average", 1, 1000);
@@ -195,15 +197,15 @@ static void sample_power(struct amdgpu_rd *r, struct amdgpu_dev *d,
 		gt_amdgpu_rd_val(r, draw, d->hwmon, "power1_input", 1, 1000);
 	fallback(draw, &m->socket_power, mwhy);
 	gt_amdgpu_rd_val(r, &s->f[GT_F_POWER_LIMIT], d->hwmon, "power1_cap", 1,
-			 1000);
+	                 1000);
 	s->f[GT_F_POWER_ENFORCED] = s->f[GT_F_POWER_LIMIT];
 	take(&s->f[GT_F_ENERGY], &m->energy, mwhy);
 	take(&s->f[GT_F_THROTTLE], &m->throttle, mwhy);
 }
 
 static void sample_clocks(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			  struct gt_sample *s, const struct gt_amdgpu_metrics *m,
-			  enum gt_why mwhy)
+                          struct gt_sample *s,
+                          const struct gt_amdgpu_metrics *m, enum gt_why mwhy)
 {
 	struct gt_val *gfx = &s->f[GT_F_CLK_GRAPHICS];
 	struct gt_val *mem = &s->f[GT_F_CLK_MEM];
@@ -228,23 +230,24 @@ static void sample_clocks(struct amdgpu_rd *r, struct amdgpu_dev *d,
 }
 
 static void sample_fans(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			struct gt_sample *s)
+                        struct gt_sample *s)
 {
 	s->fan_count = (uint8_t)d->fans;
 	if (!d->fans)
 		return;
 	/* pwm1 is a 0-255 duty cycle. */
-	gt_amdgpu_rd_val(r, &s->f[GT_F_FAN_PERCENT0], d->hwmon, "pwm1", 10000, 255);
+	gt_amdgpu_rd_val(r, &s->f[GT_F_FAN_PERCENT0], d->hwmon, "pwm1", 10000,
+	                 255);
 	gt_amdgpu_rd_val(r, &s->f[GT_F_FAN_RPM0], d->hwmon, "fan1_input", 1, 0);
 }
 
 static void link_from_files(struct amdgpu_rd *r, struct amdgpu_dev *d,
-			    struct amdgpu_slow *c)
+                            struct amdgpu_slow *c)
 {
 	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "current_link_speed");
-	int gen = n >= 0 ? gt_amdgpu_pcie_gen(gt_amdgpu_parse_link_speed(
-				   r->p->buf, (size_t)n))
-			 : 0;
+	int gen = n >= 0 ? gt_amdgpu_pcie_gen(
+	                       gt_amdgpu_parse_link_speed(r->p->buf, (size_t)n))
+	                 : 0;
 	if (n < 0)
 		gt_amdgpu_fail_errno(&c->pcie_gen, (int)n);
 	else if (gen == 0) /* "Unknown" when the link is down */
@@ -252,12 +255,12 @@ static void link_from_files(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	else
 		gt_val_set(&c->pcie_gen, gen);
 	gt_amdgpu_rd_val(r, &c->pcie_width, d->drm.devdir, "current_link_width",
-			 1, 0);
+	                 1, 0);
 }
 
 /* True if some level of the table is the link (gen, width). */
 static bool link_listed(const struct gt_amdgpu_dpm *dpm, int64_t gen,
-			int64_t width)
+                        int64_t width)
 {
 	for (size_t i = 0; i < dpm->count; i++)
 		if (gt_amdgpu_pcie_gen(dpm->lv[i].pcie_gts10) == gen &&
@@ -267,7 +270,7 @@ static bool link_listed(const struct gt_amdgpu_dpm *dpm, int64_t gen,
 }
 
 static void slow_link(struct amdgpu_rd *r, struct amdgpu_dev *d,
-		      const struct gt_amdgpu_metrics *m, enum gt_why mwhy)
+                      const struct gt_amdgpu_metrics *m, enum gt_why mwhy)
 {
 	struct amdgpu_slow *c = &d->slow;
 	struct gt_amdgpu_dpm dpm;
@@ -277,18 +280,19 @@ static void slow_link(struct amdgpu_rd *r, struct amdgpu_dev *d,
 		ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "pp_dpm_pcie");
 		const struct gt_amdgpu_dpm_level *lv = NULL;
 		if (n >= 0)
-			levels = gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm);
+			levels =
+			    gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm);
 		if (levels > 0)
 			lv = gt_amdgpu_dpm_active(&dpm);
 		if (lv && gt_amdgpu_pcie_gen(lv->pcie_gts10) > 0) {
 			gt_val_set(&c->pcie_gen,
-				   gt_amdgpu_pcie_gen(lv->pcie_gts10));
+			           gt_amdgpu_pcie_gen(lv->pcie_gts10));
 			gt_val_set(&c->pcie_width, lv->pcie_width);
 			return;
 		}
 		int gen = gt_val_ok(&m->pcie_gts10)
-				  ? gt_amdgpu_pcie_gen((int)m->pcie_gts10.v)
-				  : 0;
+		              ? gt_amdgpu_pcie_gen((int)m->pcie_gts10.v)
+		              : 0;
 		if (mwhy == GT_WHY_OK && gen > 0 && gt_val_ok(&m->pcie_width)) {
 			gt_val_set(&c->pcie_gen, gen);
 			c->pcie_width = m->pcie_width;
@@ -299,7 +303,8 @@ static void slow_link(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	/* With no level marked, the PCI files are believed only when they
 	 * name a link the table lists: otherwise they describe the internal
 	 * switch link (rx9070xt-sysfsrs: 32 GT/s against levels up to 8). */
-	if (levels > 0 && gt_val_ok(&c->pcie_gen) && gt_val_ok(&c->pcie_width) &&
+	if (levels > 0 && gt_val_ok(&c->pcie_gen) &&
+	    gt_val_ok(&c->pcie_width) &&
 	    !link_listed(&dpm, c->pcie_gen.v, c->pcie_width.v)) {
 		gt_val_fail(&c->pcie_gen, GT_WHY_UNSUPPORTED_DEVICE, 0);
 		gt_val_fail(&c->pcie_width, GT_WHY_UNSUPPORTED_DEVICE, 0);
@@ -336,19 +341,19 @@ static void slow_text(struct amdgpu_rd *r, struct amdgpu_dev *d)
 	char word[GT_STR_SHORT];
 
 	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir,
-				     "power_dpm_force_performance_level");
+	                             "power_dpm_force_performance_level");
 	if (n < 0)
 		gt_text_val_fail(&c->perf_level, gt_sysfs_why((int)n));
 	else if (gt_amdgpu_parse_perf_level(r->p->buf, (size_t)n, word,
-					    sizeof(word)) < 0)
+	                                    sizeof(word)) < 0)
 		gt_text_val_fail(&c->perf_level, GT_WHY_DRIVER_ERROR);
 	else
 		gt_text_val_set(&c->perf_level, word);
 
 	n = gt_amdgpu_rd_raw(r, d->drm.devdir, "pp_power_profile_mode");
 	int idx = n < 0 ? (int)n
-			: gt_amdgpu_parse_power_profile(r->p->buf, (size_t)n,
-							word, sizeof(word));
+	                : gt_amdgpu_parse_power_profile(r->p->buf, (size_t)n,
+	                                                word, sizeof(word));
 	if (n < 0)
 		gt_text_val_fail(&c->power_profile, gt_sysfs_why((int)n));
 	else if (idx == -ENOENT) /* a table with no profile marked */
@@ -380,7 +385,7 @@ static void slow_ecc(struct amdgpu_rd *r, struct amdgpu_dev *d)
 }
 
 int gt_amdgpu_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
-		     int slow)
+                     int slow)
 {
 	struct amdgpu_priv *p = b->priv;
 	struct amdgpu_dev *d = &p->devs[dev];
@@ -427,11 +432,12 @@ int gt_amdgpu_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 	gt_val_fail(&s->f[GT_F_PCIE_TX], GT_WHY_NO_SENSOR, 0);
 	gt_val_fail(&s->f[GT_F_PCIE_RX], GT_WHY_NO_SENSOR, 0);
 	/* Concepts amdgpu does not have. */
-	static const int absent[] = {GT_F_PSTATE, GT_F_CLK_SM,
-				     GT_F_CLK_GRAPHICS_REQUESTED,
-				     GT_F_IDLE_RESIDENCY,
-				     GT_F_ECC_CORRECTED_AGGREGATE,
-				     GT_F_ECC_UNCORRECTED_AGGREGATE};
+	static const int absent[] = {GT_F_PSTATE,
+	                             GT_F_CLK_SM,
+	                             GT_F_CLK_GRAPHICS_REQUESTED,
+	                             GT_F_IDLE_RESIDENCY,
+	                             GT_F_ECC_CORRECTED_AGGREGATE,
+	                             GT_F_ECC_UNCORRECTED_AGGREGATE};
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
 		gt_val_fail(&s->f[absent[i]], GT_WHY_UNSUPPORTED_DEVICE, 0);
 	/* Facts read while the device slept are placeholders: ask for them

@@ -59,8 +59,8 @@ struct intel_priv {
 	bool real_root;           /* sysfs is the live /sys: nodes are real */
 	bool perfmon;
 	bool i915_engine_stats; /* i915 fdinfo has engine time (5.19+) */
-	char pciids[PATH_MAX]; /* "" = the distribution's paths */
-	char root[PATH_MAX];   /* the sysfs root */
+	char pciids[PATH_MAX];  /* "" = the distribution's paths */
+	char root[PATH_MAX];    /* the sysfs root */
 };
 
 static void fail(struct gt_val *v, enum gt_why why)
@@ -76,7 +76,7 @@ static enum gt_why missing(const struct intel_dev *d)
 }
 
 static void put_file(struct gt_val *v, const char *dir, const char *leaf,
-		     int64_t mul, int64_t div, enum gt_why absent)
+                     int64_t mul, int64_t div, enum gt_why absent)
 {
 	if (!dir || !dir[0] || !leaf || !leaf[0]) {
 		fail(v, absent);
@@ -86,7 +86,7 @@ static void put_file(struct gt_val *v, const char *dir, const char *leaf,
 }
 
 static void intel_probe(struct gt_backend *b,
-			const struct gt_backend_options *opt)
+                        const struct gt_backend_options *opt)
 {
 	struct intel_priv *p = calloc(1, sizeof(*p));
 	struct gt_drmdev *all = NULL;
@@ -120,7 +120,7 @@ static void intel_probe(struct gt_backend *b,
 	if (rc < 0) {
 		b->status = GT_BACKEND_ERROR;
 		snprintf(b->detail, sizeof(b->detail),
-			 "cannot read %s/class/drm: %s", root, strerror(-rc));
+		         "cannot read %s/class/drm: %s", root, strerror(-rc));
 		return;
 	}
 	p->devs = calloc(n ? n : 1, sizeof(*p->devs));
@@ -153,18 +153,18 @@ static void intel_probe(struct gt_backend *b,
 	b->device_count = p->ndevs;
 	if (p->ndevs == 0) {
 		snprintf(b->detail, sizeof(b->detail),
-			 "no Intel GPU with the i915 or xe driver under "
-			 "%s/class/drm%s",
-			 root,
-			 unbound ? " (an Intel display device has no "
-				   "i915/xe driver bound)"
-				 : "");
+		         "no Intel GPU with the i915 or xe driver under "
+		         "%s/class/drm%s",
+		         root,
+		         unbound ? " (an Intel display device has no "
+		                   "i915/xe driver bound)"
+		                 : "");
 		return;
 	}
 	b->status = GT_BACKEND_OK;
 	snprintf(b->detail, sizeof(b->detail), "%u GPU%s (i915: %u, xe: %u)%s",
-		 p->ndevs, p->ndevs == 1 ? "" : "s", i915, xe,
-		 unbound ? "; Intel devices without i915/xe skipped" : "");
+	         p->ndevs, p->ndevs == 1 ? "" : "s", i915, xe,
+	         unbound ? "; Intel devices without i915/xe skipped" : "");
 }
 
 /* Finds the files once, while the device is awake. */
@@ -173,7 +173,7 @@ static void resolve(struct intel_dev *d)
 	if (d->resolved)
 		return;
 	gt_intel_layout_find(d->carddir, d->drm.devdir, d->xe, d->integrated,
-			     &d->lay);
+	                     &d->lay);
 	gt_intel_hwmon_find(d->drm.devdir, &d->hw);
 	d->resolved = true;
 }
@@ -204,7 +204,7 @@ static bool xe_physical_vram(const struct intel_dev *d, int64_t *total)
 	*total = 0;
 	for (unsigned t = 0; d->xe && t < 4; t++) {
 		snprintf(leaf, sizeof(leaf), "tile%u/physical_vram_size_bytes",
-			 t);
+		         t);
 		if (gt_sysfs_read_i64(d->drm.devdir, leaf, &v) == 0 && v > 0) {
 			*total += v;
 			any = true;
@@ -236,8 +236,8 @@ static void static_memory(const struct intel_dev *d, struct gt_static *st)
  * two parent bridges for the real one. Parents outside the sysfs root are
  * not read. */
 static void read_link(const struct intel_dev *d, const char *root,
-		      const char *speed_leaf, const char *width_leaf,
-		      struct gt_val *gen, struct gt_val *width)
+                      const char *speed_leaf, const char *width_leaf,
+                      struct gt_val *gen, struct gt_val *width)
 {
 	char dir[PATH_MAX], speed[64];
 	int64_t w = 0;
@@ -291,10 +291,10 @@ static void static_sensors(const struct intel_dev *d, struct gt_static *st)
 	put_file(&st->f[GT_S_POWER_DEFAULT], hd, h->power_rated, 1, 1000, none);
 	put_file(&st->f[GT_S_TEMP_SLOWDOWN], hd, h->temp_gpu_crit, 1, 0, none);
 	put_file(&st->f[GT_S_TEMP_SHUTDOWN], hd, h->temp_gpu_emergency, 1, 0,
-		 none);
+	         none);
 	put_file(&st->f[GT_S_TEMP_GPU_MAX], hd, h->temp_gpu_max, 1, 0, none);
 	put_file(&st->f[GT_S_TEMP_MEM_MAX], hd, h->temp_mem_crit, 1, 0,
-		 d->integrated ? GT_WHY_UNSUPPORTED_DEVICE : GT_WHY_NO_SENSOR);
+	         d->integrated ? GT_WHY_UNSUPPORTED_DEVICE : GT_WHY_NO_SENSOR);
 	if (h->fans)
 		gt_val_set(&st->f[GT_S_FAN_COUNT], h->fans);
 	else
@@ -308,18 +308,18 @@ static void static_clocks(const struct intel_dev *d, struct gt_static *st)
 {
 	const struct gt_intel_layout *l = &d->lay;
 	put_file(&st->f[GT_S_CLK_GRAPHICS_MAX], l->gfx.ok ? l->gfx.dir : NULL,
-		 l->gfx.rp0, 1, 0, GT_WHY_NO_SENSOR);
+	         l->gfx.rp0, 1, 0, GT_WHY_NO_SENSOR);
 	fail(&st->f[GT_S_CLK_SM_MAX], GT_WHY_UNSUPPORTED_DEVICE);
 	/* VRAM frequency limits exist on PVC only. */
 	put_file(&st->f[GT_S_CLK_MEM_MAX], l->tile_dir[0] ? l->tile_dir : NULL,
-		 "memory/freq0/max_freq", 1, 0, missing(d));
+	         "memory/freq0/max_freq", 1, 0, missing(d));
 	/* Without a media GT the video engines run on the graphics clock. */
 	put_file(&st->f[GT_S_CLK_VIDEO_MAX], l->media.ok ? l->media.dir : NULL,
-		 l->media.rp0, 1, 0, GT_WHY_UNSUPPORTED_DEVICE);
+	         l->media.rp0, 1, 0, GT_WHY_UNSUPPORTED_DEVICE);
 }
 
 static int intel_get_static(struct gt_backend *b, unsigned dev,
-			    struct gt_static *st)
+                            struct gt_static *st)
 {
 	struct intel_priv *p = b->priv;
 	struct intel_dev *d = &p->devs[dev];
@@ -333,7 +333,7 @@ static int intel_get_static(struct gt_backend *b, unsigned dev,
 	/* Like nvml.c: "pci:" then the bus id, truncated if it must be. */
 	memcpy(st->id, d->drm.pdev[0] ? "pci:" : "drm:", 4);
 	gt_copy_str(st->id + 4, sizeof(st->id) - 4,
-		    d->drm.pdev[0] ? d->drm.pdev : d->drm.card);
+	            d->drm.pdev[0] ? d->drm.pdev : d->drm.card);
 	st->pci_vendor_id = d->drm.vendor;
 	st->pci_device_id = d->drm.device;
 	st->pci_subsystem_id =
@@ -341,8 +341,8 @@ static int intel_get_static(struct gt_backend *b, unsigned dev,
 	if (!d->name[0]) {
 		/* Reading pci.ids costs a few ms: once per device. */
 		gt_intel_device_name(p->pciids[0] ? p->pciids : NULL,
-				     d->drm.device, d->name, sizeof(d->name),
-				     NULL);
+		                     d->drm.device, d->name, sizeof(d->name),
+		                     NULL);
 		const struct gt_intel_id *row =
 		    gt_intel_id_lookup(d->drm.device);
 		d->arch = row ? row->arch : "";
@@ -374,7 +374,7 @@ static int intel_get_static(struct gt_backend *b, unsigned dev,
 	static_sensors(d, st);
 	static_clocks(d, st);
 	read_link(d, p->root, "max_link_speed", "max_link_width",
-		  &st->f[GT_S_PCIE_MAX_GEN], &st->f[GT_S_PCIE_MAX_WIDTH]);
+	          &st->f[GT_S_PCIE_MAX_GEN], &st->f[GT_S_PCIE_MAX_WIDTH]);
 	return 0;
 }
 
@@ -387,13 +387,13 @@ static void sample_clocks(const struct intel_dev *d, struct gt_sample *s)
 	 * RC6/C6); cur is what the driver asked for. Both are shown. */
 	put_file(&s->f[GT_F_CLK_GRAPHICS], gd, g->act, 1, 0, GT_WHY_NO_SENSOR);
 	put_file(&s->f[GT_F_CLK_GRAPHICS_REQUESTED], gd, g->cur, 1, 0,
-		 GT_WHY_NO_SENSOR);
+	         GT_WHY_NO_SENSOR);
 	put_file(&s->f[GT_F_CLK_GRAPHICS_MIN_LIMIT], gd, g->min, 1, 0,
-		 GT_WHY_NO_SENSOR);
+	         GT_WHY_NO_SENSOR);
 	put_file(&s->f[GT_F_CLK_GRAPHICS_MAX_LIMIT], gd, g->max, 1, 0,
-		 GT_WHY_NO_SENSOR);
+	         GT_WHY_NO_SENSOR);
 	put_file(&s->f[GT_F_CLK_VIDEO], m->ok ? m->dir : NULL, m->act, 1, 0,
-		 GT_WHY_UNSUPPORTED_DEVICE);
+	         GT_WHY_UNSUPPORTED_DEVICE);
 	fail(&s->f[GT_F_CLK_SM], GT_WHY_UNSUPPORTED_DEVICE);
 	/* Neither driver shows the memory clock. */
 	fail(&s->f[GT_F_CLK_MEM], missing(d));
@@ -451,7 +451,7 @@ static void sample_throttle(const struct intel_dev *d, struct gt_sample *s)
 		for (size_t i = 0; v && gt_intel_throttle_names[i]; i++) {
 			int64_t on;
 			snprintf(leaf, sizeof(leaf), "%s%s", l->thr_prefix,
-				 gt_intel_throttle_names[i]);
+			         gt_intel_throttle_names[i]);
 			if (gt_sysfs_read_i64(l->thr_dir, leaf, &on) == 0 && on)
 				mask |= gt_intel_throttle_bit(
 				    gt_intel_throttle_names[i]);
@@ -523,20 +523,20 @@ static void sample_thermal(const struct intel_dev *d, struct gt_sample *s)
 	for (unsigned i = 0; i < h->fans && i < GT_MAX_FANS; i++) {
 		snprintf(leaf, sizeof(leaf), "fan%u_input", h->fan_index[i]);
 		put_file(&s->f[GT_F_FAN_RPM0 + i], hd, leaf, 1, 0,
-			 GT_WHY_NO_SENSOR);
+		         GT_WHY_NO_SENSOR);
 		/* hwmon gives RPM only: no duty cycle. */
 		fail(&s->f[GT_F_FAN_PERCENT0 + i], GT_WHY_UNSUPPORTED_DEVICE);
 	}
 }
 
 static void sample_memory(struct intel_priv *p, struct intel_dev *d,
-			  struct gt_sample *s, bool slow)
+                          struct gt_sample *s, bool slow)
 {
 	const struct gt_intel_mem *m = &d->mem;
 	int64_t total;
 	static const int vram_fields[] = {GT_F_MEM_TOTAL, GT_F_MEM_USED,
-					  GT_F_MEM_FREE, GT_F_MEM_VISIBLE_TOTAL,
-					  GT_F_MEM_VISIBLE_USED};
+	                                  GT_F_MEM_FREE, GT_F_MEM_VISIBLE_TOTAL,
+	                                  GT_F_MEM_VISIBLE_USED};
 
 	fail(&s->f[GT_F_MEM_RESERVED], GT_WHY_UNSUPPORTED_DEVICE);
 	/* Usage changes: ask again on the slow cadence, and only where the
@@ -552,17 +552,17 @@ static void sample_memory(struct intel_priv *p, struct intel_dev *d,
 		if (m->used_known) {
 			gt_val_set(&s->f[GT_F_MEM_USED], (int64_t)m->vram_used);
 			gt_val_set(&s->f[GT_F_MEM_FREE],
-				   (int64_t)(m->vram_total - m->vram_used));
+			           (int64_t)(m->vram_total - m->vram_used));
 		} else {
 			fail(&s->f[GT_F_MEM_USED], no_used);
 			fail(&s->f[GT_F_MEM_FREE], no_used);
 		}
 		if (m->vis_known) {
 			gt_val_set(&s->f[GT_F_MEM_VISIBLE_TOTAL],
-				   (int64_t)m->vis_total);
+			           (int64_t)m->vis_total);
 			if (m->used_known)
 				gt_val_set(&s->f[GT_F_MEM_VISIBLE_USED],
-					   (int64_t)m->vis_used);
+				           (int64_t)m->vis_used);
 			else
 				fail(&s->f[GT_F_MEM_VISIBLE_USED], no_used);
 		} else {
@@ -573,8 +573,8 @@ static void sample_memory(struct intel_priv *p, struct intel_dev *d,
 		}
 	} else {
 		enum gt_why why = d->mem_rc == -EACCES || d->mem_rc == -EPERM
-				      ? GT_WHY_PERMISSION
-				      : GT_WHY_NO_SENSOR;
+		                      ? GT_WHY_PERMISSION
+		                      : GT_WHY_NO_SENSOR;
 		for (size_t i = 0; i < sizeof(vram_fields) / sizeof(int); i++)
 			fail(&s->f[vram_fields[i]], why);
 		if (xe_physical_vram(d, &total))
@@ -595,7 +595,7 @@ static void sample_memory(struct intel_priv *p, struct intel_dev *d,
 }
 
 static void sample_util(struct intel_priv *p, struct intel_dev *d,
-			struct gt_sample *s)
+                        struct gt_sample *s)
 {
 	/* The sum of every client's engine time, from the fdinfo scanner's
 	 * last process round: reading xe fdinfo wakes the card, so it only
@@ -609,11 +609,11 @@ static void sample_util(struct intel_priv *p, struct intel_dev *d,
 	} else if (p->fdinfo && d->drm.pdev[0]) {
 		bool lower = false, media_lower = false;
 		gt_fdinfo_device_busy(p->fdinfo, d->drm.pdev,
-				      &s->f[GT_F_UTIL_GPU], &lower);
+		                      &s->f[GT_F_UTIL_GPU], &lower);
 		/* The video engines (vcs/vecs) both encode and decode. */
 		gt_fdinfo_device_media(p->fdinfo, d->drm.pdev,
-				       &s->f[GT_F_UTIL_ENC],
-				       &s->f[GT_F_UTIL_DEC], &media_lower);
+		                       &s->f[GT_F_UTIL_ENC],
+		                       &s->f[GT_F_UTIL_DEC], &media_lower);
 		s->util_gpu_lower_bound = lower;
 	} else {
 		/* No scanner was started (a one-device test, or --list). */
@@ -626,7 +626,7 @@ static void sample_util(struct intel_priv *p, struct intel_dev *d,
 }
 
 static int intel_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
-			int slow)
+                        int slow)
 {
 	struct intel_priv *p = b->priv;
 	struct intel_dev *d = &p->devs[dev];
@@ -660,19 +660,19 @@ static int intel_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 	sample_memory(p, d, s, slow);
 	if (slow) {
 		read_link(d, p->root, "current_link_speed",
-			  "current_link_width", &d->link_gen, &d->link_width);
+		          "current_link_width", &d->link_gen, &d->link_width);
 		d->slow_valid = true;
 	}
 	s->f[GT_F_PCIE_GEN] = d->link_gen;
 	s->f[GT_F_PCIE_WIDTH] = d->link_width;
 
 	static const int absent[] = {GT_F_PCIE_TX,
-				     GT_F_PCIE_RX,
-				     GT_F_PSTATE,
-				     GT_F_ECC_CORRECTED_VOLATILE,
-				     GT_F_ECC_UNCORRECTED_VOLATILE,
-				     GT_F_ECC_CORRECTED_AGGREGATE,
-				     GT_F_ECC_UNCORRECTED_AGGREGATE};
+	                             GT_F_PCIE_RX,
+	                             GT_F_PSTATE,
+	                             GT_F_ECC_CORRECTED_VOLATILE,
+	                             GT_F_ECC_UNCORRECTED_VOLATILE,
+	                             GT_F_ECC_CORRECTED_AGGREGATE,
+	                             GT_F_ECC_UNCORRECTED_AGGREGATE};
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
 		fail(&s->f[absent[i]], GT_WHY_UNSUPPORTED_DEVICE);
 	gt_text_val_fail(&s->perf_level, GT_WHY_UNSUPPORTED_DEVICE);
@@ -681,7 +681,7 @@ static int intel_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 }
 
 static int intel_processes(struct gt_backend *b, unsigned dev,
-			   struct gt_proc_vec *out)
+                           struct gt_proc_vec *out)
 {
 	struct intel_priv *p = b->priv;
 	struct intel_dev *d = &p->devs[dev];
@@ -701,12 +701,12 @@ static void intel_shutdown(struct gt_backend *b)
 }
 
 const struct gt_backend_ops gt_intel_backend = {
-	.name = "intel",
-	.uses_fdinfo = true,
-	.probe = intel_probe,
-	.get_static = intel_get_static,
-	.sample = intel_sample,
-	.processes = intel_processes,
-	.error_text = gt_backend_errno_text,
-	.shutdown = intel_shutdown,
+    .name = "intel",
+    .uses_fdinfo = true,
+    .probe = intel_probe,
+    .get_static = intel_get_static,
+    .sample = intel_sample,
+    .processes = intel_processes,
+    .error_text = gt_backend_errno_text,
+    .shutdown = intel_shutdown,
 };

@@ -28,7 +28,7 @@ extern const char *const gt_intel_pciids_paths[];
  * ("DG2 [Arc A770]") to out. Returns 0, -ENOENT when the file or the id is
  * missing, or another -errno. */
 int gt_intel_pciids_find(const char *path, uint16_t device, char *out,
-			 size_t len);
+                         size_t len);
 
 /* Turns a raw pci.ids device name into a display name: the last bracketed
  * part is the marketing name ("DG2 [Arc A770]" -> "Intel Arc A770"); with
@@ -44,6 +44,6 @@ bool gt_intel_pciids_display(const char *raw, char *out, size_t len);
  * ("pci.ids", "built-in table" or "pci id") when source is not NULL.
  */
 void gt_intel_device_name(const char *pciids_path, uint16_t device, char *out,
-			  size_t len, const char **source);
+                          size_t len, const char **source);
 
 #endif

@@ -84,7 +84,7 @@ static int regions(const void *buf, size_t len, size_t header, uint32_t *n)
 }
 
 int gt_intel_decode_xe_mem(const void *buf, size_t len, bool perfmon,
-			   struct gt_intel_mem *m)
+                           struct gt_intel_mem *m)
 {
 	uint32_t n;
 	memset(m, 0, sizeof(*m));
@@ -114,7 +114,7 @@ int gt_intel_decode_xe_mem(const void *buf, size_t len, bool perfmon,
 }
 
 int gt_intel_decode_i915_mem(const void *buf, size_t len, bool perfmon,
-			     struct gt_intel_mem *m)
+                             struct gt_intel_mem *m)
 {
 	uint32_t n;
 	uint64_t vis_free = 0, free_total = 0;
@@ -149,9 +149,9 @@ int gt_intel_decode_i915_mem(const void *buf, size_t len, bool perfmon,
 static int query_i915(int fd, void **out, size_t *len)
 {
 	struct gt_i915_query_item item = {.query_id =
-					      GT_I915_QUERY_MEMORY_REGIONS};
+	                                      GT_I915_QUERY_MEMORY_REGIONS};
 	struct gt_i915_query q = {.num_items = 1,
-				  .items_ptr = (uint64_t)(uintptr_t)&item};
+	                          .items_ptr = (uint64_t)(uintptr_t)&item};
 	if (ioctl(fd, GT_IOCTL_I915_QUERY, &q) < 0)
 		return -errno;
 	if (item.length <= 0)
@@ -196,7 +196,7 @@ static int query_xe(int fd, void **out, size_t *len)
 }
 
 int gt_intel_query_mem(const char *node, bool xe, bool perfmon,
-		       struct gt_intel_mem *m)
+                       struct gt_intel_mem *m)
 {
 	void *buf = NULL;
 	size_t len = 0;
@@ -209,7 +209,7 @@ int gt_intel_query_mem(const char *node, bool xe, bool perfmon,
 	if (rc < 0)
 		return rc;
 	rc = xe ? gt_intel_decode_xe_mem(buf, len, perfmon, m)
-		: gt_intel_decode_i915_mem(buf, len, perfmon, m);
+	        : gt_intel_decode_i915_mem(buf, len, perfmon, m);
 	free(buf);
 	return rc;
 }

@@ -27,17 +27,17 @@ struct gt_intel_mem {
  * whether the caller has the capability that makes "used" meaningful (xe
  * reports 0 otherwise). Returns 0, or -EINVAL for a truncated reply. */
 int gt_intel_decode_xe_mem(const void *buf, size_t len, bool perfmon,
-			   struct gt_intel_mem *m);
+                           struct gt_intel_mem *m);
 
 /* Decode a DRM_I915_QUERY_MEMORY_REGIONS reply (same contract; without
  * the capability i915 reports unallocated == probed). */
 int gt_intel_decode_i915_mem(const void *buf, size_t len, bool perfmon,
-			     struct gt_intel_mem *m);
+                             struct gt_intel_mem *m);
 
 /* Opens node (a /dev/dri render node), runs the query of the driver (xe
  * or i915) and decodes it. Returns 0 or -errno. */
 int gt_intel_query_mem(const char *node, bool xe, bool perfmon,
-		       struct gt_intel_mem *m);
+                       struct gt_intel_mem *m);
 
 /* True when this process has CAP_PERFMON or CAP_SYS_ADMIN in effect. */
 bool gt_intel_perfmon_capable(void);

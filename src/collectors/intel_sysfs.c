@@ -47,7 +47,7 @@ static void freq_xe_gt(struct gt_intel_freq *f, const char *gtdir)
 }
 
 static void layout_i915(const char *carddir, bool media_ok,
-			struct gt_intel_layout *l)
+                        struct gt_intel_layout *l)
 {
 	char gt0[PATH_MAX], gt1[PATH_MAX];
 
@@ -102,7 +102,8 @@ static void layout_xe(const char *devdir, struct gt_intel_layout *l)
 {
 	char gt[PATH_MAX], sub[64];
 
-	int rc = gt_sysfs_join(l->tile_dir, sizeof(l->tile_dir), devdir, "tile0");
+	int rc =
+	    gt_sysfs_join(l->tile_dir, sizeof(l->tile_dir), devdir, "tile0");
 	if (rc < 0)
 		return;
 	for (unsigned i = 0; i < 4; i++) {
@@ -120,14 +121,14 @@ static void layout_xe(const char *devdir, struct gt_intel_layout *l)
 		freq_xe_gt(&l->gfx, gt);
 		if (exists(gt, "gtidle/idle_residency_ms")) {
 			gt_sysfs_join(l->rc6_dir, sizeof(l->rc6_dir), gt,
-				      "gtidle");
+			              "gtidle");
 			l->rc6_leaf = "idle_residency_ms";
 			gt_copy_str(l->idle_dir, sizeof(l->idle_dir),
-				    l->rc6_dir);
+			            l->rc6_dir);
 		}
 		if (exists(gt, "freq0/throttle")) {
 			gt_sysfs_join(l->thr_dir, sizeof(l->thr_dir), gt,
-				      "freq0/throttle");
+			              "freq0/throttle");
 			l->thr_prefix = "reason_";
 			l->thr_status = "status";
 		}
@@ -135,7 +136,7 @@ static void layout_xe(const char *devdir, struct gt_intel_layout *l)
 }
 
 void gt_intel_layout_find(const char *carddir, const char *devdir, bool xe,
-			  bool media_ok, struct gt_intel_layout *l)
+                          bool media_ok, struct gt_intel_layout *l)
 {
 	memset(l, 0, sizeof(*l));
 	if (xe)
@@ -159,7 +160,7 @@ static unsigned by_label(const char *dir, const char *kind, const char *want)
 
 /* Sets out to "<kind><n><suffix>" when that file exists. */
 static bool pick(char *out, size_t len, const char *dir, const char *kind,
-		 unsigned n, const char *suffix)
+                 unsigned n, const char *suffix)
 {
 	char leaf[32];
 	snprintf(leaf, sizeof(leaf), "%s%u%s", kind, n, suffix);
@@ -217,7 +218,7 @@ static void hwmon_channels(struct gt_intel_hwmon *h)
 	pick(h->temp_gpu_max, sizeof(h->temp_gpu_max), d, "temp", tg, "_max");
 	pick(h->temp_mem, sizeof(h->temp_mem), d, "temp", tm, "_input");
 	if (!pick(h->temp_mem_crit, sizeof(h->temp_mem_crit), d, "temp", tm,
-		  "_crit"))
+	          "_crit"))
 		pick(h->temp_mem_crit, sizeof(h->temp_mem_crit), d, "temp", tm,
 		     "_max");
 
@@ -256,8 +257,8 @@ void gt_intel_hwmon_find(const char *devdir, struct gt_intel_hwmon *h)
 }
 
 const char *const gt_intel_throttle_names[] = {
-	"pl1",  "pl2",           "pl4",    "thermal", "prochot",
-	"ratl", "vr_thermalert", "vr_tdc", NULL,
+    "pl1",  "pl2",           "pl4",    "thermal", "prochot",
+    "ratl", "vr_thermalert", "vr_tdc", NULL,
 };
 
 unsigned gt_intel_throttle_bit(const char *name)
@@ -266,27 +267,27 @@ unsigned gt_intel_throttle_bit(const char *name)
 		const char *name;
 		unsigned bit;
 	} map[] = {
-		/* Sustained and burst power limits set by software. */
-		{"pl1", GT_THR_SW_POWER_CAP},
-		{"pl2", GT_THR_SW_POWER_CAP},
-		{"psys_pl1", GT_THR_SW_POWER_CAP},
-		{"psys_pl2", GT_THR_SW_POWER_CAP},
-		/* PL4 is the peak-power protection the hardware trips. */
-		{"pl4", GT_THR_HW_POWER_BRAKE},
-		{"psys_crit", GT_THR_HW_POWER_BRAKE},
-		{"thermal", GT_THR_HW_THERMAL},
-		{"vr_thermalert", GT_THR_HW_THERMAL},
-		{"vr_thermal", GT_THR_HW_THERMAL},
-		{"soc_thermal", GT_THR_HW_THERMAL},
-		{"mem_thermal", GT_THR_HW_THERMAL},
-		/* RATL: the running-average thermal limit the firmware
-		 * computes, rather than a sensor tripping. */
-		{"ratl", GT_THR_SW_THERMAL},
-		{"soc_avg_thermal", GT_THR_SW_THERMAL},
-		/* PROCHOT#: another part of the platform asked it to slow. */
-		{"prochot", GT_THR_HW_SLOWDOWN},
-		{"vr_tdc", GT_THR_CURRENT_LIMIT},
-		{"iccmax", GT_THR_CURRENT_LIMIT},
+	    /* Sustained and burst power limits set by software. */
+	    {"pl1", GT_THR_SW_POWER_CAP},
+	    {"pl2", GT_THR_SW_POWER_CAP},
+	    {"psys_pl1", GT_THR_SW_POWER_CAP},
+	    {"psys_pl2", GT_THR_SW_POWER_CAP},
+	    /* PL4 is the peak-power protection the hardware trips. */
+	    {"pl4", GT_THR_HW_POWER_BRAKE},
+	    {"psys_crit", GT_THR_HW_POWER_BRAKE},
+	    {"thermal", GT_THR_HW_THERMAL},
+	    {"vr_thermalert", GT_THR_HW_THERMAL},
+	    {"vr_thermal", GT_THR_HW_THERMAL},
+	    {"soc_thermal", GT_THR_HW_THERMAL},
+	    {"mem_thermal", GT_THR_HW_THERMAL},
+	    /* RATL: the running-average thermal limit the firmware
+	     * computes, rather than a sensor tripping. */
+	    {"ratl", GT_THR_SW_THERMAL},
+	    {"soc_avg_thermal", GT_THR_SW_THERMAL},
+	    /* PROCHOT#: another part of the platform asked it to slow. */
+	    {"prochot", GT_THR_HW_SLOWDOWN},
+	    {"vr_tdc", GT_THR_CURRENT_LIMIT},
+	    {"iccmax", GT_THR_CURRENT_LIMIT},
 	};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (strcmp(name, map[i].name) == 0)
@@ -316,7 +317,7 @@ uint32_t gt_intel_throttle_parse(const char *text)
 }
 
 bool gt_intel_power_mw(uint64_t e0_uj, uint64_t e1_uj, uint64_t dt_ns,
-		       int64_t *mw)
+                       int64_t *mw)
 {
 	if (dt_ns == 0 || e1_uj < e0_uj)
 		return false;
@@ -328,7 +329,7 @@ bool gt_intel_power_mw(uint64_t e0_uj, uint64_t e1_uj, uint64_t dt_ns,
 }
 
 bool gt_intel_residency_cpct(int64_t r0_ms, int64_t r1_ms, uint64_t dt_ns,
-			     int64_t *cpct)
+                             int64_t *cpct)
 {
 	if (dt_ns == 0 || r1_ms < r0_ms)
 		return false;
@@ -346,7 +347,7 @@ int gt_intel_pcie_gen(const char *speed)
 		double gts;
 		int gen;
 	} map[] = {{2.5, 1},  {5.0, 2},  {8.0, 3},
-		   {16.0, 4}, {32.0, 5}, {64.0, 6}};
+	           {16.0, 4}, {32.0, 5}, {64.0, 6}};
 	char *end;
 	double v = strtod(speed, &end);
 	if (end == speed)

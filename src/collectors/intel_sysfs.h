@@ -43,7 +43,7 @@ struct gt_intel_layout {
  * its GTs in gtidle/name).
  */
 void gt_intel_layout_find(const char *carddir, const char *devdir, bool xe,
-			  bool media_ok, struct gt_intel_layout *l);
+                          bool media_ok, struct gt_intel_layout *l);
 
 /* Sensor channels picked from the device's hwmon directory. */
 struct gt_intel_hwmon {
@@ -81,13 +81,13 @@ extern const char *const gt_intel_throttle_names[];
 /* Power in mW from two energy readings in µJ taken dt_ns apart. False when
  * the counter went backwards (a reset) or no time passed. */
 bool gt_intel_power_mw(uint64_t e0_uj, uint64_t e1_uj, uint64_t dt_ns,
-		       int64_t *mw);
+                       int64_t *mw);
 
 /* Share of dt_ns spent idle from two residency readings in ms, in
  * hundredths of a percent, clamped to [0, 10000]. False when the counter
  * went backwards or no time passed. */
 bool gt_intel_residency_cpct(int64_t r0_ms, int64_t r1_ms, uint64_t dt_ns,
-			     int64_t *cpct);
+                             int64_t *cpct);
 
 /* PCIe generation from a link speed ("16.0 GT/s PCIe" -> 4); 0 if unknown. */
 int gt_intel_pcie_gen(const char *speed);

@@ -27,10 +27,12 @@ static bool put(struct gt_val *val, nvmlReturn_t rc, int64_t v)
 
 static void put_missing(struct gt_val *val)
 {
-	gt_val_fail(val, GT_WHY_UNSUPPORTED_DRIVER, NVML_ERROR_FUNCTION_NOT_FOUND);
+	gt_val_fail(val, GT_WHY_UNSUPPORTED_DRIVER,
+	            NVML_ERROR_FUNCTION_NOT_FOUND);
 }
 
-static void nvml_probe(struct gt_backend *b, const struct gt_backend_options *opt)
+static void nvml_probe(struct gt_backend *b,
+                       const struct gt_backend_options *opt)
 {
 	struct nvml_priv *p = calloc(1, sizeof(*p));
 	unsigned count = 0;
@@ -43,26 +45,27 @@ static void nvml_probe(struct gt_backend *b, const struct gt_backend_options *op
 	}
 	b->priv = p;
 	if (gt_nvml_api_load(&p->api, opt->nvml_lib, b->detail,
-			     sizeof(b->detail)) < 0)
+	                     sizeof(b->detail)) < 0)
 		return;
 	rc = p->api.init();
 	if (rc != NVML_SUCCESS) {
 		b->status = GT_BACKEND_ERROR;
-		snprintf(b->detail, sizeof(b->detail), "nvmlInit failed: %s (%d): %s",
-			 p->api.error_string(rc), rc, gt_nvml_init_hint(rc));
+		snprintf(b->detail, sizeof(b->detail),
+		         "nvmlInit failed: %s (%d): %s",
+		         p->api.error_string(rc), rc, gt_nvml_init_hint(rc));
 		gt_nvml_api_unload(&p->api);
 		return;
 	}
 	if (p->api.driver_version)
 		p->api.driver_version(p->driver_version,
-				      sizeof(p->driver_version));
+		                      sizeof(p->driver_version));
 	rc = p->api.count(&count);
 	if (rc != NVML_SUCCESS || count == 0) {
 		snprintf(b->detail, sizeof(b->detail),
-			 rc != NVML_SUCCESS ? "nvmlDeviceGetCount failed: %s"
-					    : "NVML (driver %s) reports no GPU",
-			 rc != NVML_SUCCESS ? p->api.error_string(rc)
-					    : p->driver_version);
+		         rc != NVML_SUCCESS ? "nvmlDeviceGetCount failed: %s"
+		                            : "NVML (driver %s) reports no GPU",
+		         rc != NVML_SUCCESS ? p->api.error_string(rc)
+		                            : p->driver_version);
 		return;
 	}
 	p->devs = calloc(count, sizeof(*p->devs));
@@ -78,18 +81,19 @@ static void nvml_probe(struct gt_backend *b, const struct gt_backend_options *op
 			/* A GPU hidden by cgroups answers NO_PERMISSION: the
 			 * others are still worth watching. */
 			size_t n = strlen(skipped);
-			snprintf(skipped + n, sizeof(skipped) - n, "; GPU %u skipped: %s",
-				 i, p->api.error_string(rc));
+			snprintf(skipped + n, sizeof(skipped) - n,
+			         "; GPU %u skipped: %s", i,
+			         p->api.error_string(rc));
 			continue;
 		}
 		struct nvml_dev *d = &p->devs[p->ndevs++];
 		d->handle = h;
 		d->index = i;
-		struct gt_val *cache[] = {&d->slow.pcie_gen, &d->slow.pcie_width,
-					  &d->slow.pcie_tx, &d->slow.pcie_rx,
-					  &d->slow.ecc[0], &d->slow.ecc[1],
-					  &d->slow.ecc[2], &d->slow.ecc[3],
-					  &d->slow.bar1_total, &d->slow.bar1_used};
+		struct gt_val *cache[] = {
+		    &d->slow.pcie_gen, &d->slow.pcie_width, &d->slow.pcie_tx,
+		    &d->slow.pcie_rx,  &d->slow.ecc[0],     &d->slow.ecc[1],
+		    &d->slow.ecc[2],   &d->slow.ecc[3],     &d->slow.bar1_total,
+		    &d->slow.bar1_used};
 		for (size_t k = 0; k < sizeof(cache) / sizeof(cache[0]); k++)
 			gt_val_fail(cache[k], GT_WHY_NOT_COLLECTED, 0);
 	}
@@ -97,16 +101,16 @@ static void nvml_probe(struct gt_backend *b, const struct gt_backend_options *op
 	char cuda_text[24] = "";
 	if (p->api.cuda_version && p->api.cuda_version(&cuda) == NVML_SUCCESS)
 		snprintf(cuda_text, sizeof(cuda_text), ", CUDA %d.%d",
-			 cuda / 1000, (cuda % 1000) / 10);
+		         cuda / 1000, (cuda % 1000) / 10);
 	b->device_count = p->ndevs;
 	b->status = p->ndevs ? GT_BACKEND_OK : GT_BACKEND_UNAVAILABLE;
 	snprintf(b->detail, sizeof(b->detail), "driver %s%s, %u GPU%s%s",
-		 p->driver_version, cuda_text, p->ndevs, p->ndevs == 1 ? "" : "s",
-		 skipped);
+	         p->driver_version, cuda_text, p->ndevs,
+	         p->ndevs == 1 ? "" : "s", skipped);
 }
 
 static void read_string(nvmlReturn_t (*fn)(nvmlDevice_t, char *, unsigned),
-			nvmlDevice_t h, char *dst, size_t len)
+                        nvmlDevice_t h, char *dst, size_t len)
 {
 	char buf[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
 	dst[0] = '\0';
@@ -137,13 +141,14 @@ static void read_pci(struct nvml_priv *p, nvmlDevice_t h, struct gt_static *st)
 }
 
 static int read_temperature(struct nvml_priv *p, nvmlDevice_t h,
-			    struct gt_val *out)
+                            struct gt_val *out)
 {
 	unsigned t = 0;
 	nvmlReturn_t rc;
 	if (p->api.temperature_v) {
-		nvmlTemperature_t tv = {.version = GT_NVML_TEMPERATURE_V1_VERSION,
-					.sensorType = NVML_TEMPERATURE_GPU};
+		nvmlTemperature_t tv = {.version =
+		                            GT_NVML_TEMPERATURE_V1_VERSION,
+		                        .sensorType = NVML_TEMPERATURE_GPU};
 		rc = p->api.temperature_v(h, &tv);
 		return put(out, rc, (int64_t)tv.temperature * 1000);
 	}
@@ -162,21 +167,21 @@ static int read_temperature(struct nvml_priv *p, nvmlDevice_t h,
  * each threshold relative to it (negative = beyond the limit).
  */
 static void read_thresholds(struct nvml_priv *p, nvmlDevice_t h,
-			    struct gt_static *st)
+                            struct gt_static *st)
 {
 	static const struct {
 		int field;
 		nvmlTemperatureThresholds_t kind;
 		unsigned tlimit_field;
 	} map[] = {
-		{GT_S_TEMP_SHUTDOWN, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN,
-		 NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT},
-		{GT_S_TEMP_SLOWDOWN, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
-		 NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT},
-		{GT_S_TEMP_MEM_MAX, NVML_TEMPERATURE_THRESHOLD_MEM_MAX,
-		 NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT},
-		{GT_S_TEMP_GPU_MAX, NVML_TEMPERATURE_THRESHOLD_GPU_MAX,
-		 NVML_FI_DEV_TEMPERATURE_GPU_MAX_TLIMIT},
+	    {GT_S_TEMP_SHUTDOWN, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN,
+	     NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT},
+	    {GT_S_TEMP_SLOWDOWN, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
+	     NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT},
+	    {GT_S_TEMP_MEM_MAX, NVML_TEMPERATURE_THRESHOLD_MEM_MAX,
+	     NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT},
+	    {GT_S_TEMP_GPU_MAX, NVML_TEMPERATURE_THRESHOLD_GPU_MAX,
+	     NVML_FI_DEV_TEMPERATURE_GPU_MAX_TLIMIT},
 	};
 	struct gt_val temp;
 	int64_t limit_mc = 0;
@@ -185,7 +190,7 @@ static void read_thresholds(struct nvml_priv *p, nvmlDevice_t h,
 	read_temperature(p, h, &temp);
 	if (p->api.margin && gt_val_ok(&temp)) {
 		nvmlMarginTemperature_t m = {
-			.version = GT_NVML_MARGIN_TEMPERATURE_V1_VERSION};
+		    .version = GT_NVML_MARGIN_TEMPERATURE_V1_VERSION};
 		if (p->api.margin(h, &m) == NVML_SUCCESS) {
 			limit_mc = temp.v + (int64_t)m.marginTemperature * 1000;
 			have_limit = true;
@@ -211,7 +216,7 @@ static void read_thresholds(struct nvml_priv *p, nvmlDevice_t h,
 }
 
 static void read_fan_facts(struct nvml_priv *p, struct nvml_dev *d,
-			   struct gt_static *st)
+                           struct gt_static *st)
 {
 	unsigned n = 0, lo = 0, hi = 0;
 	nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
@@ -228,7 +233,7 @@ static void read_fan_facts(struct nvml_priv *p, struct nvml_dev *d,
 }
 
 static int nvml_get_static(struct gt_backend *b, unsigned dev,
-			   struct gt_static *st)
+                           struct gt_static *st)
 {
 	struct nvml_priv *p = b->priv;
 	struct nvml_dev *d = &p->devs[dev];
@@ -239,7 +244,7 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 	st->vendor = GT_VENDOR_NVIDIA;
 	snprintf(st->driver, sizeof(st->driver), "nvidia");
 	gt_copy_str(st->driver_version, sizeof(st->driver_version),
-		    p->driver_version);
+	            p->driver_version);
 	read_string(p->api.name, h, st->name, sizeof(st->name));
 	read_string(p->api.uuid, h, st->uuid, sizeof(st->uuid));
 	read_string(p->api.serial, h, st->serial, sizeof(st->serial));
@@ -249,13 +254,14 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 		snprintf(st->id, sizeof(st->id), "nvml:%u", d->index);
 
 	nvmlDeviceArchitecture_t arch;
-	if (p->api.architecture && p->api.architecture(h, &arch) == NVML_SUCCESS)
+	if (p->api.architecture &&
+	    p->api.architecture(h, &arch) == NVML_SUCCESS)
 		gt_copy_str(st->architecture, sizeof(st->architecture),
-			    gt_nvml_arch_name(arch));
+		            gt_nvml_arch_name(arch));
 	int major = 0, minor = 0;
 	rc = p->api.compute_capability
-		     ? p->api.compute_capability(h, &major, &minor)
-		     : NVML_ERROR_FUNCTION_NOT_FOUND;
+	         ? p->api.compute_capability(h, &major, &minor)
+	         : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_CC_MAJOR], rc, major);
 	put(&st->f[GT_S_CC_MINOR], rc, minor);
 
@@ -271,11 +277,11 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 	}
 
 	rc = p->api.power_range ? p->api.power_range(h, &a, &c)
-				: NVML_ERROR_FUNCTION_NOT_FOUND;
+	                        : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_POWER_MIN], rc, a);
 	put(&st->f[GT_S_POWER_MAX], rc, c);
 	rc = p->api.power_default ? p->api.power_default(h, &a)
-				  : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                          : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_POWER_DEFAULT], rc, a);
 	read_thresholds(p, h, st);
 
@@ -283,29 +289,29 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 		int field;
 		nvmlClockType_t type;
 	} clocks[] = {{GT_S_CLK_GRAPHICS_MAX, NVML_CLOCK_GRAPHICS},
-		      {GT_S_CLK_SM_MAX, NVML_CLOCK_SM},
-		      {GT_S_CLK_MEM_MAX, NVML_CLOCK_MEM},
-		      {GT_S_CLK_VIDEO_MAX, NVML_CLOCK_VIDEO}};
+	              {GT_S_CLK_SM_MAX, NVML_CLOCK_SM},
+	              {GT_S_CLK_MEM_MAX, NVML_CLOCK_MEM},
+	              {GT_S_CLK_VIDEO_MAX, NVML_CLOCK_VIDEO}};
 	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		rc = p->api.max_clock ? p->api.max_clock(h, clocks[i].type, &a)
-				      : NVML_ERROR_FUNCTION_NOT_FOUND;
+		                      : NVML_ERROR_FUNCTION_NOT_FOUND;
 		put(&st->f[clocks[i].field], rc, a);
 	}
 	rc = p->api.pcie_max_gen ? p->api.pcie_max_gen(h, &a)
-				 : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                         : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_PCIE_MAX_GEN], rc, a);
 	rc = p->api.pcie_max_width ? p->api.pcie_max_width(h, &a)
-				   : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                           : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_PCIE_MAX_WIDTH], rc, a);
 	read_fan_facts(p, d, st);
 
 	rc = p->api.mig_mode ? p->api.mig_mode(h, &a, &c)
-			     : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                     : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_MIG_MODE], rc, a == NVML_DEVICE_MIG_ENABLE);
 	d->mig = rc == NVML_SUCCESS && a == NVML_DEVICE_MIG_ENABLE;
 	nvmlEnableState_t cur, pending;
 	rc = p->api.ecc_mode ? p->api.ecc_mode(h, &cur, &pending)
-			     : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                     : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_ECC_MODE], rc, cur == NVML_FEATURE_ENABLED);
 
 	/* A lost GPU answers every call with the same code: the name
@@ -331,19 +337,19 @@ enum batch_slot {
 };
 
 static const unsigned batch_ids[B__COUNT] = {
-	[B_POWER_AVG] = NVML_FI_DEV_POWER_AVERAGE,
-	[B_POWER_INSTANT] = NVML_FI_DEV_POWER_INSTANT,
-	[B_ENERGY] = NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION,
-	[B_MEM_TEMP] = NVML_FI_DEV_MEMORY_TEMP,
-	[B_PCIE_TX] = NVML_FI_DEV_PCIE_COUNT_TX_BYTES,
-	[B_PCIE_RX] = NVML_FI_DEV_PCIE_COUNT_RX_BYTES,
-	[B_LIMIT_ENFORCED] = NVML_FI_DEV_POWER_CURRENT_LIMIT,
-	[B_LIMIT_REQUESTED] = NVML_FI_DEV_POWER_REQUESTED_LIMIT,
+    [B_POWER_AVG] = NVML_FI_DEV_POWER_AVERAGE,
+    [B_POWER_INSTANT] = NVML_FI_DEV_POWER_INSTANT,
+    [B_ENERGY] = NVML_FI_DEV_TOTAL_ENERGY_CONSUMPTION,
+    [B_MEM_TEMP] = NVML_FI_DEV_MEMORY_TEMP,
+    [B_PCIE_TX] = NVML_FI_DEV_PCIE_COUNT_TX_BYTES,
+    [B_PCIE_RX] = NVML_FI_DEV_PCIE_COUNT_RX_BYTES,
+    [B_LIMIT_ENFORCED] = NVML_FI_DEV_POWER_CURRENT_LIMIT,
+    [B_LIMIT_REQUESTED] = NVML_FI_DEV_POWER_REQUESTED_LIMIT,
 };
 
 /* One batched call; a field that fails is left to its per-call fallback. */
 static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
-			 struct gt_sample *s, bool slow)
+                         struct gt_sample *s, bool slow)
 {
 	nvmlFieldValue_t fv[B__COUNT];
 	int64_t v[B__COUNT];
@@ -366,14 +372,13 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 	/* Average first: it is what nvmlDeviceGetPowerUsage reports on
 	 * Ampere and newer, and what nvidia-smi calls the power draw. */
 	if (ok[B_POWER_AVG] || ok[B_POWER_INSTANT])
-		gt_val_set(&s->f[GT_F_POWER_DRAW],
-			   ok[B_POWER_AVG] ? v[B_POWER_AVG] : v[B_POWER_INSTANT]);
-	else if (p->api.power_usage)
-	{
+		gt_val_set(&s->f[GT_F_POWER_DRAW], ok[B_POWER_AVG]
+		                                       ? v[B_POWER_AVG]
+		                                       : v[B_POWER_INSTANT]);
+	else if (p->api.power_usage) {
 		rc = p->api.power_usage(d->handle, &a);
 		lost |= put(&s->f[GT_F_POWER_DRAW], rc, a);
-	}
-	else
+	} else
 		put_missing(&s->f[GT_F_POWER_DRAW]);
 
 	if (ok[B_ENERGY]) {
@@ -391,27 +396,23 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 	else
 		put(&s->f[GT_F_TEMP_MEM],
 		    p->api.field_values ? fv[B_MEM_TEMP].nvmlReturn
-					: NVML_ERROR_FUNCTION_NOT_FOUND,
+		                        : NVML_ERROR_FUNCTION_NOT_FOUND,
 		    0);
 
 	if (ok[B_LIMIT_ENFORCED])
 		gt_val_set(&s->f[GT_F_POWER_ENFORCED], v[B_LIMIT_ENFORCED]);
-	else if (p->api.power_enforced)
-	{
+	else if (p->api.power_enforced) {
 		rc = p->api.power_enforced(d->handle, &a);
 		lost |= put(&s->f[GT_F_POWER_ENFORCED], rc, a);
-	}
-	else
+	} else
 		put_missing(&s->f[GT_F_POWER_ENFORCED]);
 
 	if (ok[B_LIMIT_REQUESTED])
 		gt_val_set(&s->f[GT_F_POWER_LIMIT], v[B_LIMIT_REQUESTED]);
-	else if (p->api.power_limit)
-	{
+	else if (p->api.power_limit) {
 		rc = p->api.power_limit(d->handle, &a);
 		lost |= put(&s->f[GT_F_POWER_LIMIT], rc, a);
-	}
-	else
+	} else
 		put_missing(&s->f[GT_F_POWER_LIMIT]);
 
 	/* PCIe rates from the cumulative byte counters: cheap and exact
@@ -420,13 +421,13 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 		uint64_t t = gt_monotonic_ns();
 		unsigned long long tx = (unsigned long long)v[B_PCIE_TX];
 		unsigned long long rx = (unsigned long long)v[B_PCIE_RX];
-		if (d->have_counters && t > d->counters_ns && tx >= d->tx_prev &&
-		    rx >= d->rx_prev) {
+		if (d->have_counters && t > d->counters_ns &&
+		    tx >= d->tx_prev && rx >= d->rx_prev) {
 			double dt = (double)(t - d->counters_ns) / 1e9;
 			gt_val_set(&s->f[GT_F_PCIE_TX],
-				   (int64_t)((double)(tx - d->tx_prev) / dt));
+			           (int64_t)((double)(tx - d->tx_prev) / dt));
 			gt_val_set(&s->f[GT_F_PCIE_RX],
-				   (int64_t)((double)(rx - d->rx_prev) / dt));
+			           (int64_t)((double)(rx - d->rx_prev) / dt));
 		} else {
 			/* First sample, or a counter wrapped. */
 			gt_val_fail(&s->f[GT_F_PCIE_TX], GT_WHY_PENDING, 0);
@@ -439,11 +440,11 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 	} else if (slow) {
 		unsigned kb = 0;
 		if (p->api.pcie_throughput) {
-			rc = p->api.pcie_throughput(d->handle,
-						    NVML_PCIE_UTIL_TX_BYTES, &kb);
+			rc = p->api.pcie_throughput(
+			    d->handle, NVML_PCIE_UTIL_TX_BYTES, &kb);
 			lost |= put(&d->slow.pcie_tx, rc, (int64_t)kb * 1024);
-			rc = p->api.pcie_throughput(d->handle,
-						    NVML_PCIE_UTIL_RX_BYTES, &kb);
+			rc = p->api.pcie_throughput(
+			    d->handle, NVML_PCIE_UTIL_RX_BYTES, &kb);
 			lost |= put(&d->slow.pcie_rx, rc, (int64_t)kb * 1024);
 		} else {
 			put_missing(&d->slow.pcie_tx);
@@ -459,41 +460,37 @@ static bool sample_slow(struct nvml_priv *p, struct nvml_dev *d)
 		nvmlMemoryErrorType_t type;
 		nvmlEccCounterType_t counter;
 	} ecc[4] = {
-		{NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC},
-		{NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC},
-		{NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_AGGREGATE_ECC},
-		{NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_AGGREGATE_ECC},
+	    {NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC},
+	    {NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC},
+	    {NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_AGGREGATE_ECC},
+	    {NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_AGGREGATE_ECC},
 	};
 	unsigned a = 0;
 	bool lost = false;
 
-	if (p->api.pcie_gen)
-	{
+	if (p->api.pcie_gen) {
 		nvmlReturn_t rc = p->api.pcie_gen(d->handle, &a);
 		lost |= put(&d->slow.pcie_gen, rc, a);
-	}
-	else
+	} else
 		put_missing(&d->slow.pcie_gen);
-	if (p->api.pcie_width)
-	{
+	if (p->api.pcie_width) {
 		nvmlReturn_t rc = p->api.pcie_width(d->handle, &a);
 		lost |= put(&d->slow.pcie_width, rc, a);
-	}
-	else
+	} else
 		put_missing(&d->slow.pcie_width);
 	for (int i = 0; i < 4; i++) {
 		unsigned long long n = 0;
 		if (p->api.ecc_errors) {
 			/* Call first: the value is read after the call. */
 			nvmlReturn_t rc = p->api.ecc_errors(
-				d->handle, ecc[i].type, ecc[i].counter, &n);
+			    d->handle, ecc[i].type, ecc[i].counter, &n);
 			lost |= put(&d->slow.ecc[i], rc, (int64_t)n);
 		} else
 			put_missing(&d->slow.ecc[i]);
 	}
 	nvmlBAR1Memory_t bar1 = {0, 0, 0};
 	nvmlReturn_t rc = p->api.bar1 ? p->api.bar1(d->handle, &bar1)
-				      : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                              : NVML_ERROR_FUNCTION_NOT_FOUND;
 	lost |= put(&d->slow.bar1_total, rc, (int64_t)bar1.bar1Total);
 	put(&d->slow.bar1_used, rc, (int64_t)bar1.bar1Used);
 	d->slow.valid = true;
@@ -501,7 +498,7 @@ static bool sample_slow(struct nvml_priv *p, struct nvml_dev *d)
 }
 
 static bool sample_fans(struct nvml_priv *p, struct nvml_dev *d,
-			struct gt_sample *s)
+                        struct gt_sample *s)
 {
 	bool lost = false;
 	s->fan_count = (uint8_t)d->fans;
@@ -512,18 +509,19 @@ static bool sample_fans(struct nvml_priv *p, struct nvml_dev *d,
 			rc = p->api.fan_speed_v2(d->handle, i, &pct);
 		else if (p->api.fan_speed && i == 0)
 			rc = p->api.fan_speed(d->handle, &pct);
-		lost |= put(&s->f[GT_F_FAN_PERCENT0 + i], rc, (int64_t)pct * 100);
-		nvmlFanSpeedInfo_t info = {.version = GT_NVML_FAN_SPEED_INFO_V1_VERSION,
-					   .fan = i};
+		lost |=
+		    put(&s->f[GT_F_FAN_PERCENT0 + i], rc, (int64_t)pct * 100);
+		nvmlFanSpeedInfo_t info = {
+		    .version = GT_NVML_FAN_SPEED_INFO_V1_VERSION, .fan = i};
 		rc = p->api.fan_rpm ? p->api.fan_rpm(d->handle, &info)
-				    : NVML_ERROR_FUNCTION_NOT_FOUND;
+		                    : NVML_ERROR_FUNCTION_NOT_FOUND;
 		lost |= put(&s->f[GT_F_FAN_RPM0 + i], rc, info.speed);
 	}
 	return lost;
 }
 
 static bool sample_memory(struct nvml_priv *p, struct nvml_dev *d,
-			  struct gt_sample *s)
+                          struct gt_sample *s)
 {
 	nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
 	bool lost = false;
@@ -552,7 +550,7 @@ static bool sample_memory(struct nvml_priv *p, struct nvml_dev *d,
 }
 
 static bool sample_utilization(struct nvml_priv *p, struct nvml_dev *d,
-			       struct gt_sample *s)
+                               struct gt_sample *s)
 {
 	nvmlUtilization_t u = {0, 0};
 	unsigned pct = 0, period = 0;
@@ -560,14 +558,14 @@ static bool sample_utilization(struct nvml_priv *p, struct nvml_dev *d,
 	bool lost = false;
 
 	rc = p->api.utilization ? p->api.utilization(d->handle, &u)
-				: NVML_ERROR_FUNCTION_NOT_FOUND;
+	                        : NVML_ERROR_FUNCTION_NOT_FOUND;
 	lost |= put(&s->f[GT_F_UTIL_GPU], rc, (int64_t)u.gpu * 100);
 	put(&s->f[GT_F_UTIL_MEMBW], rc, (int64_t)u.memory * 100);
 	rc = p->api.encoder ? p->api.encoder(d->handle, &pct, &period)
-			    : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                    : NVML_ERROR_FUNCTION_NOT_FOUND;
 	lost |= put(&s->f[GT_F_UTIL_ENC], rc, (int64_t)pct * 100);
 	rc = p->api.decoder ? p->api.decoder(d->handle, &pct, &period)
-			    : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                    : NVML_ERROR_FUNCTION_NOT_FOUND;
 	lost |= put(&s->f[GT_F_UTIL_DEC], rc, (int64_t)pct * 100);
 	if (d->mig) {
 		/* Whole-GPU utilization does not exist under MIG: say so
@@ -580,7 +578,7 @@ static bool sample_utilization(struct nvml_priv *p, struct nvml_dev *d,
 }
 
 static int nvml_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
-		       int slow)
+                       int slow)
 {
 	struct nvml_priv *p = b->priv;
 	struct nvml_dev *d = &p->devs[dev];
@@ -602,7 +600,8 @@ static int nvml_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 	lost |= sample_batch(p, d, s, slow);
 
 	nvmlPstates_t ps = NVML_PSTATE_UNKNOWN;
-	rc = p->api.pstate ? p->api.pstate(h, &ps) : NVML_ERROR_FUNCTION_NOT_FOUND;
+	rc = p->api.pstate ? p->api.pstate(h, &ps)
+	                   : NVML_ERROR_FUNCTION_NOT_FOUND;
 	if (rc == NVML_SUCCESS && ps == NVML_PSTATE_UNKNOWN)
 		gt_val_fail(&s->f[GT_F_PSTATE], GT_WHY_UNSUPPORTED_DEVICE, 0);
 	else
@@ -612,18 +611,18 @@ static int nvml_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 		int field;
 		nvmlClockType_t type;
 	} clocks[] = {{GT_F_CLK_GRAPHICS, NVML_CLOCK_GRAPHICS},
-		      {GT_F_CLK_SM, NVML_CLOCK_SM},
-		      {GT_F_CLK_MEM, NVML_CLOCK_MEM},
-		      {GT_F_CLK_VIDEO, NVML_CLOCK_VIDEO}};
+	              {GT_F_CLK_SM, NVML_CLOCK_SM},
+	              {GT_F_CLK_MEM, NVML_CLOCK_MEM},
+	              {GT_F_CLK_VIDEO, NVML_CLOCK_VIDEO}};
 	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		rc = p->api.clock ? p->api.clock(h, clocks[i].type, &a)
-				  : NVML_ERROR_FUNCTION_NOT_FOUND;
+		                  : NVML_ERROR_FUNCTION_NOT_FOUND;
 		lost |= put(&s->f[clocks[i].field], rc, a);
 	}
 
 	unsigned long long reasons = 0;
 	rc = p->api.clock_events ? p->api.clock_events(h, &reasons)
-				 : NVML_ERROR_FUNCTION_NOT_FOUND;
+	                         : NVML_ERROR_FUNCTION_NOT_FOUND;
 	lost |= put(&s->f[GT_F_THROTTLE], rc, gt_nvml_throttle(reasons));
 	lost |= sample_fans(p, d, s);
 
@@ -647,11 +646,12 @@ static int nvml_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 	s->f[GT_F_MEM_VISIBLE_USED] = d->slow.bar1_used;
 	/* Concepts NVML does not have: said once here, not left "not
 	 * collected". */
-	static const int absent[] = {GT_F_GTT_TOTAL, GT_F_GTT_USED,
-				     GT_F_CLK_GRAPHICS_REQUESTED,
-				     GT_F_CLK_GRAPHICS_MIN_LIMIT,
-				     GT_F_CLK_GRAPHICS_MAX_LIMIT,
-				     GT_F_IDLE_RESIDENCY};
+	static const int absent[] = {GT_F_GTT_TOTAL,
+	                             GT_F_GTT_USED,
+	                             GT_F_CLK_GRAPHICS_REQUESTED,
+	                             GT_F_CLK_GRAPHICS_MIN_LIMIT,
+	                             GT_F_CLK_GRAPHICS_MAX_LIMIT,
+	                             GT_F_IDLE_RESIDENCY};
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
 		gt_val_fail(&s->f[absent[i]], GT_WHY_UNSUPPORTED_DEVICE, 0);
 	gt_text_val_fail(&s->perf_level, GT_WHY_UNSUPPORTED_DEVICE);
@@ -686,11 +686,11 @@ static void nvml_shutdown(struct gt_backend *b)
 }
 
 const struct gt_backend_ops gt_nvml_backend = {
-	.name = "nvml",
-	.probe = nvml_probe,
-	.get_static = nvml_get_static,
-	.sample = nvml_sample,
-	.processes = gt_nvml_processes,
-	.error_text = nvml_error_text,
-	.shutdown = nvml_shutdown,
+    .name = "nvml",
+    .probe = nvml_probe,
+    .get_static = nvml_get_static,
+    .sample = nvml_sample,
+    .processes = gt_nvml_processes,
+    .error_text = nvml_error_text,
+    .shutdown = nvml_shutdown,
 };

@@ -22,8 +22,8 @@ struct slow_cache {
 
 struct nvml_dev {
 	nvmlDevice_t handle;
-	unsigned index;   /* NVML's index */
-	bool mig;         /* MIG mode when the facts were read */
+	unsigned index; /* NVML's index */
+	bool mig;       /* MIG mode when the facts were read */
 	unsigned fans;
 	/* PCIe byte counters (fields 197/198) for rates. */
 	bool have_counters;
@@ -48,6 +48,6 @@ struct nvml_priv {
 };
 
 int gt_nvml_processes(struct gt_backend *b, unsigned dev,
-		      struct gt_proc_vec *out);
+                      struct gt_proc_vec *out);
 
 #endif

@@ -25,7 +25,7 @@ static int ensure(void **buf, size_t *cap, size_t want, size_t elem)
 
 /* Appends one list's entries to p->procs[*n...]. */
 static nvmlReturn_t fetch_list(struct nvml_priv *p, nvmlDevice_t h, list_fn fn,
-			       size_t entry_size, uint8_t type, size_t *n)
+                               size_t entry_size, uint8_t type, size_t *n)
 {
 	unsigned count = 0;
 	nvmlReturn_t rc = fn(h, &count, NULL);
@@ -49,17 +49,18 @@ static nvmlReturn_t fetch_list(struct nvml_priv *p, nvmlDevice_t h, list_fn fn,
 	if (rc != NVML_SUCCESS || count == 0)
 		return rc;
 	if (ensure((void **)&p->procs, &p->procs_cap, *n + count,
-		   sizeof(*p->procs)) < 0)
+	           sizeof(*p->procs)) < 0)
 		return NVML_ERROR_MEMORY;
 	for (unsigned i = 0; i < count; i++) {
 		struct gt_nvml_proc *e = &p->procs[(*n)++];
 		if (entry_size == sizeof(nvmlProcessInfo_t)) {
-			const nvmlProcessInfo_t *r = (const nvmlProcessInfo_t *)p->raw + i;
+			const nvmlProcessInfo_t *r =
+			    (const nvmlProcessInfo_t *)p->raw + i;
 			e->pid = r->pid;
 			e->mem = r->usedGpuMemory;
 		} else {
 			const nvmlProcessInfo_v1_t *r =
-				(const nvmlProcessInfo_v1_t *)p->raw + i;
+			    (const nvmlProcessInfo_v1_t *)p->raw + i;
 			e->pid = r->pid;
 			e->mem = r->usedGpuMemory;
 		}
@@ -69,7 +70,7 @@ static nvmlReturn_t fetch_list(struct nvml_priv *p, nvmlDevice_t h, list_fn fn,
 }
 
 static nvmlReturn_t fetch_kind(struct nvml_priv *p, nvmlDevice_t h, void *v3,
-			       void *v1, uint8_t type, size_t *n)
+                               void *v1, uint8_t type, size_t *n)
 {
 	/* Function pointers of both layouts are called through one type
 	 * that takes the entry array as void *: same ABI, checked size. */
@@ -80,7 +81,8 @@ static nvmlReturn_t fetch_kind(struct nvml_priv *p, nvmlDevice_t h, void *v3,
 	}
 	if (v1) {
 		memcpy(&fn, &v1, sizeof(fn));
-		return fetch_list(p, h, fn, sizeof(nvmlProcessInfo_v1_t), type, n);
+		return fetch_list(p, h, fn, sizeof(nvmlProcessInfo_v1_t), type,
+		                  n);
 	}
 	return NVML_ERROR_FUNCTION_NOT_FOUND;
 }
@@ -92,8 +94,8 @@ struct util_acc {
 
 /* Mean utilization per merged process over the samples newer than the last
  * round; a process without a sample was idle (0 %). */
-static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d,
-			     size_t m, struct gt_proc_vec *out, size_t first)
+static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
+                             struct gt_proc_vec *out, size_t first)
 {
 	unsigned count = 0;
 	nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
@@ -103,19 +105,20 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d,
 		why = GT_WHY_MIG;
 	} else if (p->api.process_utilization) {
 		rc = p->api.process_utilization(d->handle, NULL, &count,
-						d->util_last_seen);
+		                                d->util_last_seen);
 		if (rc == NVML_ERROR_INSUFFICIENT_SIZE && count > 0) {
 			if (count > p->util_cap) {
-				void *n = realloc(p->util, count * sizeof(*p->util));
+				void *n =
+				    realloc(p->util, count * sizeof(*p->util));
 				if (!n)
 					return;
 				p->util = n;
 				p->util_cap = count;
 			}
-			rc = p->api.process_utilization(d->handle, p->util, &count,
-							d->util_last_seen);
+			rc = p->api.process_utilization(
+			    d->handle, p->util, &count, d->util_last_seen);
 		} else if (rc == NVML_ERROR_NOT_FOUND ||
-			   (rc == NVML_SUCCESS && count == 0)) {
+		           (rc == NVML_SUCCESS && count == 0)) {
 			rc = NVML_SUCCESS; /* no process was busy */
 			count = 0;
 		}
@@ -156,8 +159,9 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d,
 		if (why != GT_WHY_OK || !acc) {
 			for (int k = 0; k < 3; k++)
 				gt_val_fail(&proc->f[fields[k]],
-					    acc ? why : GT_WHY_NOT_COLLECTED,
-					    why == GT_WHY_DRIVER_ERROR ? rc : 0);
+				            acc ? why : GT_WHY_NOT_COLLECTED,
+				            why == GT_WHY_DRIVER_ERROR ? rc
+				                                       : 0);
 			continue;
 		}
 		if (acc[j].samples) {
@@ -171,27 +175,30 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d,
 	free(acc);
 }
 
-int gt_nvml_processes(struct gt_backend *b, unsigned dev, struct gt_proc_vec *out)
+int gt_nvml_processes(struct gt_backend *b, unsigned dev,
+                      struct gt_proc_vec *out)
 {
 	struct nvml_priv *p = b->priv;
 	struct nvml_dev *d = &p->devs[dev];
 	size_t n = 0;
 	nvmlReturn_t rc[3];
 
-	rc[0] = fetch_kind(p, d->handle, (void *)p->api.compute_procs,
-			   (void *)p->api.compute_procs_v1, GT_PROC_COMPUTE, &n);
-	rc[1] = fetch_kind(p, d->handle, (void *)p->api.graphics_procs,
-			   (void *)p->api.graphics_procs_v1, GT_PROC_GRAPHICS, &n);
+	rc[0] =
+	    fetch_kind(p, d->handle, (void *)p->api.compute_procs,
+	               (void *)p->api.compute_procs_v1, GT_PROC_COMPUTE, &n);
+	rc[1] =
+	    fetch_kind(p, d->handle, (void *)p->api.graphics_procs,
+	               (void *)p->api.graphics_procs_v1, GT_PROC_GRAPHICS, &n);
 	/* MPS clients are compute work as far as a user is concerned. */
 	rc[2] = fetch_kind(p, d->handle, (void *)p->api.mps_procs,
-			   (void *)p->api.mps_procs_v1, GT_PROC_COMPUTE, &n);
+	                   (void *)p->api.mps_procs_v1, GT_PROC_COMPUTE, &n);
 	for (int i = 0; i < 3; i++)
 		if (gt_nvml_is_lost(rc[i]))
 			return -1;
 
 	size_t merged_cap = 0;
-	if (n && ensure((void **)&p->merged, &merged_cap, n,
-			sizeof(*p->merged)) < 0)
+	if (n &&
+	    ensure((void **)&p->merged, &merged_cap, n, sizeof(*p->merged)) < 0)
 		return 0;
 	size_t m = n ? gt_nvml_merge_procs(p->procs, n, p->merged) : 0;
 	size_t first = out->count;
@@ -204,11 +211,12 @@ int gt_nvml_processes(struct gt_backend *b, unsigned dev, struct gt_proc_vec *ou
 		proc->type = p->merged[j].type;
 		if (p->merged[j].mem == GT_NVML_MEMORY_NOT_AVAILABLE)
 			gt_val_fail(&proc->f[GT_P_MEM],
-				    d->mig ? GT_WHY_PERMISSION
-					   : GT_WHY_UNSUPPORTED_DEVICE,
-				    0);
+			            d->mig ? GT_WHY_PERMISSION
+			                   : GT_WHY_UNSUPPORTED_DEVICE,
+			            0);
 		else
-			gt_val_set(&proc->f[GT_P_MEM], (int64_t)p->merged[j].mem);
+			gt_val_set(&proc->f[GT_P_MEM],
+			           (int64_t)p->merged[j].mem);
 	}
 	fill_utilization(p, d, out->count - first, out, first);
 	return 0;

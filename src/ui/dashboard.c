@@ -82,7 +82,8 @@ static void arm_restore(void)
 	 * the shell receiving mouse escapes. */
 	static const char mouse_off[] = "\033[?1000l\033[?1006l";
 	if (restore_len + sizeof(mouse_off) < sizeof(restore_seq)) {
-		memcpy(restore_seq + restore_len, mouse_off, sizeof(mouse_off) - 1);
+		memcpy(restore_seq + restore_len, mouse_off,
+		       sizeof(mouse_off) - 1);
 		restore_len += sizeof(mouse_off) - 1;
 	}
 	memset(&sa, 0, sizeof(sa));
@@ -106,7 +107,7 @@ struct dash {
 	struct gt_layout_opts lopts;
 	struct gt_theme theme;
 	struct gt_palette pal;
-	struct gt_config cfg;       /* the settings; saved only on request */
+	struct gt_config cfg; /* the settings; saved only on request */
 	char cfg_path[1024];
 	enum gt_glyphs auto_glyphs; /* from the locale, for glyphs = auto */
 	struct gt_setup setup;
@@ -139,7 +140,8 @@ static void notice(struct dash *d, const char *msg)
 
 static enum gt_glyphs glyphs_of(const struct dash *d)
 {
-	return d->cfg.glyphs < 0 ? d->auto_glyphs : (enum gt_glyphs)d->cfg.glyphs;
+	return d->cfg.glyphs < 0 ? d->auto_glyphs
+	                         : (enum gt_glyphs)d->cfg.glyphs;
 }
 
 /* Device index of the selected GPU, -1 when none is shown. */
@@ -154,7 +156,8 @@ static void update_visible(struct dash *d)
 	size_t n = d->view.devs ? d->view.devs->count : 0;
 	d->nvis = 0;
 	for (size_t i = 0; i < n && i < d->nhist; i++)
-		if (!gt_config_gpu_hidden(&d->cfg, d->view.devs->items[i].pci_bus_id))
+		if (!gt_config_gpu_hidden(&d->cfg,
+		                          d->view.devs->items[i].pci_bus_id))
 			d->vis[d->nvis++] = (int)i;
 	if (d->lopts.selected_gpu >= d->nvis)
 		d->lopts.selected_gpu = d->nvis ? d->nvis - 1 : 0;
@@ -167,12 +170,12 @@ static void update_self_usage(struct dash *d)
 	if (getrusage(RUSAGE_SELF, &ru) != 0)
 		return;
 	uint64_t cpu = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
-		       (uint64_t)ru.ru_utime.tv_usec * 1000ull +
-		       (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
-		       (uint64_t)ru.ru_stime.tv_usec * 1000ull;
+	               (uint64_t)ru.ru_utime.tv_usec * 1000ull +
+	               (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
+	               (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 	if (d->self_wall_ns && now - d->self_wall_ns >= 500000000ull) {
 		d->self_cpu_pct = 100.0 * (double)(cpu - d->self_cpu_ns) /
-				  (double)(now - d->self_wall_ns);
+		                  (double)(now - d->self_wall_ns);
 		d->self_cpu_ns = cpu;
 		d->self_wall_ns = now;
 	} else if (!d->self_wall_ns) {
@@ -183,7 +186,8 @@ static void update_self_usage(struct dash *d)
 	unsigned long size, res;
 	if (f) {
 		if (fscanf(f, "%lu %lu", &size, &res) == 2)
-			d->self_rss = (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+			d->self_rss =
+			    (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 		fclose(f);
 	}
 }
@@ -222,11 +226,11 @@ static void rebuild_order(struct dash *d)
 		d->order_cap = n;
 	}
 	d->norder = n ? gt_proctable_view(pl->items, n, &d->pt, d->order,
-					  d->filter_err, sizeof(d->filter_err))
-		      : 0;
+	                                  d->filter_err, sizeof(d->filter_err))
+	              : 0;
 	int visible = d->layout.procs.h > 1 ? d->layout.procs.h - 1 : 1;
 	d->follow_lost = !gt_proctable_update_selection(
-		&d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
+	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
 }
 
 static const struct gt_process *selected_process(const struct dash *d)
@@ -250,13 +254,13 @@ static void draw_title(struct dash *d)
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	snprintf(buf, sizeof(buf), "gputop %s  %zu GPU%s", GPUTOP_VERSION, n,
-		 n == 1 ? "" : "s");
+	         n == 1 ? "" : "s");
 	int x = gt_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_TITLE], buf);
 	if (demo)
 		gt_put(stdscr, r, 0, x + 2, d->pal.role[GT_ROLE_DEMO],
 		       " DEMO: simulated GPUs, not real hardware ");
-	gt_put(stdscr, r, 0, r.w - (int)strlen(clock), d->pal.role[GT_ROLE_MAIN],
-	       clock);
+	gt_put(stdscr, r, 0, r.w - (int)strlen(clock),
+	       d->pal.role[GT_ROLE_MAIN], clock);
 }
 
 static void draw_status(struct dash *d)
@@ -267,10 +271,12 @@ static void draw_status(struct dash *d)
 	if (r.h <= 0)
 		return;
 	if (d->ov.kind == GT_OVERLAY_FILTER) {
-		snprintf(buf, sizeof(buf), "%s: %s_  (Enter apply, Esc clear, "
-					   "Ctrl-R %s)",
-			 d->pt.filter_is_regex ? "regex" : "filter", d->ov.input,
-			 d->pt.filter_is_regex ? "substring" : "regex");
+		snprintf(buf, sizeof(buf),
+		         "%s: %s_  (Enter apply, Esc clear, "
+		         "Ctrl-R %s)",
+		         d->pt.filter_is_regex ? "regex" : "filter",
+		         d->ov.input,
+		         d->pt.filter_is_regex ? "substring" : "regex");
 		gt_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_HI], buf);
 		return;
 	}
@@ -282,22 +288,26 @@ static void draw_status(struct dash *d)
 	else if (d->filter_err[0])
 		msg = d->filter_err;
 	snprintf(buf, sizeof(buf), " %.1fs | gputop %.1f%% CPU %.1f MiB ",
-		 (double)d->interval_ns / 1e9, d->self_cpu_pct,
-		 (double)d->self_rss / (1024.0 * 1024.0));
+	         (double)d->interval_ns / 1e9, d->self_cpu_pct,
+	         (double)d->self_rss / (1024.0 * 1024.0));
 	int stats_x = r.w - gt_cells(buf);
 	if (msg) {
-		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w, 1};
+		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w,
+		                       1};
 		gt_put(stdscr, left, 0, 1, d->pal.role[GT_ROLE_HI], msg);
 	} else {
 		char keys[256];
 		snprintf(keys, sizeof(keys),
-			 " q quit  ? help  o setup  / filter  s snapshot  e why N/A%s%s",
-			 d->layout.message[0] ? "  | " : "", d->layout.message);
-		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w, 1};
+		         " q quit  ? help  o setup  / filter  s snapshot  e "
+		         "why N/A%s%s",
+		         d->layout.message[0] ? "  | " : "", d->layout.message);
+		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w,
+		                       1};
 		gt_put(stdscr, left, 0, 0, d->pal.role[GT_ROLE_INACTIVE], keys);
 	}
 	if (stats_x > 0)
-		gt_put(stdscr, r, 0, stats_x, d->pal.role[GT_ROLE_INACTIVE], buf);
+		gt_put(stdscr, r, 0, stats_x, d->pal.role[GT_ROLE_INACTIVE],
+		       buf);
 }
 
 static void draw(struct dash *d)
@@ -316,8 +326,8 @@ static void draw(struct dash *d)
 
 	werase(stdscr);
 	if (d->layout.too_small) {
-		gt_put(stdscr, d->layout.status, 0, 0, d->pal.role[GT_ROLE_WARN],
-		       d->layout.message);
+		gt_put(stdscr, d->layout.status, 0, 0,
+		       d->pal.role[GT_ROLE_WARN], d->layout.message);
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;
@@ -330,59 +340,62 @@ static void draw(struct dash *d)
 		if (r.w <= 0 || r.h <= 0)
 			continue;
 		/* No sample for three intervals: say the numbers are old. */
-		bool stale = d->last_new_ns[i] &&
-			     now - d->last_new_ns[i] > 3 * d->interval_ns + 1000000000ull;
+		bool stale =
+		    d->last_new_ns[i] && now - d->last_new_ns[i] >
+		                             3 * d->interval_ns + 1000000000ull;
 		struct gt_panel_data pd = {
-			.st = &d->view.devs->items[i],
-			.s = &d->view.latest[i],
-			.hist = &d->hist[i],
-			.pal = &d->pal,
-			.glyphs = glyphs_of(d),
-			.seconds_per_sample = (double)d->interval_ns / 1e9,
-			.selected = k == d->lopts.selected_gpu,
-			.fahrenheit = d->cfg.fahrenheit,
-			.stale = stale,
+		    .st = &d->view.devs->items[i],
+		    .s = &d->view.latest[i],
+		    .hist = &d->hist[i],
+		    .pal = &d->pal,
+		    .glyphs = glyphs_of(d),
+		    .seconds_per_sample = (double)d->interval_ns / 1e9,
+		    .selected = k == d->lopts.selected_gpu,
+		    .fahrenheit = d->cfg.fahrenheit,
+		    .stale = stale,
 		};
 		gt_panel_draw(stdscr, r, d->layout.mode, &pd);
 	}
 	if (d->layout.procs.h > 0 && d->view.procs) {
 		char note[96] = "";
-		gt_proctable_widths(d->layout.procs.w, d->cfg.columns, d->widths);
+		gt_proctable_widths(d->layout.procs.w, d->cfg.columns,
+		                    d->widths);
 		if (d->pt.device_filter >= 0)
-			snprintf(note, sizeof(note), " GPU %d only ", d->pt.device_filter);
+			snprintf(note, sizeof(note), " GPU %d only ",
+			         d->pt.device_filter);
 		if (d->pt.filter[0]) {
 			size_t k = strlen(note);
 			snprintf(note + k, sizeof(note) - k, " %s: %.40s ",
-				 d->pt.filter_is_regex ? "regex" : "filter",
-				 d->pt.filter);
+			         d->pt.filter_is_regex ? "regex" : "filter",
+			         d->pt.filter);
 		}
 		if (d->view.procs->unreadable) {
 			size_t k = strlen(note);
 			snprintf(note + k, sizeof(note) - k, " %zu unreadable ",
-				 d->view.procs->unreadable);
+			         d->view.procs->unreadable);
 		}
 		struct gt_table_data td = {
-			.procs = d->view.procs->items,
-			.order = d->order,
-			.count = d->norder,
-			.st = &d->pt,
-			.pal = &d->pal,
-			.widths = d->widths,
-			.note = note[0] ? note : NULL,
+		    .procs = d->view.procs->items,
+		    .order = d->order,
+		    .count = d->norder,
+		    .st = &d->pt,
+		    .pal = &d->pal,
+		    .widths = d->widths,
+		    .note = note[0] ? note : NULL,
 		};
 		gt_table_draw(stdscr, d->layout.procs, &td);
 	}
 	draw_status(d);
 	struct gt_overlay_ctx octx = {
-		.pal = &d->pal,
-		.view = &d->view,
-		.selected_gpu = selected_device(d),
-		.process = selected_process(d),
+	    .pal = &d->pal,
+	    .view = &d->view,
+	    .selected_gpu = selected_device(d),
+	    .process = selected_process(d),
 	};
 	gt_overlay_draw(stdscr, &d->ov, &octx);
 	if (d->setup_open)
 		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,
-			      d->cfg_path);
+		              d->cfg_path);
 	wnoutrefresh(stdscr);
 	doupdate();
 	d->frames++;
@@ -392,7 +405,7 @@ static void save_snapshot(struct dash *d)
 {
 	char msg[512], path[400];
 	char *json = gt_snapshot_from_view(&d->view, d->opts->procfs_root,
-					   d->interval_ns);
+	                                   d->interval_ns);
 	if (!json) {
 		notice(d, "snapshot: out of memory");
 		return;
@@ -458,7 +471,8 @@ static void handle_mouse(struct dash *d)
 		return;
 	for (int k = 0; k < d->nvis; k++) {
 		struct gt_rect r = d->rects[k];
-		if (ev.x >= r.x && ev.x < r.x + r.w && ev.y >= r.y && ev.y < r.y + r.h) {
+		if (ev.x >= r.x && ev.x < r.x + r.w && ev.y >= r.y &&
+		    ev.y < r.y + r.h) {
 			select_gpu(d, k - d->lopts.selected_gpu);
 			return;
 		}
@@ -503,18 +517,20 @@ static void load_theme(struct dash *d)
 	gt_theme_default(&d->theme);
 	if (!d->cfg.theme[0])
 		return;
-	if (gt_theme_find(d->cfg.theme, d->opts->themes_dir, path, sizeof(path)) != 0) {
-		snprintf(msg, sizeof(msg),
-			 "theme '%.64s' not found (see --themes-dir): using the "
-			 "built-in one",
-			 d->cfg.theme);
+	if (gt_theme_find(d->cfg.theme, d->opts->themes_dir, path,
+	                  sizeof(path)) != 0) {
+		snprintf(
+		    msg, sizeof(msg),
+		    "theme '%.64s' not found (see --themes-dir): using the "
+		    "built-in one",
+		    d->cfg.theme);
 		notice(d, msg);
 	} else if (gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
 		snprintf(msg, sizeof(msg), "theme %.200s: %.120s", path, err);
 		notice(d, msg);
 	} else if (d->theme.nwarn) {
 		snprintf(msg, sizeof(msg), "theme %.200s:%d: %.100s", path,
-			 d->theme.warn[0].line, d->theme.warn[0].msg);
+		         d->theme.warn[0].line, d->theme.warn[0].msg);
 		notice(d, msg);
 	}
 }
@@ -536,9 +552,11 @@ static bool setup_key(struct dash *d, int ch)
 	}
 	if (change & GT_SETUP_SAVE) {
 		if (gt_config_save(d->cfg_path, &d->cfg, err, sizeof(err)) == 0)
-			snprintf(msg, sizeof(msg), "settings saved to %.500s", d->cfg_path);
+			snprintf(msg, sizeof(msg), "settings saved to %.500s",
+			         d->cfg_path);
 		else
-			snprintf(msg, sizeof(msg), "settings not saved: %.500s", err);
+			snprintf(msg, sizeof(msg), "settings not saved: %.500s",
+			         err);
 		notice(d, msg);
 	}
 	if (change & GT_SETUP_CLOSE)
@@ -620,10 +638,12 @@ static bool handle_key(struct dash *d, int ch)
 		move_selection(d, 1);
 		break;
 	case KEY_PPAGE:
-		move_selection(d, -(d->layout.procs.h > 2 ? d->layout.procs.h - 2 : 1));
+		move_selection(
+		    d, -(d->layout.procs.h > 2 ? d->layout.procs.h - 2 : 1));
 		break;
 	case KEY_NPAGE:
-		move_selection(d, d->layout.procs.h > 2 ? d->layout.procs.h - 2 : 1);
+		move_selection(d, d->layout.procs.h > 2 ? d->layout.procs.h - 2
+		                                        : 1);
 		break;
 	case KEY_HOME:
 		move_selection(d, -(int)d->norder);
@@ -639,19 +659,22 @@ static bool handle_key(struct dash *d, int ch)
 		break;
 	case '>':
 	case KEY_F(6):
-		d->pt.sort_col = (enum gt_proctable_col)((d->pt.sort_col + 1) % GT_COL__COUNT);
+		d->pt.sort_col = (enum gt_proctable_col)((d->pt.sort_col + 1) %
+		                                         GT_COL__COUNT);
 		break;
 	case '<':
-		d->pt.sort_col = (enum gt_proctable_col)((d->pt.sort_col + GT_COL__COUNT - 1) %
-							 GT_COL__COUNT);
+		d->pt.sort_col = (enum gt_proctable_col)(
+		    (d->pt.sort_col + GT_COL__COUNT - 1) % GT_COL__COUNT);
 		break;
 	case 'r':
 		d->pt.reverse = !d->pt.reverse;
 		break;
 	case 'd':
-		d->pt.device_filter = d->pt.device_filter >= 0 ? -1 : selected_device(d);
-		notice(d, d->pt.device_filter >= 0 ? "processes of the selected GPU"
-						   : "processes of all GPUs");
+		d->pt.device_filter =
+		    d->pt.device_filter >= 0 ? -1 : selected_device(d);
+		notice(d, d->pt.device_filter >= 0
+		              ? "processes of the selected GPU"
+		              : "processes of all GPUs");
 		break;
 	case 'f': {
 		const struct gt_process *p = selected_process(d);
@@ -660,7 +683,7 @@ static bool handle_key(struct dash *d, int ch)
 		else if (p)
 			d->pt.follow_pid = p->pid;
 		notice(d, d->pt.follow_pid ? "following the selected process"
-					   : "not following");
+		                           : "not following");
 		break;
 	}
 	case 'g':
@@ -669,9 +692,10 @@ static bool handle_key(struct dash *d, int ch)
 		break;
 	case 'm':
 		d->cfg.max_mode = (d->cfg.max_mode + 1) % 3;
-		notice(d, d->cfg.max_mode == GT_GPU_FULL      ? "panels: automatic"
-			  : d->cfg.max_mode == GT_GPU_COMPACT ? "panels: compact"
-							      : "panels: one line per GPU");
+		notice(d, d->cfg.max_mode == GT_GPU_FULL ? "panels: automatic"
+		          : d->cfg.max_mode == GT_GPU_COMPACT
+		              ? "panels: compact"
+		              : "panels: one line per GPU");
 		break;
 	case 'p':
 		d->cfg.show_processes = !d->cfg.show_processes;
@@ -711,16 +735,18 @@ static int setup(struct dash *d)
 	 * the setup dialog writes it. */
 	if (gt_config_load(d->cfg_path, &d->cfg, err, sizeof(err)) != 0) {
 		char msg[600];
-		snprintf(msg, sizeof(msg), "settings: %.500s (defaults used; the "
-					   "file is left as it is)",
-			 err);
+		snprintf(msg, sizeof(msg),
+		         "settings: %.500s (defaults used; the "
+		         "file is left as it is)",
+		         err);
 		notice(d, msg);
 		d->notice_until += 10000000000ull;
 	}
 	/* The command line wins over the file. */
 	if (d->opts->interval_given || !d->cfg.interval_ns)
-		d->cfg.interval_ns = d->opts->interval_ns ? d->opts->interval_ns
-							  : GT_INTERVAL_DEFAULT_NS;
+		d->cfg.interval_ns = d->opts->interval_ns
+		                         ? d->opts->interval_ns
+		                         : GT_INTERVAL_DEFAULT_NS;
 	if (d->opts->theme)
 		gt_copy_str(d->cfg.theme, sizeof(d->cfg.theme), d->opts->theme);
 	d->pt.sort_col = (enum gt_proctable_col)d->cfg.sort_col;
@@ -752,7 +778,7 @@ static void teardown(struct dash *d)
 }
 
 int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
-		     volatile sig_atomic_t *stop)
+                     volatile sig_atomic_t *stop)
 {
 	struct dash d;
 	memset(&d, 0, sizeof(d));
@@ -762,7 +788,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "gputop: the dashboard needs a terminal; use "
-				"--snapshot for JSON output\n");
+		                "--snapshot for JSON output\n");
 		return -1;
 	}
 	if (setup(&d) < 0) {
@@ -773,8 +799,9 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	setlocale(LC_ALL, "");
 	tcgetattr(STDIN_FILENO, &restore_termios);
 	if (!initscr()) {
-		fprintf(stderr, "gputop: cannot initialise the terminal (TERM=%s)\n",
-			getenv("TERM") ? getenv("TERM") : "");
+		fprintf(stderr,
+		        "gputop: cannot initialise the terminal (TERM=%s)\n",
+		        getenv("TERM") ? getenv("TERM") : "");
 		gt_view_close(&d.view);
 		teardown(&d);
 		return -1;
@@ -786,16 +813,16 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED |
-			  BUTTON5_PRESSED,
-		  NULL);
+	              BUTTON5_PRESSED,
+	          NULL);
 	mouseinterval(0);
 	set_escdelay(25);
 
 	const char *codeset = nl_langinfo(CODESET);
 	d.auto_glyphs = gt_glyphs_default(codeset);
-	enum gt_color_tier tier = gt_color_tier_detect(
-		getenv("COLORTERM"), getenv("TERM"), has_colors() ? COLORS : 0,
-		getenv("NO_COLOR"));
+	enum gt_color_tier tier =
+	    gt_color_tier_detect(getenv("COLORTERM"), getenv("TERM"),
+	                         has_colors() ? COLORS : 0, getenv("NO_COLOR"));
 	gt_palette_init(&d.pal, &d.theme, tier);
 
 	/* Redraw when new data arrives or a key is pressed; the wait
@@ -841,7 +868,7 @@ static size_t drain(int fd)
 }
 
 int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
-		       struct gt_dash_bench *out)
+                       struct gt_dash_bench *out)
 {
 	struct gt_dash_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
 	struct dash d;
@@ -856,7 +883,7 @@ int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
 		return -1;
 	}
 	struct winsize ws = {.ws_row = (unsigned short)rows,
-			     .ws_col = (unsigned short)cols};
+	                     .ws_col = (unsigned short)cols};
 	const char *slave_name = ptsname(master);
 	int slave = slave_name ? open(slave_name, O_RDWR | O_NOCTTY) : -1;
 	FILE *fo = slave >= 0 ? fdopen(slave, "w") : NULL;

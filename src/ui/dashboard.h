@@ -17,7 +17,7 @@ struct gt_dash_opts {
 	const char *themes_dir;  /* --themes-dir, searched first */
 	const char *procfs_root; /* for the host facts of saved snapshots */
 	uint64_t interval_ns;
-	bool interval_given;     /* --interval was given: wins over the file */
+	bool interval_given; /* --interval was given: wins over the file */
 };
 
 /* Runs until the user quits or *stop becomes non-zero; the terminal is
@@ -25,7 +25,7 @@ struct gt_dash_opts {
  * running. Returns 0, or -1 if the terminal could not be set up (message
  * on stderr). */
 int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
-		     volatile sig_atomic_t *stop);
+                     volatile sig_atomic_t *stop);
 
 /* `make bench`: frames drawn into a pseudo-terminal of cols x rows, one
  * collector round before each, as in steady state at one frame per
@@ -38,6 +38,6 @@ struct gt_dash_bench {
 };
 
 int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
-		       struct gt_dash_bench *out);
+                       struct gt_dash_bench *out);
 
 #endif

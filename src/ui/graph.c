@@ -20,9 +20,9 @@ static const uint8_t braille_right[5] = {0x00, 0x80, 0xa0, 0xb0, 0xb8};
 static const char ascii_steps[4] = {' ', '.', ':', '|'};
 
 static const char *const glyph_names[GT_GLYPHS__COUNT] = {
-	[GT_GLYPHS_BRAILLE] = "braille",
-	[GT_GLYPHS_BLOCK] = "block",
-	[GT_GLYPHS_ASCII] = "ascii",
+    [GT_GLYPHS_BRAILLE] = "braille",
+    [GT_GLYPHS_BLOCK] = "block",
+    [GT_GLYPHS_ASCII] = "ascii",
 };
 
 /* Vertical steps one cell can show. */
@@ -47,7 +47,8 @@ static int ascii_lower(int c)
 
 static bool str_ieq(const char *a, const char *b)
 {
-	while (*a && ascii_lower((unsigned char)*a) == ascii_lower((unsigned char)*b)) {
+	while (*a && ascii_lower((unsigned char)*a) ==
+	                 ascii_lower((unsigned char)*b)) {
 		a++;
 		b++;
 	}
@@ -107,7 +108,7 @@ struct graph {
 };
 
 static void graph_init(struct graph *gr, const double *samples, size_t n,
-		       double lo, double hi, int w, int h, enum gt_glyphs g)
+                       double lo, double hi, int w, int h, enum gt_glyphs g)
 {
 	gr->samples = samples;
 	gr->n = samples ? n : 0;
@@ -155,7 +156,7 @@ static int band_level(int u, int band, int steps)
 }
 
 static uint32_t cell_glyph(const struct graph *gr, enum gt_glyphs g, int row,
-			   int col)
+                           int col)
 {
 	int band = gr->h - 1 - row;
 
@@ -174,11 +175,11 @@ static uint32_t cell_glyph(const struct graph *gr, enum gt_glyphs g, int row,
 		break;
 	}
 	return (uint32_t)(unsigned char)
-		ascii_steps[band_level(column_height(gr, col), band, 3)];
+	    ascii_steps[band_level(column_height(gr, col), band, 3)];
 }
 
 void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
-		    int w, int h, enum gt_glyphs g, uint32_t *cells)
+                    int w, int h, enum gt_glyphs g, uint32_t *cells)
 {
 	struct graph gr;
 
@@ -190,7 +191,7 @@ void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
 	for (int r = 0; r < h; r++)
 		for (int c = 0; c < w; c++)
 			cells[(size_t)r * (size_t)w + (size_t)c] =
-				cell_glyph(&gr, g, r, c);
+			    cell_glyph(&gr, g, r, c);
 }
 
 /* Bounded writer: counts what the whole text needs, stores what fits, and
@@ -218,7 +219,8 @@ static void sink_put(struct sink *s, const char *bytes, size_t k)
 {
 	s->need += k;
 	if (s->full || s->pos + k >= s->len) {
-		s->full = true; /* later, shorter glyphs must not skip this one */
+		s->full =
+		    true; /* later, shorter glyphs must not skip this one */
 		return;
 	}
 	memcpy(s->out + s->pos, bytes, k);
@@ -249,7 +251,7 @@ static void sink_cp(struct sink *s, uint32_t cp)
 }
 
 size_t gt_graph_render(const double *samples, size_t n, double lo, double hi,
-		       int w, int h, enum gt_glyphs g, char *out, size_t outlen)
+                       int w, int h, enum gt_glyphs g, char *out, size_t outlen)
 {
 	struct graph gr;
 	struct sink s;
@@ -316,7 +318,8 @@ int gt_meter(double frac, int w, enum gt_glyphs g, char *out, size_t outlen)
 		if (c < full)
 			sink_cp(&s, ascii ? '#' : 0x2588u);
 		else if (c == full && part > 0)
-			/* U+258F is the left one eighth, U+2589 seven eighths */
+			/* U+258F is the left one eighth, U+2589 seven eighths
+			 */
 			sink_cp(&s, 0x2590u - (uint32_t)part);
 		else
 			sink_cp(&s, ascii ? '-' : ' ');
@@ -339,12 +342,12 @@ static void time_label(long long t, long long step, char *buf, size_t len)
 }
 
 int gt_graph_time_labels(int w, double seconds_per_sample, enum gt_glyphs g,
-			 char *out, size_t outlen)
+                         char *out, size_t outlen)
 {
 	static const long long steps[] = {
-		1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800,
-		3600, 7200, 10800, 21600, 43200, 86400, 2 * 86400, 7 * 86400,
-		30 * 86400,
+	    1,     2,     5,     10,    15,        30,        60,
+	    120,   300,   600,   900,   1800,      3600,      7200,
+	    10800, 21600, 43200, 86400, 2 * 86400, 7 * 86400, 30 * 86400,
 	};
 	const size_t nsteps = sizeof(steps) / sizeof(steps[0]);
 	char lab[32];
@@ -356,14 +359,15 @@ int gt_graph_time_labels(int w, double seconds_per_sample, enum gt_glyphs g,
 		room = (int)(outlen - 1); /* cut, but stay NUL-terminated */
 	memset(out, ' ', (size_t)room);
 	out[room] = '\0';
-	if (w <= 0 || !isfinite(seconds_per_sample) || seconds_per_sample <= 0.0)
+	if (w <= 0 || !isfinite(seconds_per_sample) ||
+	    seconds_per_sample <= 0.0)
 		return 0;
 
 	/* seconds per cell; the oldest visible sample is this old */
-	double spcell = seconds_per_sample *
-			(g == GT_GLYPHS_BRAILLE ? 2.0 : 1.0);
-	double span = ((double)gt_graph_samples_for(w, g) - 1.0) *
-		      seconds_per_sample;
+	double spcell =
+	    seconds_per_sample * (g == GT_GLYPHS_BRAILLE ? 2.0 : 1.0);
+	double span =
+	    ((double)gt_graph_samples_for(w, g) - 1.0) * seconds_per_sample;
 
 	long long step = steps[nsteps - 1];
 	for (size_t i = 0; i < nsteps; i++) {

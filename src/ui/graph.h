@@ -62,7 +62,7 @@ size_t gt_graph_render_size(int w, int h);
  * cells must hold w * h entries; nothing is written when w or h <= 0.
  */
 void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
-		    int w, int h, enum gt_glyphs g, uint32_t *cells);
+                    int w, int h, enum gt_glyphs g, uint32_t *cells);
 
 /*
  * The same graph as UTF-8 text: h rows of exactly w cells, separated by '\n'
@@ -72,7 +72,8 @@ void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
  * truncation is detectable.
  */
 size_t gt_graph_render(const double *samples, size_t n, double lo, double hi,
-		       int w, int h, enum gt_glyphs g, char *out, size_t outlen);
+                       int w, int h, enum gt_glyphs g, char *out,
+                       size_t outlen);
 
 /*
  * A "nice" upper bound for a non-percent series with lower bound 0: the
@@ -101,11 +102,11 @@ int gt_meter(double frac, int w, enum gt_glyphs g, char *out, size_t outlen);
  * 1 2 5 10 15 30 s, 1 2 5 10 15 30 min, 1 2 3 6 12 h, 1 2 7 30 d whose
  * labels are at least 8 cells apart with two spaces between them; labels
  * that would not fit or would touch another are left out. Labels use the
- * step's unit: "30s", "5m", "2h", "7d" ("0s" for the newest). All spaces when seconds_per_sample is not a positive finite
- * number. NUL-terminated (cut if outlen is short); returns the number of
- * labels placed.
+ * step's unit: "30s", "5m", "2h", "7d" ("0s" for the newest). All spaces when
+ * seconds_per_sample is not a positive finite number. NUL-terminated (cut if
+ * outlen is short); returns the number of labels placed.
  */
 int gt_graph_time_labels(int w, double seconds_per_sample, enum gt_glyphs g,
-			 char *out, size_t outlen);
+                         char *out, size_t outlen);
 
 #endif

@@ -29,9 +29,10 @@ static void push(struct gt_history *h, const struct gt_sample *s)
 	h->v[GT_SERIES_TEMP][i] = value(&s->f[GT_F_TEMP_GPU], 1000.0);
 	const struct gt_val *used = &s->f[GT_F_MEM_USED];
 	const struct gt_val *total = &s->f[GT_F_MEM_TOTAL];
-	h->v[GT_SERIES_VRAM][i] = gt_val_ok(used) && gt_val_ok(total) && total->v > 0
-					  ? 100.0 * (double)used->v / (double)total->v
-					  : NAN;
+	h->v[GT_SERIES_VRAM][i] =
+	    gt_val_ok(used) && gt_val_ok(total) && total->v > 0
+	        ? 100.0 * (double)used->v / (double)total->v
+	        : NAN;
 	h->head = (h->head + 1) % GT_HISTORY_LEN;
 	if (h->count < GT_HISTORY_LEN)
 		h->count++;
@@ -62,7 +63,7 @@ size_t gt_history_update(struct gt_history *h, const struct gt_ring *ring)
 }
 
 size_t gt_history_tail(const struct gt_history *h, enum gt_series s,
-		       double *out, size_t n)
+                       double *out, size_t n)
 {
 	if (n > h->count)
 		n = h->count;

@@ -40,6 +40,6 @@ size_t gt_history_update(struct gt_history *h, const struct gt_ring *ring);
 /* Copies the newest n (at most count) values of series s, oldest first,
  * into out; returns how many were copied. */
 size_t gt_history_tail(const struct gt_history *h, enum gt_series s,
-		       double *out, size_t n);
+                       double *out, size_t n);
 
 #endif

@@ -14,33 +14,33 @@
 #include "text.h"
 
 static const char *const help_lines[] = {
-	"Keys (letters work where F-keys do not reach)",
-	"",
-	"  q  F10        quit",
-	"  ?  h  F1      this help",
-	"  e             explain N/A values of the selected GPU",
-	"  o  F2         setup (w in it saves the settings file)",
-	"  s             save a JSON snapshot",
-	"  Tab ]  S-Tab [  select the next / previous GPU",
-	"  m             panels: automatic, compact, one line per GPU",
-	"  g             graph symbols: braille, block, ascii",
-	"  c             temperatures in Celsius / Fahrenheit",
-	"  + -           sampling interval twice / half as long",
-	"  p             show / hide the process table",
-	"  Up Down j k   select a process (PgUp PgDn Home End)",
-	"  Left Right    scroll command lines sideways",
-	"  > <  F6       sort by the next / previous column",
-	"  r             reverse the sort",
-	"  /             filter processes (Ctrl-R: regular expression)",
-	"  d             processes of the selected GPU only / all GPUs",
-	"  f             follow the selected process",
-	"  x  F9         send a signal to the selected process",
-	"  Ctrl-L        redraw the screen",
-	"",
-	"Mouse: click a GPU panel, a process row or a column header;",
-	"the wheel scrolls the process table.",
-	"",
-	"Esc or q closes this window.",
+    "Keys (letters work where F-keys do not reach)",
+    "",
+    "  q  F10        quit",
+    "  ?  h  F1      this help",
+    "  e             explain N/A values of the selected GPU",
+    "  o  F2         setup (w in it saves the settings file)",
+    "  s             save a JSON snapshot",
+    "  Tab ]  S-Tab [  select the next / previous GPU",
+    "  m             panels: automatic, compact, one line per GPU",
+    "  g             graph symbols: braille, block, ascii",
+    "  c             temperatures in Celsius / Fahrenheit",
+    "  + -           sampling interval twice / half as long",
+    "  p             show / hide the process table",
+    "  Up Down j k   select a process (PgUp PgDn Home End)",
+    "  Left Right    scroll command lines sideways",
+    "  > <  F6       sort by the next / previous column",
+    "  r             reverse the sort",
+    "  /             filter processes (Ctrl-R: regular expression)",
+    "  d             processes of the selected GPU only / all GPUs",
+    "  f             follow the selected process",
+    "  x  F9         send a signal to the selected process",
+    "  Ctrl-L        redraw the screen",
+    "",
+    "Mouse: click a GPU panel, a process row or a column header;",
+    "the wheel scrolls the process table.",
+    "",
+    "Esc or q closes this window.",
 };
 
 void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind)
@@ -66,7 +66,8 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 		else if ((ch == KEY_UP || ch == 'k') && ov->scroll > 0)
 			ov->scroll--;
 		else if (ch == 27 || ch == 'q' || ch == '?' || ch == 'h' ||
-			 ch == 'e' || ch == KEY_F(1) || ch == '\n' || ch == '\r')
+		         ch == 'e' || ch == KEY_F(1) || ch == '\n' ||
+		         ch == '\r')
 			ov->kind = GT_OVERLAY_NONE;
 		else if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 			return GT_OVERLAY_NOT_CONSUMED;
@@ -102,7 +103,7 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 			ov->choice = (ov->choice + 1) % GT_PROCTABLE_NSIGNALS;
 		else if (ch == KEY_UP || ch == 'k')
 			ov->choice = (ov->choice + GT_PROCTABLE_NSIGNALS - 1) %
-				     GT_PROCTABLE_NSIGNALS;
+			             GT_PROCTABLE_NSIGNALS;
 		else if (ch >= '1' && ch < '1' + GT_PROCTABLE_NSIGNALS)
 			ov->choice = ch - '1';
 		else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
@@ -114,13 +115,13 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 	case GT_OVERLAY_CONFIRM:
 		ov->kind = GT_OVERLAY_NONE;
 		return ch == 'y' || ch == 'Y' ? GT_OVERLAY_SIGNAL_CONFIRMED
-					      : GT_OVERLAY_CONSUMED;
+		                              : GT_OVERLAY_CONSUMED;
 	}
 	return GT_OVERLAY_NOT_CONSUMED;
 }
 
 struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
-			      const char *title)
+                              const char *title)
 {
 	int rows, cols;
 	getmaxyx(w, rows, cols);
@@ -150,7 +151,7 @@ struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
 }
 
 static void draw_lines(WINDOW *w, const char *const *lines, int n, int scroll,
-		       const char *title, const struct gt_overlay_ctx *ctx)
+                       const char *title, const struct gt_overlay_ctx *ctx)
 {
 	int rows, cols;
 	getmaxyx(w, rows, cols);
@@ -159,17 +160,18 @@ static void draw_lines(WINDOW *w, const char *const *lines, int n, int scroll,
 		if (gt_cells(lines[i]) > bw)
 			bw = gt_cells(lines[i]);
 	struct gt_rect in = gt_overlay_box(w, bw + 4 < cols ? bw + 4 : cols,
-				n + 2 < rows ? n + 2 : rows,
-				ctx->pal->role[GT_ROLE_MAIN], title);
+	                                   n + 2 < rows ? n + 2 : rows,
+	                                   ctx->pal->role[GT_ROLE_MAIN], title);
 	if (scroll > n - in.h)
 		scroll = n - in.h > 0 ? n - in.h : 0;
 	for (int i = 0; i < in.h && scroll + i < n; i++)
-		gt_put(w, in, i, 0, ctx->pal->role[GT_ROLE_MAIN], lines[scroll + i]);
+		gt_put(w, in, i, 0, ctx->pal->role[GT_ROLE_MAIN],
+		       lines[scroll + i]);
 }
 
 /* Every unavailable value of the selected GPU with its reason. */
 static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
-			 const struct gt_overlay_ctx *ctx)
+                         const struct gt_overlay_ctx *ctx)
 {
 	char store[96][160];
 	const char *lines[96];
@@ -191,7 +193,7 @@ static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
 			continue;
 		gt_why_text(&st->f[i], NULL, why, sizeof(why));
 		snprintf(store[n], sizeof(store[n]), "%s.%s: %s",
-			 gt_static_desc[i].group, gt_static_desc[i].key, why);
+		         gt_static_desc[i].group, gt_static_desc[i].key, why);
 		lines[n] = store[n];
 		n++;
 	}
@@ -204,7 +206,7 @@ static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
 			continue;
 		gt_why_text(&s->f[i], NULL, why, sizeof(why));
 		snprintf(store[n], sizeof(store[n]), "%s.%s: %s", fd->group,
-			 fd->key, why);
+		         fd->key, why);
 		lines[n] = store[n];
 		n++;
 	}
@@ -215,7 +217,7 @@ static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
 }
 
 void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
-		     const struct gt_overlay_ctx *ctx)
+                     const struct gt_overlay_ctx *ctx)
 {
 	char buf[256], sig[16];
 
@@ -224,8 +226,9 @@ void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
 	case GT_OVERLAY_FILTER: /* drawn in the status line */
 		return;
 	case GT_OVERLAY_HELP:
-		draw_lines(w, help_lines, (int)(sizeof(help_lines) / sizeof(help_lines[0])),
-			   ov->scroll, " gputop help ", ctx);
+		draw_lines(w, help_lines,
+		           (int)(sizeof(help_lines) / sizeof(help_lines[0])),
+		           ov->scroll, " gputop help ", ctx);
 		return;
 	case GT_OVERLAY_EXPLAIN:
 		draw_explain(w, ov, ctx);
@@ -236,8 +239,8 @@ void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
 		int n = 0;
 		for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
 			snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
-				 i == ov->choice ? ">" : " ", i + 1,
-				 gt_proctable_signals[i].name);
+			         i == ov->choice ? ">" : " ", i + 1,
+			         gt_proctable_signals[i].name);
 			lines[n++] = store[i];
 		}
 		lines[n++] = "";
@@ -252,8 +255,8 @@ void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
 			return;
 		gt_text_escape(name, sizeof(name), p->name, strlen(p->name));
 		snprintf(buf, sizeof(buf), "Send SIG%s to %d (%.160s)?  y / n",
-			 gt_proctable_signal_name(ov->signal, sig, sizeof(sig)),
-			 p->pid, name);
+		         gt_proctable_signal_name(ov->signal, sig, sizeof(sig)),
+		         p->pid, name);
 		const char *lines[1] = {buf};
 		draw_lines(w, lines, 1, 0, " Confirm ", ctx);
 		return;

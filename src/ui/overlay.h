@@ -26,7 +26,7 @@ enum gt_overlay_kind {
 enum gt_overlay_result {
 	GT_OVERLAY_NOT_CONSUMED, /* no overlay open: the dashboard's key */
 	GT_OVERLAY_CONSUMED,
-	GT_OVERLAY_FILTER_DONE,  /* input holds the new filter */
+	GT_OVERLAY_FILTER_DONE, /* input holds the new filter */
 	GT_OVERLAY_FILTER_CLEAR,
 	GT_OVERLAY_FILTER_TOGGLE_REGEX,
 	GT_OVERLAY_SIGNAL_CONFIRMED, /* send `signal` to the selected process */
@@ -50,11 +50,11 @@ struct gt_overlay_ctx {
 /* A bordered box centred on the screen, bw x bh cells (clipped to it),
  * cleared, with a title; returns the rectangle inside the border. */
 struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
-			      const char *title);
+                              const char *title);
 
 void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind);
 enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch);
 void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
-		     const struct gt_overlay_ctx *ctx);
+                     const struct gt_overlay_ctx *ctx);
 
 #endif

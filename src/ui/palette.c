@@ -35,7 +35,8 @@ struct pair_alloc {
 	int bg; /* -1: the terminal's own background */
 };
 
-static int make_pair(struct pair_alloc *a, struct gt_rgb fg, const struct gt_rgb *bg)
+static int make_pair(struct pair_alloc *a, struct gt_rgb fg,
+                     const struct gt_rgb *bg)
 {
 	if (a->tier == GT_TIER_MONO || a->next >= COLOR_PAIRS)
 		return (int)A_NORMAL;
@@ -68,7 +69,7 @@ static int mono_role(enum gt_role r)
 }
 
 void gt_palette_init(struct gt_palette *p, const struct gt_theme *t,
-		     enum gt_color_tier tier)
+                     enum gt_color_tier tier)
 {
 	struct pair_alloc a = {1, tier, -1};
 	static const struct {
@@ -76,23 +77,23 @@ void gt_palette_init(struct gt_palette *p, const struct gt_theme *t,
 		enum gt_theme_key fg;
 		enum gt_theme_key bg; /* GT_TK_NONE: the terminal's */
 	} roles[GT_ROLE__COUNT] = {
-		{GT_ROLE_MAIN, GT_TK_MAIN_FG, GT_TK_NONE},
-		{GT_ROLE_TITLE, GT_TK_TITLE, GT_TK_NONE},
-		{GT_ROLE_HI, GT_TK_HI_FG, GT_TK_NONE},
-		{GT_ROLE_INACTIVE, GT_TK_INACTIVE_FG, GT_TK_NONE},
-		{GT_ROLE_SELECTED, GT_TK_SELECTED_FG, GT_TK_SELECTED_BG},
-		{GT_ROLE_BOX, GT_TK_GPU_BOX, GT_TK_NONE},
-		{GT_ROLE_GRAPH_TEXT, GT_TK_GRAPH_TEXT, GT_TK_NONE},
-		{GT_ROLE_DEMO, GT_TK_DEMO_FG, GT_TK_DEMO_BG},
-		{GT_ROLE_THROTTLE, GT_TK_THROTTLE_FG, GT_TK_THROTTLE_BG},
-		{GT_ROLE_STALE, GT_TK_STALE_FG, GT_TK_NONE},
-		{GT_ROLE_WARN, GT_TK_WARN_FG, GT_TK_NONE},
-		{GT_ROLE_METER_BG, GT_TK_METER_BG, GT_TK_NONE},
-		{GT_ROLE_FOLLOWED, GT_TK_FOLLOWED_FG, GT_TK_FOLLOWED_BG},
+	    {GT_ROLE_MAIN, GT_TK_MAIN_FG, GT_TK_NONE},
+	    {GT_ROLE_TITLE, GT_TK_TITLE, GT_TK_NONE},
+	    {GT_ROLE_HI, GT_TK_HI_FG, GT_TK_NONE},
+	    {GT_ROLE_INACTIVE, GT_TK_INACTIVE_FG, GT_TK_NONE},
+	    {GT_ROLE_SELECTED, GT_TK_SELECTED_FG, GT_TK_SELECTED_BG},
+	    {GT_ROLE_BOX, GT_TK_GPU_BOX, GT_TK_NONE},
+	    {GT_ROLE_GRAPH_TEXT, GT_TK_GRAPH_TEXT, GT_TK_NONE},
+	    {GT_ROLE_DEMO, GT_TK_DEMO_FG, GT_TK_DEMO_BG},
+	    {GT_ROLE_THROTTLE, GT_TK_THROTTLE_FG, GT_TK_THROTTLE_BG},
+	    {GT_ROLE_STALE, GT_TK_STALE_FG, GT_TK_NONE},
+	    {GT_ROLE_WARN, GT_TK_WARN_FG, GT_TK_NONE},
+	    {GT_ROLE_METER_BG, GT_TK_METER_BG, GT_TK_NONE},
+	    {GT_ROLE_FOLLOWED, GT_TK_FOLLOWED_FG, GT_TK_FOLLOWED_BG},
 	};
 	static const enum gt_theme_key grads[GT_GRAD__COUNT] = {
-		GT_TK_GPU_START,  GT_TK_VRAM_START,  GT_TK_TEMP_START,
-		GT_TK_POWER_START, GT_TK_MEMBW_START, GT_TK_ENCDEC_START,
+	    GT_TK_GPU_START,   GT_TK_VRAM_START,  GT_TK_TEMP_START,
+	    GT_TK_POWER_START, GT_TK_MEMBW_START, GT_TK_ENCDEC_START,
 	};
 
 	p->tier = tier;
@@ -102,32 +103,32 @@ void gt_palette_init(struct gt_palette *p, const struct gt_theme *t,
 		 * keeps transparent terminals transparent. */
 		if (use_default_colors() != OK || t->has[GT_TK_MAIN_BG])
 			a.bg = t->has[GT_TK_MAIN_BG]
-				       ? colour_index(t->rgb[GT_TK_MAIN_BG], tier)
-				       : COLOR_BLACK;
+			           ? colour_index(t->rgb[GT_TK_MAIN_BG], tier)
+			           : COLOR_BLACK;
 	} else {
 		a.tier = p->tier = GT_TIER_MONO;
 	}
 	for (int i = 0; i < GT_ROLE__COUNT; i++) {
 		const struct gt_rgb *bg =
-			roles[i].bg != GT_TK_NONE && t->has[roles[i].bg]
-				? &t->rgb[roles[i].bg]
-				: NULL;
+		    roles[i].bg != GT_TK_NONE && t->has[roles[i].bg]
+		        ? &t->rgb[roles[i].bg]
+		        : NULL;
 		p->role[roles[i].role] =
-			a.tier == GT_TIER_MONO
-				? mono_role(roles[i].role)
-				: make_pair(&a, t->rgb[roles[i].fg], bg) |
-					  (roles[i].role == GT_ROLE_TITLE ? (int)A_BOLD
-									  : 0);
+		    a.tier == GT_TIER_MONO
+		        ? mono_role(roles[i].role)
+		        : make_pair(&a, t->rgb[roles[i].fg], bg) |
+		              (roles[i].role == GT_ROLE_TITLE ? (int)A_BOLD
+		                                              : 0);
 	}
 	for (int g = 0; g < GT_GRAD__COUNT; g++)
 		for (int s = 0; s < GT_GRAD_STEPS; s++) {
 			struct gt_rgb c = gt_theme_gradient(
-				t, grads[g], (double)s / (GT_GRAD_STEPS - 1));
+			    t, grads[g], (double)s / (GT_GRAD_STEPS - 1));
 			p->grad[g][s] =
-				a.tier == GT_TIER_MONO
-					? (s >= GT_GRAD_STEPS - 1 ? (int)A_BOLD
-								  : (int)A_NORMAL)
-					: make_pair(&a, c, NULL);
+			    a.tier == GT_TIER_MONO
+			        ? (s >= GT_GRAD_STEPS - 1 ? (int)A_BOLD
+			                                  : (int)A_NORMAL)
+			        : make_pair(&a, c, NULL);
 		}
 }
 

@@ -40,16 +40,17 @@ enum gt_gradient {
 
 struct gt_palette {
 	enum gt_color_tier tier;
-	int role[GT_ROLE__COUNT];                  /* ncurses attrs */
-	int grad[GT_GRAD__COUNT][GT_GRAD_STEPS];   /* ncurses attrs */
+	int role[GT_ROLE__COUNT];                /* ncurses attrs */
+	int grad[GT_GRAD__COUNT][GT_GRAD_STEPS]; /* ncurses attrs */
 };
 
 /* Sets up colour pairs (after initscr) for the theme and tier. MONO gives
  * attributes only (bold, reverse, underline), never a colour. */
 void gt_palette_init(struct gt_palette *p, const struct gt_theme *t,
-		     enum gt_color_tier tier);
+                     enum gt_color_tier tier);
 
 /* The attribute for fraction frac (0..1) along a gradient. */
-int gt_palette_grad(const struct gt_palette *p, enum gt_gradient g, double frac);
+int gt_palette_grad(const struct gt_palette *p, enum gt_gradient g,
+                    double frac);
 
 #endif

@@ -21,7 +21,7 @@ int gt_cells(const char *s)
 }
 
 int gt_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-	   const char *s)
+           const char *s)
 {
 	if (row < 0 || row >= r.h || col < 0 || col >= r.w)
 		return 0;
@@ -42,12 +42,14 @@ int gt_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	return cells;
 }
 
-void gt_fmt_temp(char *buf, size_t len, const struct gt_val *mc, bool fahrenheit)
+void gt_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
+                 bool fahrenheit)
 {
 	if (!gt_val_ok(mc))
 		snprintf(buf, len, "N/A");
 	else if (fahrenheit)
-		snprintf(buf, len, "%.0f\u00b0F", (double)mc->v / 1000.0 * 9 / 5 + 32);
+		snprintf(buf, len, "%.0f\u00b0F",
+		         (double)mc->v / 1000.0 * 9 / 5 + 32);
 	else
 		snprintf(buf, len, "%.0f\u00b0C", (double)mc->v / 1000.0);
 }
@@ -85,8 +87,8 @@ static double frac(const struct gt_val *a, const struct gt_val *b)
 
 /* "label [meter] text" in w cells from column col; returns cells used. */
 static int meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
-		 const struct gt_panel_data *d, const char *label, double f,
-		 enum gt_gradient g, const char *text)
+                 const struct gt_panel_data *d, const char *label, double f,
+                 enum gt_gradient g, const char *text)
 {
 	char bar[256];
 	int x = col;
@@ -95,9 +97,9 @@ static int meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
 	if (mw >= 3) {
 		gt_meter(isnan(f) ? 0 : f, mw, d->glyphs, bar, sizeof(bar));
 		x += gt_put(win, r, row, x + 1,
-			    isnan(f) ? d->pal->role[GT_ROLE_INACTIVE]
-				     : gt_palette_grad(d->pal, g, f),
-			    bar) +
+		            isnan(f) ? d->pal->role[GT_ROLE_INACTIVE]
+		                     : gt_palette_grad(d->pal, g, f),
+		            bar) +
 		     1;
 	}
 	x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_MAIN], text) + 1;
@@ -105,7 +107,7 @@ static int meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
 }
 
 static void throttle_badges(WINDOW *win, struct gt_rect r, int row,
-			    const struct gt_panel_data *d)
+                            const struct gt_panel_data *d)
 {
 	const struct gt_val *t = &d->s->f[GT_F_THROTTLE];
 	char buf[160] = "";
@@ -130,7 +132,7 @@ static void throttle_badges(WINDOW *win, struct gt_rect r, int row,
 
 /* "[0] NVIDIA H100 80GB HBM3  nvidia 590.48.01  0000:18:00.0" + state. */
 static void name_line(WINDOW *win, struct gt_rect r, int row,
-		      const struct gt_panel_data *d, bool details)
+                      const struct gt_panel_data *d, bool details)
 {
 	char name[GT_STR_NAME * 4], head[GT_STR_NAME * 4 + 128];
 	const struct gt_static *st = d->st;
@@ -138,34 +140,40 @@ static void name_line(WINDOW *win, struct gt_rect r, int row,
 
 	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
 	snprintf(head, sizeof(head), "%s[%u] %s", d->selected ? ">" : " ",
-		 st->index, name[0] ? name : "(unnamed GPU)");
+	         st->index, name[0] ? name : "(unnamed GPU)");
 	x += gt_put(win, r, row, x,
-		    d->selected ? d->pal->role[GT_ROLE_SELECTED]
-				: d->pal->role[GT_ROLE_TITLE],
-		    head);
+	            d->selected ? d->pal->role[GT_ROLE_SELECTED]
+	                        : d->pal->role[GT_ROLE_TITLE],
+	            head);
 	if (st->demo)
-		x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_DEMO], " DEMO ") + 1;
+		x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_DEMO],
+		            " DEMO ") +
+		     1;
 	const char *state = d->s->state == GT_DEV_LOST     ? " LOST "
-			    : d->s->state == GT_DEV_ASLEEP ? " ASLEEP "
-			    : d->stale			    ? " STALE "
-							    : NULL;
+	                    : d->s->state == GT_DEV_ASLEEP ? " ASLEEP "
+	                    : d->stale                     ? " STALE "
+	                                                   : NULL;
 	if (state)
-		x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_WARN], state) + 1;
+		x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_WARN],
+		            state) +
+		     1;
 	if (details) {
 		snprintf(head, sizeof(head), "  %s %s  %s", st->driver,
-			 st->driver_version, st->pci_bus_id);
-		x += gt_put(win, r, row, x, d->pal->role[GT_ROLE_INACTIVE], head);
+		         st->driver_version, st->pci_bus_id);
+		x += gt_put(win, r, row, x, d->pal->role[GT_ROLE_INACTIVE],
+		            head);
 	}
 	throttle_badges(win, r, row, d);
 }
 
 static void pcie_text(char *buf, size_t len, const struct gt_panel_data *d,
-		      bool *degraded)
+                      bool *degraded)
 {
 	const struct gt_sample *s = d->s;
 	const struct gt_static *st = d->st;
 	*degraded = false;
-	if (!gt_val_ok(&s->f[GT_F_PCIE_GEN]) || !gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
+	if (!gt_val_ok(&s->f[GT_F_PCIE_GEN]) ||
+	    !gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
 		snprintf(buf, len, "PCIe N/A");
 		return;
 	}
@@ -174,17 +182,18 @@ static void pcie_text(char *buf, size_t len, const struct gt_panel_data *d,
 	fmt_rate(rx, sizeof(rx), &s->f[GT_F_PCIE_RX]);
 	if (gt_val_ok(&st->f[GT_S_PCIE_MAX_GEN]) &&
 	    gt_val_ok(&st->f[GT_S_PCIE_MAX_WIDTH])) {
-		*degraded = s->f[GT_F_PCIE_GEN].v < st->f[GT_S_PCIE_MAX_GEN].v ||
-			    s->f[GT_F_PCIE_WIDTH].v < st->f[GT_S_PCIE_MAX_WIDTH].v;
+		*degraded =
+		    s->f[GT_F_PCIE_GEN].v < st->f[GT_S_PCIE_MAX_GEN].v ||
+		    s->f[GT_F_PCIE_WIDTH].v < st->f[GT_S_PCIE_MAX_WIDTH].v;
 		snprintf(buf, len, "PCIe %lldx%lld/%lldx%lld TX %s RX %s",
-			 (long long)s->f[GT_F_PCIE_GEN].v,
-			 (long long)s->f[GT_F_PCIE_WIDTH].v,
-			 (long long)st->f[GT_S_PCIE_MAX_GEN].v,
-			 (long long)st->f[GT_S_PCIE_MAX_WIDTH].v, tx, rx);
+		         (long long)s->f[GT_F_PCIE_GEN].v,
+		         (long long)s->f[GT_F_PCIE_WIDTH].v,
+		         (long long)st->f[GT_S_PCIE_MAX_GEN].v,
+		         (long long)st->f[GT_S_PCIE_MAX_WIDTH].v, tx, rx);
 	} else {
 		snprintf(buf, len, "PCIe %lldx%lld TX %s RX %s",
-			 (long long)s->f[GT_F_PCIE_GEN].v,
-			 (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
+		         (long long)s->f[GT_F_PCIE_GEN].v,
+		         (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
 	}
 }
 
@@ -195,7 +204,8 @@ static void clock_text(char *buf, size_t len, const struct gt_panel_data *d)
 	char g[16] = "N/A", m[16] = "N/A";
 
 	if (gt_val_ok(&s->f[GT_F_CLK_GRAPHICS]))
-		snprintf(g, sizeof(g), "%lld", (long long)s->f[GT_F_CLK_GRAPHICS].v);
+		snprintf(g, sizeof(g), "%lld",
+		         (long long)s->f[GT_F_CLK_GRAPHICS].v);
 	if (gt_val_ok(&s->f[GT_F_CLK_MEM]))
 		snprintf(m, sizeof(m), "%lld", (long long)s->f[GT_F_CLK_MEM].v);
 	if (s->fan_count) {
@@ -203,24 +213,28 @@ static void clock_text(char *buf, size_t len, const struct gt_panel_data *d)
 		const struct gt_val *rpm = &s->f[GT_F_FAN_RPM0];
 		if (gt_val_ok(pct) && gt_val_ok(rpm))
 			snprintf(fan, sizeof(fan), "  FAN %.0f%% %lldrpm",
-				 (double)pct->v / 100, (long long)rpm->v);
+			         (double)pct->v / 100, (long long)rpm->v);
 		else if (gt_val_ok(pct))
-			snprintf(fan, sizeof(fan), "  FAN %.0f%%", (double)pct->v / 100);
+			snprintf(fan, sizeof(fan), "  FAN %.0f%%",
+			         (double)pct->v / 100);
 		else if (gt_val_ok(rpm))
-			snprintf(fan, sizeof(fan), "  FAN %lldrpm", (long long)rpm->v);
+			snprintf(fan, sizeof(fan), "  FAN %lldrpm",
+			         (long long)rpm->v);
 		if (s->fan_count > 1 && fan[0]) {
 			size_t n = strlen(fan);
-			snprintf(fan + n, sizeof(fan) - n, " x%u", s->fan_count);
+			snprintf(fan + n, sizeof(fan) - n, " x%u",
+			         s->fan_count);
 		}
 	}
 	char gmax[16] = "", mmax[16] = "";
 	if (gt_val_ok(&d->st->f[GT_S_CLK_GRAPHICS_MAX]))
 		snprintf(gmax, sizeof(gmax), "/%lld",
-			 (long long)d->st->f[GT_S_CLK_GRAPHICS_MAX].v);
+		         (long long)d->st->f[GT_S_CLK_GRAPHICS_MAX].v);
 	if (gt_val_ok(&d->st->f[GT_S_CLK_MEM_MAX]))
 		snprintf(mmax, sizeof(mmax), "/%lld",
-			 (long long)d->st->f[GT_S_CLK_MEM_MAX].v);
-	snprintf(buf, len, "GFX %s%s MHz  MEM %s%s MHz%s", g, gmax, m, mmax, fan);
+		         (long long)d->st->f[GT_S_CLK_MEM_MAX].v);
+	snprintf(buf, len, "GFX %s%s MHz  MEM %s%s MHz%s", g, gmax, m, mmax,
+	         fan);
 }
 
 static void util_text(char *buf, size_t len, const struct gt_sample *s)
@@ -230,22 +244,23 @@ static void util_text(char *buf, size_t len, const struct gt_sample *s)
 	for (int i = 0; i < 4; i++) {
 		const struct gt_val *v = &s->f[GT_F_UTIL_GPU + i];
 		if (gt_val_ok(v))
-			snprintf(parts[i], sizeof(parts[i]), "%s %.0f%%%s", names[i],
-				 (double)v->v / 100,
-				 i == 0 && s->util_gpu_lower_bound ? "+" : "");
+			snprintf(parts[i], sizeof(parts[i]), "%s %.0f%%%s",
+			         names[i], (double)v->v / 100,
+			         i == 0 && s->util_gpu_lower_bound ? "+" : "");
 		else
-			snprintf(parts[i], sizeof(parts[i]), "%s N/A", names[i]);
+			snprintf(parts[i], sizeof(parts[i]), "%s N/A",
+			         names[i]);
 	}
 	snprintf(buf, len, "%s  %s  %s  %s", parts[0], parts[1], parts[2],
-		 parts[3]);
+	         parts[3]);
 }
 
 static void vram_text(char *buf, size_t len, const struct gt_sample *s,
-		      const struct gt_static *st)
+                      const struct gt_static *st)
 {
 	const struct gt_val *tot = gt_val_ok(&s->f[GT_F_MEM_TOTAL])
-					   ? &s->f[GT_F_MEM_TOTAL]
-					   : &st->f[GT_S_VRAM_TOTAL];
+	                               ? &s->f[GT_F_MEM_TOTAL]
+	                               : &st->f[GT_S_VRAM_TOTAL];
 	char u[16], t[16];
 	if (!gt_val_ok(&s->f[GT_F_MEM_USED]) || !gt_val_ok(tot)) {
 		snprintf(buf, len, "N/A");
@@ -264,7 +279,7 @@ static void power_text(char *buf, size_t len, const struct gt_sample *s)
 		snprintf(buf, len, "N/A");
 	else if (gt_val_ok(lim))
 		snprintf(buf, len, "%.0f/%.0fW", (double)draw->v / 1000,
-			 (double)lim->v / 1000);
+		         (double)lim->v / 1000);
 	else
 		snprintf(buf, len, "%.0fW", (double)draw->v / 1000);
 }
@@ -274,8 +289,8 @@ static double temp_frac(const struct gt_panel_data *d)
 {
 	const struct gt_val *t = &d->s->f[GT_F_TEMP_GPU];
 	const struct gt_val *lim = gt_val_ok(&d->st->f[GT_S_TEMP_SHUTDOWN])
-					   ? &d->st->f[GT_S_TEMP_SHUTDOWN]
-					   : &d->st->f[GT_S_TEMP_SLOWDOWN];
+	                               ? &d->st->f[GT_S_TEMP_SHUTDOWN]
+	                               : &d->st->f[GT_S_TEMP_SLOWDOWN];
 	if (!gt_val_ok(t))
 		return NAN;
 	double max = gt_val_ok(lim) ? (double)lim->v : 100000.0;
@@ -288,7 +303,7 @@ static void temp_text(char *buf, size_t len, const struct gt_panel_data *d)
 	gt_fmt_temp(t, sizeof(t), &d->s->f[GT_F_TEMP_GPU], d->fahrenheit);
 	if (gt_val_ok(&d->st->f[GT_S_TEMP_SLOWDOWN])) {
 		gt_fmt_temp(slow, sizeof(slow), &d->st->f[GT_S_TEMP_SLOWDOWN],
-			    d->fahrenheit);
+		            d->fahrenheit);
 		snprintf(buf, len, "%s (slow %s)", t, slow);
 	} else {
 		snprintf(buf, len, "%s", t);
@@ -297,25 +312,29 @@ static void temp_text(char *buf, size_t len, const struct gt_panel_data *d)
 
 /* One series as a graph of h rows from row `row`, coloured by height. */
 static void series_graph(WINDOW *win, struct gt_rect r, int row, int h,
-			 const struct gt_panel_data *d, enum gt_series series,
-			 enum gt_gradient grad)
+                         const struct gt_panel_data *d, enum gt_series series,
+                         enum gt_gradient grad)
 {
 	double samples[GT_HISTORY_LEN];
 	uint32_t cells[4096];
 	int w = r.w;
-	if (h <= 0 || w <= 0 || (size_t)(w * h) > sizeof(cells) / sizeof(cells[0]))
+	if (h <= 0 || w <= 0 ||
+	    (size_t)(w * h) > sizeof(cells) / sizeof(cells[0]))
 		return;
 	size_t want = gt_graph_samples_for(w, d->glyphs);
-	size_t n = gt_history_tail(d->hist, series, samples,
-				   want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN);
+	size_t n =
+	    gt_history_tail(d->hist, series, samples,
+	                    want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN);
 	gt_graph_cells(samples, n, 0, 100, w, h, d->glyphs, cells);
 	for (int y = 0; y < h; y++) {
 		/* Colour by height, as btop does: the top rows are hot. */
-		wattrset(win, gt_palette_grad(d->pal, grad, (double)(h - y) / (double)h));
+		wattrset(win, gt_palette_grad(d->pal, grad,
+		                              (double)(h - y) / (double)h));
 		for (int x = 0; x < w; x++) {
 			uint32_t c = cells[y * w + x];
 			char u[5] = {0};
-			if (c == 0x2800) /* an empty braille cell: a space is lighter */
+			if (c == 0x2800) /* an empty braille cell: a space is
+			                    lighter */
 				c = ' ';
 			if (c < 0x80) {
 				u[0] = (char)(c ? c : ' ');
@@ -336,7 +355,7 @@ static void series_graph(WINDOW *win, struct gt_rect r, int row, int h,
 /* GPU utilization over its history, with memory bandwidth as a second,
  * smaller graph below when there is room, and a time axis. */
 static void graph(WINDOW *win, struct gt_rect r, int row, int h,
-		  const struct gt_panel_data *d)
+                  const struct gt_panel_data *d)
 {
 	char text[160];
 	int gpu_h = h >= 6 ? h - h / 3 : h;
@@ -347,27 +366,30 @@ static void graph(WINDOW *win, struct gt_rect r, int row, int h,
 	gt_put(win, r, row, 1, d->pal->role[GT_ROLE_GRAPH_TEXT] | A_BOLD, text);
 	if (bw_h > 0) {
 		series_graph(win, r, row + gpu_h, bw_h, d, GT_SERIES_MEMBW,
-			     GT_GRAD_MEMBW);
+		             GT_GRAD_MEMBW);
 		gt_put(win, r, row + gpu_h, 1, d->pal->role[GT_ROLE_GRAPH_TEXT],
 		       "memory bandwidth");
 	}
 	if (h >= 3 && d->seconds_per_sample > 0) {
 		char axis[512];
-		if (gt_graph_time_labels(r.w, d->seconds_per_sample, d->glyphs, axis,
-					 sizeof(axis)) > 0) {
-			/* Labels only: the spaces between them keep the graph. */
+		if (gt_graph_time_labels(r.w, d->seconds_per_sample, d->glyphs,
+		                         axis, sizeof(axis)) > 0) {
+			/* Labels only: the spaces between them keep the graph.
+			 */
 			int y = row + h - 1;
 			for (int x = 0; x < r.w && axis[x]; x++)
 				if (axis[x] != ' ') {
 					char ch[2] = {axis[x], 0};
 					gt_put(win, r, y, x,
-					       d->pal->role[GT_ROLE_INACTIVE], ch);
+					       d->pal->role[GT_ROLE_INACTIVE],
+					       ch);
 				}
 		}
 	}
 }
 
-static void draw_full(WINDOW *win, struct gt_rect r, const struct gt_panel_data *d)
+static void draw_full(WINDOW *win, struct gt_rect r,
+                      const struct gt_panel_data *d)
 {
 	char a[160], b[160];
 	int rows_below = 4; /* VRAM, temp+power, clocks/fans, PCIe */
@@ -383,10 +405,11 @@ static void draw_full(WINDOW *win, struct gt_rect r, const struct gt_panel_data 
 	int row = 1 + (gh > 0 ? gh : 0);
 	const struct gt_sample *s = d->s;
 	const struct gt_val *tot = gt_val_ok(&s->f[GT_F_MEM_TOTAL])
-					   ? &s->f[GT_F_MEM_TOTAL]
-					   : &d->st->f[GT_S_VRAM_TOTAL];
+	                               ? &s->f[GT_F_MEM_TOTAL]
+	                               : &d->st->f[GT_S_VRAM_TOTAL];
 	vram_text(a, sizeof(a), s, d->st);
-	if (gt_val_ok(&s->f[GT_F_GTT_USED]) && gt_val_ok(&s->f[GT_F_GTT_TOTAL])) {
+	if (gt_val_ok(&s->f[GT_F_GTT_USED]) &&
+	    gt_val_ok(&s->f[GT_F_GTT_TOTAL])) {
 		meter(win, r, row, 0, half - 1, d, "VRAM",
 		      frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, a);
 		char gu[16], gtot[16];
@@ -403,7 +426,8 @@ static void draw_full(WINDOW *win, struct gt_rect r, const struct gt_panel_data 
 	if (++row >= r.h)
 		return;
 	temp_text(a, sizeof(a), d);
-	meter(win, r, row, 0, half - 1, d, "TEMP", temp_frac(d), GT_GRAD_TEMP, a);
+	meter(win, r, row, 0, half - 1, d, "TEMP", temp_frac(d), GT_GRAD_TEMP,
+	      a);
 	power_text(b, sizeof(b), s);
 	meter(win, r, row, half, r.w - half, d, "POWER",
 	      frac(&s->f[GT_F_POWER_DRAW], &s->f[GT_F_POWER_ENFORCED]),
@@ -416,19 +440,20 @@ static void draw_full(WINDOW *win, struct gt_rect r, const struct gt_panel_data 
 		return;
 	pcie_text(a, sizeof(a), d, &degraded);
 	gt_put(win, r, row, 0,
-	       degraded ? d->pal->role[GT_ROLE_WARN] : d->pal->role[GT_ROLE_MAIN],
+	       degraded ? d->pal->role[GT_ROLE_WARN]
+	                : d->pal->role[GT_ROLE_MAIN],
 	       a);
 }
 
 static void draw_compact(WINDOW *win, struct gt_rect r,
-			 const struct gt_panel_data *d)
+                         const struct gt_panel_data *d)
 {
 	char a[160], b[160], c[160];
 	bool degraded;
 	const struct gt_sample *s = d->s;
 	const struct gt_val *tot = gt_val_ok(&s->f[GT_F_MEM_TOTAL])
-					   ? &s->f[GT_F_MEM_TOTAL]
-					   : &d->st->f[GT_S_VRAM_TOTAL];
+	                               ? &s->f[GT_F_MEM_TOTAL]
+	                               : &d->st->f[GT_S_VRAM_TOTAL];
 	int third = r.w / 3;
 
 	name_line(win, r, 0, d, false);
@@ -436,44 +461,51 @@ static void draw_compact(WINDOW *win, struct gt_rect r,
 		const struct gt_val *u = &s->f[GT_F_UTIL_GPU];
 		if (gt_val_ok(u))
 			snprintf(a, sizeof(a), "%3.0f%%%s", (double)u->v / 100,
-				 s->util_gpu_lower_bound ? "+" : "");
+			         s->util_gpu_lower_bound ? "+" : "");
 		else
 			snprintf(a, sizeof(a), "N/A");
 		meter(win, r, 1, 0, third - 1, d, "GPU",
-		      gt_val_ok(u) ? (double)u->v / 10000.0 : NAN, GT_GRAD_GPU, a);
+		      gt_val_ok(u) ? (double)u->v / 10000.0 : NAN, GT_GRAD_GPU,
+		      a);
 		vram_text(b, sizeof(b), s, d->st);
 		meter(win, r, 1, third, third - 1, d, "MEM",
 		      frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, b);
 		gt_fmt_temp(c, sizeof(c), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
-		int x = gt_put(win, r, 1, 2 * third + 1, d->pal->role[GT_ROLE_MAIN], c);
+		int x = gt_put(win, r, 1, 2 * third + 1,
+		               d->pal->role[GT_ROLE_MAIN], c);
 		power_text(b, sizeof(b), s);
-		gt_put(win, r, 1, 2 * third + 2 + x, d->pal->role[GT_ROLE_MAIN], b);
+		gt_put(win, r, 1, 2 * third + 2 + x, d->pal->role[GT_ROLE_MAIN],
+		       b);
 	}
 	if (r.h > 2) {
 		/* The short forms: a compact row has no room for maxima. */
 		char g[16] = "N/A", m[16] = "N/A", tx[24], rx[24];
 		if (gt_val_ok(&s->f[GT_F_CLK_GRAPHICS]))
-			snprintf(g, sizeof(g), "%lld", (long long)s->f[GT_F_CLK_GRAPHICS].v);
+			snprintf(g, sizeof(g), "%lld",
+			         (long long)s->f[GT_F_CLK_GRAPHICS].v);
 		if (gt_val_ok(&s->f[GT_F_CLK_MEM]))
-			snprintf(m, sizeof(m), "%lld", (long long)s->f[GT_F_CLK_MEM].v);
+			snprintf(m, sizeof(m), "%lld",
+			         (long long)s->f[GT_F_CLK_MEM].v);
 		snprintf(a, sizeof(a), "GFX %s MEM %s MHz", g, m);
 		int x = gt_put(win, r, 2, 1, d->pal->role[GT_ROLE_MAIN], a);
 		pcie_text(b, sizeof(b), d, &degraded);
-		if (gt_val_ok(&s->f[GT_F_PCIE_GEN]) && gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
+		if (gt_val_ok(&s->f[GT_F_PCIE_GEN]) &&
+		    gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
 			fmt_rate(tx, sizeof(tx), &s->f[GT_F_PCIE_TX]);
 			fmt_rate(rx, sizeof(rx), &s->f[GT_F_PCIE_RX]);
 			snprintf(b, sizeof(b), "PCIe %lldx%lld TX %s RX %s",
-				 (long long)s->f[GT_F_PCIE_GEN].v,
-				 (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
+			         (long long)s->f[GT_F_PCIE_GEN].v,
+			         (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
 		}
 		gt_put(win, r, 2, x + 3,
 		       degraded ? d->pal->role[GT_ROLE_WARN]
-				: d->pal->role[GT_ROLE_MAIN],
+		                : d->pal->role[GT_ROLE_MAIN],
 		       b);
 	}
 }
 
-static void draw_line(WINDOW *win, struct gt_rect r, const struct gt_panel_data *d)
+static void draw_line(WINDOW *win, struct gt_rect r,
+                      const struct gt_panel_data *d)
 {
 	char name[GT_STR_NAME * 4], a[64], b[64], t[24], row[320];
 	const struct gt_sample *s = d->s;
@@ -481,21 +513,22 @@ static void draw_line(WINDOW *win, struct gt_rect r, const struct gt_panel_data 
 
 	gt_text_escape(name, sizeof(name), d->st->name, strlen(d->st->name));
 	snprintf(row, sizeof(row), "%s%u %-*.*s", d->selected ? ">" : " ",
-		 d->st->index, namew, namew, name);
+	         d->st->index, namew, namew, name);
 	int x = gt_put(win, r, 0, 0,
-		       d->selected ? d->pal->role[GT_ROLE_SELECTED]
-				   : d->pal->role[GT_ROLE_TITLE],
-		       row);
-	const char *state = s->state == GT_DEV_LOST	? "LOST"
-			    : s->state == GT_DEV_ASLEEP ? "ASLEEP"
-			    : d->stale			? "STALE"
-							: NULL;
+	               d->selected ? d->pal->role[GT_ROLE_SELECTED]
+	                           : d->pal->role[GT_ROLE_TITLE],
+	               row);
+	const char *state = s->state == GT_DEV_LOST     ? "LOST"
+	                    : s->state == GT_DEV_ASLEEP ? "ASLEEP"
+	                    : d->stale                  ? "STALE"
+	                                                : NULL;
 	if (state) {
 		gt_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_WARN], state);
 		return;
 	}
 	if (gt_val_ok(&s->f[GT_F_UTIL_GPU]))
-		snprintf(a, sizeof(a), "%3.0f%%", (double)s->f[GT_F_UTIL_GPU].v / 100);
+		snprintf(a, sizeof(a), "%3.0f%%",
+		         (double)s->f[GT_F_UTIL_GPU].v / 100);
 	else
 		snprintf(a, sizeof(a), " N/A");
 	int mw = r.w >= 80 ? 12 : r.w >= 50 ? 6 : 0;
@@ -503,11 +536,11 @@ static void draw_line(WINDOW *win, struct gt_rect r, const struct gt_panel_data 
 	if (mw) {
 		char bar[64];
 		double f = gt_val_ok(&s->f[GT_F_UTIL_GPU])
-				   ? (double)s->f[GT_F_UTIL_GPU].v / 10000.0
-				   : 0;
+		               ? (double)s->f[GT_F_UTIL_GPU].v / 10000.0
+		               : 0;
 		gt_meter(f, mw, d->glyphs, bar, sizeof(bar));
-		x += gt_put(win, r, 0, x + 1, gt_palette_grad(d->pal, GT_GRAD_GPU, f),
-			    bar) +
+		x += gt_put(win, r, 0, x + 1,
+		            gt_palette_grad(d->pal, GT_GRAD_GPU, f), bar) +
 		     1;
 	}
 	vram_text(b, sizeof(b), s, d->st);
@@ -519,7 +552,7 @@ static void draw_line(WINDOW *win, struct gt_rect r, const struct gt_panel_data 
 }
 
 void gt_panel_draw(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
-		   const struct gt_panel_data *d)
+                   const struct gt_panel_data *d)
 {
 	if (r.w <= 0 || r.h <= 0)
 		return;
@@ -548,26 +581,29 @@ void gt_table_draw(WINDOW *w, struct gt_rect r, const struct gt_table_data *d)
 	/* The sort column's header carries the direction. */
 	int sx = gt_proctable_col_x(d->widths, st->sort_col);
 	if (sx >= 0) {
-		bool desc = gt_proctable_cols[st->sort_col].desc_first != st->reverse;
+		bool desc =
+		    gt_proctable_cols[st->sort_col].desc_first != st->reverse;
 		gt_put(w, r, 0, sx, d->pal->role[GT_ROLE_HI] | A_UNDERLINE,
 		       gt_proctable_cols[st->sort_col].header);
-		gt_put(w, r, 0, sx + (int)strlen(gt_proctable_cols[st->sort_col].header),
+		gt_put(w, r, 0,
+		       sx + (int)strlen(gt_proctable_cols[st->sort_col].header),
 		       d->pal->role[GT_ROLE_HI], desc ? "v" : "^");
 	}
 	if (d->note)
-		gt_put(w, r, 0, r.w - gt_cells(d->note), d->pal->role[GT_ROLE_HI],
-		       d->note);
+		gt_put(w, r, 0, r.w - gt_cells(d->note),
+		       d->pal->role[GT_ROLE_HI], d->note);
 	for (int row = 1; row < r.h; row++) {
 		size_t i = (size_t)(st->scroll_row + row - 1);
 		if (i >= d->count)
 			break;
 		const struct gt_process *p = &d->procs[d->order[i]];
-		gt_proctable_format_row(p, d->widths, st->hscroll, line, sizeof(line));
+		gt_proctable_format_row(p, d->widths, st->hscroll, line,
+		                        sizeof(line));
 		int attr = (int)i == st->selected
-				   ? (st->follow_pid == p->pid
-					      ? d->pal->role[GT_ROLE_FOLLOWED]
-					      : d->pal->role[GT_ROLE_SELECTED])
-				   : d->pal->role[GT_ROLE_MAIN];
+		               ? (st->follow_pid == p->pid
+		                      ? d->pal->role[GT_ROLE_FOLLOWED]
+		                      : d->pal->role[GT_ROLE_SELECTED])
+		               : d->pal->role[GT_ROLE_MAIN];
 		if ((int)i == st->selected) {
 			/* The whole row, not just its text, shows the bar. */
 			wattrset(w, attr);

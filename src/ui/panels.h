@@ -30,7 +30,7 @@ struct gt_panel_data {
 };
 
 void gt_panel_draw(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
-		   const struct gt_panel_data *d);
+                   const struct gt_panel_data *d);
 
 struct gt_table_data {
 	const struct gt_process *procs;
@@ -47,12 +47,13 @@ void gt_table_draw(WINDOW *w, struct gt_rect r, const struct gt_table_data *d);
 /* Text clipped to the rectangle's width from column col of row row;
  * returns the cells written. */
 int gt_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-	   const char *utf8);
+           const char *utf8);
 
 /* Cells (code points) in a UTF-8 string. */
 int gt_cells(const char *utf8);
 
 /* A temperature as text in the user's unit ("61°C", "142°F", "N/A"). */
-void gt_fmt_temp(char *buf, size_t len, const struct gt_val *mc, bool fahrenheit);
+void gt_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
+                 bool fahrenheit);
 
 #endif

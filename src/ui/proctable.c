@@ -18,25 +18,25 @@
 #include "text.h"
 
 const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT] = {
-	/* header      key          width right  numeric desc   keep */
-	[GT_COL_PID] = {"PID", "pid", 7, true, true, false, 100},
-	[GT_COL_USER] = {"USER", "user", 9, false, false, false, 60},
-	[GT_COL_DEV] = {"DEV", "dev", 3, true, true, false, 70},
-	[GT_COL_TYPE] = {"TYPE", "type", 4, false, false, false, 20},
-	[GT_COL_GPU] = {"GPU %", "gpu", 5, true, true, true, 90},
-	[GT_COL_VRAM] = {"VRAM", "vram", 7, true, true, true, 80},
-	[GT_COL_ENC] = {"ENC", "enc", 5, true, true, true, 30},
-	[GT_COL_DEC] = {"DEC", "dec", 5, true, true, true, 31},
-	[GT_COL_CPU] = {"CPU %", "cpu", 5, true, true, true, 50},
-	[GT_COL_HOST_MEM] = {"HOST MEM", "host_mem", 8, true, true, true, 40},
-	[GT_COL_CONTAINER] = {"CONTAINER", "container", 12, false, false, false, 10},
-	[GT_COL_COMMAND] = {"COMMAND", "command", 12, false, false, false, 1000},
+    /* header      key          width right  numeric desc   keep */
+    [GT_COL_PID] = {"PID", "pid", 7, true, true, false, 100},
+    [GT_COL_USER] = {"USER", "user", 9, false, false, false, 60},
+    [GT_COL_DEV] = {"DEV", "dev", 3, true, true, false, 70},
+    [GT_COL_TYPE] = {"TYPE", "type", 4, false, false, false, 20},
+    [GT_COL_GPU] = {"GPU %", "gpu", 5, true, true, true, 90},
+    [GT_COL_VRAM] = {"VRAM", "vram", 7, true, true, true, 80},
+    [GT_COL_ENC] = {"ENC", "enc", 5, true, true, true, 30},
+    [GT_COL_DEC] = {"DEC", "dec", 5, true, true, true, 31},
+    [GT_COL_CPU] = {"CPU %", "cpu", 5, true, true, true, 50},
+    [GT_COL_HOST_MEM] = {"HOST MEM", "host_mem", 8, true, true, true, 40},
+    [GT_COL_CONTAINER] = {"CONTAINER", "container", 12, false, false, false,
+                          10},
+    [GT_COL_COMMAND] = {"COMMAND", "command", 12, false, false, false, 1000},
 };
 
 const struct gt_signal_desc gt_proctable_signals[GT_PROCTABLE_NSIGNALS] = {
-	{SIGTERM, "TERM"}, {SIGKILL, "KILL"}, {SIGINT, "INT"},
-	{SIGHUP, "HUP"},   {SIGSTOP, "STOP"}, {SIGCONT, "CONT"},
-	{SIGUSR1, "USR1"}, {SIGUSR2, "USR2"},
+    {SIGTERM, "TERM"}, {SIGKILL, "KILL"}, {SIGINT, "INT"},   {SIGHUP, "HUP"},
+    {SIGSTOP, "STOP"}, {SIGCONT, "CONT"}, {SIGUSR1, "USR1"}, {SIGUSR2, "USR2"},
 };
 
 /* The per-process value column c reads; GT_P__COUNT for non-value columns. */
@@ -77,7 +77,7 @@ void gt_proctable_state_init(struct gt_proctable_state *st)
  * sort with the N/A ones so that real values come first.
  */
 static const char *text_of(const struct gt_process *p, enum gt_proctable_col c,
-			   char *buf, size_t len, bool *sort_last)
+                           char *buf, size_t len, bool *sort_last)
 {
 	*sort_last = false;
 	switch (c) {
@@ -120,7 +120,7 @@ static const char *text_of(const struct gt_process *p, enum gt_proctable_col c,
 
 /* Numeric value of column c; false for N/A. */
 static bool num_of(const struct gt_process *p, enum gt_proctable_col c,
-		   int64_t *v)
+                   int64_t *v)
 {
 	if (c == GT_COL_PID) {
 		*v = p->pid;
@@ -169,9 +169,11 @@ static int row_cmp(const struct sort_ctx *cx, size_t a, size_t b)
 
 	if (gt_proctable_cols[cx->col].numeric) {
 		int64_t va = 0, vb = 0;
-		bool oka = num_of(pa, cx->col, &va), okb = num_of(pb, cx->col, &vb);
+		bool oka = num_of(pa, cx->col, &va),
+		     okb = num_of(pb, cx->col, &vb);
 		if (oka != okb)
-			return oka ? -1 : 1; /* N/A last, whatever the direction */
+			return oka ? -1
+			           : 1; /* N/A last, whatever the direction */
 		if (oka)
 			k = (va > vb) - (va < vb);
 	} else {
@@ -193,7 +195,7 @@ static int row_cmp(const struct sort_ctx *cx, size_t a, size_t b)
 }
 
 static void sift_down(const struct sort_ctx *cx, size_t *v, size_t root,
-		      size_t end)
+                      size_t end)
 {
 	for (;;) {
 		size_t child = 2 * root + 1;
@@ -250,25 +252,26 @@ struct text_filter {
 
 /* The fields a filter looks at; fields[4] is the pid in decimal. */
 static bool filter_match(const struct text_filter *tf,
-			 const struct gt_process *p)
+                         const struct gt_process *p)
 {
 	char pid[16];
-	const char *fields[5] = {p->user, p->name, p->cmdline, p->container, pid};
+	const char *fields[5] = {p->user, p->name, p->cmdline, p->container,
+	                         pid};
 
 	snprintf(pid, sizeof(pid), "%" PRId32, p->pid);
 	for (size_t i = 0; i < 5; i++) {
 		if (!fields[i])
 			continue;
 		if (tf->is_regex ? regexec(&tf->re, fields[i], 0, NULL, 0) == 0
-				 : contains_ci(fields[i], tf->needle))
+		                 : contains_ci(fields[i], tf->needle))
 			return true;
 	}
 	return false;
 }
 
 size_t gt_proctable_view(const struct gt_process *procs, size_t n,
-			 const struct gt_proctable_state *st, size_t *order_out,
-			 char *err, size_t errlen)
+                         const struct gt_proctable_state *st, size_t *order_out,
+                         char *err, size_t errlen)
 {
 	struct text_filter tf;
 
@@ -283,21 +286,22 @@ size_t gt_proctable_view(const struct gt_process *procs, size_t n,
 		tf.is_regex = st->filter_is_regex;
 		if (tf.is_regex) {
 			int rc = regcomp(&tf.re, st->filter,
-					 REG_EXTENDED | REG_ICASE | REG_NOSUB);
+			                 REG_EXTENDED | REG_ICASE | REG_NOSUB);
 			if (rc != 0) {
 				char why[128];
 				regerror(rc, &tf.re, why, sizeof(why));
 				if (err && errlen)
-					snprintf(err, errlen,
-						 "invalid regular expression: %s",
-						 why);
+					snprintf(
+					    err, errlen,
+					    "invalid regular expression: %s",
+					    why);
 				tf.active = false; /* show everything */
 			}
 		} else {
 			size_t i = 0;
 			for (; st->filter[i] && i + 1 < sizeof(tf.needle); i++)
-				tf.needle[i] = (char)lower(
-					(unsigned char)st->filter[i]);
+				tf.needle[i] =
+				    (char)lower((unsigned char)st->filter[i]);
 			tf.needle[i] = '\0';
 		}
 	}
@@ -323,8 +327,8 @@ size_t gt_proctable_view(const struct gt_process *procs, size_t n,
 	return count;
 }
 
-int gt_proctable_find_pid(const struct gt_process *procs,
-			  const size_t *order, size_t count, int32_t pid)
+int gt_proctable_find_pid(const struct gt_process *procs, const size_t *order,
+                          size_t count, int32_t pid)
 {
 	for (size_t r = 0; r < count; r++)
 		if (procs[order[r]].pid == pid)
@@ -333,15 +337,15 @@ int gt_proctable_find_pid(const struct gt_process *procs,
 }
 
 bool gt_proctable_update_selection(struct gt_proctable_state *st,
-				   const struct gt_process *procs,
-				   const size_t *order, size_t count,
-				   int visible)
+                                   const struct gt_process *procs,
+                                   const size_t *order, size_t count,
+                                   int visible)
 {
 	bool found = true;
 
 	if (st->follow_pid != 0) {
-		int r = gt_proctable_find_pid(procs, order, count,
-					      st->follow_pid);
+		int r =
+		    gt_proctable_find_pid(procs, order, count, st->follow_pid);
 		if (r >= 0)
 			st->selected = r;
 		else
@@ -395,7 +399,8 @@ void gt_proctable_widths(int total, const bool *shown, int *widths)
 	bool cmd = !shown || shown[GT_COL_COMMAND];
 
 	for (int c = 0; c < GT_COL__COUNT; c++)
-		widths[c] = (!shown || shown[c]) ? gt_proctable_cols[c].width : 0;
+		widths[c] =
+		    (!shown || shown[c]) ? gt_proctable_cols[c].width : 0;
 	widths[GT_COL_COMMAND] = 0;
 	if (total < 0)
 		total = 0;
@@ -410,7 +415,7 @@ void gt_proctable_widths(int total, const bool *shown, int *widths)
 		for (int c = 0; c < GT_COL_COMMAND; c++)
 			if (widths[c] > 0 &&
 			    (drop < 0 || gt_proctable_cols[c].keep <
-						 gt_proctable_cols[drop].keep))
+			                     gt_proctable_cols[drop].keep))
 				drop = c;
 		if (drop < 0)
 			break; /* only COMMAND is left */
@@ -493,8 +498,10 @@ static int cp_width(uint32_t cp)
 	    (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
 	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
 	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-	    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd))
+	    (cp >= 0xffe0 && cp <= 0xffe6) ||
+	    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+	    (cp >= 0x20000 && cp <= 0x3fffd))
 		return 2;
 	return 1;
 }
@@ -506,7 +513,8 @@ static int cp_width(uint32_t cp)
  */
 static bool cp_invisible(uint32_t cp)
 {
-	return (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+	return (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x202a && cp <= 0x202e) ||
 	       (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
 }
 
@@ -550,7 +558,8 @@ static void field_escaped(struct field *f, const char *t, size_t len)
 		unsigned char c = (unsigned char)t[i];
 		size_t k = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 		if (k > len - i)
-			break; /* cannot happen: the escaper emits whole units */
+			break; /* cannot happen: the escaper emits whole units
+			        */
 		uint32_t cp = k == 1 ? c : (uint32_t)(c & (0x7f >> k));
 		for (size_t j = 1; j < k; j++)
 			cp = (cp << 6) | ((unsigned char)t[i + j] & 0x3f);
@@ -573,7 +582,7 @@ static void field_escaped(struct field *f, const char *t, size_t len)
  * chunks end before a UTF-8 lead byte so no character is split.
  */
 static void put_untrusted(struct sink *s, const char *src, size_t srclen,
-			  int skip, int width)
+                          int skip, int width)
 {
 	struct field f = {s, skip > 0 ? skip : 0, width, 0, false};
 	char buf[1024]; /* a chunk of 200 bytes escapes to at most 800 */
@@ -583,8 +592,10 @@ static void put_untrusted(struct sink *s, const char *src, size_t srclen,
 		size_t chunk = srclen - i;
 		if (chunk > 200) {
 			chunk = 200;
-			for (int back = 0; back < 3 &&
-			     ((unsigned char)src[i + chunk] & 0xc0) == 0x80; back++)
+			for (int back = 0;
+			     back < 3 &&
+			     ((unsigned char)src[i + chunk] & 0xc0) == 0x80;
+			     back++)
 				chunk--;
 		}
 		size_t e = gt_text_escape(buf, sizeof(buf), src + i, chunk);
@@ -597,7 +608,7 @@ static void put_untrusted(struct sink *s, const char *src, size_t srclen,
 /* Trusted ASCII (numbers, headers, "N/A") aligned in width cells; a number
  * too wide for its column shows as '+' signs rather than a wrong value. */
 static void put_ascii(struct sink *s, const char *t, int width, bool right,
-		      bool numeric)
+                      bool numeric)
 {
 	int len = (int)strlen(t);
 	if (len > width) {
@@ -627,7 +638,8 @@ static void fmt_percent(int64_t cpercent, char *buf, size_t len)
 
 static void fmt_bytes(int64_t b, char *buf, size_t len)
 {
-	const double mib = 1024.0 * 1024.0, gib = mib * 1024.0, tib = gib * 1024.0;
+	const double mib = 1024.0 * 1024.0, gib = mib * 1024.0,
+	             tib = gib * 1024.0;
 	double v = (double)b;
 
 	if (b <= 0)
@@ -668,12 +680,12 @@ void gt_proctable_format_header(const int *widths, char *out, size_t outlen)
 			sink_put(&s, " ", 1);
 		first = false;
 		put_ascii(&s, gt_proctable_cols[c].header, widths[c],
-			  gt_proctable_cols[c].right, false);
+		          gt_proctable_cols[c].right, false);
 	}
 }
 
 void gt_proctable_format_row(const struct gt_process *p, const int *widths,
-			     int hscroll, char *out, size_t outlen)
+                             int hscroll, char *out, size_t outlen)
 {
 	int tmp[GT_COL__COUNT];
 	struct sink s = {out, out ? outlen : 0, 0, false};
@@ -708,13 +720,13 @@ void gt_proctable_format_row(const struct gt_process *p, const int *widths,
 
 		bool last;
 		const char *t = text_of(p, (enum gt_proctable_col)c, buf,
-					sizeof(buf), &last);
+		                        sizeof(buf), &last);
 		if (!t) {
 			put_ascii(&s, "N/A", widths[c], d->right, false);
 			continue;
 		}
 		put_untrusted(&s, t, strlen(t),
-			      c == GT_COL_COMMAND ? hscroll : 0, widths[c]);
+		              c == GT_COL_COMMAND ? hscroll : 0, widths[c]);
 	}
 }
 
@@ -735,7 +747,8 @@ static void kill_error_words(int e, const char **name, const char **hint)
 	switch (e) {
 	case EPERM:
 		*name = "EPERM";
-		*hint = "the process belongs to another user; run gputop as root";
+		*hint =
+		    "the process belongs to another user; run gputop as root";
 		return;
 	case ESRCH:
 		*name = "ESRCH";
@@ -762,9 +775,9 @@ int gt_proctable_send_signal(int32_t pid, int sig, char *msg, size_t len)
 		 * kill(-1) every process we may signal: never from a row */
 		if (msg && len)
 			snprintf(msg, len,
-				 "kill %" PRId32 " %s: refused: not a single "
-				 "process id",
-				 pid, sname);
+			         "kill %" PRId32 " %s: refused: not a single "
+			         "process id",
+			         pid, sname);
 		errno = EINVAL;
 		return EINVAL;
 	}
@@ -783,8 +796,8 @@ int gt_proctable_send_signal(int32_t pid, int sig, char *msg, size_t len)
 		ename = ebuf;
 	}
 	if (msg && len)
-		snprintf(msg, len, "kill %" PRId32 " %s: %s (%s): %s", pid, sname,
-			 strerror(e), ename, hint);
+		snprintf(msg, len, "kill %" PRId32 " %s: %s (%s): %s", pid,
+		         sname, strerror(e), ename, hint);
 	errno = e;
 	return e;
 }

@@ -24,39 +24,39 @@ enum gt_proctable_col {
 	GT_COL_USER,
 	GT_COL_DEV,
 	GT_COL_TYPE,
-	GT_COL_GPU,       /* GT_P_GPU, percent */
-	GT_COL_VRAM,      /* GT_P_MEM */
+	GT_COL_GPU,  /* GT_P_GPU, percent */
+	GT_COL_VRAM, /* GT_P_MEM */
 	GT_COL_ENC,
 	GT_COL_DEC,
-	GT_COL_CPU,       /* percent of one core, may exceed 100 */
+	GT_COL_CPU, /* percent of one core, may exceed 100 */
 	GT_COL_HOST_MEM,
 	GT_COL_CONTAINER,
-	GT_COL_COMMAND,   /* last: takes the width the others leave */
+	GT_COL_COMMAND, /* last: takes the width the others leave */
 	GT_COL__COUNT
 };
 
 struct gt_proctable_coldesc {
-	const char *header;  /* header text, also the name in the config file */
-	const char *key;     /* config/setup name: "pid", "gpu", "host_mem" */
-	int width;           /* default width in cells (COMMAND: minimum) */
-	bool right;          /* right-aligned */
-	bool numeric;        /* sorts by number */
-	bool desc_first;     /* natural order is largest first (usage columns) */
-	int keep;            /* when the table is narrow, lower goes first */
+	const char *header; /* header text, also the name in the config file */
+	const char *key;    /* config/setup name: "pid", "gpu", "host_mem" */
+	int width;          /* default width in cells (COMMAND: minimum) */
+	bool right;         /* right-aligned */
+	bool numeric;       /* sorts by number */
+	bool desc_first;    /* natural order is largest first (usage columns) */
+	int keep;           /* when the table is narrow, lower goes first */
 };
 
 extern const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT];
 
 struct gt_proctable_state {
 	enum gt_proctable_col sort_col;
-	bool reverse;          /* flips the column's natural order */
-	char filter[128];      /* "" = no text filter */
-	bool filter_is_regex;  /* POSIX extended, case-insensitive */
-	int device_filter;     /* device index, -1 = all devices */
-	int32_t follow_pid;    /* 0 = none */
-	int selected;          /* row index in the view, -1 = none */
-	int scroll_row;        /* first visible row */
-	int hscroll;           /* cells of COMMAND scrolled off to the left */
+	bool reverse;         /* flips the column's natural order */
+	char filter[128];     /* "" = no text filter */
+	bool filter_is_regex; /* POSIX extended, case-insensitive */
+	int device_filter;    /* device index, -1 = all devices */
+	int32_t follow_pid;   /* 0 = none */
+	int selected;         /* row index in the view, -1 = none */
+	int scroll_row;       /* first visible row */
+	int hscroll;          /* cells of COMMAND scrolled off to the left */
 };
 
 /* Defaults: sorted by GPU % (largest first), no filter, all devices. */
@@ -76,12 +76,12 @@ void gt_proctable_state_init(struct gt_proctable_state *st);
  * "" otherwise. err may be NULL. order_out must hold n entries.
  */
 size_t gt_proctable_view(const struct gt_process *procs, size_t n,
-			 const struct gt_proctable_state *st, size_t *order_out,
-			 char *err, size_t errlen);
+                         const struct gt_proctable_state *st, size_t *order_out,
+                         char *err, size_t errlen);
 
 /* Row index of pid in a view, -1 when it is not shown. */
-int gt_proctable_find_pid(const struct gt_process *procs,
-			  const size_t *order, size_t count, int32_t pid);
+int gt_proctable_find_pid(const struct gt_process *procs, const size_t *order,
+                          size_t count, int32_t pid);
 
 /*
  * After a new view: selects the followed pid's row (st->follow_pid != 0),
@@ -93,9 +93,9 @@ int gt_proctable_find_pid(const struct gt_process *procs,
  * tell the user.
  */
 bool gt_proctable_update_selection(struct gt_proctable_state *st,
-				   const struct gt_process *procs,
-				   const size_t *order, size_t count,
-				   int visible);
+                                   const struct gt_process *procs,
+                                   const size_t *order, size_t count,
+                                   int visible);
 
 /*
  * Column widths for a table `total` cells wide: each shown column
@@ -128,7 +128,7 @@ void gt_proctable_format_header(const int *widths, char *out, size_t outlen);
  * between whole characters when outlen is short; always NUL-terminated.
  */
 void gt_proctable_format_row(const struct gt_process *p, const int *widths,
-			     int hscroll, char *out, size_t outlen);
+                             int hscroll, char *out, size_t outlen);
 
 /* Signals offered by "send a signal", in menu order. */
 struct gt_signal_desc {

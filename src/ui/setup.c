@@ -77,7 +77,7 @@ static void step_theme(const struct gt_setup *s, struct gt_config *cfg, int dir)
 }
 
 int gt_setup_key(struct gt_setup *s, struct gt_config *cfg, int ch,
-		 const struct gt_devlist *devs)
+                 const struct gt_devlist *devs)
 {
 	int n = line_count(devs);
 	int dir = 0;
@@ -125,8 +125,8 @@ int gt_setup_key(struct gt_setup *s, struct gt_config *cfg, int ch,
 	case LINE_GLYPHS:
 		/* -1 (automatic), then every set. */
 		cfg->glyphs = (cfg->glyphs + 1 + dir + GT_GLYPHS__COUNT + 1) %
-				      (GT_GLYPHS__COUNT + 1) -
-			      1;
+		                  (GT_GLYPHS__COUNT + 1) -
+		              1;
 		return GT_SETUP_DISPLAY;
 	case LINE_TEMP:
 		cfg->fahrenheit = !cfg->fahrenheit;
@@ -151,54 +151,60 @@ int gt_setup_key(struct gt_setup *s, struct gt_config *cfg, int ch,
 	int g = row - LINE_COLUMNS - NCOLS;
 	if (devs && g >= 0 && (size_t)g < devs->count) {
 		const char *id = devs->items[g].pci_bus_id;
-		gt_config_set_gpu_hidden(cfg, id, !gt_config_gpu_hidden(cfg, id));
+		gt_config_set_gpu_hidden(cfg, id,
+		                         !gt_config_gpu_hidden(cfg, id));
 		return GT_SETUP_DISPLAY;
 	}
 	return GT_SETUP_NOTHING;
 }
 
-static void line_text(char *buf, size_t len, int row, const struct gt_config *cfg,
-		      const struct gt_devlist *devs)
+static void line_text(char *buf, size_t len, int row,
+                      const struct gt_config *cfg,
+                      const struct gt_devlist *devs)
 {
 	static const char *const panels[] = {"automatic", "compact",
-					     "one line per GPU"};
+	                                     "one line per GPU"};
 	switch (row) {
 	case LINE_INTERVAL:
 		snprintf(buf, len, "Interval          < %.1f s >",
-			 (double)cfg->interval_ns / 1e9);
+		         (double)cfg->interval_ns / 1e9);
 		return;
 	case LINE_THEME:
 		snprintf(buf, len, "Theme             < %s >",
-			 cfg->theme[0] ? cfg->theme : "built-in");
+		         cfg->theme[0] ? cfg->theme : "built-in");
 		return;
 	case LINE_GLYPHS:
 		snprintf(buf, len, "Graph symbols     < %s >",
-			 cfg->glyphs < 0 ? "automatic (from the locale)"
-					 : gt_glyphs_name((enum gt_glyphs)cfg->glyphs));
+		         cfg->glyphs < 0
+		             ? "automatic (from the locale)"
+		             : gt_glyphs_name((enum gt_glyphs)cfg->glyphs));
 		return;
 	case LINE_TEMP:
 		snprintf(buf, len, "Temperature       < %s >",
-			 cfg->fahrenheit ? "Fahrenheit" : "Celsius");
+		         cfg->fahrenheit ? "Fahrenheit" : "Celsius");
 		return;
 	case LINE_PROCS:
 		snprintf(buf, len, "Process table     [%c]",
-			 cfg->show_processes ? 'x' : ' ');
+		         cfg->show_processes ? 'x' : ' ');
 		return;
 	case LINE_GRAPHS:
 		snprintf(buf, len, "History graphs    [%c]",
-			 cfg->show_graphs ? 'x' : ' ');
+		         cfg->show_graphs ? 'x' : ' ');
 		return;
 	case LINE_PANELS:
 		snprintf(buf, len, "GPU panels        < %s >",
-			 panels[cfg->max_mode >= 0 && cfg->max_mode < 3 ? cfg->max_mode : 0]);
+		         panels[cfg->max_mode >= 0 && cfg->max_mode < 3
+		                    ? cfg->max_mode
+		                    : 0]);
 		return;
 	default:
 		break;
 	}
 	if (row < LINE_COLUMNS + NCOLS) {
 		int c = row - LINE_COLUMNS;
-		snprintf(buf, len, "Column %-10s [%c]", gt_proctable_cols[c].header,
-			 cfg->columns[c] ? 'x' : ' ');
+		snprintf(buf, len, "Column %-10s [%c]",
+		         gt_proctable_cols[c].header,
+		         cfg->columns[c] ? 'x' : ' ');
 		return;
 	}
 	int g = row - LINE_COLUMNS - NCOLS;
@@ -207,16 +213,16 @@ static void line_text(char *buf, size_t len, int row, const struct gt_config *cf
 		const struct gt_static *st = &devs->items[g];
 		gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
 		snprintf(buf, len, "Show GPU %-2u [%c]  %s  %.48s", st->index,
-			 gt_config_gpu_hidden(cfg, st->pci_bus_id) ? ' ' : 'x',
-			 st->pci_bus_id, name);
+		         gt_config_gpu_hidden(cfg, st->pci_bus_id) ? ' ' : 'x',
+		         st->pci_bus_id, name);
 		return;
 	}
 	buf[0] = '\0';
 }
 
 void gt_setup_draw(WINDOW *w, const struct gt_setup *s,
-		   const struct gt_config *cfg, const struct gt_devlist *devs,
-		   const struct gt_palette *pal, const char *path)
+                   const struct gt_config *cfg, const struct gt_devlist *devs,
+                   const struct gt_palette *pal, const char *path)
 {
 	int rows, cols;
 	getmaxyx(w, rows, cols);
@@ -224,8 +230,8 @@ void gt_setup_draw(WINDOW *w, const struct gt_setup *s,
 	int bw = cols < 76 ? cols : 76;
 	int bh = rows < n + 5 ? rows : n + 5;
 	char buf[256];
-	struct gt_rect box = gt_overlay_box(w, bw, bh, pal->role[GT_ROLE_MAIN],
-					    " Setup ");
+	struct gt_rect box =
+	    gt_overlay_box(w, bw, bh, pal->role[GT_ROLE_MAIN], " Setup ");
 	if (box.w < 4 || box.h < 3)
 		return;
 	struct gt_rect in = {box.x, box.y, box.w, box.h - 2};
@@ -238,7 +244,7 @@ void gt_setup_draw(WINDOW *w, const struct gt_setup *s,
 		line_text(buf, sizeof(buf), scroll + i, cfg, devs);
 		gt_put(w, in, i, 0,
 		       scroll + i == s->row ? pal->role[GT_ROLE_SELECTED]
-					    : pal->role[GT_ROLE_MAIN],
+		                            : pal->role[GT_ROLE_MAIN],
 		       buf);
 	}
 	struct gt_rect foot = {box.x, box.y + box.h - 2, box.w, 2};

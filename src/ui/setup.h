@@ -38,11 +38,11 @@ void gt_setup_open(struct gt_setup *s, const char *themes_dir);
 /* Applies key ch to cfg; returns a mask of enum gt_setup_change. devs
  * gives the GPUs that can be hidden (by PCI id). */
 int gt_setup_key(struct gt_setup *s, struct gt_config *cfg, int ch,
-		 const struct gt_devlist *devs);
+                 const struct gt_devlist *devs);
 
 /* The dialog, centred on the screen. path is where `w` saves. */
 void gt_setup_draw(WINDOW *w, const struct gt_setup *s,
-		   const struct gt_config *cfg, const struct gt_devlist *devs,
-		   const struct gt_palette *pal, const char *path);
+                   const struct gt_config *cfg, const struct gt_devlist *devs,
+                   const struct gt_palette *pal, const char *path);
 
 #endif

@@ -211,7 +211,7 @@ struct gt_raw {
 };
 
 static void gt_parse_line(const char *p, const char *e, int line,
-			  struct gt_raw *raw, struct gt_theme *t)
+                          struct gt_raw *raw, struct gt_theme *t)
 {
 	char q[32];
 
@@ -275,7 +275,7 @@ static void gt_parse_line(const char *p, const char *e, int line,
 		 * (or else the fallback) stands. */
 		gt_quote(q, sizeof(q), val, (size_t)(vend - val));
 		gt_warn(t, line, "%s: \"%s\": %s; using the fallback",
-			gt_key_names[k], q, why);
+		        gt_key_names[k], q, why);
 		return;
 	}
 	raw->state[k] = GT_RAW_COLOR;
@@ -298,7 +298,7 @@ static void gt_copy_key(struct gt_theme *t, int dst, int src)
  * extension families have no defaults at all, so an unset stop is "none".
  */
 static void gt_take_family(struct gt_theme *t, const struct gt_raw *raw,
-			   int start)
+                           int start)
 {
 	for (int k = start; k < start + 3; k++) {
 		bool color = raw->state[k] == GT_RAW_COLOR;
@@ -335,7 +335,7 @@ static void gt_resolve(const struct gt_raw *raw, struct gt_theme *t)
 		} else if (color) {
 			t->rgb[k] = raw->rgb[k];
 		} else if (raw->state[k] == GT_RAW_EMPTY &&
-			   (k == GT_TK_MAIN_BG || gt_key_is_mid_or_end(k))) {
+		           (k == GT_TK_MAIN_BG || gt_key_is_mid_or_end(k))) {
 			/* Empty main_bg: the terminal's background; an
 			 * empty stop: the gradient skips it. Any other
 			 * empty key is as good as missing, as in btop. */
@@ -374,7 +374,7 @@ void gt_theme_default(struct gt_theme *out)
 }
 
 int gt_theme_load_buf(const char *buf, size_t len, const char *name,
-		      struct gt_theme *out)
+                      struct gt_theme *out)
 {
 	struct gt_raw raw;
 	/* No arithmetic on a null pointer, not even + 0. */
@@ -404,7 +404,7 @@ static void gt_seterr(char *err, size_t errlen, const char *path, int e)
 }
 
 int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
-		       size_t errlen)
+                       size_t errlen)
 {
 	char name[GT_THEME_NAME_MAX];
 	const char *base = strrchr(path, '/');
@@ -461,7 +461,7 @@ int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
 /* ---- gradients ----------------------------------------------------------- */
 
 struct gt_rgb gt_rgb_gradient(const struct gt_rgb stop[3], bool has_mid,
-			      bool has_end, double frac)
+                              bool has_end, double frac)
 {
 	int pct, range = 100, i;
 	const struct gt_rgb *a = &stop[0], *b = &stop[2];
@@ -495,25 +495,25 @@ struct gt_rgb gt_rgb_gradient(const struct gt_rgb stop[3], bool has_mid,
 }
 
 struct gt_rgb gt_theme_gradient(const struct gt_theme *t,
-				enum gt_theme_key start, double frac)
+                                enum gt_theme_key start, double frac)
 {
 	if ((int)start < 0 || start >= GT_TK_COUNT)
 		return (struct gt_rgb){0, 0, 0};
 	if (!gt_theme_key_is_gradient(start))
 		return t->rgb[start];
 	return gt_rgb_gradient(&t->rgb[start], t->has[start + 1],
-			       t->has[start + 2], frac);
+	                       t->has[start + 2], frac);
 }
 
 /* ---- colour tiers -------------------------------------------------------- */
 
 enum gt_color_tier gt_color_tier_detect(const char *colorterm, const char *term,
-					int ncolors, const char *no_color)
+                                        int ncolors, const char *no_color)
 {
 	if (no_color && no_color[0])
 		return GT_TIER_MONO;
 	if (colorterm && (strcasecmp(colorterm, "truecolor") == 0 ||
-			  strcasecmp(colorterm, "24bit") == 0))
+	                  strcasecmp(colorterm, "24bit") == 0))
 		return GT_TIER_TRUE;
 	if (term && strcmp(term, "dumb") == 0)
 		return GT_TIER_MONO;
@@ -542,7 +542,7 @@ enum gt_color_tier gt_color_tier_detect(const char *colorterm, const char *term,
 const char *gt_color_tier_name(enum gt_color_tier tier)
 {
 	static const char *const names[] = {"truecolor", "256", "16", "8",
-					    "mono"};
+	                                    "mono"};
 
 	return (unsigned)tier < 5 ? names[tier] : "?";
 }
@@ -566,8 +566,8 @@ struct gt_rgb gt_palette_rgb(int i)
 	if (i < 232) {
 		i -= 16;
 		return (struct gt_rgb){gt_cube_level[i / 36],
-				       gt_cube_level[(i / 6) % 6],
-				       gt_cube_level[i % 6]};
+		                       gt_cube_level[(i / 6) % 6],
+		                       gt_cube_level[i % 6]};
 	}
 	uint8_t g = (uint8_t)(8 + 10 * (i - 232));
 	return (struct gt_rgb){g, g, g};
@@ -595,7 +595,7 @@ static int gt_nearest_level(int v)
 /* The palette index in [from, to) nearest to c, the lower on a tie; with
  * greys_only, only the system greys 0, 7, 8 and 15 qualify. */
 static int gt_nearest_index(struct gt_rgb c, int from, int to, bool greys_only,
-			    int *dist)
+                            int *dist)
 {
 	int best = -1, bd = 0;
 
@@ -619,7 +619,7 @@ int gt_rgb_to_256(struct gt_rgb c)
 	 * is the nearest level per channel. The greys are simply scanned:
 	 * rounding the channel mean onto the ramp can pick the wrong one. */
 	int cube = 16 + 36 * gt_nearest_level(c.r) + 6 * gt_nearest_level(c.g) +
-		   gt_nearest_level(c.b);
+	           gt_nearest_level(c.b);
 	int dc = gt_dist2(c, gt_palette_rgb(cube)), dg;
 	int grey = gt_nearest_index(c, 232, 256, false, &dg);
 
@@ -712,7 +712,7 @@ static int gt_copy_out(char *path_out, size_t len, const char *src)
 }
 
 int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
-		     char *path_out, size_t len)
+                     char *path_out, size_t len)
 {
 	char cand[GT_THEME_DIR_MAX + 2 * GT_THEME_NAME_MAX + 16];
 	size_t n = name ? strlen(name) : 0;
@@ -737,7 +737,7 @@ int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
 	}
 	for (int i = 0; i < dirs->n; i++) {
 		snprintf(cand, sizeof(cand), "%s/%.*s.theme", dirs->dir[i],
-			 (int)n, name);
+		         (int)n, name);
 		if (gt_readable_file(cand))
 			return gt_copy_out(path_out, len, cand);
 	}
@@ -746,7 +746,7 @@ int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
 }
 
 int gt_theme_find(const char *name, const char *themes_dir_opt, char *path_out,
-		  size_t len)
+                  size_t len)
 {
 	struct gt_theme_dirs dirs;
 
@@ -766,7 +766,7 @@ static int gt_name_cmp(const char *a, const char *b)
 /* Inserts name into the sorted, duplicate-free names[0..n); returns the
  * new count. When full, whatever sorts last drops off. */
 static int gt_insert_name(char (*names)[GT_THEME_NAME_MAX], int n, int max,
-			  const char *name)
+                          const char *name)
 {
 	int i = 0;
 
@@ -782,7 +782,7 @@ static int gt_insert_name(char (*names)[GT_THEME_NAME_MAX], int n, int max,
 }
 
 int gt_theme_list_in(const struct gt_theme_dirs *dirs,
-		     char (*names)[GT_THEME_NAME_MAX], int max)
+                     char (*names)[GT_THEME_NAME_MAX], int max)
 {
 	char path[GT_THEME_DIR_MAX + 512];
 	char stem[GT_THEME_NAME_MAX];
@@ -804,7 +804,7 @@ int gt_theme_list_in(const struct gt_theme_dirs *dirs,
 			    len - 6 >= sizeof(stem))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dirs->dir[i],
-				 de->d_name);
+			         de->d_name);
 			if (!gt_readable_file(path))
 				continue;
 			memcpy(stem, de->d_name, len - 6);
@@ -817,7 +817,7 @@ int gt_theme_list_in(const struct gt_theme_dirs *dirs,
 }
 
 int gt_theme_list(const char *themes_dir_opt, char (*names)[GT_THEME_NAME_MAX],
-		  int max)
+                  int max)
 {
 	struct gt_theme_dirs dirs;
 

@@ -188,7 +188,7 @@ void gt_theme_default(struct gt_theme *out);
  * cannot be used is reported in out->warn. Returns out->nwarn_total.
  */
 int gt_theme_load_buf(const char *buf, size_t len, const char *name,
-		      struct gt_theme *out);
+                      struct gt_theme *out);
 
 /*
  * Reads and resolves the theme file at path; the theme is named after the
@@ -198,7 +198,7 @@ int gt_theme_load_buf(const char *buf, size_t len, const char *name,
  * so the caller can carry on.
  */
 int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
-		       size_t errlen);
+                       size_t errlen);
 
 /*
  * The colour at frac (0..1, clamped; NaN counts as 0) of the gradient
@@ -210,7 +210,7 @@ int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
  * a gradient start gives its own colour.
  */
 struct gt_rgb gt_theme_gradient(const struct gt_theme *t,
-				enum gt_theme_key start, double frac);
+                                enum gt_theme_key start, double frac);
 
 /*
  * The same over explicit stops, for gradients no theme names directly:
@@ -219,7 +219,7 @@ struct gt_rgb gt_theme_gradient(const struct gt_theme *t,
  * has_mid/has_end say whether stop[1]/stop[2] are.
  */
 struct gt_rgb gt_rgb_gradient(const struct gt_rgb stop[3], bool has_mid,
-			      bool has_end, double frac);
+                              bool has_end, double frac);
 
 /* ---- colour tiers ------------------------------------------------------ */
 
@@ -241,7 +241,7 @@ enum gt_color_tier {
  * unset or empty -> MONO, anything else -> 8.
  */
 enum gt_color_tier gt_color_tier_detect(const char *colorterm, const char *term,
-					int ncolors, const char *no_color);
+                                        int ncolors, const char *no_color);
 
 /* "truecolor", "256", "16", "8", "mono". */
 const char *gt_color_tier_name(enum gt_color_tier tier);
@@ -292,7 +292,7 @@ struct gt_theme_dirs {
  * path longer than GT_THEME_DIR_MAX is left out.
  */
 void gt_theme_search_dirs(const char *themes_dir_opt,
-			  struct gt_theme_dirs *out);
+                          struct gt_theme_dirs *out);
 
 /*
  * Finds theme name ("nord" or "nord.theme") as the first readable regular
@@ -302,11 +302,11 @@ void gt_theme_search_dirs(const char *themes_dir_opt,
  * ENAMETOOLONG (path_out too small).
  */
 int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
-		     char *path_out, size_t len);
+                     char *path_out, size_t len);
 
 /* gt_theme_find_in over gt_theme_search_dirs(themes_dir_opt). */
 int gt_theme_find(const char *name, const char *themes_dir_opt, char *path_out,
-		  size_t len);
+                  size_t len);
 
 /*
  * Writes the names (without ".theme") of the readable theme files across
@@ -316,10 +316,10 @@ int gt_theme_find(const char *name, const char *themes_dir_opt, char *path_out,
  * the first max in sort order are kept.
  */
 int gt_theme_list_in(const struct gt_theme_dirs *dirs,
-		     char (*names)[GT_THEME_NAME_MAX], int max);
+                     char (*names)[GT_THEME_NAME_MAX], int max);
 
 /* gt_theme_list_in over gt_theme_search_dirs(themes_dir_opt). */
 int gt_theme_list(const char *themes_dir_opt, char (*names)[GT_THEME_NAME_MAX],
-		  int max);
+                  int max);
 
 #endif
