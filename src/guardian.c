@@ -319,7 +319,7 @@ static _Noreturn void child_main(struct child *c,
 		struct pollfd p[2] = {{c->fd, POLLIN, 0}, {c->sfd, POLLIN, 0}};
 		uint64_t deadline = last_hb + c->timeout_ns;
 		int r = poll(p, 2, ms_left(deadline));
-		ssize_t n;
+		ssize_t n = 0;
 
 		if (r < 0 && errno == EINTR)
 			continue;
