@@ -87,6 +87,10 @@ static const struct sym symbols[] = {
 	SYM(compute_procs_v1, false, "nvmlDeviceGetComputeRunningProcesses"),
 	SYM(graphics_procs_v1, false, "nvmlDeviceGetGraphicsRunningProcesses"),
 	SYM(mps_procs_v1, false, "nvmlDeviceGetMPSComputeRunningProcesses"),
+	SYM(set_power_limit_v2, false, "nvmlDeviceSetPowerManagementLimit_v2"),
+	SYM(set_power_limit, false, "nvmlDeviceSetPowerManagementLimit"),
+	SYM(set_fan_speed, false, "nvmlDeviceSetFanSpeed_v2"),
+	SYM(set_default_fan_speed, false, "nvmlDeviceSetDefaultFanSpeed_v2"),
 };
 
 int gt_nvml_api_load(struct gt_nvml_api *api, const char *path, char *why,
