@@ -4,12 +4,17 @@
  * de-duplication of clients, the rates from counter deltas, and the
  * per-device answers. The text format is fdinfo_parse.c's business.
  *
- * Cost model: a full walk of <proc>/PID/fd (readlink of every descriptor)
- * runs only on the first update, every FDI_RESCAN_EVERY-th one, when
- * forced, and after a known descriptor was closed while its process lives
- * on (it may have opened another). The other rounds open, read and parse
- * only the fdinfo files of the descriptors found then, into one reused
- * buffer and one reused sample: no allocation in a steady state.
+ * Cost model: a walk of <proc>/PID/fd runs only on the first update, every
+ * FDI_RESCAN_EVERY-th one, when forced, and after a known descriptor was
+ * closed while its process lives on (it may have opened another). The walk
+ * keeps a cache (fdinfo_scan.h): a process whose fd directory did not
+ * change costs one fstatat, a changed one a listing and a readlink per
+ * descriptor number it did not have open before, and every process has
+ * all its links read again once every few walks (the slow pass);
+ * what that leaves stale, and for how long, is in fdinfo_scan.h. The other
+ * rounds open, read and parse only the fdinfo files of the descriptors
+ * found then, into one reused buffer and one reused sample: no allocation
+ * in a steady state.
  *
  * Definitions (what the numbers mean):
  *  - A client is one open DRM file, keyed by (drm-pdev, drm-client-id);
@@ -95,6 +100,7 @@ struct fdi_ord {
 struct gt_fdinfo {
 	char *root;
 	struct gt_fdinfo_scan scan; /* owned: the pids to read each round */
+	struct gt_fdinfo_scan_cache *cache; /* owned: what the walks saw */
 	struct fdi_client *clients; /* owned; those read in the last round */
 	size_t nclients, capclients;
 	size_t hint; /* where the next lookup starts: rounds repeat orders */
@@ -378,7 +384,8 @@ struct gt_fdinfo *gt_fdinfo_new(const char *procfs_root)
 		return NULL;
 	fi->root = strdup(procfs_root ? procfs_root : "/proc");
 	fi->buf = malloc(FDI_BUF_INITIAL);
-	if (!fi->root || !fi->buf) {
+	fi->cache = gt_fdinfo_scan_cache_new();
+	if (!fi->root || !fi->buf || !fi->cache) {
 		gt_fdinfo_free(fi);
 		return NULL;
 	}
@@ -391,6 +398,7 @@ void gt_fdinfo_free(struct gt_fdinfo *fi)
 	if (!fi)
 		return;
 	gt_fdinfo_scan_free(&fi->scan);
+	gt_fdinfo_scan_cache_free(fi->cache);
 	free(fi->clients);
 	free(fi->ord);
 	free(fi->buf);
@@ -408,7 +416,7 @@ void gt_fdinfo_update(struct gt_fdinfo *fi, uint64_t now_ns,
 	    ++fi->since_scan >= FDI_RESCAN_EVERY) {
 		struct gt_fdinfo_scan fresh;
 		fi->since_scan = 0;
-		fi->rescan = gt_fdinfo_scan_run(fi->root, &fresh) != 0;
+		fi->rescan = gt_fdinfo_scan_run(fi->root, fi->cache, &fresh) != 0;
 		if (!fi->rescan) { /* on ENOMEM keep the old list, retry */
 			gt_fdinfo_scan_free(&fi->scan);
 			fi->scan = fresh;
@@ -429,7 +437,9 @@ void gt_fdinfo_update(struct gt_fdinfo *fi, uint64_t now_ns,
 			case FDI_READ_NOT_DRM:
 				/* A reused number, or a DRM node without usage
 				 * stats (nvidia-drm): forget it until the next
-				 * walk, which costs one read per walk. */
+				 * walk, which brings it back (a reused number
+				 * until the process's full pass): one read per
+				 * walk. */
 				continue;
 			case FDI_READ_DENIED:
 				denied = true;

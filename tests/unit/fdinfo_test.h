@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -287,6 +288,44 @@ static inline void tree_rm_pid(struct tree *t, int pid)
 	char p[PATH_MAX];
 	snprintf(p, sizeof(p), "%s/%d", t->root, pid);
 	nftw(p, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The stat file of pid: start time (field 22, clock ticks after boot) and
+ * flags (field 9), which the scanner reads to tell processes apart and to
+ * skip kernel threads. */
+static inline void tree_stat(struct tree *t, int pid, uint64_t start,
+			     uint64_t flags)
+{
+	char p[PATH_MAX], text[256];
+	tree_pid(t, pid);
+	snprintf(p, sizeof(p), "%s/%d/stat", t->root, pid);
+	int n = snprintf(text, sizeof(text),
+			 "%d (proc %d) S 1 %d %d 0 -1 %" PRIu64
+			 " 0 0 0 0 0 0 0 0 20 0 1 0 %" PRIu64 " 1000 10\n",
+			 pid, pid, pid, pid, flags, start);
+	write_file(p, text, (size_t)n);
+}
+
+/* Another process under pid: an empty pid directory with a stat of its
+ * own, made while the old one still exists, so it cannot get the old
+ * one's inode numbers back (procfs never reuses them either). */
+static inline void tree_respawn(struct tree *t, int pid, uint64_t start)
+{
+	char p[PATH_MAX], old[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%d", t->root, pid);
+	snprintf(old, sizeof(old), "%s/old-%d", t->root, pid);
+	assert_int_equal(rename(p, old), 0);
+	tree_stat(t, pid, start, 0);
+	nftw(old, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Waits until the scanner may trust the times of directories changed so
+ * far: it distrusts those changed within a clock tick of a walk (20 ms;
+ * 1 s on file systems that keep whole seconds). */
+static inline void tree_settle(void)
+{
+	struct timespec ts = { 0, 30000000 };
+	nanosleep(&ts, NULL);
 }
 
 /* The processes of pdev after the last update, in a fresh vector. */

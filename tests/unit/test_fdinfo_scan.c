@@ -2,8 +2,9 @@
  * test_fdinfo_scan.c - tests of the fdinfo scanner's discovery
  * (src/fdinfo_scan.c and its use in src/fdinfo.c) on synthetic proc
  * trees: what counts as a DRM descriptor, garbage files, the rediscovery
- * cadence and dropping exited processes, and the count of processes that
- * could not be read.
+ * cadence and dropping exited processes, the count of processes that
+ * could not be read, and the walk's cache: what it reads again, and what
+ * it finds only at a process's full pass.
  */
 #include <grp.h>
 #include <sys/wait.h>
@@ -38,7 +39,7 @@ static void test_ignores_non_drm(void **state)
 	assert_int_equal(symlink("/dev/dri/card0", p), 0);
 
 	struct gt_fdinfo_scan scan;
-	assert_int_equal(gt_fdinfo_scan_run(t->root, &scan), 0);
+	assert_int_equal(gt_fdinfo_scan_run(t->root, NULL, &scan), 0);
 	assert_int_equal(scan.npids, 2); /* 801 and 803 link to /dev/dri */
 	assert_int_equal(scan.pids[0].pid, 801);
 	assert_int_equal(scan.pids[1].pid, 803);
@@ -187,6 +188,227 @@ static void test_rediscovery(void **state)
 	gt_fdinfo_free(fi);
 }
 
+/* ---- scanner: the walk's cache ------------------------------------------ */
+
+/* Whether the walk found DRM descriptor fd of pid. */
+static bool scan_has(const struct gt_fdinfo_scan *s, int pid, int fd)
+{
+	for (size_t i = 0; i < s->npids; i++) {
+		const struct gt_fdinfo_pid *p = &s->pids[i];
+		for (uint32_t j = 0; p->pid == pid && j < p->nfds; j++)
+			if (p->fds[j] == fd)
+				return true;
+	}
+	return false;
+}
+
+/* One walk with cache c into a fresh *s. */
+static void walk(struct tree *t, struct gt_fdinfo_scan_cache *c,
+		 struct gt_fdinfo_scan *s)
+{
+	assert_int_equal(gt_fdinfo_scan_run(t->root, c, s), 0);
+}
+
+/* Whether this file system keeps sub-second times: with whole seconds the
+ * walk distrusts a directory's times for a second after a change, so it
+ * lists more than the tests below count on. */
+static bool fine_times(struct tree *t)
+{
+	struct stat st;
+	assert_int_equal(stat(t->root, &st), 0);
+	return st.st_ctim.tv_nsec != 0;
+}
+
+/* pid with non-DRM descriptors 0..n-1 and a stat file. */
+static void plain_process(struct tree *t, int pid, int n, uint64_t start)
+{
+	tree_stat(t, pid, start, 0);
+	for (int fd = 0; fd < n; fd++)
+		tree_fd(t, pid, fd, fd % 2 ? "/var/lib/data.db" : "socket:[77]",
+			NULL);
+}
+
+static void test_cache_new_number(void **state)
+{
+	struct tree *t = *state;
+	struct gt_fdinfo_scan s;
+	/* Neither pid is due for its full pass at walks 1 and 2 (due when
+	 * (walk + pid) % 8 == 0, 8 with this few descriptors). */
+	plain_process(t, 1300, 5, 500);
+	plain_process(t, 1301, 3, 501);
+	tree_settle();
+	struct gt_fdinfo_scan_cache *c = gt_fdinfo_scan_cache_new();
+	assert_non_null(c);
+	walk(t, c, &s);
+	assert_int_equal(s.links, 8);
+	assert_int_equal(s.full, 2);
+	assert_int_equal(s.npids, 0);
+	assert_int_equal(gt_fdinfo_scan_cache_count(c), 2);
+	gt_fdinfo_scan_free(&s);
+
+	/* A DRM descriptor under a new number: found by the next walk, which
+	 * reads that one link and lists only the directory that changed. */
+	tree_drm(t, 1300, 5, NULL);
+	tree_settle();
+	walk(t, c, &s);
+	assert_true(scan_has(&s, 1300, 5));
+	assert_int_equal(s.npids, 1);
+	assert_int_equal(s.links, 1);
+	assert_int_equal(s.full, 0);
+	if (fine_times(t))
+		assert_int_equal(s.listed, 1);
+	gt_fdinfo_scan_free(&s);
+
+	/* Nothing changed: nothing listed or read, the answer kept. */
+	walk(t, c, &s);
+	assert_true(scan_has(&s, 1300, 5));
+	assert_int_equal(s.links, 0);
+	if (fine_times(t))
+		assert_int_equal(s.listed, 0);
+	gt_fdinfo_scan_free(&s);
+	gt_fdinfo_scan_cache_free(c);
+}
+
+static void test_cache_reused_number(void **state)
+{
+	struct tree *t = *state;
+	struct gt_fdinfo_scan s;
+	/* 1200 % 8 == 0: its full pass is the walk numbered 8. */
+	plain_process(t, 1200, 4, 700);
+	struct gt_fdinfo_scan_cache *c = gt_fdinfo_scan_cache_new();
+	assert_non_null(c);
+	walk(t, c, &s); /* walk 0 */
+	assert_int_equal(s.npids, 0);
+	gt_fdinfo_scan_free(&s);
+
+	/* Descriptor 3 closed and reopened on the device between two walks:
+	 * the number was open at the last one, so its link is not read again
+	 * - the staleness fdinfo_scan.h documents. */
+	tree_drm(t, 1200, 3, NULL);
+	walk(t, c, &s); /* walk 1 */
+	assert_false(scan_has(&s, 1200, 3));
+	assert_int_equal(s.links, 0);
+	gt_fdinfo_scan_free(&s);
+
+	/* The process's full pass reads every link again. */
+	unsigned found = 0;
+	for (unsigned w = 2; w <= GT_FDINFO_SCAN_FULL_MIN && !found; w++) {
+		walk(t, c, &s);
+		if (scan_has(&s, 1200, 3)) {
+			found = w;
+			assert_int_equal(s.full, 1);
+			assert_int_equal(s.links, 4);
+		}
+		gt_fdinfo_scan_free(&s);
+	}
+	assert_int_equal(found, 8);
+	gt_fdinfo_scan_cache_free(c);
+}
+
+static void test_cache_pid_reuse(void **state)
+{
+	struct tree *t = *state;
+	struct gt_fdinfo_scan s;
+	/* (1 + 1400) % 8 != 0: walk 1 is no full pass for it. */
+	plain_process(t, 1400, 4, 900);
+	struct gt_fdinfo_scan_cache *c = gt_fdinfo_scan_cache_new();
+	assert_non_null(c);
+	walk(t, c, &s);
+	assert_int_equal(s.npids, 0);
+	gt_fdinfo_scan_free(&s);
+
+	/* Another process under the same pid, started later, with the same
+	 * descriptor numbers, 3 of them on the device: nothing of the old
+	 * one's classification carries over. */
+	tree_respawn(t, 1400, 901);
+	plain_process(t, 1400, 3, 901);
+	tree_drm(t, 1400, 3, NULL);
+	walk(t, c, &s);
+	assert_true(scan_has(&s, 1400, 3));
+	assert_int_equal(s.full, 1);
+	assert_int_equal(s.links, 4);
+	gt_fdinfo_scan_free(&s);
+	gt_fdinfo_scan_cache_free(c);
+}
+
+static void test_cache_drops_exited(void **state)
+{
+	struct tree *t = *state;
+	struct gt_fdinfo_scan s;
+	plain_process(t, 1500, 2, 10);
+	plain_process(t, 1501, 2, 11);
+	tree_drm(t, 1502, 4, NULL);
+	struct gt_fdinfo_scan_cache *c = gt_fdinfo_scan_cache_new();
+	assert_non_null(c);
+	walk(t, c, &s);
+	assert_int_equal(gt_fdinfo_scan_cache_count(c), 3);
+	assert_true(scan_has(&s, 1502, 4));
+	gt_fdinfo_scan_free(&s);
+
+	tree_rm_pid(t, 1501);
+	walk(t, c, &s);
+	assert_int_equal(gt_fdinfo_scan_cache_count(c), 2);
+	gt_fdinfo_scan_free(&s);
+	tree_rm_pid(t, 1502);
+	walk(t, c, &s);
+	assert_int_equal(gt_fdinfo_scan_cache_count(c), 1);
+	assert_int_equal(s.npids, 0);
+	gt_fdinfo_scan_free(&s);
+
+	/* A root that went away forgets everything. */
+	assert_int_equal(gt_fdinfo_scan_run("/nonexistent/gputop/proc", c, &s),
+			 0);
+	assert_int_equal(gt_fdinfo_scan_cache_count(c), 0);
+	gt_fdinfo_scan_free(&s);
+	gt_fdinfo_scan_cache_free(c);
+}
+
+static void test_cache_kernel_threads(void **state)
+{
+	struct tree *t = *state;
+	struct gt_fdinfo_scan s;
+	/* PF_KTHREAD in stat: never listed, not even as root, where its fd
+	 * directory opens (here it even holds a DRM link). */
+	tree_stat(t, 1600, 3, 0x00208040);
+	tree_drm(t, 1600, 0, NULL);
+	plain_process(t, 1601, 1, 4);
+	tree_settle();
+	struct gt_fdinfo_scan_cache *c = gt_fdinfo_scan_cache_new();
+	assert_non_null(c);
+	for (int i = 0; i < 2; i++) {
+		walk(t, c, &s);
+		assert_int_equal(s.npids, 0);
+		assert_int_equal(s.unreadable, 0);
+		if (fine_times(t))
+			assert_int_equal(s.listed, i == 0 ? 1 : 0);
+		gt_fdinfo_scan_free(&s);
+	}
+	gt_fdinfo_scan_cache_free(c);
+}
+
+/* The scanner as the collector drives it: a DRM descriptor that reuses a
+ * number is found by forced rediscoveries within the slow pass. */
+static void test_rediscovery_reused_number(void **state)
+{
+	struct tree *t = *state;
+	/* 1700 % 8 == 4: its full pass is the walk numbered 4. */
+	plain_process(t, 1700, 4, 300);
+	struct gt_fdinfo *fi = gt_fdinfo_new(t->root);
+	assert_non_null(fi);
+	gt_fdinfo_update(fi, T0, false); /* walk 0 */
+	assert_int_equal(gt_fdinfo_pid_count(fi), 0);
+	set_client(t, 1700, 3, 9, 0);
+	unsigned found = 0;
+	for (unsigned w = 1; w <= GT_FDINFO_SCAN_FULL_MIN && !found; w++) {
+		gt_fdinfo_update(fi, T0 + w * SEC, true);
+		if (gt_fdinfo_pid_count(fi) == 1)
+			found = w;
+	}
+	assert_int_equal(found, 4);
+	assert_int_equal(gt_fdinfo_client_count(fi), 1);
+	gt_fdinfo_free(fi);
+}
+
 /* The checks of test_unreadable, run by an unprivileged process. Returns 0
  * or the number of the first failed check; never calls cmocka (a forked
  * child must only _exit). */
@@ -227,6 +449,11 @@ static int unreadable_checks(const char *root)
 		rc = 5;
 	else if (gt_fdinfo_pid_count(fi) != 2) /* 1102 stays: retried */
 		rc = 6;
+	/* A walk that finds nothing changed still counts the refused ones
+	 * (from its cache, without trying again). */
+	gt_fdinfo_update(fi, T0 + 2 * SEC, true);
+	if (rc == 0 && gt_fdinfo_unreadable(fi) != 2)
+		rc = 8;
 	gt_proc_vec_free(&v);
 	gt_fdinfo_free(fi);
 	return rc;
@@ -333,6 +560,12 @@ int main(void)
 		tree_test(test_garbage_in_tree),
 		tree_test(test_rediscovery),
 		tree_test(test_unreadable),
+		tree_test(test_cache_new_number),
+		tree_test(test_cache_reused_number),
+		tree_test(test_cache_pid_reuse),
+		tree_test(test_cache_drops_exited),
+		tree_test(test_cache_kernel_threads),
+		tree_test(test_rediscovery_reused_number),
 		cmocka_unit_test(test_brokers),
 		cmocka_unit_test(test_null_safety),
 	};
