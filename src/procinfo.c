@@ -32,6 +32,9 @@
 /* Every so many rounds a process is read through stat again, which is how
  * an exec (a new comm, so a new command line) is noticed. */
 #define PI_RECHECK_ROUNDS 8u
+/* Rounds a pid missing from /proc is not looked up again (10 s at the
+ * default process cadence). */
+#define PI_ABSENT_ROUNDS 5u
 #define PI_PWBUF_MAX      (1024u * 1024)
 
 struct pi_entry {
@@ -59,6 +62,10 @@ struct pi_entry {
 	 * cheapest pair the kernel offers, about half the cost of stat. */
 	bool fast_open;
 	int sched_fd, statm_fd;
+	/* The pid had no /proc entry (another PID namespace, or it exited):
+	 * not looked up again before this round, so a driver that keeps
+	 * reporting such a pid costs nothing per round. */
+	uint64_t absent_until;
 };
 
 /* uid -> name, so thousands of pids of one user cost one passwd lookup
@@ -856,6 +863,14 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	uint64_t cpu_ns, pages;
 	struct pi_entry tmp, *e = p->pid > 0 ? cache_find(pi, p->pid) : NULL;
 
+	if (e && e->absent_until > pi->round) {
+		e->round = pi->round;
+		p->host_known = false;
+		gt_val_fail(&p->f[GT_P_CPU], GT_WHY_NOT_COLLECTED, 0);
+		gt_val_fail(&p->f[GT_P_HOST_MEM], GT_WHY_NOT_COLLECTED, 0);
+		return;
+	}
+
 	/* Steady state: two small reads on kept descriptors. Every
 	 * PI_RECHECK_ROUNDS rounds (spread over pids) stat is read too. */
 	if (e && e->fast_open && e->statics &&
@@ -888,6 +903,15 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		enum gt_why why = why_of_errno(err);
 		if (fd >= 0)
 			close(fd);
+		if (err == ENOENT && p->pid > 0) {
+			/* Remember the absence for a few rounds. */
+			if (!e)
+				e = cache_add(pi, p->pid, 0);
+			if (e) {
+				e->round = pi->round;
+				e->absent_until = pi->round + PI_ABSENT_ROUNDS;
+			}
+		}
 		p->host_known = false;
 		gt_val_fail(&p->f[GT_P_CPU], why, 0);
 		gt_val_fail(&p->f[GT_P_HOST_MEM], why, 0);

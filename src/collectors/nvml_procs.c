@@ -27,8 +27,10 @@ static int ensure(void **buf, size_t *cap, size_t want, size_t elem)
 static nvmlReturn_t fetch_list(struct nvml_priv *p, nvmlDevice_t h, list_fn fn,
                                size_t entry_size, uint8_t type, size_t *n)
 {
-	unsigned count = 0;
-	nvmlReturn_t rc = fn(h, &count, NULL);
+	/* Steady state: one call into the buffer the last round sized; the
+	 * size handshake (count 0, NULL) only when there is none yet. */
+	unsigned count = (unsigned)(p->raw_cap / entry_size);
+	nvmlReturn_t rc = fn(h, &count, count ? p->raw : NULL);
 
 	/* The list can grow between the two calls: retry a few times with
 	 * headroom instead of trusting the first count. */
@@ -104,7 +106,11 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
 	if (d->mig) {
 		why = GT_WHY_MIG;
 	} else if (p->api.process_utilization) {
-		rc = p->api.process_utilization(d->handle, NULL, &count,
+		/* Into last round's buffer first: the NULL size query is
+		 * needed only while there is none (or it is too small). */
+		count = p->util_cap;
+		rc = p->api.process_utilization(d->handle,
+		                                count ? p->util : NULL, &count,
 		                                d->util_last_seen);
 		if (rc == NVML_ERROR_INSUFFICIENT_SIZE && count > 0) {
 			if (count > p->util_cap) {

@@ -381,6 +381,13 @@ static void test_missing_pid(void **state)
 	assert_string_equal(p.name, "from-backend"); /* left untouched */
 	assert_string_equal(p.user, "");
 	assert_null(p.cmdline);
+	/* Remembered as absent (not looked up again for a few rounds), and
+	 * forgotten by the first sweep after the backend stops reporting it. */
+	assert_int_equal(gt_procinfo_cache_count(pi), 1);
+	gt_procinfo_fill(pi, &p, SEC);
+	assert_false(p.host_known);
+	gt_procinfo_sweep(pi, SEC);
+	gt_procinfo_sweep(pi, 2 * SEC);
 	assert_int_equal(gt_procinfo_cache_count(pi), 0);
 
 	/* pids that cannot exist */
