@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+
+#include "json_path.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -118,18 +120,6 @@ static cJSON *snapshot_of(const char *root)
 			 cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
 	free(out);
 	return doc;
-}
-
-static cJSON *get(const cJSON *obj, const char *path)
-{
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", path);
-	const cJSON *cur = obj;
-	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
-		cur = cJSON_GetObjectItemCaseSensitive(cur, tok);
-	if (!cur)
-		fail_msg("missing key %s", path);
-	return (cJSON *)cur;
 }
 
 static const cJSON *amdgpu_backend(const cJSON *doc)

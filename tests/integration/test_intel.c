@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+
+#include "json_path.h"
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -196,34 +198,6 @@ static cJSON *snapshot(const char *sysfs, const char *pciids)
 		fail_msg("snapshot is not JSON: %.80s", out);
 	free(out);
 	return doc;
-}
-
-static cJSON *get(const cJSON *obj, const char *path)
-{
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", path);
-	const cJSON *cur = obj;
-	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
-		cur = cJSON_GetObjectItemCaseSensitive(cur, tok);
-	if (!cur)
-		fail_msg("missing key %s", path);
-	return (cJSON *)cur;
-}
-
-static double num(const cJSON *obj, const char *path)
-{
-	cJSON *v = get(obj, path);
-	if (!cJSON_IsNumber(v))
-		fail_msg("%s is not a number", path);
-	return v->valuedouble;
-}
-
-static const char *str(const cJSON *obj, const char *path)
-{
-	cJSON *v = get(obj, path);
-	if (!cJSON_IsString(v))
-		fail_msg("%s is not a string", path);
-	return v->valuestring;
 }
 
 static void assert_num(const cJSON *obj, const char *path, double want)

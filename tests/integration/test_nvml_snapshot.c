@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+
+#include "json_path.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,34 +97,6 @@ static cJSON *snapshot(const char *scenario_file, const char *interval)
 			 cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
 	free(out);
 	return doc;
-}
-
-static cJSON *get(const cJSON *obj, const char *path)
-{
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", path);
-	const cJSON *cur = obj;
-	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
-		cur = cJSON_GetObjectItemCaseSensitive(cur, tok);
-	if (!cur)
-		fail_msg("missing key %s", path);
-	return (cJSON *)cur;
-}
-
-static double num(const cJSON *obj, const char *path)
-{
-	cJSON *v = get(obj, path);
-	if (!cJSON_IsNumber(v))
-		fail_msg("%s is not a number", path);
-	return v->valuedouble;
-}
-
-static const char *str(const cJSON *obj, const char *path)
-{
-	cJSON *v = get(obj, path);
-	if (!cJSON_IsString(v))
-		fail_msg("%s is not a string", path);
-	return v->valuestring;
 }
 
 static void assert_null_with_reason(const cJSON *dev, const char *path,
