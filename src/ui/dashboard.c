@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
 #include <fcntl.h>
@@ -39,6 +41,12 @@ static char restore_seq[256];
 static size_t restore_len;
 static struct termios restore_termios;
 static volatile sig_atomic_t restore_armed;
+/* The thread that draws. A fatal signal sent by someone else (kill) may be
+ * taken by any thread, and after a stop it races the drawing thread's
+ * redraw on SIGCONT; handing it to the drawing thread makes the restore the
+ * last thing written. */
+static pid_t restore_ui_tid;
+static struct sigaction restore_action;
 
 static void restore_terminal_now(void)
 {
@@ -50,8 +58,18 @@ static void restore_terminal_now(void)
 	tcsetattr(STDIN_FILENO, TCSANOW, &restore_termios);
 }
 
-static void on_fatal(int sig)
+static void on_fatal(int sig, siginfo_t *info, void *context)
 {
+	(void)context;
+	/* si_code <= 0: sent by a process (kill, tgkill, sigqueue), not a
+	 * fault of this thread, so any thread may handle it instead. */
+	if (info && info->si_code <= 0 &&
+	    (pid_t)syscall(SYS_gettid) != restore_ui_tid) {
+		/* SA_RESETHAND put the default back; re-arm for the UI thread. */
+		sigaction(sig, &restore_action, NULL);
+		syscall(SYS_tgkill, getpid(), restore_ui_tid, sig);
+		return;
+	}
 	restore_terminal_now();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -71,7 +89,6 @@ static void append_cap(const char *cap)
 
 static void arm_restore(void)
 {
-	struct sigaction sa;
 	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 	restore_len = 0;
@@ -86,12 +103,13 @@ static void arm_restore(void)
 		       sizeof(mouse_off) - 1);
 		restore_len += sizeof(mouse_off) - 1;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = (int)SA_RESETHAND;
+	memset(&restore_action, 0, sizeof(restore_action));
+	restore_action.sa_sigaction = on_fatal;
+	sigemptyset(&restore_action.sa_mask);
+	restore_action.sa_flags = (int)(SA_RESETHAND | SA_SIGINFO);
+	restore_ui_tid = (pid_t)syscall(SYS_gettid);
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		sigaction(fatal[i], &sa, NULL);
+		sigaction(fatal[i], &restore_action, NULL);
 	restore_armed = 1;
 }
 
