@@ -28,6 +28,16 @@ const char gt_cli_usage[] =
     "      --list            print a table of backends and devices, saying why "
     "a\n"
     "                        backend found nothing, then exit\n"
+    "      --apply PROFILE   apply a profile from gputop.conf (power and fan\n"
+    "                        settings per GPU) without the dashboard, then "
+    "exit\n"
+    "      --daemon          with --apply: stay running to drive the "
+    "profile's\n"
+    "                        software fan curves; restore everything on exit\n"
+    "      --restore         put back the settings an earlier gputop changed "
+    "and\n"
+    "                        could not restore (from its state file), then "
+    "exit\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
     "\n"
@@ -45,9 +55,17 @@ const char gt_cli_usage[] =
     "      --theme NAME      colour theme (a name from the theme directories,\n"
     "                        or a path to a btop-format .theme file)\n"
     "      --themes-dir DIR  look for themes in DIR first\n"
+    "      --state-dir DIR   keep the restore state file and the audit log in\n"
+    "                        DIR (default $XDG_STATE_HOME/gputop, or\n"
+    "                        /var/lib/gputop as root)\n"
+    "\n"
+    "Control: in the dashboard, p opens the power dialog and f the fan dialog\n"
+    "of the selected GPU. Changes need root; gputop shows exactly what it\n"
+    "will write, reverts after 10 s unless kept, and restores the originals\n"
+    "on exit (a guardian process does it if gputop dies or hangs).\n"
     "\n"
     "Environment: NO_COLOR (no colours), COLORTERM, XDG_STATE_HOME (where s\n"
-    "saves snapshots), XDG_CONFIG_HOME (user themes).\n"
+    "saves snapshots), XDG_CONFIG_HOME (settings, profiles, user themes).\n"
     "\n"
     "Exit status: 0 success, 1 runtime error, 2 usage error.\n"
     "See gputop(1) for the JSON schema.\n";
@@ -65,6 +83,10 @@ enum opt_id {
 	OPT_PROCFS,
 	OPT_THEME,
 	OPT_THEMES_DIR,
+	OPT_APPLY,
+	OPT_DAEMON,
+	OPT_RESTORE,
+	OPT_STATE_DIR,
 };
 
 struct opt_def {
@@ -87,6 +109,10 @@ static const struct opt_def options[] = {
     {"procfs", 0, true, OPT_PROCFS},
     {"theme", 0, true, OPT_THEME},
     {"themes-dir", 0, true, OPT_THEMES_DIR},
+    {"apply", 0, true, OPT_APPLY},
+    {"daemon", 0, false, OPT_DAEMON},
+    {"restore", 0, false, OPT_RESTORE},
+    {"state-dir", 0, true, OPT_STATE_DIR},
 };
 
 static const struct opt_def *find_long(const char *name, size_t len)
@@ -201,6 +227,23 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 	case OPT_THEMES_DIR:
 		out->themes_dir = arg;
 		return 0;
+	case OPT_APPLY:
+		out->profile = arg;
+		return set_mode(out, GT_MODE_APPLY, o->longname, err, errlen);
+	case OPT_DAEMON:
+		out->daemon = true;
+		return 0;
+	case OPT_RESTORE:
+		return set_mode(out, GT_MODE_RESTORE, o->longname, err, errlen);
+	case OPT_STATE_DIR:
+		if (arg[0] != '/') {
+			snprintf(err, errlen,
+			         "--state-dir: '%s' is not an absolute path",
+			         arg);
+			return -1;
+		}
+		out->state_dir = arg;
+		return 0;
 	}
 	return 0;
 }
@@ -265,7 +308,8 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 		}
 		if (apply(out, o, arg, err, errlen) < 0) {
 			/* Two modes: keep going, --help anywhere still wins. */
-			if (o->id == OPT_SNAPSHOT || o->id == OPT_LIST) {
+			if (o->id == OPT_SNAPSHOT || o->id == OPT_LIST ||
+			    o->id == OPT_APPLY || o->id == OPT_RESTORE) {
 				conflict = true;
 				continue;
 			}
@@ -275,6 +319,11 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 	if (conflict && out->mode != GT_MODE_HELP &&
 	    out->mode != GT_MODE_VERSION)
 		return GT_EXIT_USAGE;
+	if (out->daemon && out->mode != GT_MODE_APPLY &&
+	    out->mode != GT_MODE_HELP && out->mode != GT_MODE_VERSION) {
+		snprintf(err, errlen, "--daemon needs --apply PROFILE");
+		return GT_EXIT_USAGE;
+	}
 	err[0] = '\0';
 	return GT_EXIT_OK;
 }

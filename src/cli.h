@@ -22,6 +22,8 @@ enum gt_mode {
 	GT_MODE_LIST,
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
+	GT_MODE_RESTORE, /* --restore: put back a state file's originals */
+	GT_MODE_APPLY,   /* --apply PROFILE [--daemon] */
 };
 
 struct gt_cli {
@@ -35,6 +37,9 @@ struct gt_cli {
 	const char *procfs_root;
 	const char *theme;      /* --theme NAME or PATH */
 	const char *themes_dir; /* --themes-dir DIR */
+	const char *profile;    /* --apply PROFILE */
+	bool daemon;            /* --daemon: keep the profile's fan loops */
+	const char *state_dir;  /* --state-dir DIR: state file, audit log */
 };
 
 /* Parses argv. On a usage error returns GT_EXIT_USAGE with a message (no

@@ -119,6 +119,7 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 	gt_pub_init(&c->devlist, devlist_free);
 	gt_pub_init(&c->proclist, proclist_free);
 	pthread_mutex_init(&c->stop_lock, NULL);
+	pthread_mutex_init(&c->tick_lock, NULL);
 	pthread_cond_init(&c->stop_cond, NULL);
 
 	/* The fdinfo scanner is shared by the DRM backends through their
@@ -153,6 +154,7 @@ void gt_collector_close(struct gt_collector *c)
 	gt_fdinfo_free(c->fdinfo);
 	pthread_cond_destroy(&c->stop_cond);
 	pthread_mutex_destroy(&c->stop_lock);
+	pthread_mutex_destroy(&c->tick_lock);
 	free(c);
 }
 
@@ -239,6 +241,7 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 
 void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 {
+	pthread_mutex_lock(&c->tick_lock);
 	uint64_t now = gt_monotonic_ns();
 	bool all = what == GT_TICK_ALL;
 	bool slow = all || now >= c->next_slow_ns;
@@ -256,8 +259,15 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 		gt_fdinfo_update(c->fdinfo, now, false);
 	if (sample_devices(c, slow, tick))
 		publish_devlist(c);
+	/* The hook goes before the process round: a fan loop should not wait
+	 * for /proc walks. The lock only excludes gt_collector_set_hook. */
+	pthread_mutex_lock(&c->stop_lock);
+	if (c->hook)
+		c->hook(c->hook_ctx, c, now);
+	pthread_mutex_unlock(&c->stop_lock);
 	if (procs)
 		collect_processes(c, tick);
+	pthread_mutex_unlock(&c->tick_lock);
 }
 
 static void *collector_main(void *arg)
@@ -271,6 +281,9 @@ static void *collector_main(void *arg)
 		pthread_mutex_unlock(&c->stop_lock);
 		gt_collector_tick(c, GT_TICK_SCHEDULED);
 		uint64_t iv = atomic_load(&c->interval_ns);
+		uint64_t cap = atomic_load(&c->max_sleep_ns);
+		if (cap && cap < iv)
+			iv = cap;
 		next.tv_nsec += (long)(iv % 1000000000ull);
 		next.tv_sec += (time_t)(iv / 1000000000ull);
 		if (next.tv_nsec >= 1000000000L) {
@@ -331,4 +344,40 @@ void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns)
 {
 	atomic_store(&c->interval_ns,
 	             at_least(interval_ns, GT_INTERVAL_MIN_NS));
+}
+
+void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,
+                           void *ctx)
+{
+	pthread_mutex_lock(&c->stop_lock);
+	c->hook = fn;
+	c->hook_ctx = ctx;
+	pthread_mutex_unlock(&c->stop_lock);
+}
+
+void gt_collector_quiesce(struct gt_collector *c)
+{
+	pthread_mutex_lock(&c->tick_lock);
+}
+
+void gt_collector_resume(struct gt_collector *c)
+{
+	pthread_mutex_unlock(&c->tick_lock);
+}
+
+void gt_collector_set_max_sleep(struct gt_collector *c, uint64_t ns)
+{
+	atomic_store(&c->max_sleep_ns, ns);
+}
+
+int gt_collector_latest(const struct gt_collector *c, size_t i,
+                        struct gt_sample *out)
+{
+	uint64_t pos = 0;
+	if (i >= c->ndevices)
+		return -1;
+	return gt_ring_read_latest(&c->devices[i].samples, out, &pos) ==
+	               GT_RING_OK
+	           ? 0
+	           : -1;
 }

@@ -49,6 +49,14 @@ struct gt_proclist {
 
 struct gt_procinfo;
 struct gt_fdinfo;
+struct gt_collector;
+
+/* Runs on the collector thread after each tick's samples are in the rings:
+ * the control session's fan loops and its guardian heartbeat live here, so
+ * they act on the same readings the screen shows and stop when sampling
+ * stops (a hung collector is what the guardian must notice). */
+typedef void (*gt_tick_hook_fn)(void *ctx, struct gt_collector *c,
+                                uint64_t now_ns);
 
 /* One device as the collector tracks it. */
 struct gt_device {
@@ -74,9 +82,19 @@ struct gt_collector {
 	uint64_t tick;
 	uint64_t next_proc_ns, next_slow_ns;
 	uint64_t devlist_generation;
+	/* Set under stop_lock; read by the collector thread each tick. */
+	gt_tick_hook_fn hook;
+	void *hook_ctx;
+	/* Non-zero: wake at least this often, whatever the interval (a fan
+	 * loop must run and heartbeat every second). */
+	_Atomic uint64_t max_sleep_ns;
 	pthread_t thread;
 	bool running;
 	pthread_mutex_t stop_lock; /* only to wake the thread for stop */
+	/* Held for each whole tick: gt_collector_quiesce waits for the tick
+	 * in progress, so nothing is inside a driver library while another
+	 * thread forks. */
+	pthread_mutex_t tick_lock;
 	pthread_cond_t stop_cond;
 	bool stop;
 };
@@ -98,5 +116,21 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what);
 int gt_collector_start(struct gt_collector *c); /* 0, or an errno value */
 void gt_collector_stop(struct gt_collector *c);
 void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns);
+/* Installs (fn) or removes (NULL) the tick hook; safe while running: once
+ * this returns, a removed hook is not running and will not run again. */
+void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,
+                           void *ctx);
+/* Waits for the tick in progress and holds off the next one until
+ * gt_collector_resume: no collector call into a driver library is in
+ * flight in between (a child forked then inherits no lock held halfway
+ * through a call). Callers must not hold locks the tick hook takes. */
+void gt_collector_quiesce(struct gt_collector *c);
+void gt_collector_resume(struct gt_collector *c);
+/* Caps the sleep between ticks (0: no cap). */
+void gt_collector_set_max_sleep(struct gt_collector *c, uint64_t ns);
+/* The newest sample of device i; 0, or -1 when there is none yet. For the
+ * tick hook (the collector thread) and other readers alike. */
+int gt_collector_latest(const struct gt_collector *c, size_t i,
+                        struct gt_sample *out);
 
 #endif

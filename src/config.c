@@ -23,6 +23,7 @@
 #include "collector.h" /* GT_INTERVAL_MIN_NS, GT_INTERVAL_DEFAULT_NS */
 #include "graph.h"
 #include "layout.h"
+#include "profile.h"
 #include "text.h"
 
 enum type {
@@ -112,7 +113,7 @@ void gt_config_defaults(struct gt_config *c)
 
 /* v for an error message: escaped (no control byte reaches the terminal)
  * and cut to 40 bytes. */
-static const char *shown(const char *v, char *buf, size_t len)
+const char *gt_config_shown(const char *v, char *buf, size_t len)
 {
 	size_t n = strlen(v);
 	size_t w = gt_text_escape(buf, len, v, n > 40 ? 40 : n);
@@ -225,7 +226,7 @@ static int parse_value(const struct keydef *k, const char *v,
 	char sv[200], list[160], buf[4096], *it[32];
 	int i = -1, n;
 	uint64_t ns;
-	shown(v, sv, sizeof(sv));
+	gt_config_shown(v, sv, sizeof(sv));
 	switch (k->type) {
 	case T_INTERVAL:
 		if (parse_interval(v, &ns) == 0) {
@@ -297,7 +298,8 @@ static int parse_value(const struct keydef *k, const char *v,
 				column_list(list, sizeof(list));
 				snprintf(why, wl,
 				         "unknown column '%s' for columns (%s)",
-				         shown(it[j], sv, sizeof(sv)), list);
+				         gt_config_shown(it[j], sv, sizeof(sv)),
+				         list);
 				return -1;
 			}
 			for (int m = 0; m < GT_COL__COUNT; m++)
@@ -316,10 +318,11 @@ static int parse_value(const struct keydef *k, const char *v,
 		tmp.nhidden = 0;
 		for (int j = 0; j < n && j < GT_CONFIG_MAX_HIDDEN; j++)
 			if (gt_config_set_gpu_hidden(&tmp, it[j], true)) {
-				snprintf(why, wl,
-				         "'%s' is not a PCI id for hide_gpus "
-				         "(e.g. 0000:18:00.0)",
-				         shown(it[j], sv, sizeof(sv)));
+				snprintf(
+				    why, wl,
+				    "'%s' is not a PCI id for hide_gpus "
+				    "(e.g. 0000:18:00.0)",
+				    gt_config_shown(it[j], sv, sizeof(sv)));
 				return -1;
 			}
 		if (n > GT_CONFIG_MAX_HIDDEN) {
@@ -625,18 +628,50 @@ static bool next_line(const char *buf, size_t len, size_t *pos, const char **ls,
 
 /* ---- load ----------------------------------------------------------- */
 
+/* Every problem of a load, the settings' and the profiles' alike; the one
+ * reported first is the one on the earliest line, since a profile's
+ * checks can only run when its block ends. */
+struct problems {
+	const char *fname;
+	int count, first_line;
+	char first[512];
+};
+
+static void problem(void *ctx, int line, const char *why)
+{
+	struct problems *pr = ctx;
+	if (pr->count++ == 0 || line < pr->first_line) {
+		pr->first_line = line;
+		snprintf(pr->first, sizeof(pr->first), "%.64s:%d: %s",
+		         pr->fname, line, why);
+	}
+}
+
 int gt_config_load(const char *path, struct gt_config *c, char *err,
                    size_t errlen)
 {
-	char defpath[PATH_MAX], first[512], why[400], sv[200], *buf;
-	const char *ls, *fname;
-	size_t len, ll, pos = 0;
+	return gt_config_load_profiles(path, c, NULL, err, errlen);
+}
+
+int gt_config_load_profiles(const char *path, struct gt_config *c,
+                            struct gt_profile_list **profiles, char *err,
+                            size_t errlen)
+{
+	char defpath[PATH_MAX], why[400], sv[200], *buf = NULL;
+	const char *ls;
+	size_t len = 0, ll, pos = 0;
 	mode_t mode;
-	int count = 0, lineno = 0, r, k;
-	bool dash = true; /* settings before any section are the dashboard's */
+	int lineno = 0, r, k;
+	/* Settings before any section are the dashboard's. */
+	enum { S_DASH, S_PROFILE, S_OTHER } sec = S_DASH;
+	struct problems pr = {0};
+	struct gt_profile_reader *rd;
+	struct gt_profile_list *list;
 	struct pline *p;
 
 	gt_config_defaults(c);
+	if (profiles)
+		*profiles = NULL;
 	if (errlen)
 		err[0] = '\0';
 	if (!path && gt_config_default_path(defpath, sizeof(defpath))) {
@@ -646,50 +681,75 @@ int gt_config_load(const char *path, struct gt_config *c, char *err,
 		return -1;
 	}
 	path = path ? path : defpath;
-	if ((r = slurp(path, &buf, &len, &mode, err, errlen)) != 0)
-		return r > 0 ? 0 : -1;
-	if (!(p = malloc(sizeof(*p)))) {
+	if ((r = slurp(path, &buf, &len, &mode, err, errlen)) < 0)
+		return -1;
+	pr.fname = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	p = malloc(sizeof(*p));
+	rd = gt_profile_reader_new(pr.fname, path, problem, &pr);
+	if (!p || !rd) {
 		snprintf(err, errlen, "cannot read %s: %s", path,
 		         strerror(ENOMEM));
+		free(p);
+		gt_profile_list_free(gt_profile_reader_finish(rd));
 		free(buf);
 		return -1;
 	}
-	fname = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	while (next_line(buf, len, &pos, &ls, &ll)) {
+	while (r == 0 && next_line(buf, len, &pos, &ls, &ll)) {
 		lineno++;
 		why[0] = '\0';
 		classify(ls, ll, p);
 		if (p->kind == L_SECTION) {
-			if (!(dash = strcasecmp(p->name, "dashboard") == 0))
+			/* Every header ends the profile being read. */
+			if (gt_profile_reader_section(rd, p->name, lineno))
+				sec = S_PROFILE;
+			else if (strcasecmp(p->name, "dashboard") == 0)
+				sec = S_DASH;
+			else
+				sec = S_OTHER;
+			if (sec == S_OTHER)
 				snprintf(
 				    why, sizeof(why),
 				    "section [%s] is not used by this version "
 				    "of gputop; it is kept as it is",
-				    shown(p->name, sv, sizeof(sv)));
-		} else if (!dash || p->kind == L_BLANK) {
+				    gt_config_shown(p->name, sv, sizeof(sv)));
+		} else if (sec == S_OTHER || p->kind == L_BLANK) {
 			continue; /* other sections belong to someone else */
+		} else if (sec == S_PROFILE) {
+			gt_profile_reader_line(rd, lineno, p->name, p->value,
+			                       p->why);
 		} else if (p->kind == L_BAD) {
 			snprintf(why, sizeof(why), "%s", p->why);
 		} else if ((k = find_key(p->name)) < 0) {
 			snprintf(why, sizeof(why), "unknown key '%s'",
-			         shown(p->name, sv, sizeof(sv)));
+			         gt_config_shown(p->name, sv, sizeof(sv)));
 		} else if (p->why) {
 			snprintf(why, sizeof(why), "%s: %s", keys[k].name,
 			         p->why);
 		} else {
 			parse_value(&keys[k], p->value, c, why, sizeof(why));
 		}
-		if (why[0] && count++ == 0)
-			snprintf(first, sizeof(first), "%.64s:%d: %s", fname,
-			         lineno, why);
+		if (why[0])
+			problem(&pr, lineno, why);
 	}
 	free(p);
 	free(buf);
-	if (count)
+	list = gt_profile_reader_finish(rd);
+	if (list && r > 0)
+		list->exists = false; /* no file: no profiles, and none lost */
+	if (profiles && !list) {
+		snprintf(err, errlen, "cannot read %s: %s", path,
+		         strerror(ENOMEM));
+		return -1;
+	}
+	if (profiles)
+		*profiles = list;
+	else
+		gt_profile_list_free(list);
+	if (pr.count)
 		snprintf(err, errlen,
-		         count == 1 ? "%s" : "%s (and %d more problem%s)",
-		         first, count - 1, count > 2 ? "s" : "");
-	return count ? 1 : 0;
+		         pr.count == 1 ? "%s" : "%s (and %d more problem%s)",
+		         pr.first, pr.count - 1, pr.count > 2 ? "s" : "");
+	return pr.count ? 1 : 0;
 }
 
 /* ---- save ----------------------------------------------------------- */

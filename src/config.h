@@ -37,13 +37,17 @@
  * characters. A key given twice: the last valid line wins. A UTF-8 BOM and
  * CRLF line ends are accepted; a line over 4 KiB is not a setting.
  *
- * Other sections (the coming `[profile NAME]`, or a newer gputop's) are
- * skipped unread, with a warning, and written back unchanged on save.
+ * `[profile NAME]` sections hold control profiles: their lines are split
+ * by the same classifier and handed to profile.h's reader, which owns
+ * their meaning; their problems are reported as the settings' are. Other
+ * sections (a newer gputop's) are skipped unread, with a warning. Both are
+ * written back unchanged on save.
  *
  * Problems: a line that cannot be understood leaves its setting as it was
- * (the default, or an earlier line's value) and loading goes on; the first
- * problem is reported as "gputop.conf:12: unknown value 'purple' for glyphs
- * (braille, block, ascii, auto)", followed by "(and N more problems)".
+ * (the default, or an earlier line's value) and loading goes on; the
+ * problem on the earliest line is reported as "gputop.conf:12: unknown
+ * value 'purple' for glyphs (braille, block, ascii, auto)", followed by
+ * "(and N more problems)".
  *
  * Saving patches the file line by line rather than rewriting it, so what
  * the user wrote survives: comments, blank lines, unknown keys (a newer
@@ -108,6 +112,21 @@ void gt_config_defaults(struct gt_config *c);
  */
 int gt_config_load(const char *path, struct gt_config *c, char *err,
                    size_t errlen);
+
+/* v as messages show a value: escaped (no control byte reaches the
+ * terminal) and cut to 40 bytes with "..."; returns buf. */
+const char *gt_config_shown(const char *v, char *buf, size_t len);
+
+struct gt_profile_list;
+
+/* gt_config_load, also handing back the file's profiles (profile.h): on 0
+ * or 1, *profiles is a list the caller frees with gt_profile_list_free
+ * (empty, with exists = false, when the file does not exist); on -1 it is
+ * NULL. gt_config_load reads and checks the profiles the same way, then
+ * drops them. err counts the profiles' problems with the settings'. */
+int gt_config_load_profiles(const char *path, struct gt_config *c,
+                            struct gt_profile_list **profiles, char *err,
+                            size_t errlen);
 
 /*
  * Writes *c to path (NULL = gt_config_default_path) as described at the top

@@ -3,7 +3,8 @@
  * restore journal it notes originals in and saves before every first
  * write, the audit log, the real sysfs writer, and the restore through
  * gt_restore_apply with this module's callbacks. The writes themselves
- * live in control_nvml.c (NVIDIA) and control_sysfs.c (AMD).
+ * live in control_nvml.c (NVIDIA), control_sysfs.c (AMD) and
+ * control_intel.c (Intel).
  */
 #include "control.h"
 
@@ -15,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 
 struct gt_control {
 	const struct gt_nvml_api *nvml;
 	bool privileged;
+	bool syslog;
 	time_t fixed_time;
 	gt_control_write_fn write;
 	void *write_ctx;
@@ -75,6 +78,7 @@ struct gt_control *gt_control_new(const struct gt_control_config *cfg,
 	                    ? geteuid() == 0
 	                    : cfg->privileged == GT_CONTROL_PRIV_YES;
 	c->fixed_time = cfg->fixed_time;
+	c->syslog = cfg->syslog;
 	c->write = cfg->write;
 	c->write_ctx = cfg->write_ctx;
 	c->journal_saved = cfg->journal_saved;
@@ -232,6 +236,9 @@ void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
 		return;
 	if ((size_t)n >= sizeof(line))
 		n = (int)sizeof(line) - 1, line[n - 1] = '\n';
+	if (c->syslog)
+		syslog(LOG_NOTICE, "%s %s %s old=%s new=%s %s", kind, dev,
+		       setting, qo, qn, result);
 	/* One O_APPEND write a line: the guardian may log to the same file. */
 	make_parent(c->audit);
 	fd = open_audit(c);
@@ -352,11 +359,19 @@ int gt_control_write_value(struct gt_control *c, const char *path,
 /* Restore                                                              */
 /* ------------------------------------------------------------------ */
 
+/* A journaled sysfs write goes to the module whose setter made it. */
+static int restore_sysfs(void *ctx, const char *path, const char *value)
+{
+	return gt_control_intel_leaf(path)
+	           ? gt_control_intel_restore_write(ctx, path, value)
+	           : gt_control_amd_restore_write(ctx, path, value);
+}
+
 void gt_control_restore_ops(struct gt_control *c, struct gt_restore_ops *ops)
 {
 	*ops = (struct gt_restore_ops){
 	    .ctx = c,
-	    .sysfs_write = gt_control_amd_restore_write,
+	    .sysfs_write = restore_sysfs,
 	    .nvml_fan_auto = gt_control_nvml_restore_fan_auto,
 	    .nvml_power_limit = gt_control_nvml_restore_power_limit,
 	    .amd_fan_curve_reset = gt_control_amd_restore_curve,
@@ -393,4 +408,12 @@ int gt_control_restore_all(struct gt_control *c, char *report, size_t len)
 	if (failures == 0 && gt_restore_clear(c->state) == 0)
 		gt_restore_init(&c->j, c->root);
 	return failures;
+}
+
+int gt_control_forget(struct gt_control *c)
+{
+	if (gt_restore_clear(c->state) < 0)
+		return -1;
+	gt_restore_init(&c->j, c->root);
+	return 0;
 }

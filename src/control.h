@@ -72,6 +72,7 @@ struct gt_control_config {
 	const char *state_path; /* NULL: gt_restore_default_path() */
 	const char *audit_path; /* NULL: audit.log beside the state file */
 	enum gt_control_priv privileged;
+	bool syslog;       /* audit lines also to syslog (daemon mode) */
 	time_t fixed_time; /* 0: the clock; else every timestamp (tests) */
 	/* NULL: gt_control_write_file. Tests emulate the kernel here. */
 	gt_control_write_fn write;
@@ -134,6 +135,11 @@ int gt_control_nvml_fan_auto(struct gt_control *c, const char *pci_id,
 int gt_control_amd_perf_level(struct gt_control *c, const char *devdir,
                               const char *level, char *applied,
                               size_t applied_len, char *err, size_t len);
+/* The words power_dpm_force_performance_level takes (the kernel's, in
+ * amdgpu_pm.c), NULL-terminated: what the setter, the dialog and profiles
+ * accept. */
+extern const char *const gt_amd_perf_levels[];
+
 /* pp_power_profile_mode: index must be printed in the card's own table
  * (any of the five layouts) and be 0..9 (the kernel reads one digit).
  * Writes "manual" to the performance level first when it is not. */
@@ -182,6 +188,10 @@ int gt_control_load_state(struct gt_control *c, char *err, size_t len);
  * line per action); on 0 the state file is removed and the journal
  * emptied. -1 with report = the reason when refused (no root). */
 int gt_control_restore_all(struct gt_control *c, char *report, size_t len);
+/* Keeps the settings as they are now: empties the journal and removes the
+ * state file, so nothing is restored later (`--apply` without --daemon:
+ * the user asked for the change to stay). 0, or -1 with errno. */
+int gt_control_forget(struct gt_control *c);
 /* The same callbacks, for the guardian process (ctx = c). */
 void gt_control_restore_ops(struct gt_control *c, struct gt_restore_ops *ops);
 
@@ -223,5 +233,81 @@ int gt_control_nvml_restore_power_limit(void *ctx, const char *dev,
 int gt_control_amd_restore_write(void *ctx, const char *path,
                                  const char *value);
 int gt_control_amd_restore_curve(void *ctx, const char *dev_dir);
+
+/* ---- Intel (sysfs; i915 and xe). devdir: <sysfs_root>/class/drm/cardN/
+ * device, as for AMD (and as gt_control_caps gives it in caps->dev). The
+ * hwmon and the xe frequency files lie under it. i915 keeps its frequency
+ * files in the card directory, which is devdir's parent
+ * (<sysfs_root>/class/drm/cardN, whose device link must lead back to
+ * devdir): they must resolve inside that card directory, which on a live
+ * system lies inside the PCI device's own. Only the render GT (gt0) is
+ * changed; a separate media GT keeps its limits. */
+
+/* The sustained power limit (PL1): hwmon powerN_max of the "i915"/"xe"
+ * hwmon's card channel (power1_max; the package channel where there is no
+ * card channel), µW within 1 W .. the same channel's powerN_rated_max,
+ * the TDP that the kernel's ABI documents give as PL1's ceiling and
+ * default. A device without a rated max is refused (its range is
+ * unknown, and gputop does not guess a ceiling for a power limit). 0
+ * (which turns PL1 off) is refused too; a restore puts it back when it was
+ * the original. A limit in force that a restore could not put back
+ * (outside that range, and not 0) is left alone: refused. applied_uw: the
+ * limit read back. */
+int gt_control_intel_power_limit(struct gt_control *c, const char *devdir,
+                                 unsigned long microwatts,
+                                 unsigned long *applied_uw, char *err,
+                                 size_t len);
+/* The render GT's frequency limits, MHz: i915 gt/gt0/rps_{min,max}_freq_mhz
+ * in the card directory (kernels before the per-GT files: the card's
+ * gt_{min,max}_freq_mhz), xe tile0/gt0/freq0/{min,max}_freq. Both within
+ * the GT's RPn..RP0 as it reports them, min <= max, written in the order
+ * that never leaves the minimum above the maximum (i915 refuses such a
+ * write). Limits in force outside RPn..RP0 (which a restore could not
+ * put back) are left alone: refused. A restore that would cross the other
+ * limit's present value puts that limit's original back first. */
+int gt_control_intel_freq_limits(struct gt_control *c, const char *devdir,
+                                 unsigned min_mhz, unsigned max_mhz,
+                                 unsigned *applied_min, unsigned *applied_max,
+                                 char *err, size_t len);
+
+/* ---- Shared by control_sysfs.c and control_intel.c (the sysfs writes)
+ * and ctlcaps.c; not for other callers. */
+
+/* devdir checked as a device directory under the sysfs root (lexically,
+ * as the journal demands, and once resolved) and copied without trailing
+ * '/' into dir (PATH_MAX bytes); its uevent's DRIVER=, which must be one
+ * of drivers (NULL-terminated; kind names them in the refusal: "an
+ * amdgpu"), into driver (32 bytes), and its PCI_SLOT_NAME= into id
+ * (GT_RESTORE_DEV_MAX bytes). 0, or -1 with err. */
+int gt_control_sysfs_device(const struct gt_control *c, const char *devdir,
+                            const char *kind, const char *const *drivers,
+                            char *dir, char *driver, char *id, char *err,
+                            size_t len);
+/* path may be written: present, inside dir once every symlink is
+ * resolved, a regular file. 0, or -1 with err. */
+int gt_control_sysfs_target(const char *path, const char *dir, char *err,
+                            size_t len);
+/* Writes value to path, checked again (gt_control_sysfs_target) right
+ * before the write, and appends the audit line (kind: "write" or
+ * "restore"; dev: the PCI bus id; setting: the file's name in the log).
+ * 0, or -errno with err (-EXDEV: the check failed, nothing written). */
+int gt_control_sysfs_write(struct gt_control *c, const char *path,
+                           const char *dir, const char *dev,
+                           const char *setting, const char *kind,
+                           const char *old, const char *value, char *err,
+                           size_t len);
+/* gt_control_caps's AMD and Intel parts, for the device directory:
+ * 0, or -1 with caps->why. */
+struct gt_ctl_caps;
+int gt_control_amd_caps(struct gt_control *c, const char *devdir,
+                        struct gt_ctl_caps *caps);
+int gt_control_intel_caps(struct gt_control *c, const char *devdir,
+                          struct gt_ctl_caps *caps);
+/* Whether a journaled sysfs path names a file the Intel setters write (by
+ * its name: no AMD leaf shares one), so that the restore hands it to
+ * gt_control_intel_restore_write rather than to the AMD callback. */
+bool gt_control_intel_leaf(const char *path);
+int gt_control_intel_restore_write(void *ctx, const char *path,
+                                   const char *value);
 
 #endif

@@ -5,7 +5,10 @@
  * every value is checked against what the card itself reports: its
  * profile table, its cap and pwm ranges, its fan curve's OD_RANGE. The
  * restore callbacks run the same checks, so a state file cannot make
- * gputop write anything a setter would have refused.
+ * gputop write anything a setter would have refused. Also here: the
+ * device-directory checks and the checked, audited write that the Intel
+ * writes (control_intel.c) share, and the AMD part of what the control
+ * dialogs may offer (ctlcaps.h), read with the setters' own rules.
  */
 #include "control.h"
 
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "amdgpu_parse.h"
+#include "ctlcaps.h"
 #include "sysfs.h"
 
 /* The only files gputop writes, relative to the device directory (the
@@ -36,7 +40,7 @@ static const struct {
 };
 
 /* The kernel's words (amdgpu_pm.c); it refuses those a card cannot do. */
-static const char *const levels[] = {
+const char *const gt_amd_perf_levels[] = {
     "auto",
     "low",
     "high",
@@ -47,6 +51,7 @@ static const char *const levels[] = {
     "profile_peak",
     "profile_exit",
     "perf_determinism",
+    NULL,
 };
 
 struct amd {
@@ -70,16 +75,15 @@ struct od_curve {
 /* Device directories and their files                                   */
 /* ------------------------------------------------------------------ */
 
-/* The device: under the sysfs root (lexically, as the journal demands,
- * and once resolved), an amdgpu device, its PCI slot, its hwmon dir. */
-static int amd_open(const struct gt_control *c, const char *devdir,
-                    struct amd *d, char *err, size_t len)
+int gt_control_sysfs_device(const struct gt_control *c, const char *devdir,
+                            const char *kind, const char *const *drivers,
+                            char *dir, char *driver, char *id, char *err,
+                            size_t len)
 {
 	const char *root = gt_control_journal(c)->root;
-	size_t rl = strlen(root), n = devdir ? strlen(devdir) : 0;
-	char ue[1024], *p, hw[PATH_MAX];
-	long best = -1;
-	DIR *dp;
+	size_t rl = strlen(root), n = devdir ? strlen(devdir) : 0, k = 0;
+	char ue[1024], *p, names[128] = "";
+	bool known = false;
 
 	while (n > 1 && devdir[n - 1] == '/')
 		n--;
@@ -89,27 +93,54 @@ static int amd_open(const struct gt_control *c, const char *devdir,
 		return gt_control_refuse(
 		    err, len, "%s is not a device directory under %s/",
 		    devdir ? devdir : "(null)", root);
-	memcpy(d->dir, devdir, n);
-	d->dir[n] = '\0';
-	if (!gt_sysfs_inside(d->dir, gt_control_sysfs_root(c)))
+	memcpy(dir, devdir, n);
+	dir[n] = '\0';
+	if (!gt_sysfs_inside(dir, gt_control_sysfs_root(c)))
 		return gt_control_refuse(err, len,
 		                         "%s resolves outside %s: refusing it",
-		                         d->dir, gt_control_sysfs_root(c));
-	if (gt_sysfs_read(d->dir, "uevent", ue + 1, sizeof(ue) - 2) < 0)
+		                         dir, gt_control_sysfs_root(c));
+	if (gt_sysfs_read(dir, "uevent", ue + 1, sizeof(ue) - 2) < 0)
 		ue[1] = '\0';
 	ue[0] = '\n'; /* every line, the first too, starts after a '\n' */
 	strcat(ue, "\n");
-	if (!strstr(ue, "\nDRIVER=amdgpu\n"))
+	driver[0] = id[0] = '\0';
+	if ((p = strstr(ue, "\nDRIVER=")) != NULL &&
+	    sscanf(p + 8, "%31[^\n]", driver) != 1)
+		driver[0] = '\0';
+	for (size_t i = 0; drivers[i]; i++) {
+		known |= strcmp(driver, drivers[i]) == 0;
+		k += (size_t)snprintf(names + k, sizeof(names) - k,
+		                      "%sDRIVER=%s", i ? " or " : "",
+		                      drivers[i]);
+		k = k < sizeof(names) ? k : sizeof(names) - 1;
+	}
+	if (!known)
 		return gt_control_refuse(
 		    err, len,
-		    "%s is not an amdgpu device (its uevent "
-		    "names no DRIVER=amdgpu)",
-		    d->dir);
+		    "%s is not %s device (its uevent names "
+		    "no %s)",
+		    dir, kind, names);
 	p = strstr(ue, "\nPCI_SLOT_NAME=");
-	if (!p || sscanf(p + 15, "%63[^\n]", d->id) != 1 || !d->id[0] ||
-	    strspn(d->id, "0123456789abcdefABCDEF:.") != strlen(d->id))
+	if (!p || sscanf(p + 15, "%63[^\n]", id) != 1 || !id[0] ||
+	    strspn(id, "0123456789abcdefABCDEF:.") != strlen(id))
 		return gt_control_refuse(
-		    err, len, "%s/uevent gives no PCI_SLOT_NAME", d->dir);
+		    err, len, "%s/uevent gives no PCI_SLOT_NAME", dir);
+	return 0;
+}
+
+/* The device: a device directory (gt_control_sysfs_device) of an amdgpu
+ * device with its PCI slot, and its hwmon dir. */
+static int amd_open(const struct gt_control *c, const char *devdir,
+                    struct amd *d, char *err, size_t len)
+{
+	static const char *const amdgpu[] = {"amdgpu", NULL};
+	char driver[32], hw[PATH_MAX];
+	long best = -1;
+	DIR *dp;
+
+	if (gt_control_sysfs_device(c, devdir, "an amdgpu", amdgpu, d->dir,
+	                            driver, d->id, err, len))
+		return REFUSED;
 	/* The lowest-numbered hwmon, as the collector picks it. */
 	d->hwmon[0] = '\0';
 	dp =
@@ -145,8 +176,29 @@ static bool has_leaf(const struct amd *d, enum leaf l)
 	return leaf_path(d, l, path) == 0 && lstat(path, &st) == 0;
 }
 
-/* The file to write: a known leaf, present, inside the device's directory
- * once every symlink is resolved, and a regular file. */
+int gt_control_sysfs_target(const char *path, const char *dir, char *err,
+                            size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return gt_control_refuse(err, len, "%s is missing", path);
+	if (!gt_sysfs_inside(path, dir))
+		return gt_control_refuse(err, len,
+		                         "%s resolves outside the device "
+		                         "directory %s: refusing to write it",
+		                         path, dir);
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return gt_control_refuse(
+		    err, len,
+		    "%s is not a regular file: refusing to "
+		    "write it",
+		    path);
+	return 0;
+}
+
+/* The file to write: a known leaf, present, and a target
+ * (gt_control_sysfs_target) of the device's directory. */
 static int target(const struct amd *d, enum leaf l, char *err, size_t len)
 {
 	char path[PATH_MAX];
@@ -156,18 +208,7 @@ static int target(const struct amd *d, enum leaf l, char *err, size_t len)
 		return gt_control_refuse(err, len, "this card has no %s%s",
 		                         leaves[l].hwmon ? "hwmon " : "",
 		                         leaves[l].name);
-	if (!gt_sysfs_inside(path, d->dir))
-		return gt_control_refuse(err, len,
-		                         "%s resolves outside the device "
-		                         "directory %s: refusing to write it",
-		                         path, d->dir);
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return gt_control_refuse(
-		    err, len,
-		    "%s is not a regular file: refusing to "
-		    "write it",
-		    path);
-	return 0;
+	return gt_control_sysfs_target(path, d->dir, err, len);
 }
 
 static ssize_t read_leaf(const struct amd *d, enum leaf l, char *buf,
@@ -218,23 +259,21 @@ static int read_level(const struct amd *d, char *out)
 	                                          GT_CONTROL_LEVEL_MAX);
 }
 
-/* Whether profile `index` is printed in the table (index >= 0), or the
- * active profile's index (index < 0), or -errno. Every one of the five
- * layouts prints each profile as a decimal token followed by an
+/* The profiles printed in a pp_power_profile_mode text, in table order,
+ * each index once, only 0-9 (the kernel reads one digit). Every one of
+ * the five layouts prints each profile as a decimal token followed by an
  * upper-case name token (flat and nested rows, list lines, the rotated
  * header's columns); data rows never put a name after a number. NULs
- * (page padding) count as blanks. */
-static int profile_scan(const struct amd *d, int index)
+ * (page padding) count as blanks. Returns how many went into out. */
+static size_t profile_list(const char *t, size_t n, struct gt_ctl_profile *out,
+                           size_t max)
 {
-	char *t = malloc(TEXT_MAX), prev[16] = "";
-	ssize_t n = t ? read_leaf(d, L_PROFILE, t, TEXT_MAX) : -ENOMEM;
-	int rc = n < 0 ? (int)n : 0;
+	char prev[16] = "";
+	size_t got = 0;
 
-	if (rc == 0 && index < 0)
-		rc = gt_amdgpu_parse_power_profile(t, (size_t)n, NULL, 0);
-	for (ssize_t i = 0; rc == 0 && index >= 0 && i < n;) {
+	for (size_t i = 0; i < n;) {
 		char tok[48] = {0};
-		size_t k = 0, caps = 0, bad = 0;
+		size_t k = 0, caps = 0, bad = 0, seen = 0;
 		while (i < n && (!t[i] || strchr(" \t\r\n", t[i])))
 			if (t[i++] == '\n')
 				prev[0] = '\0'; /* a pair never spans lines */
@@ -251,13 +290,37 @@ static int profile_scan(const struct amd *d, int index)
 			bad += !strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
 			               tok[j]);
 		}
-		if (k && caps && !bad && prev[0] && atoi(prev) == index)
-			rc = 1;
+		for (size_t j = 0; j < got; j++)
+			seen += out[j].index == prev[0] - '0';
+		if (k && caps && !bad && prev[0] && !prev[1] && !seen &&
+		    got < max) {
+			out[got].index = prev[0] - '0';
+			snprintf(out[got++].name, sizeof(out->name), "%s", tok);
+		}
 		if (k == 0 || k >= sizeof(prev) ||
 		    strspn(tok, "0123456789") != k)
 			prev[0] = '\0';
 		else
 			memcpy(prev, tok, k + 1);
+	}
+	return got;
+}
+
+/* Whether profile `index` is printed in the table (index >= 0), or the
+ * active profile's index (index < 0), or -errno. */
+static int profile_scan(const struct amd *d, int index)
+{
+	struct gt_ctl_profile p[GT_CAPS_MAX_PROFILES];
+	char *t = malloc(TEXT_MAX);
+	ssize_t n = t ? read_leaf(d, L_PROFILE, t, TEXT_MAX) : -ENOMEM;
+	int rc = n < 0 ? (int)n : 0;
+
+	if (rc == 0 && index < 0) {
+		rc = gt_amdgpu_parse_power_profile(t, (size_t)n, NULL, 0);
+	} else if (rc == 0) {
+		size_t k = profile_list(t, (size_t)n, p, GT_CAPS_MAX_PROFILES);
+		for (size_t i = 0; i < k; i++)
+			rc |= p[i].index == index;
 	}
 	free(t);
 	return rc;
@@ -303,8 +366,8 @@ static int validate(const struct amd *d, enum leaf l, const char *value,
 
 	switch (l) {
 	case L_LEVEL:
-		for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-			if (strcmp(value, levels[i]) == 0)
+		for (size_t i = 0; gt_amd_perf_levels[i]; i++)
+			if (strcmp(value, gt_amd_perf_levels[i]) == 0)
 				return 0;
 		return gt_control_refuse(err, len,
 		                         "\"%s\" is not a performance level "
@@ -363,14 +426,14 @@ static int validate(const struct amd *d, enum leaf l, const char *value,
 	}
 }
 
-/* Writes one value (audited as kind: write or restore), resolving the
- * target again right before it. 0 or -errno. */
-static int amd_write(struct gt_control *c, const struct amd *d, enum leaf l,
-                     const char *kind, const char *old, const char *value,
-                     char *err, size_t len)
+int gt_control_sysfs_write(struct gt_control *c, const char *path,
+                           const char *dir, const char *dev,
+                           const char *setting, const char *kind,
+                           const char *old, const char *value, char *err,
+                           size_t len)
 {
-	char path[PATH_MAX] = "", res[320] = "ok";
-	int rc = target(d, l, err, len) ? -EXDEV : leaf_path(d, l, path);
+	char res[320] = "ok";
+	int rc = gt_control_sysfs_target(path, dir, err, len) ? -EXDEV : 0;
 
 	if (rc == 0)
 		rc = gt_control_write_value(c, path, value);
@@ -378,11 +441,25 @@ static int amd_write(struct gt_control *c, const struct amd *d, enum leaf l,
 		snprintf(res, sizeof(res), "refused: %s", err);
 	else if (rc)
 		snprintf(res, sizeof(res), "failed: %s", strerror(-rc));
-	gt_control_audit(c, kind, d->id, leaves[l].name, old, value, res);
+	gt_control_audit(c, kind, dev, setting, old, value, res);
 	if (rc && rc != -EXDEV)
 		snprintf(err, len, "writing \"%s\" to %s failed: %s", value,
 		         path, strerror(-rc));
 	return rc;
+}
+
+/* Writes one value to leaf l (gt_control_sysfs_write). 0 or -errno. */
+static int amd_write(struct gt_control *c, const struct amd *d, enum leaf l,
+                     const char *kind, const char *old, const char *value,
+                     char *err, size_t len)
+{
+	char path[PATH_MAX];
+	int rc = leaf_path(d, l, path);
+
+	return rc ? rc
+	          : gt_control_sysfs_write(c, path, d->dir, d->id,
+	                                   leaves[l].name, kind, old, value,
+	                                   err, len);
 }
 
 /* Appends a sysfs action: leaf l had value orig. */
@@ -875,4 +952,142 @@ int gt_control_amd_restore_curve(void *ctx, const char *dev_dir)
 		return -EPERM;
 	}
 	return curve_reset(c, &d, "restore", why, sizeof(why));
+}
+
+/* ------------------------------------------------------------------ */
+/* What the control dialogs may offer (ctlcaps.h)                       */
+/* ------------------------------------------------------------------ */
+
+/* The fan as the setters would drive it: the firmware curve where the
+ * card has one (RDNA3+, where pwm1 is not dependable), else the pwm loop
+ * (pre-RDNA3), else why neither. */
+static void fan_caps(const struct amd *d, struct gt_ctl_caps *caps)
+{
+	char fan[PATH_MAX];
+	struct od_curve o;
+	unsigned long lo, hi;
+	bool zero = true;
+	struct stat st;
+
+	if (has_leaf(d, L_CURVE)) {
+		if (read_curve(d, &o) != 0) {
+			snprintf(caps->fan_why, sizeof(caps->fan_why),
+			         "gpu_od/fan_ctrl/fan_curve cannot be read");
+			return;
+		}
+		if (!o.range) {
+			snprintf(
+			    caps->fan_why, sizeof(caps->fan_why),
+			    "overdrive is off, so this card's firmware fan "
+			    "curve is read-only (no OD_RANGE in fan_curve): "
+			    "boot with amdgpu.ppfeaturemask including bit "
+			    "0x4000");
+			return;
+		}
+		caps->fan_method = GT_FAN_METHOD_AMD_FIRMWARE;
+		caps->fw_temp_min_mc = o.tmin * 1000;
+		caps->fw_temp_max_mc = o.tmax * 1000;
+		caps->fan_min_cpercent = caps->fw_speed_min_cpercent =
+		    o.smin * 100;
+		caps->fan_max_cpercent = caps->fw_speed_max_cpercent =
+		    o.smax * 100;
+		for (int i = 0; i < 5; i++) {
+			zero &= o.t[i] == 0 && o.s[i] == 0;
+			caps->fw_curve.pt[i] =
+			    (struct gt_fan_point){o.t[i] * 1000, o.s[i] * 100};
+		}
+		/* All zero: the firmware's own curve, whose points the file
+		 * does not show. */
+		caps->fw_curve.n = zero ? 0 : 5;
+	} else if (has_leaf(d, L_PWM_ENABLE)) {
+		lo = read_ul(d, L_PWM, "pwm1_min", 0);
+		hi = read_ul(d, L_PWM, "pwm1_max", 255);
+		if (hi == 0 || hi > 255 || lo > hi) {
+			snprintf(caps->fan_why, sizeof(caps->fan_why),
+			         "this card's pwm1 range %lu-%lu is unusable",
+			         lo, hi);
+			return;
+		}
+		caps->fan_method = GT_FAN_METHOD_AMD_PWM_LOOP;
+		/* The setter's percent -> pwm rounding; min rounded up. */
+		caps->fan_min_cpercent = (int32_t)((lo * 10000 + hi - 1) / hi);
+		caps->fan_max_cpercent = GT_CPERCENT_FULL;
+	} else if (d->hwmon[0] &&
+	           gt_sysfs_join(fan, sizeof(fan), d->hwmon, "fan1_input") ==
+	               0 &&
+	           stat(fan, &st) == 0) {
+		snprintf(
+		    caps->fan_why, sizeof(caps->fan_why),
+		    "no hwmon pwm1_enable and no gpu_od/fan_ctrl/fan_curve "
+		    "(RDNA4 without overdrive): boot with "
+		    "amdgpu.ppfeaturemask including bit 0x4000 for the "
+		    "firmware fan curve");
+		return;
+	} else {
+		snprintf(caps->fan_why, sizeof(caps->fan_why),
+		         "this device has no fan of its own (an APU's fans "
+		         "belong to the machine's embedded controller)");
+		return;
+	}
+	caps->fan_why[0] = '\0';
+	caps->fan_count = 1;
+}
+
+static void power_caps(const struct amd *d, struct gt_ctl_caps *caps)
+{
+	struct gt_ctl_range *r = &caps->power;
+	unsigned long lo = read_ul(d, L_CAP, "power1_cap_min", 0);
+	unsigned long hi = read_ul(d, L_CAP, "power1_cap_max", 0);
+	unsigned long def = read_ul(d, L_CAP, "power1_cap_default", ULONG_MAX);
+	unsigned long cur = read_ul(d, L_CAP, "power1_cap", ULONG_MAX);
+
+	if (!has_leaf(d, L_CAP)) {
+		snprintf(r->why, sizeof(r->why),
+		         "this device has no hwmon power1_cap (most APUs, "
+		         "SI cards and SR-IOV guests have none)");
+		return;
+	}
+	if (hi == 0 || hi > UINT32_MAX) {
+		snprintf(r->why, sizeof(r->why),
+		         "this card gives no power1_cap_max: its power cap "
+		         "range is unknown");
+		return;
+	}
+	/* As the setter: a min of 0 means the driver does not say. */
+	*r = (struct gt_ctl_range){
+	    .known = true,
+	    .min = (int64_t)(lo < UW_PER_W ? UW_PER_W : lo),
+	    .max = (int64_t)hi,
+	    .def = def == ULONG_MAX ? -1 : (int64_t)def,
+	    .cur = cur == ULONG_MAX ? -1 : (int64_t)cur,
+	};
+}
+
+int gt_control_amd_caps(struct gt_control *c, const char *devdir,
+                        struct gt_ctl_caps *caps)
+{
+	struct amd d;
+	char *t;
+	ssize_t n;
+	int a;
+
+	if (amd_open(c, devdir, &d, caps->why, sizeof(caps->why)))
+		return -1;
+	gt_copy_str(caps->dev, sizeof(caps->dev), d.dir);
+	gt_copy_str(caps->hwmon, sizeof(caps->hwmon), d.hwmon);
+	power_caps(&d, caps);
+	caps->has_level = has_leaf(&d, L_LEVEL);
+	if (caps->has_level && read_level(&d, caps->level) != 0)
+		caps->level[0] = '\0';
+	t = malloc(TEXT_MAX);
+	n = t ? read_leaf(&d, L_PROFILE, t, TEXT_MAX) : -ENOMEM;
+	if (n >= 0) {
+		caps->nprofiles = profile_list(t, (size_t)n, caps->profiles,
+		                               GT_CAPS_MAX_PROFILES);
+		a = gt_amdgpu_parse_power_profile(t, (size_t)n, NULL, 0);
+		caps->profile_active = a >= 0 && a <= 9 ? a : -1;
+	}
+	free(t);
+	fan_caps(&d, caps);
+	return 0;
 }

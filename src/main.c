@@ -14,6 +14,7 @@
 #include "list.h"
 #include "snapshot.h"
 #include "dashboard.h"
+#include "headless.h"
 #include "view.h"
 
 /* Set from the signal handler: the one piece of global mutable state, since
@@ -106,9 +107,28 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		}
 		sleep(2); /* let the user read why before the screen clears */
 	}
+	/* Control: nothing is opened or written until a dialog is used;
+	 * a state file left by an earlier run is loaded so the dashboard can
+	 * offer to restore it. */
+	struct gt_ctlsession *ctl = NULL;
+	char ctl_why[600] = "";
+	if (cfg->demo) {
+		snprintf(ctl_why, sizeof(ctl_why),
+		         "DEMO devices are simulated: there is nothing to "
+		         "change");
+	} else {
+		struct gt_ctlsession_config ccfg;
+		char state[512], audit[512];
+		gt_headless_session_config(cli, &ccfg, state, audit,
+		                           sizeof(state));
+		ctl = gt_ctlsession_new(&ccfg, ctl_why, sizeof(ctl_why));
+	}
 	gt_collector_tick(*cp, GT_TICK_ALL);
+	if (ctl)
+		gt_ctlsession_attach(ctl, *cp);
 	if (gt_collector_start(*cp) != 0) {
 		perror("gputop: starting the collector thread");
+		gt_ctlsession_free(ctl);
 		return GT_EXIT_FAILURE;
 	}
 	struct gt_dash_opts dopts = {
@@ -117,9 +137,30 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	    .procfs_root = cli->procfs_root,
 	    .interval_ns = cli->interval_ns,
 	    .interval_given = cli->interval_set,
+	    .ctl = ctl,
+	    .ctl_why = ctl_why,
 	};
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
 	gt_collector_stop(*cp);
+	if (ctl) {
+		gt_ctlsession_detach(ctl);
+		/* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run
+		 * changed. (Fatal signals and SIGKILL: the guardian does.) */
+		if (gt_ctlsession_changed(ctl)) {
+			char report[4096];
+			int bad = gt_ctlsession_restore_all(ctl, report,
+			                                    sizeof(report));
+			if (bad != 0)
+				fprintf(
+				    stderr,
+				    "gputop: restoring the original settings "
+				    "failed:\n%s"
+				    "gputop: the state file %s is kept; "
+				    "gputop --restore retries\n",
+				    report, gt_ctlsession_state_path(ctl));
+		}
+		gt_ctlsession_free(ctl);
+	}
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
@@ -141,6 +182,8 @@ int main(int argc, char *argv[])
 		printf("gputop %s\n", GPUTOP_VERSION);
 		return GT_EXIT_OK;
 	}
+	if (cli.mode == GT_MODE_RESTORE)
+		return gt_headless_restore(&cli);
 
 	struct gt_collector_config cfg = {
 	    .backend = {.nvml_lib = cli.nvml_lib,
@@ -162,6 +205,9 @@ int main(int argc, char *argv[])
 		break;
 	case GT_MODE_LIST:
 		rc = run_list(c);
+		break;
+	case GT_MODE_APPLY:
+		rc = gt_headless_apply(c, &cli, &stop_requested);
 		break;
 	default:
 		rc = run_live(&c, &cfg, &cli);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "dash_priv.h"
 #include "layout.h"
 #include "model.h"
 #include "overlay.h"
@@ -65,7 +66,7 @@ static void on_fatal(int sig, siginfo_t *info, void *context)
 	 * fault of this thread, so any thread may handle it instead. */
 	if (info && info->si_code <= 0 &&
 	    (pid_t)syscall(SYS_gettid) != restore_ui_tid) {
-		/* SA_RESETHAND put the default back; re-arm for the UI thread. */
+		/* SA_RESETHAND set the default; re-arm for the UI thread. */
 		sigaction(sig, &restore_action, NULL);
 		syscall(SYS_tgkill, getpid(), restore_ui_tid, sig);
 		return;
@@ -113,44 +114,7 @@ static void arm_restore(void)
 	restore_armed = 1;
 }
 
-struct dash {
-	struct gt_collector *c;
-	const struct gt_dash_opts *opts;
-	struct gt_view view;
-	struct gt_history *hist; /* one per device */
-	size_t nhist;
-	uint64_t *last_new_ns; /* when each device last gave a sample */
-	struct gt_layout layout;
-	struct gt_rect *rects;
-	struct gt_layout_opts lopts;
-	struct gt_theme theme;
-	struct gt_palette pal;
-	struct gt_config cfg; /* the settings; saved only on request */
-	char cfg_path[1024];
-	enum gt_glyphs auto_glyphs; /* from the locale, for glyphs = auto */
-	struct gt_setup setup;
-	bool setup_open;
-	int *vis; /* device indexes of the GPUs shown (not hidden) */
-	int nvis;
-	struct gt_proctable_state pt;
-	size_t *order;
-	size_t norder, order_cap;
-	int widths[GT_COL__COUNT];
-	uint64_t interval_ns;
-	struct gt_overlay ov;
-	char notice[256];
-	uint64_t notice_until;
-	char filter_err[128];
-	/* gputop's own cost, shown in the status line. */
-	uint64_t self_cpu_ns, self_wall_ns;
-	double self_cpu_pct;
-	uint64_t self_rss;
-	uint64_t frames;
-	uint64_t last_proc_seq;
-	bool follow_lost;
-};
-
-static void notice(struct dash *d, const char *msg)
+void gt_dash_notice(struct dash *d, const char *msg)
 {
 	gt_copy_str(d->notice, sizeof(d->notice), msg);
 	d->notice_until = gt_monotonic_ns() + 5000000000ull;
@@ -163,7 +127,7 @@ static enum gt_glyphs glyphs_of(const struct dash *d)
 }
 
 /* Device index of the selected GPU, -1 when none is shown. */
-static int selected_device(const struct dash *d)
+int gt_dash_selected_device(const struct dash *d)
 {
 	int k = d->lopts.selected_gpu;
 	return k >= 0 && k < d->nvis ? d->vis[k] : -1;
@@ -407,13 +371,14 @@ static void draw(struct dash *d)
 	struct gt_overlay_ctx octx = {
 	    .pal = &d->pal,
 	    .view = &d->view,
-	    .selected_gpu = selected_device(d),
+	    .selected_gpu = gt_dash_selected_device(d),
 	    .process = selected_process(d),
 	};
 	gt_overlay_draw(stdscr, &d->ov, &octx);
 	if (d->setup_open)
 		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,
 		              d->cfg_path);
+	gt_dash_control_draw(d);
 	wnoutrefresh(stdscr);
 	doupdate();
 	d->frames++;
@@ -425,7 +390,7 @@ static void save_snapshot(struct dash *d)
 	char *json = gt_snapshot_from_view(&d->view, d->opts->procfs_root,
 	                                   d->interval_ns);
 	if (!json) {
-		notice(d, "snapshot: out of memory");
+		gt_dash_notice(d, "snapshot: out of memory");
 		return;
 	}
 	if (gt_snapshot_save(json, path, sizeof(path)) == 0)
@@ -433,7 +398,7 @@ static void save_snapshot(struct dash *d)
 	else
 		snprintf(msg, sizeof(msg), "snapshot not saved: %s", path);
 	free(json);
-	notice(d, msg);
+	gt_dash_notice(d, msg);
 }
 
 static void select_gpu(struct dash *d, int delta)
@@ -443,7 +408,7 @@ static void select_gpu(struct dash *d, int delta)
 		return;
 	d->lopts.selected_gpu = ((d->lopts.selected_gpu + delta) % n + n) % n;
 	if (d->pt.device_filter >= 0)
-		d->pt.device_filter = selected_device(d);
+		d->pt.device_filter = gt_dash_selected_device(d);
 }
 
 static void move_selection(struct dash *d, int delta)
@@ -469,7 +434,7 @@ static void set_interval(struct dash *d, uint64_t ns)
 	gt_collector_set_interval(d->c, ns);
 	char msg[64];
 	snprintf(msg, sizeof(msg), "interval %.1f s", (double)ns / 1e9);
-	notice(d, msg);
+	gt_dash_notice(d, msg);
 }
 
 static void handle_mouse(struct dash *d)
@@ -525,7 +490,7 @@ static void handle_signal_choice(struct dash *d, int sig)
 	if (!p)
 		return;
 	gt_proctable_send_signal(p->pid, sig, msg, sizeof(msg));
-	notice(d, msg);
+	gt_dash_notice(d, msg);
 }
 
 /* Returns false to quit. */
@@ -542,14 +507,14 @@ static void load_theme(struct dash *d)
 		    "theme '%.64s' not found (see --themes-dir): using the "
 		    "built-in one",
 		    d->cfg.theme);
-		notice(d, msg);
+		gt_dash_notice(d, msg);
 	} else if (gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
 		snprintf(msg, sizeof(msg), "theme %.200s: %.120s", path, err);
-		notice(d, msg);
+		gt_dash_notice(d, msg);
 	} else if (d->theme.nwarn) {
 		snprintf(msg, sizeof(msg), "theme %.200s:%d: %.100s", path,
 		         d->theme.warn[0].line, d->theme.warn[0].msg);
-		notice(d, msg);
+		gt_dash_notice(d, msg);
 	}
 }
 
@@ -575,7 +540,7 @@ static bool setup_key(struct dash *d, int ch)
 		else
 			snprintf(msg, sizeof(msg), "settings not saved: %.500s",
 			         err);
-		notice(d, msg);
+		gt_dash_notice(d, msg);
 	}
 	if (change & GT_SETUP_CLOSE)
 		d->setup_open = false;
@@ -584,7 +549,7 @@ static bool setup_key(struct dash *d, int ch)
 
 static bool handle_key(struct dash *d, int ch)
 {
-	if (setup_key(d, ch))
+	if (gt_dash_control_key(d, ch) || setup_key(d, ch))
 		return true;
 	enum gt_overlay_result res = gt_overlay_key(&d->ov, ch);
 	switch (res) {
@@ -637,7 +602,7 @@ static bool handle_key(struct dash *d, int ch)
 		if (selected_process(d))
 			gt_overlay_open(&d->ov, GT_OVERLAY_SIGNAL);
 		else
-			notice(d, "no process selected");
+			gt_dash_notice(d, "no process selected");
 		break;
 	case '\t':
 	case ']':
@@ -689,33 +654,41 @@ static bool handle_key(struct dash *d, int ch)
 		break;
 	case 'd':
 		d->pt.device_filter =
-		    d->pt.device_filter >= 0 ? -1 : selected_device(d);
-		notice(d, d->pt.device_filter >= 0
-		              ? "processes of the selected GPU"
-		              : "processes of all GPUs");
+		    d->pt.device_filter >= 0 ? -1 : gt_dash_selected_device(d);
+		gt_dash_notice(d, d->pt.device_filter >= 0
+		                      ? "processes of the selected GPU"
+		                      : "processes of all GPUs");
 		break;
-	case 'f': {
+	case 'p':
+		gt_dash_control_open(d, GT_CTLDLG_POWER);
+		break;
+	case 'f':
+		gt_dash_control_open(d, GT_CTLDLG_FAN);
+		break;
+	case 'F': {
 		const struct gt_process *p = selected_process(d);
 		if (d->pt.follow_pid)
 			d->pt.follow_pid = 0;
 		else if (p)
 			d->pt.follow_pid = p->pid;
-		notice(d, d->pt.follow_pid ? "following the selected process"
-		                           : "not following");
+		gt_dash_notice(d, d->pt.follow_pid
+		                      ? "following the selected process"
+		                      : "not following");
 		break;
 	}
 	case 'g':
 		d->cfg.glyphs = (int)((glyphs_of(d) + 1) % GT_GLYPHS__COUNT);
-		notice(d, gt_glyphs_name(glyphs_of(d)));
+		gt_dash_notice(d, gt_glyphs_name(glyphs_of(d)));
 		break;
 	case 'm':
 		d->cfg.max_mode = (d->cfg.max_mode + 1) % 3;
-		notice(d, d->cfg.max_mode == GT_GPU_FULL ? "panels: automatic"
-		          : d->cfg.max_mode == GT_GPU_COMPACT
-		              ? "panels: compact"
-		              : "panels: one line per GPU");
+		gt_dash_notice(d, d->cfg.max_mode == GT_GPU_FULL
+		                      ? "panels: automatic"
+		                  : d->cfg.max_mode == GT_GPU_COMPACT
+		                      ? "panels: compact"
+		                      : "panels: one line per GPU");
 		break;
-	case 'p':
+	case 'P':
 		d->cfg.show_processes = !d->cfg.show_processes;
 		break;
 	case 'c':
@@ -752,12 +725,13 @@ static int setup(struct dash *d)
 	/* A file with problems is reported and kept as it is: only `w` in
 	 * the setup dialog writes it. */
 	if (gt_config_load(d->cfg_path, &d->cfg, err, sizeof(err)) != 0) {
-		char msg[600];
+		char msg[800];
 		snprintf(msg, sizeof(msg),
-		         "settings: %.500s (defaults used; the "
-		         "file is left as it is)",
+		         "settings: %.500s (not used: the line's setting "
+		         "keeps its default, a profile with a problem is not "
+		         "applied; the file is left as it is)",
 		         err);
-		notice(d, msg);
+		gt_dash_notice(d, msg);
 		d->notice_until += 10000000000ull;
 	}
 	/* The command line wins over the file. */
@@ -847,8 +821,11 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	 * between is short so a resize or a key feels immediate. */
 	timeout(100);
 	bool dirty = true;
+	d.restore_offer = o->ctl && gt_ctlsession_pending(o->ctl) > 0;
 	while (!*stop) {
 		if (pull(&d))
+			dirty = true;
+		if (gt_dash_control_poll(&d))
 			dirty = true;
 		if (d.notice[0] && gt_monotonic_ns() >= d.notice_until) {
 			d.notice[0] = '\0';

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "collector.h"
+#include "ctlsession.h"
 
 struct gt_dash_opts {
 	const char *theme;       /* theme name or path; NULL = built-in */
@@ -18,6 +19,10 @@ struct gt_dash_opts {
 	const char *procfs_root; /* for the host facts of saved snapshots */
 	uint64_t interval_ns;
 	bool interval_given; /* --interval was given: wins over the file */
+	/* The control session behind the power (p) and fan (f) dialogs, or
+	 * NULL with ctl_why saying why there is none. Borrowed. */
+	struct gt_ctlsession *ctl;
+	const char *ctl_why;
 };
 
 /* Runs until the user quits or *stop becomes non-zero; the terminal is

@@ -426,16 +426,44 @@ static void test_usage_options_parse(void **state)
 		struct parsed p;
 		/* give every flag a value it would accept if it takes one */
 		PARSE(&p, flag, "1");
-		if (p.rc != GT_EXIT_OK) {
+		if (p.rc != GT_EXIT_OK) /* a path, not a number */
+			PARSE(&p, flag, "/tmp");
+		if (p.rc != GT_EXIT_OK)
 			/* a flag without a value: "1" is then a stray */
 			PARSE(&p, flag);
-			if (p.rc != GT_EXIT_OK)
-				fail_msg("usage advertises %s, parser says: %s",
-				         flag, p.err);
-		}
+		if (p.rc != GT_EXIT_OK) /* a modifier of --apply */
+			PARSE(&p, "--apply", "x", flag);
+		if (p.rc != GT_EXIT_OK)
+			fail_msg("usage advertises %s, parser says: %s", flag,
+			         p.err);
 		seen++;
 	}
 	assert_true(seen >= 10);
+}
+
+static void test_control_modes(void **state)
+{
+	struct parsed p;
+	(void)state;
+
+	PARSE(&p, "--apply", "quiet", "--daemon");
+	assert_int_equal(p.rc, GT_EXIT_OK);
+	assert_int_equal(p.cli.mode, GT_MODE_APPLY);
+	assert_string_equal(p.cli.profile, "quiet");
+	assert_true(p.cli.daemon);
+	PARSE(&p, "--daemon");
+	assert_int_equal(p.rc, GT_EXIT_USAGE);
+	assert_string_equal(p.err, "--daemon needs --apply PROFILE");
+	PARSE(&p, "--restore", "--state-dir", "/var/tmp/x");
+	assert_int_equal(p.rc, GT_EXIT_OK);
+	assert_int_equal(p.cli.mode, GT_MODE_RESTORE);
+	assert_string_equal(p.cli.state_dir, "/var/tmp/x");
+	PARSE(&p, "--state-dir", "rel");
+	assert_int_equal(p.rc, GT_EXIT_USAGE);
+	PARSE(&p, "--restore", "--snapshot");
+	assert_int_equal(p.rc, GT_EXIT_USAGE);
+	PARSE(&p, "--apply");
+	assert_int_equal(p.rc, GT_EXIT_USAGE);
 }
 
 int main(void)
@@ -459,6 +487,7 @@ int main(void)
 	    cmocka_unit_test(test_small_error_buffer),
 	    cmocka_unit_test(test_usage_lists_every_option),
 	    cmocka_unit_test(test_usage_options_parse),
+	    cmocka_unit_test(test_control_modes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,62 +27,7 @@
 #include "graph.h"
 #include "layout.h"
 
-struct tmp {
-	char dir[64];
-	char path[128]; /* dir/gputop.conf */
-};
-
-static int tmp_setup(void **state)
-{
-	struct tmp *t = calloc(1, sizeof(*t));
-	assert_non_null(t);
-	snprintf(t->dir, sizeof(t->dir), "/tmp/gputop-config-XXXXXX");
-	assert_non_null(mkdtemp(t->dir));
-	snprintf(t->path, sizeof(t->path), "%s/gputop.conf", t->dir);
-	*state = t;
-	return 0;
-}
-
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-	(void)sb;
-	(void)flag;
-	(void)f;
-	return remove(p);
-}
-
-static int tmp_teardown(void **state)
-{
-	struct tmp *t = *state;
-	nftw(t->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(t);
-	return 0;
-}
-
-static void write_bytes(const char *path, const char *s, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(s, 1, n, f), n);
-	assert_int_equal(fclose(f), 0);
-}
-
-static void write_text(const char *path, const char *s)
-{
-	write_bytes(path, s, strlen(s));
-}
-
-static char *read_text(const char *path)
-{
-	static const size_t max = 1 << 16;
-	char *buf = calloc(1, max);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(buf);
-	assert_non_null(f);
-	assert_true(fread(buf, 1, max - 1, f) < max - 1);
-	fclose(f);
-	return buf;
-}
+#include "conf_test.h"
 
 /* Entries in dir other than . and .. */
 static int dir_entries(const char *dir)
@@ -105,7 +50,8 @@ static int count_of(const char *hay, const char *needle)
 	return n;
 }
 
-static void assert_config_eq(const struct gt_config *a, const struct gt_config *b)
+static void assert_config_eq(const struct gt_config *a,
+                             const struct gt_config *b)
 {
 	assert_int_equal(a->interval_ns, b->interval_ns);
 	assert_string_equal(a->theme, b->theme);
@@ -125,7 +71,7 @@ static void assert_config_eq(const struct gt_config *a, const struct gt_config *
 
 /* Loads text from t->path; returns load's result, err in err. */
 static int load_text(struct tmp *t, const char *text, struct gt_config *c,
-		     char *err, size_t errlen)
+                     char *err, size_t errlen)
 {
 	write_text(t->path, text);
 	return gt_config_load(t->path, c, err, errlen);
@@ -172,17 +118,19 @@ static void test_every_key(void **state)
 	struct gt_config c;
 	char err[256];
 	assert_int_equal(load_text(t,
-		"interval = 2.5\n"
-		"theme = midnight\n"
-		"glyphs = block\n"
-		"temperature = fahrenheit\n"
-		"processes = no\n"
-		"graphs = no\n"
-		"panels = compact\n"
-		"columns = pid, gpu,vram\n"
-		"sort = cpu\n"
-		"sort_reverse = yes\n"
-		"hide_gpus = 0000:18:00.0, 0000:2A:00.0\n", &c, err, sizeof(err)), 0);
+	                           "interval = 2.5\n"
+	                           "theme = midnight\n"
+	                           "glyphs = block\n"
+	                           "temperature = fahrenheit\n"
+	                           "processes = no\n"
+	                           "graphs = no\n"
+	                           "panels = compact\n"
+	                           "columns = pid, gpu,vram\n"
+	                           "sort = cpu\n"
+	                           "sort_reverse = yes\n"
+	                           "hide_gpus = 0000:18:00.0, 0000:2A:00.0\n",
+	                           &c, err, sizeof(err)),
+	                 0);
 	assert_string_equal(err, "");
 	assert_int_equal(c.interval_ns, 2500000000ull);
 	assert_string_equal(c.theme, "midnight");
@@ -192,8 +140,9 @@ static void test_every_key(void **state)
 	assert_false(c.show_graphs);
 	assert_int_equal(c.max_mode, GT_GPU_COMPACT);
 	for (int i = 0; i < GT_COL__COUNT; i++)
-		assert_int_equal(c.columns[i], i == GT_COL_PID || i == GT_COL_GPU ||
-					       i == GT_COL_VRAM || i == GT_COL_COMMAND);
+		assert_int_equal(c.columns[i],
+		                 i == GT_COL_PID || i == GT_COL_GPU ||
+		                     i == GT_COL_VRAM || i == GT_COL_COMMAND);
 	assert_int_equal(c.sort_col, GT_COL_CPU);
 	assert_true(c.sort_reverse);
 	assert_int_equal(c.nhidden, 2);
@@ -201,18 +150,21 @@ static void test_every_key(void **state)
 	assert_string_equal(c.hidden_gpus[1], "0000:2a:00.0");
 
 	/* Synonyms and the other values of each key. */
-	assert_int_equal(load_text(t,
-		"INTERVAL = 0.1s\n"
-		"Theme = \"\"\n"
-		"glyphs = TTY\n"
-		"temperature = C\n"
-		"processes = on\n"
-		"graphs = 1\n"
-		"panels = line\n"
-		"columns = command\n"
-		"sort = host_mem\n"
-		"sort_reverse = false\n"
-		"hide_gpus = 18:00.0 00000000:18:00.0 none3:00.1\n", &c, err, sizeof(err)), 1);
+	assert_int_equal(
+	    load_text(t,
+	              "INTERVAL = 0.1s\n"
+	              "Theme = \"\"\n"
+	              "glyphs = TTY\n"
+	              "temperature = C\n"
+	              "processes = on\n"
+	              "graphs = 1\n"
+	              "panels = line\n"
+	              "columns = command\n"
+	              "sort = host_mem\n"
+	              "sort_reverse = false\n"
+	              "hide_gpus = 18:00.0 00000000:18:00.0 none3:00.1\n",
+	              &c, err, sizeof(err)),
+	    1);
 	/* "none3:00.1" is not an id: the whole hide_gpus line is refused. */
 	assert_int_equal(c.nhidden, 0);
 	assert_int_equal(c.interval_ns, 100000000ull);
@@ -228,16 +180,22 @@ static void test_every_key(void **state)
 	assert_false(c.sort_reverse);
 
 	/* Rounded to the nearest nanosecond. */
-	assert_int_equal(load_text(t, "interval = 1.0000000005\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(
+	    load_text(t, "interval = 1.0000000005\n", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.interval_ns, 1000000001ull);
-	assert_int_equal(load_text(t, "interval = 0.12345678949 s\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(
+	    load_text(t, "interval = 0.12345678949 s\n", &c, err, sizeof(err)),
+	    0);
 	assert_int_equal(c.interval_ns, 123456789ull);
 
-	assert_int_equal(load_text(t,
-		"interval = 3600\nglyphs = braille\npanels = full\ncolumns = all\n"
-		"hide_gpus = 18:00.0 00000000:18:00.0, 10000:01:1f.7\n"
-		"glyphs = auto\ntheme = ../my themes/x.theme\n",
-		&c, err, sizeof(err)), 0);
+	assert_int_equal(
+	    load_text(t,
+	              "interval = 3600\nglyphs = braille\npanels = "
+	              "full\ncolumns = all\n"
+	              "hide_gpus = 18:00.0 00000000:18:00.0, 10000:01:1f.7\n"
+	              "glyphs = auto\ntheme = ../my themes/x.theme\n",
+	              &c, err, sizeof(err)),
+	    0);
 	assert_int_equal(c.interval_ns, 3600000000000ull);
 	assert_int_equal(c.glyphs, -1); /* the last line wins */
 	assert_int_equal(c.max_mode, GT_GPU_FULL);
@@ -248,8 +206,10 @@ static void test_every_key(void **state)
 	assert_string_equal(c.hidden_gpus[0], "0000:18:00.0");
 	assert_string_equal(c.hidden_gpus[1], "10000:01:1f.7");
 	/* An empty list: only COMMAND, no GPU hidden. */
-	assert_int_equal(load_text(t, "columns =\nhide_gpus = 1:0.0\nhide_gpus =\n",
-				   &c, err, sizeof(err)), 0);
+	assert_int_equal(
+	    load_text(t, "columns =\nhide_gpus = 1:0.0\nhide_gpus =\n", &c, err,
+	              sizeof(err)),
+	    0);
 	for (int i = 0; i < GT_COL__COUNT; i++)
 		assert_int_equal(c.columns[i], i == GT_COL_COMMAND);
 	assert_int_equal(c.nhidden, 0);
@@ -261,84 +221,109 @@ static void test_syntax(void **state)
 	struct gt_config c;
 	char err[256];
 	/* Comments, blanks, inline comments, quotes, case, no spaces. */
-	assert_int_equal(load_text(t,
-		"# gputop\n\n   # indented comment\n"
-		"interval=2 # two seconds\n"
-		"[Dashboard]   # the main one\n"
-		"\ttheme = \"my # theme \"  # quoted '#' is text\n"
-		"glyphs = ascii#not-a-comment-without-a-blank\n", &c, err,
-		sizeof(err)), 1);
+	assert_int_equal(
+	    load_text(t,
+	              "# gputop\n\n   # indented comment\n"
+	              "interval=2 # two seconds\n"
+	              "[Dashboard]   # the main one\n"
+	              "\ttheme = \"my # theme \"  # quoted '#' is text\n"
+	              "glyphs = ascii#not-a-comment-without-a-blank\n",
+	              &c, err, sizeof(err)),
+	    1);
 	assert_int_equal(c.interval_ns, 2000000000ull);
 	assert_string_equal(c.theme, "my # theme ");
 	assert_int_equal(c.glyphs, -1);
 	assert_non_null(strstr(err, "gputop.conf:7: unknown value 'ascii#not"));
 
 	/* CRLF, a BOM and no final newline. */
-	static const char crlf[] = "\xef\xbb\xbfinterval = 4\r\n[dashboard]\r\ngraphs = no";
+	static const char crlf[] =
+	    "\xef\xbb\xbfinterval = 4\r\n[dashboard]\r\ngraphs = no";
 	write_bytes(t->path, crlf, sizeof(crlf) - 1);
 	assert_int_equal(gt_config_load(t->path, &c, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	assert_int_equal(c.interval_ns, 4000000000ull);
 	assert_false(c.show_graphs);
 
-	/* Other sections are skipped (with a warning), [dashboard] resumes. */
-	assert_int_equal(load_text(t,
-		"interval = 2\n[profile fast]\ninterval = 9\nfan = 80\n"
-		"not a setting\n[dashboard]\ngraphs = no\n", &c, err, sizeof(err)), 1);
-	assert_string_equal(err, "gputop.conf:2: section [profile fast] is not used by this version of gputop; it is kept as it is");
+	/* Other sections are skipped (with a warning), [dashboard] resumes.
+	 * ([profile NAME] sections are read: test_profile.c.) */
+	assert_int_equal(
+	    load_text(t,
+	              "interval = 2\n[future fast]\ninterval = 9\nfan = 80\n"
+	              "not a setting\n[dashboard]\ngraphs = no\n",
+	              &c, err, sizeof(err)),
+	    1);
+	assert_string_equal(err,
+	                    "gputop.conf:2: section [future fast] is not used "
+	                    "by this version of gputop; it is kept as it is");
 	assert_int_equal(c.interval_ns, 2000000000ull);
 	assert_false(c.show_graphs);
 }
 
 struct bad_case {
 	const char *line;
-	size_t len; /* 0: strlen */
+	size_t len;      /* 0: strlen */
 	const char *msg; /* what follows "gputop.conf:N: " */
 };
 
 static const struct bad_case bad_cases[] = {
-	{"interval = fast", 0, "interval must be a number of seconds from 0.1 to 3600, not 'fast'"},
-	{"interval = 0.05", 0, "interval must be a number of seconds from 0.1 to 3600, not '0.05'"},
-	{"interval = 3600.5", 0, "interval must be a number of seconds from 0.1 to 3600"},
-	{"interval = 99999999999999999999", 0, "interval must be a number"},
-	{"interval = -1", 0, "not '-1'"},
-	{"interval = 1.5.2", 0, "not '1.5.2'"},
-	{"interval =", 0, "not ''"},
-	{"interval = 1,5", 0, "not '1,5'"},
-	{"theme = \"midnight", 0, "theme: a '\"' without its closing '\"'"},
-	{"theme = 0123456789012345678901234567890123456789012345678901234567890123", 0,
-	 "theme name '0123456789012345678901234567890123456789...' is longer than 63 bytes"},
-	{"theme = a\x1b[31mb", 0, "theme name 'a\\e[31mb' holds a control character or '\"'"},
-	{"theme = \"a\"b\"", 0, "theme name 'a\"b' holds a control character"},
-	{"glyphs = purple", 0, "unknown value 'purple' for glyphs (braille, block, ascii, auto)"},
-	{"temperature = kelvin", 0, "unknown value 'kelvin' for temperature (celsius, fahrenheit)"},
-	{"processes = maybe", 0, "unknown value 'maybe' for processes (yes, no)"},
-	{"graphs = 2", 0, "unknown value '2' for graphs (yes, no)"},
-	{"sort_reverse =", 0, "unknown value '' for sort_reverse (yes, no)"},
-	{"panels = huge", 0, "unknown value 'huge' for panels (auto, compact, line)"},
-	{"columns = pid, bogus", 0, "unknown column 'bogus' for columns (pid, user, dev, type, gpu, vram, enc, dec, cpu, host_mem, container, command)"},
-	{"columns = pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,"
-	 "pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,"
-	 "pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid", 0,
-	 "columns lists more than 32 items"},
-	{"sort = size", 0, "unknown column 'size' for sort (pid, user,"},
-	{"hide_gpus = 0000:18:00.0, gpu1", 0, "'gpu1' is not a PCI id for hide_gpus (e.g. 0000:18:00.0)"},
-	{"hide_gpus = 18:20.0", 0, "'18:20.0' is not a PCI id"},
-	{"hide_gpus = 100:00.0", 0, "'100:00.0' is not a PCI id"},
-	{"hide_gpus = 18:00.8", 0, "'18:00.8' is not a PCI id"},
-	{"hide_gpus = 123456789:18:00.0", 0, "'123456789:18:00.0' is not a PCI id"},
-	{"hide_gpus = 1:2:3:4.0", 0, "is not a PCI id"},
-	{"hide_gpus = 1:2 3:4 5:6 7:8 9:a b:c d:e f:10 11:12 13:14 15:16 17:18 "
-	 "19:1a 1b:1c 1d:1e 1f:1f 1:1f", 0, "'1:2' is not a PCI id"},
-	{"hide_gpus = 0:0.0 1:0.0 2:0.0 3:0.0 4:0.0 5:0.0 6:0.0 7:0.0 8:0.0 9:0.0 "
-	 "a:0.0 b:0.0 c:0.0 d:0.0 e:0.0 f:0.0 10:0.0", 0, "hide_gpus lists more than 16 GPUs"},
-	{"colour = red", 0, "unknown key 'colour'"},
-	{"just some words", 0, "expected 'key = value', a [section] or a # comment"},
-	{"[dashboard", 0, "'[' without a closing ']'"},
-	{"[dashboard] graphs = no", 0, "text after a section's ']'"},
-	{"[ ]", 0, "a section without a name"},
-	{"= 5", 0, "no key before '='"},
-	{"graphs = no\0x", 13, "the line holds a NUL byte"},
+    {"interval = fast", 0,
+     "interval must be a number of seconds from 0.1 to 3600, not 'fast'"},
+    {"interval = 0.05", 0,
+     "interval must be a number of seconds from 0.1 to 3600, not '0.05'"},
+    {"interval = 3600.5", 0,
+     "interval must be a number of seconds from 0.1 to 3600"},
+    {"interval = 99999999999999999999", 0, "interval must be a number"},
+    {"interval = -1", 0, "not '-1'"},
+    {"interval = 1.5.2", 0, "not '1.5.2'"},
+    {"interval =", 0, "not ''"},
+    {"interval = 1,5", 0, "not '1,5'"},
+    {"theme = \"midnight", 0, "theme: a '\"' without its closing '\"'"},
+    {"theme = 0123456789012345678901234567890123456789012345678901234567890123",
+     0,
+     "theme name '0123456789012345678901234567890123456789...' is longer than "
+     "63 bytes"},
+    {"theme = a\x1b[31mb", 0,
+     "theme name 'a\\e[31mb' holds a control character or '\"'"},
+    {"theme = \"a\"b\"", 0, "theme name 'a\"b' holds a control character"},
+    {"glyphs = purple", 0,
+     "unknown value 'purple' for glyphs (braille, block, ascii, auto)"},
+    {"temperature = kelvin", 0,
+     "unknown value 'kelvin' for temperature (celsius, fahrenheit)"},
+    {"processes = maybe", 0, "unknown value 'maybe' for processes (yes, no)"},
+    {"graphs = 2", 0, "unknown value '2' for graphs (yes, no)"},
+    {"sort_reverse =", 0, "unknown value '' for sort_reverse (yes, no)"},
+    {"panels = huge", 0,
+     "unknown value 'huge' for panels (auto, compact, line)"},
+    {"columns = pid, bogus", 0,
+     "unknown column 'bogus' for columns (pid, user, dev, type, gpu, vram, "
+     "enc, dec, cpu, host_mem, container, command)"},
+    {"columns = "
+     "pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,"
+     "pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,"
+     "pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid,pid",
+     0, "columns lists more than 32 items"},
+    {"sort = size", 0, "unknown column 'size' for sort (pid, user,"},
+    {"hide_gpus = 0000:18:00.0, gpu1", 0,
+     "'gpu1' is not a PCI id for hide_gpus (e.g. 0000:18:00.0)"},
+    {"hide_gpus = 18:20.0", 0, "'18:20.0' is not a PCI id"},
+    {"hide_gpus = 100:00.0", 0, "'100:00.0' is not a PCI id"},
+    {"hide_gpus = 18:00.8", 0, "'18:00.8' is not a PCI id"},
+    {"hide_gpus = 123456789:18:00.0", 0, "'123456789:18:00.0' is not a PCI id"},
+    {"hide_gpus = 1:2:3:4.0", 0, "is not a PCI id"},
+    {"hide_gpus = 1:2 3:4 5:6 7:8 9:a b:c d:e f:10 11:12 13:14 15:16 17:18 "
+     "19:1a 1b:1c 1d:1e 1f:1f 1:1f",
+     0, "'1:2' is not a PCI id"},
+    {"hide_gpus = 0:0.0 1:0.0 2:0.0 3:0.0 4:0.0 5:0.0 6:0.0 7:0.0 8:0.0 9:0.0 "
+     "a:0.0 b:0.0 c:0.0 d:0.0 e:0.0 f:0.0 10:0.0",
+     0, "hide_gpus lists more than 16 GPUs"},
+    {"colour = red", 0, "unknown key 'colour'"},
+    {"just some words", 0,
+     "expected 'key = value', a [section] or a # comment"},
+    {"[dashboard", 0, "'[' without a closing ']'"},
+    {"[dashboard] graphs = no", 0, "text after a section's ']'"},
+    {"[ ]", 0, "a section without a name"},
+    {"= 5", 0, "no key before '='"},
+    {"graphs = no\0x", 13, "the line holds a NUL byte"},
 };
 
 /* Each malformed line: load returns 1, names the line (after 1 to 3 lines
@@ -353,9 +338,11 @@ static void test_malformed_lines(void **state)
 		const struct bad_case *b = &bad_cases[i];
 		size_t len = b->len ? b->len : strlen(b->line);
 		int pre = (int)(i % 3) + 1, n = 0;
-		static const char *const lead[] = {"[dashboard]\n", "# comment\n", "\n"};
+		static const char *const lead[] = {"[dashboard]\n",
+		                                   "# comment\n", "\n"};
 		for (int j = 0; j < pre; j++)
-			n += snprintf(text + n, sizeof(text) - (size_t)n, "%s", lead[j]);
+			n += snprintf(text + n, sizeof(text) - (size_t)n, "%s",
+			              lead[j]);
 		memcpy(text + n, b->line, len);
 		n += (int)len;
 		n += snprintf(text + n, sizeof(text) - (size_t)n, "\n# end\n");
@@ -366,7 +353,7 @@ static void test_malformed_lines(void **state)
 		if (r != 1 || strncmp(err, want, strlen(want)) != 0 ||
 		    !strstr(err, b->msg))
 			fail_msg("case %zu '%s': got %d '%s', want '%s%s'", i,
-				 b->line, r, err, want, b->msg);
+			         b->line, r, err, want, b->msg);
 		assert_config_eq(&c, &d);
 	}
 }
@@ -377,15 +364,23 @@ static void test_problems_counted(void **state)
 	struct gt_config c;
 	char err[512];
 	/* A bad line keeps the earlier value, and loading goes on. */
-	assert_int_equal(load_text(t, "interval = 2\ninterval = nope\ngraphs = no\n",
-				   &c, err, sizeof(err)), 1);
-	assert_string_equal(err, "gputop.conf:2: interval must be a number of seconds from 0.1 to 3600, not 'nope'");
+	assert_int_equal(
+	    load_text(t, "interval = 2\ninterval = nope\ngraphs = no\n", &c,
+	              err, sizeof(err)),
+	    1);
+	assert_string_equal(err, "gputop.conf:2: interval must be a number of "
+	                         "seconds from 0.1 to 3600, not 'nope'");
 	assert_int_equal(c.interval_ns, 2000000000ull);
 	assert_false(c.show_graphs);
-	assert_int_equal(load_text(t, "a = 1\nglyphs = x\n", &c, err, sizeof(err)), 1);
-	assert_string_equal(err, "gputop.conf:1: unknown key 'a' (and 1 more problem)");
-	assert_int_equal(load_text(t, "\n\nx\ny\nz\n", &c, err, sizeof(err)), 1);
-	assert_string_equal(err, "gputop.conf:3: expected 'key = value', a [section] or a # comment (and 2 more problems)");
+	assert_int_equal(
+	    load_text(t, "a = 1\nglyphs = x\n", &c, err, sizeof(err)), 1);
+	assert_string_equal(
+	    err, "gputop.conf:1: unknown key 'a' (and 1 more problem)");
+	assert_int_equal(load_text(t, "\n\nx\ny\nz\n", &c, err, sizeof(err)),
+	                 1);
+	assert_string_equal(err,
+	                    "gputop.conf:3: expected 'key = value', a "
+	                    "[section] or a # comment (and 2 more problems)");
 	/* A line too long to be a setting is refused (but read past). */
 	char *lng = malloc(6001);
 	assert_non_null(lng);
@@ -429,7 +424,8 @@ static void test_unreadable(void **state)
 	if (geteuid() != 0) { /* root reads anything */
 		write_text(t->path, "interval = 2\n");
 		assert_int_equal(chmod(t->path, 0), 0);
-		assert_int_equal(gt_config_load(t->path, &c, err, sizeof(err)), -1);
+		assert_int_equal(gt_config_load(t->path, &c, err, sizeof(err)),
+		                 -1);
 		assert_non_null(strstr(err, "Permission denied"));
 		assert_config_eq(&c, &d);
 	}
@@ -451,7 +447,7 @@ static void odd_config(struct gt_config *c)
 	c->sort_reverse = true;
 	for (int i = 0; i < GT_CONFIG_MAX_HIDDEN; i++)
 		snprintf(c->hidden_gpus[i], sizeof(c->hidden_gpus[i]),
-			 "0000:%02x:00.0", i + 1);
+		         "0000:%02x:00.0", i + 1);
 	c->nhidden = GT_CONFIG_MAX_HIDDEN;
 }
 
@@ -528,23 +524,22 @@ static void test_save_clamps(void **state)
 	assert_int_equal(b.interval_ns, GT_CONFIG_INTERVAL_MAX_NS);
 }
 
-static const char user_file[] =
-	"# my settings\n"
-	"future_key = 1\n"
-	"\n"
-	"[dashboard]\n"
-	"Interval = 2   # slow down\n"
-	"this line is garbage\n"
-	"interval = 3\n"
-	"\n"
-	"[profile gaming]\n"
-	"# fans up\n"
-	"fan_curve = 40:30, 70:80\n"
-	"odd line kept\n"
-	"interval = 99\n"
-	"\n"
-	"[other]\n"
-	"x = y";
+static const char user_file[] = "# my settings\n"
+                                "future_key = 1\n"
+                                "\n"
+                                "[dashboard]\n"
+                                "Interval = 2   # slow down\n"
+                                "this line is garbage\n"
+                                "interval = 3\n"
+                                "\n"
+                                "[profile gaming]\n"
+                                "# fans up\n"
+                                "fan_curve = 40:30, 70:80\n"
+                                "odd line kept\n"
+                                "interval = 99\n"
+                                "\n"
+                                "[other]\n"
+                                "x = y";
 
 /* Saving patches the user's file: comments, unknown keys and other
  * sections survive; no temporary file is left behind. */
@@ -565,30 +560,38 @@ static void test_save_keeps_file(void **state)
 	assert_int_equal(st.st_mode & 07777, 0644);
 
 	char *text = read_text(t->path);
-	static const char head[] = "# my settings\nfuture_key = 1\n\n[dashboard]\n"
-				   "interval = 0.5  # slow down\n";
+	static const char head[] =
+	    "# my settings\nfuture_key = 1\n\n[dashboard]\n"
+	    "interval = 0.5  # slow down\n";
 	assert_true(strncmp(text, head, sizeof(head) - 1) == 0);
 	assert_non_null(strstr(text, "\n# this line is garbage\n"));
 	/* The repeat is dropped; the profile's own "interval" stays. */
 	assert_int_equal(count_of(text, "\ninterval = "), 2);
 	assert_non_null(strstr(text, "\ninterval = 99\n"));
-	assert_non_null(strstr(text, "# graph symbols (braille, block, ascii, auto)\nglyphs = ascii\n"));
+	assert_non_null(strstr(
+	    text,
+	    "# graph symbols (braille, block, ascii, auto)\nglyphs = ascii\n"));
 	/* Everything from [profile gaming] on is unchanged. */
 	assert_non_null(strstr(text, strstr(user_file, "[profile gaming]")));
 	/* New keys come right after the last known one, before the profile. */
-	assert_true(strstr(text, "hide_gpus = ") < strstr(text, "[profile gaming]"));
+	assert_true(strstr(text, "hide_gpus = ") <
+	            strstr(text, "[profile gaming]"));
 	for (int k = 0; k < 11; k++) {
 		static const char *const keys[] = {
-			"interval", "theme", "glyphs", "temperature", "processes",
-			"graphs", "panels", "columns", "sort", "sort_reverse", "hide_gpus"};
+		    "interval",  "theme",        "glyphs",   "temperature",
+		    "processes", "graphs",       "panels",   "columns",
+		    "sort",      "sort_reverse", "hide_gpus"};
 		char line[32];
 		snprintf(line, sizeof(line), "\n%s = ", keys[k]);
 		assert_int_equal(count_of(text, line), 1 + (k == 0));
 	}
 
-	/* It loads back as saved; the left warnings are the user's own. */
+	/* It loads back as saved; the left warnings are the user's own
+	 * ([other], and four in [profile gaming], which has no gpu line). */
 	assert_int_equal(gt_config_load(t->path, &b, err, sizeof(err)), 1);
-	assert_string_equal(err, "gputop.conf:2: unknown key 'future_key' (and 2 more problems)");
+	assert_string_equal(
+	    err,
+	    "gputop.conf:2: unknown key 'future_key' (and 5 more problems)");
 	assert_config_eq(&a, &b);
 
 	/* Saving again changes nothing. */
@@ -606,14 +609,19 @@ static void test_save_keeps_file(void **state)
 	assert_non_null(strstr(text, "\n\n[profile quiet]\nfan = 30\n"));
 	free(text);
 	assert_int_equal(gt_config_load(t->path, &b, err, sizeof(err)), 1);
-	assert_string_equal(err, "gputop.conf:26: section [profile quiet] is not used by this version of gputop; it is kept as it is");
+	/* The profile is read (and is wrong: no gpu line). */
+	assert_string_equal(
+	    err,
+	    "gputop.conf:27: fan comes before any gpu line; start the block "
+	    "with gpu = * (every GPU) or gpu = a PCI id such as 0000:01:00.0");
 	assert_config_eq(&a, &b);
 
 	/* Only top-level settings: the new keys follow the known one. */
 	write_text(t->path, "# hand-written\ntheme = nord\n");
 	assert_int_equal(gt_config_save(t->path, &a, err, sizeof(err)), 0);
 	text = read_text(t->path);
-	static const char top[] = "# hand-written\ntheme = \" my #theme \"\n# seconds";
+	static const char top[] =
+	    "# hand-written\ntheme = \" my #theme \"\n# seconds";
 	assert_true(strncmp(text, top, sizeof(top) - 1) == 0);
 	assert_null(strstr(text, "[dashboard]"));
 	free(text);
@@ -629,7 +637,8 @@ static void test_save_keeps_file(void **state)
 	assert_non_null(strstr(text, "\n\n[profile x]\nfan = 2\n"));
 	free(text);
 	assert_int_equal(gt_config_load(t->path, &b, err, sizeof(err)), 1);
-	assert_string_equal(err, "gputop.conf:1: unknown key 'future' (and 1 more problem)");
+	assert_string_equal(
+	    err, "gputop.conf:1: unknown key 'future' (and 1 more problem)");
 	assert_config_eq(&a, &b);
 }
 
@@ -654,8 +663,11 @@ static void test_save_new_and_default_path(void **state)
 	assert_int_equal(st.st_mode & 0777, 0600);
 	char *text = read_text(want);
 	assert_true(strncmp(text, "# gputop settings", 17) == 0);
-	assert_non_null(strstr(text, "\n[dashboard]\n# seconds between samples (0.1 to 3600)\ninterval = 1.234567891\n"));
-	assert_non_null(strstr(text, "# process columns shown; COMMAND always is (pid, user,"));
+	assert_non_null(
+	    strstr(text, "\n[dashboard]\n# seconds between samples (0.1 to "
+	                 "3600)\ninterval = 1.234567891\n"));
+	assert_non_null(strstr(
+	    text, "# process columns shown; COMMAND always is (pid, user,"));
 	free(text);
 	assert_int_equal(gt_config_load(NULL, &b, err, sizeof(err)), 0);
 	assert_config_eq(&a, &b);
@@ -709,7 +721,8 @@ static void test_save_errors(void **state)
 		snprintf(ro, sizeof(ro), "%s/ro", t->dir);
 		assert_int_equal(mkdir(ro, 0500), 0);
 		snprintf(path, sizeof(path), "%s/gputop.conf", ro);
-		assert_int_equal(gt_config_save(path, &a, err, sizeof(err)), -1);
+		assert_int_equal(gt_config_save(path, &a, err, sizeof(err)),
+		                 -1);
 		assert_non_null(strstr(err, "Permission denied"));
 		assert_int_equal(dir_entries(ro), 0);
 		chmod(ro, 0700);
@@ -766,7 +779,8 @@ static void test_default_path(void **state)
 	struct passwd *pw = getpwuid(getuid());
 	if (pw && pw->pw_dir && pw->pw_dir[0]) {
 		char want[256];
-		snprintf(want, sizeof(want), "%s/.config/gputop/gputop.conf", pw->pw_dir);
+		snprintf(want, sizeof(want), "%s/.config/gputop/gputop.conf",
+		         pw->pw_dir);
 		assert_int_equal(gt_config_default_path(out, sizeof(out)), 0);
 		assert_string_equal(out, want);
 	}
@@ -777,18 +791,24 @@ static void test_pci_ids(void **state)
 	struct gt_config c;
 	char out[32];
 	(void)state;
-	assert_int_equal(gt_config_pci_normalize("18:00.0", out, sizeof(out)), 0);
+	assert_int_equal(gt_config_pci_normalize("18:00.0", out, sizeof(out)),
+	                 0);
 	assert_string_equal(out, "0000:18:00.0");
-	assert_int_equal(gt_config_pci_normalize("00000000:2A:1F.7", out, sizeof(out)), 0);
+	assert_int_equal(
+	    gt_config_pci_normalize("00000000:2A:1F.7", out, sizeof(out)), 0);
 	assert_string_equal(out, "0000:2a:1f.7");
 	assert_int_equal(gt_config_pci_normalize("0000:18:00.0", out, 12), -1);
 	assert_string_equal(out, "");
-	assert_int_equal(gt_config_pci_normalize("0000:18:00", out, sizeof(out)), -1);
-	assert_int_equal(gt_config_pci_normalize("0000:18:00.0 ", out, sizeof(out)), -1);
+	assert_int_equal(
+	    gt_config_pci_normalize("0000:18:00", out, sizeof(out)), -1);
+	assert_int_equal(
+	    gt_config_pci_normalize("0000:18:00.0 ", out, sizeof(out)), -1);
 	assert_int_equal(gt_config_pci_normalize(NULL, out, sizeof(out)), -1);
-	assert_int_equal(gt_config_pci_normalize("0:1:.0", out, sizeof(out)), -1);
+	assert_int_equal(gt_config_pci_normalize("0:1:.0", out, sizeof(out)),
+	                 -1);
 	assert_int_equal(gt_config_pci_normalize("1:.0", out, sizeof(out)), -1);
-	assert_int_equal(gt_config_pci_normalize("ffffffff:ff:1f.7", out, 17), 0);
+	assert_int_equal(gt_config_pci_normalize("ffffffff:ff:1f.7", out, 17),
+	                 0);
 	assert_string_equal(out, "ffffffff:ff:1f.7");
 
 	gt_config_defaults(&c);
@@ -820,15 +840,22 @@ static void test_pci_ids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_defaults),         T(test_missing_file),
-		T(test_every_key),        T(test_syntax),
-		T(test_malformed_lines),  T(test_problems_counted),
-		T(test_unreadable),       T(test_round_trip),
-		T(test_save_clamps),      T(test_save_keeps_file),
-		T(test_save_new_and_default_path), T(test_save_symlink),
-		T(test_save_errors),      T(test_save_write_fails),
-		T(test_default_path),
-		T(test_pci_ids),
+	    T(test_defaults),
+	    T(test_missing_file),
+	    T(test_every_key),
+	    T(test_syntax),
+	    T(test_malformed_lines),
+	    T(test_problems_counted),
+	    T(test_unreadable),
+	    T(test_round_trip),
+	    T(test_save_clamps),
+	    T(test_save_keeps_file),
+	    T(test_save_new_and_default_path),
+	    T(test_save_symlink),
+	    T(test_save_errors),
+	    T(test_save_write_fails),
+	    T(test_default_path),
+	    T(test_pci_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

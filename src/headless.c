@@ -1,0 +1,454 @@
+/*
+ * headless.c - `gputop --restore`, `gputop --apply PROFILE [--daemon]`
+ * (headless.h). The same control session as the dashboard's, so the same
+ * checks, journal, guardian and audit log apply; only the front end
+ * differs: messages on stderr, and syslog in daemon mode.
+ */
+#include "headless.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+#include <time.h>
+
+#include "view.h"
+
+void gt_headless_session_config(const struct gt_cli *cli,
+                                struct gt_ctlsession_config *cfg, char *state,
+                                char *audit, size_t len)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nvml_lib = cli->nvml_lib;
+	cfg->sysfs_root = cli->sysfs_root;
+	cfg->no_nvml = cli->demo;
+	if (cli->state_dir) {
+		snprintf(state, len, "%s/restore.state", cli->state_dir);
+		snprintf(audit, len, "%s/audit.log", cli->state_dir);
+		cfg->state_path = state;
+		cfg->audit_path = audit;
+	}
+}
+
+static struct gt_ctl_change *add(struct gt_ctl_change *out, size_t *n,
+                                 size_t max, const struct gt_ctl_caps *caps,
+                                 size_t device, enum gt_ctl_kind kind)
+{
+	if (*n >= max)
+		return NULL;
+	struct gt_ctl_change *ch = &out[(*n)++];
+	memset(ch, 0, sizeof(*ch));
+	ch->kind = kind;
+	ch->vendor = caps->vendor;
+	ch->device = device;
+	snprintf(ch->dev, sizeof(ch->dev), "%s", caps->dev);
+	ch->fan_method = caps->fan_method;
+	ch->fan_count = caps->fan_count;
+	return ch;
+}
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len,
+                                                      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool given(const struct gt_profile_entry *e, enum gt_profile_key k)
+{
+	return e->key_line[k] != 0;
+}
+
+static int power_changes(const struct gt_profile_entry *e,
+                         const struct gt_ctl_caps *caps, size_t device,
+                         struct gt_ctl_change *out, size_t *n, size_t max,
+                         char *err, size_t len)
+{
+	struct gt_ctl_change *ch;
+
+	if (given(e, GT_PK_PERF_LEVEL) || given(e, GT_PK_POWER_PROFILE)) {
+		if (caps->vendor != GT_VENDOR_AMD || !caps->has_level)
+			return fail(err, len,
+			            "perf_level and power_profile are AMD "
+			            "settings this GPU does not have");
+	}
+	int profile = -1;
+	if (given(e, GT_PK_POWER_PROFILE)) {
+		for (size_t i = 0; i < caps->nprofiles; i++)
+			if ((e->power_profile >= 0 &&
+			     caps->profiles[i].index == e->power_profile) ||
+			    (e->power_profile < 0 &&
+			     strcasecmp(caps->profiles[i].name,
+			                e->power_profile_name) == 0))
+				profile = caps->profiles[i].index;
+		if (profile < 0)
+			return fail(err, len,
+			            "power_profile '%s' is not in this card's "
+			            "pp_power_profile_mode table",
+			            e->power_profile >= 0
+			                ? "index"
+			                : e->power_profile_name);
+		if (given(e, GT_PK_PERF_LEVEL) &&
+		    strcmp(e->perf_level, "manual") != 0)
+			return fail(
+			    err, len,
+			    "power_profile needs perf_level manual (the "
+			    "kernel takes a profile only then), not %s",
+			    e->perf_level);
+	}
+	if (given(e, GT_PK_PERF_LEVEL) && profile < 0 &&
+	    strcmp(e->perf_level, caps->level) != 0 &&
+	    (ch = add(out, n, max, caps, device, GT_CTL_PERF_LEVEL)))
+		snprintf(ch->text, sizeof(ch->text), "%s", e->perf_level);
+	if (profile >= 0 &&
+	    (profile != caps->profile_active ||
+	     strcmp(caps->level, "manual") != 0) &&
+	    (ch = add(out, n, max, caps, device, GT_CTL_POWER_PROFILE)))
+		ch->value = profile;
+	if (given(e, GT_PK_POWER_LIMIT)) {
+		if (!caps->power.known)
+			return fail(err, len, "power_limit: %s",
+			            caps->power.why[0] ? caps->power.why
+			                               : "not settable here");
+		int64_t v = e->power_default ? caps->power.def
+		            : caps->vendor == GT_VENDOR_NVIDIA
+		                ? (int64_t)e->power_mw
+		                : (int64_t)e->power_mw * 1000;
+		if (v < 0)
+			return fail(
+			    err, len,
+			    "power_limit = default: the GPU does not say "
+			    "its default");
+		if (v != caps->power.cur &&
+		    (ch = add(out, n, max, caps, device, GT_CTL_POWER_LIMIT)))
+			ch->value = v;
+	}
+	if (given(e, GT_PK_FREQ_MIN) || given(e, GT_PK_FREQ_MAX)) {
+		if (caps->vendor != GT_VENDOR_INTEL || !caps->freq_min.known ||
+		    !caps->freq_max.known)
+			return fail(err, len,
+			            "freq_min/freq_max are Intel settings this "
+			            "GPU does not have");
+		int64_t lo = given(e, GT_PK_FREQ_MIN) ? e->freq_min_mhz
+		                                      : caps->freq_min.cur;
+		int64_t hi = given(e, GT_PK_FREQ_MAX) ? e->freq_max_mhz
+		                                      : caps->freq_max.cur;
+		if ((lo != caps->freq_min.cur || hi != caps->freq_max.cur) &&
+		    (ch = add(out, n, max, caps, device, GT_CTL_FREQ_LIMITS))) {
+			ch->value = lo;
+			ch->value2 = hi;
+		}
+	}
+	return 0;
+}
+
+int gt_profile_changes(const struct gt_profile_entry *e,
+                       const struct gt_ctl_caps *caps, size_t device,
+                       struct gt_ctl_change *out, size_t max, char *err,
+                       size_t len)
+{
+	size_t n = 0;
+	struct gt_ctl_change *ch;
+
+	if (caps->why[0])
+		return fail(err, len, "%s", caps->why);
+	if (power_changes(e, caps, device, out, &n, max, err, len) < 0)
+		return -1;
+	if (!given(e, GT_PK_FAN))
+		return (int)n;
+	if (caps->fan_method == GT_FAN_METHOD_NONE)
+		return fail(err, len, "fan: %s", caps->fan_why);
+	ch = add(out, &n, max, caps, device,
+	         e->fan == GT_PROFILE_FAN_AUTO ? GT_CTL_FAN_AUTO
+	                                       : GT_CTL_FAN_CURVE);
+	if (!ch)
+		return fail(err, len, "too many settings for one GPU");
+	ch->fan_mask = e->fan_mask;
+	ch->curve = e->curve;
+	gt_fanloop_config_default(&ch->loop);
+	if (caps->fan_max_cpercent > caps->fan_min_cpercent) {
+		ch->loop.min_cpercent = caps->fan_min_cpercent;
+		ch->loop.max_cpercent = caps->fan_max_cpercent;
+	}
+	ch->loop.hysteresis_mc = e->hysteresis_mc;
+	ch->loop.down_delay_ns = e->down_delay_ns;
+	if (ch->kind == GT_CTL_FAN_CURVE &&
+	    caps->fan_method == GT_FAN_METHOD_AMD_FIRMWARE && ch->curve.n != 5)
+		return fail(err, len,
+		            "fan: this card's firmware curve has exactly 5 "
+		            "points; the profile gives %u",
+		            ch->curve.n);
+	return (int)n;
+}
+
+/* ---- --restore ----------------------------------------------------- */
+
+static void print_report(FILE *f, const char *report)
+{
+	if (report[0])
+		fprintf(f, "%s%s", report,
+		        report[strlen(report) - 1] == '\n' ? "" : "\n");
+}
+
+int gt_headless_restore(const struct gt_cli *cli)
+{
+	struct gt_ctlsession_config cfg;
+	char state[512], audit[512], err[512], report[4096];
+
+	gt_headless_session_config(cli, &cfg, state, audit, sizeof(state));
+	struct gt_ctlsession *s = gt_ctlsession_new(&cfg, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "gputop: %s\n", err);
+		return GT_EXIT_FAILURE;
+	}
+	size_t n = gt_ctlsession_pending(s);
+	if (n == 0) {
+		printf("gputop: nothing to restore (no state file at %s)\n",
+		       gt_ctlsession_state_path(s));
+		gt_ctlsession_free(s);
+		return GT_EXIT_OK;
+	}
+	int rc = gt_ctlsession_restore_all(s, report, sizeof(report));
+	print_report(rc == 0 ? stdout : stderr, report);
+	if (rc == 0)
+		printf("gputop: restored %zu setting(s) from %s\n", n,
+		       gt_ctlsession_state_path(s));
+	else if (rc < 0)
+		fprintf(stderr, "gputop: not restored\n");
+	else
+		fprintf(stderr,
+		        "gputop: %d of %zu setting(s) could not be restored; "
+		        "the state file %s is kept\n",
+		        rc, n, gt_ctlsession_state_path(s));
+	gt_ctlsession_free(s);
+	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
+}
+
+/* ---- --apply ------------------------------------------------------- */
+
+#define MAX_PER_GPU 6
+
+static bool is_loop(const struct gt_ctl_change *ch)
+{
+	return ch->kind == GT_CTL_FAN_CURVE &&
+	       (ch->fan_method == GT_FAN_METHOD_NVML_LOOP ||
+	        ch->fan_method == GT_FAN_METHOD_AMD_PWM_LOOP);
+}
+
+static void say(bool daemon, int prio, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(bool daemon, int prio, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "gputop: %s\n", msg);
+	if (daemon)
+		syslog(prio, "%s", msg);
+}
+
+/* The plan for every GPU, refused as a whole before anything is written. */
+struct plan {
+	size_t n;
+	struct gt_ctl_change ch[GT_PROFILE_MAX_BLOCKS * MAX_PER_GPU];
+	bool loops;
+};
+
+static int make_plan(struct gt_ctlsession *s, const struct gt_devlist *devs,
+                     const struct gt_profile *p, struct plan *plan, char *err,
+                     size_t len)
+{
+	char why[400];
+	plan->n = 0;
+	plan->loops = false;
+	for (size_t i = 0; i < devs->count; i++) {
+		const struct gt_static *st = &devs->items[i];
+		const struct gt_profile_entry *e =
+		    gt_profile_match(p, st->pci_bus_id);
+		struct gt_ctl_caps caps;
+		if (!e)
+			continue;
+		memset(&caps, 0, sizeof(caps));
+		if (gt_ctlsession_caps(s, st, &caps) < 0 && !caps.why[0])
+			snprintf(caps.why, sizeof(caps.why),
+			         "the device cannot be controlled");
+		size_t room = sizeof(plan->ch) / sizeof(plan->ch[0]) - plan->n;
+		int n = gt_profile_changes(
+		    e, &caps, i, plan->ch + plan->n,
+		    room < MAX_PER_GPU ? room : MAX_PER_GPU, why, sizeof(why));
+		if (n < 0)
+			return fail(err, len, "GPU %u (%s), line %d: %s",
+			            st->index, st->pci_bus_id, e->line, why);
+		for (int k = 0; k < n; k++)
+			plan->loops |= is_loop(&plan->ch[plan->n + (size_t)k]);
+		plan->n += (size_t)n;
+	}
+	return 0;
+}
+
+static int load_profile(const struct gt_cli *cli, struct gt_profile_list **list,
+                        const struct gt_profile **p)
+{
+	char err[512];
+	if (gt_profile_load(NULL, list, err, sizeof(err)) < 0) {
+		fprintf(stderr, "gputop: %s\n", err);
+		return -1;
+	}
+	*p = gt_profile_find(*list, cli->profile);
+	if (!*p) {
+		gt_profile_not_found(*list, cli->profile, err, sizeof(err));
+		fprintf(stderr, "gputop: %s\n", err);
+		return -1;
+	}
+	if ((*p)->nproblems) {
+		fprintf(stderr, "gputop: profile '%s' is not applied: %s\n",
+		        (*p)->name, (*p)->problem);
+		return -1;
+	}
+	return 0;
+}
+
+static void wait_for_stop(volatile sig_atomic_t *stop)
+{
+	struct timespec ts = {0, 200000000L};
+	while (!*stop)
+		nanosleep(&ts, NULL);
+}
+
+static int run_plan(struct gt_ctlsession *s, struct gt_collector *c,
+                    const struct plan *plan, const struct gt_cli *cli,
+                    volatile sig_atomic_t *stop)
+{
+	char report[4096];
+	bool d = cli->daemon;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		struct gt_ctl_result res;
+		if (gt_ctlsession_apply(s, &plan->ch[i], &res) !=
+		    GT_CONTROL_OK) {
+			say(d, LOG_ERR, "profile '%s': GPU %zu: %s: %s",
+			    cli->profile, plan->ch[i].device, res.asked,
+			    res.err);
+			int bad = gt_ctlsession_restore_all(s, report,
+			                                    sizeof(report));
+			say(d, LOG_ERR, "%s",
+			    bad == 0
+			        ? "every change already made was restored"
+			        : "restoring what was changed failed: see "
+			          "the audit log; gputop --restore retries");
+			return GT_EXIT_FAILURE;
+		}
+		say(d, LOG_NOTICE, "GPU %zu: %s -> %s%s", plan->ch[i].device,
+		    res.asked, res.applied,
+		    res.differs ? " (the device applied something else)" : "");
+	}
+	if (!d) {
+		/* One-shot: the user asked for these values to stay. */
+		if (gt_ctlsession_release(s) < 0)
+			say(d, LOG_WARNING,
+			    "the state file could not be removed: the next "
+			    "start will offer to restore the old values");
+		say(d, LOG_NOTICE, "profile '%s' applied (%zu change%s)",
+		    cli->profile, plan->n, plan->n == 1 ? "" : "s");
+		return GT_EXIT_OK;
+	}
+	say(d, LOG_NOTICE,
+	    "profile '%s' applied; running%s until SIGTERM/SIGINT, then "
+	    "restoring",
+	    cli->profile, plan->loops ? " the fan loops" : "");
+	wait_for_stop(stop);
+	gt_collector_stop(c);
+	gt_ctlsession_detach(s);
+	int bad = gt_ctlsession_restore_all(s, report, sizeof(report));
+	say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
+	    bad == 0 ? "stopped; original settings restored"
+	             : "stopped; some settings could not be restored (see "
+	               "the audit log; gputop --restore retries)");
+	return bad == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
+}
+
+int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
+                      volatile sig_atomic_t *stop)
+{
+	struct gt_ctlsession_config cfg;
+	struct gt_profile_list *list = NULL;
+	const struct gt_profile *p = NULL;
+	struct gt_view view;
+	char state[512], audit[512], err[600];
+	int rc = GT_EXIT_FAILURE;
+	static struct plan plan; /* large; one apply per process */
+
+	if (load_profile(cli, &list, &p) < 0) {
+		gt_profile_list_free(list);
+		return GT_EXIT_FAILURE;
+	}
+	if (cli->daemon)
+		openlog("gputop", LOG_PID, LOG_DAEMON);
+	gt_headless_session_config(cli, &cfg, state, audit, sizeof(state));
+	cfg.syslog = cli->daemon;
+	struct gt_ctlsession *s = gt_ctlsession_new(&cfg, err, sizeof(err));
+	if (!s) {
+		say(cli->daemon, LOG_ERR, "%s", err);
+		gt_profile_list_free(list);
+		return GT_EXIT_FAILURE;
+	}
+	if (gt_ctlsession_pending(s) > 0) {
+		say(cli->daemon, LOG_ERR,
+		    "an earlier gputop left changed settings in %s: run "
+		    "gputop --restore first",
+		    gt_ctlsession_state_path(s));
+		goto out;
+	}
+	gt_collector_tick(c, GT_TICK_ALL);
+	if (gt_view_open(&view, c) < 0) {
+		say(cli->daemon, LOG_ERR, "out of memory");
+		goto out;
+	}
+	int planned = make_plan(s, view.devs, p, &plan, err, sizeof(err));
+	gt_view_close(&view);
+	if (planned < 0) {
+		say(cli->daemon, LOG_ERR, "profile '%s' is not applied: %s",
+		    p->name, err);
+		goto out;
+	}
+	if (plan.loops && !cli->daemon) {
+		say(false, LOG_ERR,
+		    "profile '%s' drives a fan with a software curve, which "
+		    "needs gputop to keep running: add --daemon (nothing was "
+		    "changed)",
+		    p->name);
+		goto out;
+	}
+	if (plan.n == 0 && !cli->daemon) {
+		say(false, LOG_NOTICE,
+		    "profile '%s': every setting is already in force", p->name);
+		rc = GT_EXIT_OK;
+		goto out;
+	}
+	const char *ro = gt_ctlsession_readonly_reason(s);
+	if (ro[0]) {
+		say(cli->daemon, LOG_ERR, "%s", ro);
+		goto out;
+	}
+	gt_ctlsession_attach(s, c);
+	if (gt_collector_start(c) != 0) {
+		say(cli->daemon, LOG_ERR, "cannot start the collector thread");
+		goto out;
+	}
+	rc = run_plan(s, c, &plan, cli, stop);
+out:
+	gt_collector_stop(c);
+	gt_ctlsession_detach(s);
+	gt_ctlsession_free(s);
+	gt_profile_list_free(list);
+	if (cli->daemon)
+		closelog();
+	return rc;
+}

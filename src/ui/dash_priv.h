@@ -1,0 +1,75 @@
+/*
+ * dash_priv.h - the dashboard's state, shared by the files that make up
+ * the dashboard (dashboard.c: the loop, drawing and keys; dashctl.c: the
+ * control dialogs' glue). Not for other modules: they use dashboard.h.
+ */
+#ifndef GPUTOP_DASH_PRIV_H
+#define GPUTOP_DASH_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "ctldialog.h"
+#include "dashboard.h"
+#include "graph.h"
+#include "history.h"
+#include "layout.h"
+#include "overlay.h"
+#include "palette.h"
+#include "proctable.h"
+#include "setup.h"
+#include "theme.h"
+#include "view.h"
+
+struct dash {
+	struct gt_collector *c;
+	const struct gt_dash_opts *opts;
+	struct gt_view view;
+	struct gt_history *hist; /* one per device */
+	size_t nhist;
+	uint64_t *last_new_ns; /* when each device last gave a sample */
+	struct gt_layout layout;
+	struct gt_rect *rects;
+	struct gt_layout_opts lopts;
+	struct gt_theme theme;
+	struct gt_palette pal;
+	struct gt_config cfg; /* the settings; saved only on request */
+	char cfg_path[1024];
+	enum gt_glyphs auto_glyphs; /* from the locale, for glyphs = auto */
+	struct gt_setup setup;
+	bool setup_open;
+	int *vis; /* device indexes of the GPUs shown (not hidden) */
+	int nvis;
+	struct gt_proctable_state pt;
+	size_t *order;
+	size_t norder, order_cap;
+	int widths[GT_COL__COUNT];
+	uint64_t interval_ns;
+	struct gt_overlay ov;
+	struct gt_ctldlg dlg;
+	bool restore_offer; /* a state file from an earlier run is pending */
+	char notice[256];
+	uint64_t notice_until;
+	char filter_err[128];
+	/* gputop's own cost, shown in the status line. */
+	uint64_t self_cpu_ns, self_wall_ns;
+	double self_cpu_pct;
+	uint64_t self_rss;
+	uint64_t frames;
+	uint64_t last_proc_seq;
+	bool follow_lost;
+};
+
+/* A short message in the status line for 5 s. */
+void gt_dash_notice(struct dash *d, const char *msg);
+/* Device index of the selected GPU, -1 when none is shown. */
+int gt_dash_selected_device(const struct dash *d);
+
+/* dashctl.c: the power and fan dialogs and the restore offer. */
+void gt_dash_control_open(struct dash *d, enum gt_ctldlg_kind kind);
+bool gt_dash_control_key(struct dash *d, int ch);
+void gt_dash_control_draw(struct dash *d);
+bool gt_dash_control_poll(struct dash *d);
+
+#endif
