@@ -90,6 +90,10 @@ struct gt_ctl_caps {
 	struct gt_fancurve fw_curve;
 	int32_t fw_temp_min_mc, fw_temp_max_mc;
 	int32_t fw_speed_min_cpercent, fw_speed_max_cpercent;
+	/* The slowdown threshold (m°C) from the device's static facts, where
+	 * a software curve hands the fan back at once; -1 when unknown (the
+	 * loop's default then applies). Filled by gt_ctlsession_caps. */
+	int64_t slowdown_mc;
 };
 
 /* Fills caps for the device st describes. Reads only: NVML getters through

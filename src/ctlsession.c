@@ -256,6 +256,9 @@ int gt_ctlsession_caps(struct gt_ctlsession *s, const struct gt_static *st,
 	pthread_mutex_lock(&s->lock);
 	int rc = gt_control_caps(s->ctl, st, caps);
 	pthread_mutex_unlock(&s->lock);
+	caps->slowdown_mc = st->f[GT_S_TEMP_SLOWDOWN].why == GT_WHY_OK
+	                        ? st->f[GT_S_TEMP_SLOWDOWN].v
+	                        : -1;
 	return rc;
 }
 

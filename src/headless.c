@@ -174,6 +174,8 @@ int gt_profile_changes(const struct gt_profile_entry *e,
 		ch->loop.min_cpercent = caps->fan_min_cpercent;
 		ch->loop.max_cpercent = caps->fan_max_cpercent;
 	}
+	if (caps->slowdown_mc > 0)
+		ch->loop.panic_mc = caps->slowdown_mc;
 	ch->loop.hysteresis_mc = e->hysteresis_mc;
 	ch->loop.down_delay_ns = e->down_delay_ns;
 	if (ch->kind == GT_CTL_FAN_CURVE &&

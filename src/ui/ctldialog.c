@@ -258,6 +258,8 @@ static void plan_fan(struct gt_ctldlg *d)
 		ch->loop.min_cpercent = c->fan_min_cpercent;
 		ch->loop.max_cpercent = c->fan_max_cpercent;
 	}
+	if (c->slowdown_mc > 0)
+		ch->loop.panic_mc = c->slowdown_mc;
 	ch->loop.hysteresis_mc = d->hysteresis_c * 1000;
 	ch->loop.down_delay_ns = (uint64_t)d->delay_s * 1000000000ull;
 }
@@ -816,13 +818,46 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 				gt_put(w, in, row, 44, attr, note);
 		}
 		if (d->kind == GT_CTLDLG_FAN) {
-			char range[128];
-			snprintf(range, sizeof(range),
-			         "device speed range %d-%d %%; below the first "
-			         "point the firmware drives the fan",
-			         d->caps.fan_min_cpercent / 100,
-			         d->caps.fan_max_cpercent / 100);
+			char range[200];
+			if (d->caps.slowdown_mc > 0)
+				snprintf(
+				    range, sizeof(range),
+				    "device speed range %d-%d %%; below the "
+				    "first point, and at %lld°C (slowdown), "
+				    "the firmware drives the fan",
+				    d->caps.fan_min_cpercent / 100,
+				    d->caps.fan_max_cpercent / 100,
+				    (long long)(d->caps.slowdown_mc / 1000));
+			else
+				snprintf(
+				    range, sizeof(range),
+				    "device speed range %d-%d %%; below the "
+				    "first point the firmware drives the fan",
+				    d->caps.fan_min_cpercent / 100,
+				    d->caps.fan_max_cpercent / 100);
 			gt_put(w, in, row++, 0, attr, range);
+			if (data->loop && data->loop->active) {
+				char st[160];
+				if (data->loop->applied_cpercent >= 0)
+					snprintf(
+					    st, sizeof(st),
+					    "gputop's curve is running: fan "
+					    "at %d %% (%s)",
+					    data->loop->applied_cpercent / 100,
+					    gt_fan_reason_name(
+					        data->loop->reason));
+				else
+					snprintf(
+					    st, sizeof(st),
+					    "gputop's curve is running: fan "
+					    "automatic now (%s)",
+					    gt_fan_reason_name(
+					        data->loop->reason));
+				gt_put(w, in, row++, 0, hi, st);
+			} else if (data->loop && data->loop->firmware) {
+				gt_put(w, in, row++, 0, hi,
+				       "gputop set the firmware curve");
+			}
 			struct gt_rect g = {in.x, in.y + row + 1, in.w,
 			                    in.h - row - 4};
 			draw_graph(w, g, d, data);

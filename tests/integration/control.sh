@@ -285,6 +285,35 @@ cmp -s "$amd/class/drm/card1/device/gpu_od/fan_ctrl/fan_curve" \
 	"$fix/amdgpu/rx9070/class/drm/card1/device/gpu_od/fan_ctrl/fan_curve" &&
 	pass "rdna4: looking writes nothing" || fail "rdna4: fan_curve changed"
 
+# 12. Panic rule: at the slowdown threshold (85 °C on this card) a running
+# curve hands the fans back at once, and says so.
+sed -e 's/^temp ramp 45 68 60$/temp 95/' \
+	-e 's/^temp.margin ramp 38 15 60 .*/temp.margin -12/' "$rtx" >"$tmp/hot.scn"
+grep -q "^temp 95$" "$tmp/hot.scn" && grep -q "^temp.margin -12$" "$tmp/hot.scn" ||
+	fail "hot.scn: temperature lines not replaced"
+start hot "$tmp/hot.scn"
+keys f
+wait_for "at 85°C \(slowdown\)" && pass "panic: the dialog names the slowdown threshold" ||
+	fail "panic: threshold not shown"
+keys Enter y
+wait_for "temperature at the slowdown threshold|panic_threshold" &&
+	pass "panic: at 95 °C the curve hands the fans to the firmware" ||
+	fail "panic: no hand-back"
+grep -q "SetFanSpeed_v2" "$log" && fail "panic: a fan speed was set at 95 °C" ||
+	pass "panic: no manual speed was written"
+wait_log "SetDefaultFanSpeed_v2 dev=0 fan=0 -> 0" || fail "panic: fan 0 not automatic"
+keys k Escape q
+wait_for "EXITED 0" || fail "hot: quit"
+
+# 13. A fatal signal: the dashboard dies, the guardian restores.
+start segv "$rtx"
+keys p 1 Enter y k
+wait_log "limit=600000 -> 0" || fail "segv: no change"
+kill -SEGV "$(gputop_pid)"
+wait_for "EXITED" || fail "segv: still running"
+wait_log "limit=450000 -> 0" && pass "a crash (SIGSEGV): the guardian restored the limit" ||
+	fail "segv: no restore"
+
 # 10. Profiles without the dashboard: --apply keeps a power change, a
 # software fan curve needs --daemon, and the daemon restores on SIGTERM.
 mkdir -p "$tmp/cfg/gputop"

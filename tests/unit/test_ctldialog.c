@@ -205,9 +205,12 @@ static void test_fan_plan(void **state)
 	struct gt_ctl_caps c = nvidia_caps();
 	(void)state;
 
+	c.slowdown_mc = 85000;
 	gt_ctldlg_open(&d, GT_CTLDLG_FAN, 0, &c, "");
 	assert_int_equal(gt_ctldlg_plan(&d), 1);
 	assert_int_equal(d.changes[0].kind, GT_CTL_FAN_CURVE);
+	/* The panic rule uses the device's own slowdown threshold. */
+	assert_int_equal(d.changes[0].loop.panic_mc, 85000);
 	assert_int_equal(d.changes[0].loop.min_cpercent, 3000);
 	assert_int_equal(d.changes[0].loop.hysteresis_mc, 3000);
 	assert_int_equal(d.changes[0].loop.down_delay_ns, 5 * SEC);
