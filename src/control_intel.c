@@ -547,6 +547,19 @@ int gt_control_intel_caps(struct gt_control *c, const char *devdir,
 		return -1;
 	gt_copy_str(caps->dev, sizeof(caps->dev), d.dir);
 	gt_copy_str(caps->hwmon, sizeof(caps->hwmon), d.hwmon);
+	/* Paths too long for the preview stay "" (the setters do not
+	 * use these). */
+	if (d.hwmon[0] && d.power[0])
+		(void)gt_sysfs_join(caps->power_file, sizeof(caps->power_file),
+		                    d.hwmon, d.power);
+	if (d.f) {
+		(void)gt_sysfs_join(caps->freq_min_file,
+		                    sizeof(caps->freq_min_file), d.fdir,
+		                    d.f->min);
+		(void)gt_sysfs_join(caps->freq_max_file,
+		                    sizeof(caps->freq_max_file), d.fdir,
+		                    d.f->max);
+	}
 	if (!d.hwmon[0])
 		snprintf(p->why, sizeof(p->why),
 		         "this device has no GPU hwmon: an integrated GPU's "

@@ -1075,6 +1075,9 @@ int gt_control_amd_caps(struct gt_control *c, const char *devdir,
 		return -1;
 	gt_copy_str(caps->dev, sizeof(caps->dev), d.dir);
 	gt_copy_str(caps->hwmon, sizeof(caps->hwmon), d.hwmon);
+	if (d.hwmon[0]) /* too long for the preview: "" */
+		(void)gt_sysfs_join(caps->power_file, sizeof(caps->power_file),
+		                    d.hwmon, "power1_cap");
 	power_caps(&d, caps);
 	caps->has_level = has_leaf(&d, L_LEVEL);
 	if (caps->has_level && read_level(&d, caps->level) != 0)

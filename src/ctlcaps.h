@@ -77,6 +77,12 @@ struct gt_ctl_caps {
 	 * hardware's (RPn..RP0), cur is the limit in force. */
 	struct gt_ctl_range freq_min, freq_max;
 
+	/* The files a change writes, for the preview (AMD/Intel power: the
+	 * hwmon limit; Intel: the GT's limit files); "" where none. */
+	char power_file[GT_RESTORE_PATH_MAX];
+	char freq_min_file[GT_RESTORE_PATH_MAX];
+	char freq_max_file[GT_RESTORE_PATH_MAX];
+
 	/* Fans. */
 	enum gt_fan_method fan_method;
 	char fan_why[GT_CAPS_WHY_MAX]; /* why NONE */

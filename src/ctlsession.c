@@ -334,9 +334,7 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 			    "nvmlDeviceSetPowerManagementLimit_v2(%s, %lld mW)",
 			    dev, (long long)ch->value);
 		else
-			line(&o, "%s/%s <- %lld", caps->hwmon,
-			     ch->vendor == GT_VENDOR_AMD ? "power1_cap"
-			                                 : "power1_max",
+			line(&o, "%s <- %lld", caps->power_file,
 			     (long long)ch->value);
 		break;
 	case GT_CTL_PERF_LEVEL:
@@ -351,12 +349,23 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 		line(&o, "%s/pp_power_profile_mode <- %lld", dev,
 		     (long long)ch->value);
 		break;
-	case GT_CTL_FREQ_LIMITS:
-		line(&o, "%s: minimum frequency <- %lld MHz", dev,
-		     (long long)ch->value);
-		line(&o, "%s: maximum frequency <- %lld MHz", dev,
-		     (long long)ch->value2);
+	case GT_CTL_FREQ_LIMITS: {
+		/* In the setter's order: the minimum never passes the
+		 * maximum in force, so a higher minimum goes second. */
+		bool max_first = ch->value > caps->freq_max.cur;
+		for (int i = 0; i < 2; i++) {
+			bool max = (i == 0) == max_first;
+			int64_t v = max ? ch->value2 : ch->value;
+			int64_t now =
+			    max ? caps->freq_max.cur : caps->freq_min.cur;
+			if (v != now)
+				line(&o, "%s <- %lld",
+				     max ? caps->freq_max_file
+				         : caps->freq_min_file,
+				     (long long)v);
+		}
 		break;
+	}
 	case GT_CTL_FAN_AUTO:
 		if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
 			for (unsigned f = 0; f < fan_count_of(ch); f++)

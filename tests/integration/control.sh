@@ -314,6 +314,31 @@ wait_for "EXITED" || fail "segv: still running"
 wait_log "limit=450000 -> 0" && pass "a crash (SIGSEGV): the guardian restored the limit" ||
 	fail "segv: no restore"
 
+# 14. Intel (i915, Arc A770): Power saver lowers power1_max and the GT's
+# maximum frequency, exactly as previewed; quitting puts both back.
+intel="$tmp/i915"
+cp -r "$fix/intel/i915-dg2" "$intel"
+card="$intel/class/drm/card0"
+max_before=$(cat "$card/gt/gt0/rps_max_freq_mhz")
+pl_before=$(cat "$card/device/hwmon/hwmon2/power1_max")
+SYSFS=$intel start intel "$rtx" --nvml-lib /nonexistent
+keys p
+wait_for "Min frequency +< 300 MHz >" && pass "intel: the power dialog offers the frequency limits" ||
+	fail "intel: power dialog"
+keys 3 Enter
+wait_for "hwmon2/power1_max <- 157500000" && wait_for "gt/gt0/rps_max_freq_mhz <- 1350" &&
+	pass "intel: preview of power1_max and rps_max_freq_mhz" || fail "intel: preview"
+keys y k
+sleep 0.3
+[ "$(cat "$card/device/hwmon/hwmon2/power1_max")" = 157500000 ] &&
+	[ "$(cat "$card/gt/gt0/rps_max_freq_mhz")" = 1350 ] &&
+	pass "intel: both files written" || fail "intel: files not written"
+keys Escape q
+wait_for "EXITED 0" || fail "intel: quit"
+[ "$(cat "$card/device/hwmon/hwmon2/power1_max")" = "$pl_before" ] &&
+	[ "$(cat "$card/gt/gt0/rps_max_freq_mhz")" = "$max_before" ] &&
+	pass "intel: quitting restored both" || fail "intel: not restored"
+
 # 10. Profiles without the dashboard: --apply keeps a power change, a
 # software fan curve needs --daemon, and the daemon restores on SIGTERM.
 mkdir -p "$tmp/cfg/gputop"

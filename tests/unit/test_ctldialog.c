@@ -44,6 +44,8 @@ static struct gt_ctl_caps amd_caps(void)
 	snprintf(c.dev, sizeof(c.dev), "/sys/class/drm/card0/device");
 	snprintf(c.hwmon, sizeof(c.hwmon),
 	         "/sys/class/drm/card0/device/hwmon/hwmon4");
+	snprintf(c.power_file, sizeof(c.power_file),
+	         "/sys/class/drm/card0/device/hwmon/hwmon4/power1_cap");
 	c.power.known = true;
 	c.power.min = 1000000;
 	c.power.max = 201000000;
