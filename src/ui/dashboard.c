@@ -721,7 +721,7 @@ static int setup(struct dash *d)
 	gt_proctable_state_init(&d->pt);
 	gt_config_defaults(&d->cfg);
 	if (gt_config_default_path(d->cfg_path, sizeof(d->cfg_path)) != 0)
-		gt_copy_str(d->cfg_path, sizeof(d->cfg_path), "gputop.conf");
+		snprintf(d->cfg_path, sizeof(d->cfg_path), "gputop.conf");
 	/* A file with problems is reported and kept as it is: only `w` in
 	 * the setup dialog writes it. */
 	if (gt_config_load(d->cfg_path, &d->cfg, err, sizeof(err)) != 0) {
