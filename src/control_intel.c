@@ -197,7 +197,7 @@ static int range_of(const struct intel *d, enum what w, int64_t *lo,
 static int validate(const struct intel *d, enum what w, const char *value,
                     bool restore, char *err, size_t len)
 {
-	int64_t lo, hi;
+	int64_t lo = 0, hi = -1;
 	long long v = -1;
 	int used = -1;
 

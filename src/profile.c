@@ -857,6 +857,8 @@ void gt_profile_reader_line(struct gt_profile_reader *r, int line,
 			problem(r, line, "%s", why);
 		return;
 	}
+	if (!key) /* the reader's contract: a setting has a key */
+		return;
 	if (strcasecmp(key, "gpu") == 0) {
 		gpu_line(r, line, value);
 		return;

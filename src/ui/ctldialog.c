@@ -309,22 +309,25 @@ static void step_field(struct gt_ctldlg *d, enum field f, int dir, bool big)
 		int n = 0;
 		while (gt_amd_perf_levels[n])
 			n++;
-		d->level = (d->level + n + dir) % n;
+		if (n)
+			d->level = (d->level + n + dir) % n;
 		break;
 	}
 	case F_PROFILE:
+		if (!c->nprofiles)
+			return;
 		d->profile =
 		    (d->profile + (int)c->nprofiles + dir) % (int)c->nprofiles;
 		d->level = level_named("manual");
 		break;
 	case F_FMIN:
-		d->fmin = clamp64(d->fmin + dir * (big ? 500 : 50),
+		d->fmin = clamp64(d->fmin + (int64_t)dir * (big ? 500 : 50),
 		                  c->freq_min.min, c->freq_min.max);
 		if (d->fmax < d->fmin)
 			d->fmax = d->fmin;
 		break;
 	case F_FMAX:
-		d->fmax = clamp64(d->fmax + dir * (big ? 500 : 50),
+		d->fmax = clamp64(d->fmax + (int64_t)dir * (big ? 500 : 50),
 		                  c->freq_max.min, c->freq_max.max);
 		if (d->fmin > d->fmax)
 			d->fmin = d->fmax;
