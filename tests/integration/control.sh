@@ -107,8 +107,13 @@ wait_for "not kept within 10 s: reverted" 280 &&
 	fail "no revert after the countdown"
 grep -q "limit=315000 -> 0" "$log" && tail -1 "$log" | grep -q "limit=450000 -> 0" &&
 	pass "revert: the old limit was written back" || fail "revert: calls"
-keys Escape q
-wait_for "EXITED 0" || fail "revert: quit"
+# Kept this time, then Ctrl-C (SIGINT) ends gputop, which restores.
+keys Escape p 1 Enter y k
+wait_log "limit=600000 -> 0" || fail "revert: no second change"
+t send-keys -t dash C-c
+wait_for "EXITED 0" || fail "revert: Ctrl-C did not end it"
+tail -1 "$log" | grep -q "limit=450000 -> 0" && pass "Ctrl-C (SIGINT) restores" ||
+	fail "SIGINT did not restore"
 
 # 3. Fan curve on both fans of the GeForce; SIGTERM hands them back.
 start fan "$rtx"
@@ -249,6 +254,13 @@ keys y k
 sleep 0.3
 [ "$(cat "$hw/power1_cap")" = 150000000 ] && pass "amd: power1_cap written" ||
 	fail "amd: power1_cap is $(cat "$hw/power1_cap")"
+keys Escape p Down Right Right Enter # performance level: auto -> high
+wait_for "device/power_dpm_force_performance_level <- high" &&
+	pass "amd: preview of the performance level" || fail "amd: level preview"
+keys y k
+sleep 0.3
+[ "$(cat "$amd/class/drm/card0/device/power_dpm_force_performance_level")" = high ] &&
+	pass "amd: performance level written" || fail "amd: level not written"
 keys Escape f Enter
 wait_for "hwmon4/pwm1_enable <- 1" || fail "amd: fan preview"
 keys y k
@@ -259,7 +271,8 @@ sleep 0.5
 keys Escape q
 wait_for "EXITED 0" || fail "amd: quit"
 [ "$(cat "$hw/power1_cap")" = 155000000 ] && [ "$(cat "$hw/pwm1_enable")" = 2 ] &&
-	pass "amd: quitting restored power1_cap and pwm1_enable" ||
+	[ "$(cat "$amd/class/drm/card0/device/power_dpm_force_performance_level")" = auto ] &&
+	pass "amd: quitting restored power1_cap, pwm1_enable and the level" ||
 	fail "amd: after quit power1_cap=$(cat "$hw/power1_cap") pwm1_enable=$(cat "$hw/pwm1_enable")"
 
 # 11. AMD RDNA4 (no pwm1_enable): the fan dialog offers the firmware curve
@@ -333,11 +346,11 @@ sleep 0.3
 [ "$(cat "$card/device/hwmon/hwmon2/power1_max")" = 157500000 ] &&
 	[ "$(cat "$card/gt/gt0/rps_max_freq_mhz")" = 1350 ] &&
 	pass "intel: both files written" || fail "intel: files not written"
-keys Escape q
-wait_for "EXITED 0" || fail "intel: quit"
+kill -HUP "$(gputop_pid)" # the terminal went away
+wait_for "EXITED" || fail "intel: SIGHUP did not end it"
 [ "$(cat "$card/device/hwmon/hwmon2/power1_max")" = "$pl_before" ] &&
 	[ "$(cat "$card/gt/gt0/rps_max_freq_mhz")" = "$max_before" ] &&
-	pass "intel: quitting restored both" || fail "intel: not restored"
+	pass "intel: SIGHUP restored both" || fail "intel: not restored"
 
 # 10. Profiles without the dashboard: --apply keeps a power change, a
 # software fan curve needs --daemon, and the daemon restores on SIGTERM.
