@@ -4,11 +4,14 @@
  * a proc tree whose root is configurable (--procfs DIR, like node_exporter's
  * --path.procfs) so that gputop in a container can watch the host.
  *
- * A struct gt_procinfo keeps a per-pid cache so a steady state reads only
- * /proc/PID/stat per process and call; status (for the uid), cmdline and
- * cgroup are read when a pid is first seen, when the pid was reused (a
- * different start time, field 22 of stat) and after an exec (a different
- * comm).
+ * A struct gt_procinfo keeps a per-pid cache so a steady state costs one
+ * small read per process and call: where the proc tree is the one of our
+ * own pid namespace (the live /proc, as a rule), /proc/PID/statm plus the
+ * pid's process CPU clock, with comm every 8th call to notice an exec;
+ * elsewhere (a copied tree, the host's /proc seen from a container)
+ * /proc/PID/stat. status (for the uid), cmdline and cgroup are read when a
+ * pid is first seen, when the pid was reused (a different start time,
+ * field 22 of stat) and after an exec (a different comm).
  *
  * Not thread-safe: one gt_procinfo belongs to one thread (the collector).
  */
@@ -48,14 +51,18 @@ void gt_procinfo_free(struct gt_procinfo *pi);
  *                cmdline (kernel thread, zombie) gives "[comm]". Left
  *                unchanged (possibly NULL) when cmdline is unreadable.
  *   container  - see gt_procinfo_parse_cgroup(); "" when unreadable.
- *   GT_P_HOST_MEM - resident bytes: field 24 of stat (resident pages, the
- *                count status shows as VmRSS) times the page size; 0 for
+ *   GT_P_HOST_MEM - resident bytes: field 24 of stat or the second number
+ *                of statm (resident pages, the count status shows as VmRSS)
+ *                times the page size; 0 for
  *                kernel threads, which have no user memory; NOT_COLLECTED
  *                when the field is missing or malformed.
  *   GT_P_CPU   - cpercent of one core (800% = 8 busy cores) over the time
- *                since the previous fill of this pid: (utime+stime) ticks of
- *                stat over now_ns, ticks per second from sysconf(_SC_CLK_TCK).
- *                PENDING on the first fill of a pid (and after a pid reuse).
+ *                since the previous fill of this pid: the CPU time of all
+ *                its threads over now_ns. That is the pid's process CPU
+ *                clock (clock_getcpuclockid, ns) in our own pid namespace,
+ *                else (utime+stime) ticks of stat, ticks per second from
+ *                sysconf(_SC_CLK_TCK). PENDING on the first fill of a pid
+ *                (and after a pid reuse, or a change between the two).
  *                Fills less than 50 ms after the previous one (the same pid
  *                on several GPUs in one round) repeat the last value instead
  *                of dividing clock-tick noise by a tiny interval.

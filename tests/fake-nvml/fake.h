@@ -425,7 +425,9 @@ struct fake_call {
 	struct fake_dev *dev;
 	const struct fake_mig *mig; /* NULL for a whole-GPU handle */
 	unsigned int gpu;
-	double t; /* seconds since the first nvmlInit */
+	/* Seconds since the first nvmlInit, negative until the call first
+	 * needs it: read it through fake_call_time() or fake_expr_time(). */
+	double t_lazy;
 };
 
 /* Flags of fake_enter_dev. */
@@ -438,6 +440,7 @@ nvmlReturn_t fake_enter(enum fake_fn fn, struct fake_call *c);
 nvmlReturn_t fake_enter_dev(enum fake_fn fn, nvmlDevice_t h, unsigned flags,
                             struct fake_call *c);
 nvmlReturn_t fake_leave(nvmlReturn_t rc);
+double fake_call_time(const struct fake_call *c);
 nvmlReturn_t fake_injected_error(const struct fake_scenario *sc,
                                  const struct fake_dev *d, enum fake_fn fn);
 nvmlDevice_t fake_handle(unsigned int gpu, int mig);
@@ -450,6 +453,7 @@ void fake_log_setter(const char *fn, nvmlDevice_t h, nvmlReturn_t rc,
 
 /* fake_eval.c */
 nvmlReturn_t fake_eval(const struct fake_expr *e, double t, double *out);
+double fake_expr_time(const struct fake_call *c, const struct fake_expr *e);
 nvmlReturn_t fake_get_u(const struct fake_call *c, enum fake_key k,
                         unsigned int *out);
 nvmlReturn_t fake_get_ull(const struct fake_call *c, enum fake_key k,

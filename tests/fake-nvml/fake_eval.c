@@ -151,6 +151,20 @@ static int to_int(double v)
 	return (int)floor_d(v + 0.5);
 }
 
+/* The time e is to be evaluated at: the call's time for an expression that
+ * moves with it, 0 (never read) for a constant, an error or an unset key. */
+double fake_expr_time(const struct fake_call *c, const struct fake_expr *e)
+{
+	switch (e->kind) {
+	case EXPR_RAMP:
+	case EXPR_SINE:
+	case EXPR_COUNTER:
+		return fake_call_time(c);
+	default:
+		return 0;
+	}
+}
+
 nvmlReturn_t fake_get_u_at(const struct fake_dev *d, enum fake_key k, double t,
                            unsigned int *out)
 {
@@ -165,14 +179,15 @@ nvmlReturn_t fake_get_u_at(const struct fake_dev *d, enum fake_key k, double t,
 nvmlReturn_t fake_get_u(const struct fake_call *c, enum fake_key k,
                         unsigned int *out)
 {
-	return fake_get_u_at(c->dev, k, c->t, out);
+	return fake_get_u_at(c->dev, k, fake_expr_time(c, &c->dev->e[k]), out);
 }
 
 nvmlReturn_t fake_get_ull(const struct fake_call *c, enum fake_key k,
                           unsigned long long *out)
 {
+	const struct fake_expr *e = &c->dev->e[k];
 	double v = 0;
-	nvmlReturn_t rc = fake_eval(&c->dev->e[k], c->t, &v);
+	nvmlReturn_t rc = fake_eval(e, fake_expr_time(c, e), &v);
 
 	if (rc == NVML_SUCCESS)
 		*out = to_ull(v);
@@ -181,8 +196,9 @@ nvmlReturn_t fake_get_ull(const struct fake_call *c, enum fake_key k,
 
 nvmlReturn_t fake_get_i(const struct fake_call *c, enum fake_key k, int *out)
 {
+	const struct fake_expr *e = &c->dev->e[k];
 	double v = 0;
-	nvmlReturn_t rc = fake_eval(&c->dev->e[k], c->t, &v);
+	nvmlReturn_t rc = fake_eval(e, fake_expr_time(c, e), &v);
 
 	if (rc == NVML_SUCCESS)
 		*out = to_int(v);

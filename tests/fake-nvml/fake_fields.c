@@ -84,19 +84,39 @@ static const struct field_map {
      NVML_VALUE_TYPE_UNSIGNED_INT},
 };
 
+#define FIELD_MAP_LEN (sizeof(field_map) / sizeof(field_map[0]))
+_Static_assert(FIELD_MAP_LEN < 256, "field_slot holds an index in a byte");
+
+/* Field ID -> 1 + its first field_map index (0: not mapped), for IDs below
+ * 256 (all of the map's): a linear search per element cost more than the
+ * rest of the call, where a driver answers from a table. Filled once. */
+static unsigned char field_slot[256];
+static pthread_once_t field_slot_once = PTHREAD_ONCE_INIT;
+
+static void field_slot_fill(void)
+{
+	for (size_t i = FIELD_MAP_LEN; i-- > 0;)
+		if (field_map[i].id < sizeof(field_slot))
+			field_slot[field_map[i].id] = (unsigned char)(i + 1);
+}
+
 static const struct field_map *find_field(unsigned int id)
 {
-	for (size_t i = 0; i < sizeof(field_map) / sizeof(field_map[0]); i++)
+	if (id < sizeof(field_slot)) {
+		pthread_once(&field_slot_once, field_slot_fill);
+		return field_slot[id] ? &field_map[field_slot[id] - 1] : NULL;
+	}
+	for (size_t i = 0; i < FIELD_MAP_LEN; i++)
 		if (field_map[i].id == id)
 			return &field_map[i];
 	return NULL;
 }
 
-static nvmlReturn_t put_value(nvmlFieldValue_t *v, nvmlValueType_t type,
-                              const struct fake_expr *e, double t)
+static nvmlReturn_t put_value(const struct fake_call *c, nvmlFieldValue_t *v,
+                              nvmlValueType_t type, const struct fake_expr *e)
 {
 	double x = 0;
-	nvmlReturn_t rc = fake_eval(e, t, &x);
+	nvmlReturn_t rc = fake_eval(e, fake_expr_time(c, e), &x);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
@@ -164,13 +184,13 @@ static void one_field(const struct fake_call *c, nvmlFieldValue_t *v,
 	memset(&v->value, 0, sizeof(v->value));
 	for (unsigned int i = 0; i < d->nfields; i++) {
 		if (d->fields[i].id == v->fieldId) {
-			rc = put_value(v, type, &d->fields[i].e, c->t);
+			rc = put_value(c, v, type, &d->fields[i].e);
 			overridden = 1;
 		}
 	}
 	if (!overridden) {
 		if (m != NULL)
-			rc = put_value(v, m->type, &d->e[m->key], c->t);
+			rc = put_value(c, v, m->type, &d->e[m->key]);
 		else
 			rc = derived_field(c, v);
 	}

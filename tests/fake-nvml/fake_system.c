@@ -42,7 +42,7 @@ static nvmlReturn_t cuda_version(enum fake_fn fn, int *out)
 		return fake_leave(NVML_ERROR_INVALID_ARGUMENT);
 	e = fn == FN_nvmlSystemGetCudaDriverVersion ? &c.sc->cuda_version
 	                                            : &c.sc->cuda_version_v2;
-	rc = fake_eval(e, c.t, &v);
+	rc = fake_eval(e, fake_expr_time(&c, e), &v);
 	if (rc == NVML_SUCCESS)
 		*out = (int)v;
 	return fake_leave(rc);
@@ -190,11 +190,12 @@ static nvmlReturn_t handle_by_bus_id(enum fake_fn fn, const char *bus_id,
 	for (unsigned int i = 0; i < c.sc->ndev; i++) {
 		const struct fake_dev *d = &c.sc->devs[i];
 		unsigned int ddom = 0, dbus, ddev;
+		double t = fake_call_time(&c);
 
-		if (fake_get_u_at(d, K_PCI_BUS, c.t, &dbus) != NVML_SUCCESS ||
-		    fake_get_u_at(d, K_PCI_DEVICE, c.t, &ddev) != NVML_SUCCESS)
+		if (fake_get_u_at(d, K_PCI_BUS, t, &dbus) != NVML_SUCCESS ||
+		    fake_get_u_at(d, K_PCI_DEVICE, t, &ddev) != NVML_SUCCESS)
 			continue;
-		(void)fake_get_u_at(d, K_PCI_DOMAIN, c.t, &ddom);
+		(void)fake_get_u_at(d, K_PCI_DOMAIN, t, &ddom);
 		if (ddom == dom && dbus == bus && ddev == dev) {
 			*device = fake_handle(i, -1);
 			return fake_leave(NVML_SUCCESS);

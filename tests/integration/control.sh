@@ -62,7 +62,12 @@ live_named() { while read -r p; do
 		[ "$(awk '{print $3}' /proc/"$p"/stat 2>/dev/null)" != Z ] && echo "$p"
 done | head -1; }
 gputop_pid() { pgrep -f "seed 9$$" | live_named gputop; }
-guard_pid() { pgrep -x gputop-guard | live_named gputop-guard; }
+# The guardian of this test's gputop (not another test's running beside).
+guard_pid() { local p
+	p=$(gputop_pid)
+	[ -n "$p" ] && pgrep -x -P "$p" gputop-guard | live_named gputop-guard; }
+alive() { [ -n "$1" ] && [ -e "/proc/$1" ] &&
+	[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 
 rtx="$scn_dir/rtx4090.scn"
 
@@ -154,8 +159,8 @@ wait_log "SetDefaultFanSpeed_v2 dev=0 fan=1 -> 0" &&
 	wait_log "limit=450000 -> 0" &&
 	pass "SIGKILL: the guardian restored fans and the power limit" ||
 	fail "SIGKILL: no restore by the guardian"
-for _ in $(seq 100); do [ -z "$(guard_pid)" ] && break; sleep 0.05; done
-[ -z "$(guard_pid)" ] && pass "the guardian leaves after restoring" ||
+for _ in $(seq 100); do alive "$g" || break; sleep 0.05; done
+! alive "$g" && pass "the guardian leaves after restoring" ||
 	fail "guardian still running"
 
 # 5. SIGSTOP (a hung gputop): the guardian restores after 5 s.

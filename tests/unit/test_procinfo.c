@@ -7,15 +7,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -522,45 +527,220 @@ static void test_cpu_delta(void **state)
 	free(p.cmdline);
 }
 
-/* Where schedstat and statm exist (a live /proc), the steady state reads
- * only those: CPU ns from schedstat, resident pages from statm. */
-static void test_cpu_schedstat(void **state)
+/* Outside our own pid namespace (a copied tree here) CPU time and resident
+ * pages come from stat, round after round, even where schedstat and statm
+ * exist: schedstat counts the leader thread only, which would show a
+ * process whose work runs in other threads as idle. */
+static void test_cpu_copied_tree(void **state)
 {
 	struct tmp_tree *t = *state;
 	struct gt_process p;
+	int64_t c = clk();
 
 	write_str(t->dir, 4100, "schedstat", "5000000000 12345 678\n");
 	write_str(t->dir, 4100, "statm", "900000 2048 300 1 0 5000 0\n");
+	write_stat_rss(t->dir, 4100, "python3", 1000, 500, 987650, "1024");
 	fill(t->pi, &p, 4100, 10 * SEC);
 	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
-	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(2048));
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(1024));
 	free(p.cmdline);
 
-	/* 250 ms of CPU over 1 s: 25.00 %; the stat file does not move, so
-	 * a value can only have come from schedstat. */
+	/* schedstat and statm move, stat does not: idle, stat's pages */
 	write_str(t->dir, 4100, "schedstat", "5250000000 12345 679\n");
 	write_str(t->dir, 4100, "statm", "900000 4096 300 1 0 5000 0\n");
 	fill(t->pi, &p, 4100, 11 * SEC);
 	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
-	assert_int_equal(p.f[GT_P_CPU].v, 2500);
-	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(4096));
+	assert_int_equal(p.f[GT_P_CPU].v, 0);
+	assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(1024));
 	assert_non_null(strstr(p.cmdline, "train.py"));
 	free(p.cmdline);
 
-	/* 1.5 cores a second from then on, through more rounds than the
-	 * stat recheck period: the recheck round must not restart the rate
-	 * (a restart would answer PENDING). */
+	/* 1.5 cores a second from then on, for ten rounds: no round may
+	 * restart the rate (a restart would answer PENDING). */
 	for (int round = 0; round < 10; round++) {
-		char line[64];
-		snprintf(line, sizeof(line), "%llu 1 1\n",
-			 5250000000ull + 1500000000ull * (unsigned long long)(round + 1));
-		write_str(t->dir, 4100, "schedstat", line);
+		write_stat_rss(t->dir, 4100, "python3",
+			       1000 + (uint64_t)c * 3 / 2 * (uint64_t)(round + 1),
+			       500, 987650, "2000");
 		gt_procinfo_sweep(t->pi, (uint64_t)(11 + round) * SEC);
 		fill(t->pi, &p, 4100, (uint64_t)(12 + round) * SEC);
 		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
 		assert_int_equal(p.f[GT_P_CPU].v, 15000);
+		assert_int_equal(p.f[GT_P_HOST_MEM].v, pages(2000));
 		free(p.cmdline);
 	}
+}
+
+/* ---- the live /proc (our own pid namespace) --------------------------- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* utime + stime of a live pid, in clock ticks. */
+static uint64_t live_ticks(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	const char *q = strrchr(buf, ')');
+	assert_non_null(q);
+	unsigned long long ut = 0, st = 0;
+	assert_int_equal(sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u "
+				"%*u %*u %llu %llu", &ut, &st), 2);
+	return ut + st;
+}
+
+static void *spin(void *arg)
+{
+	volatile unsigned long n = 0;
+	(void)arg;
+	for (;;)
+		n++;
+	return NULL;
+}
+
+/* A child that holds until a byte comes on fd (or the pipe closes),
+ * with a spinning second thread when spin_thread, then execs
+ * "sleep 30" when exec_after. */
+static pid_t child(int fd, bool spin_thread, bool exec_after)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid > 0)
+		return pid;
+	/* Never outlive the test, even one that fails before child_end():
+	 * a spinning orphan would hold a core and the test's output. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	alarm(30);
+	pthread_t th;
+	if (spin_thread && pthread_create(&th, NULL, spin, NULL) != 0)
+		_exit(1);
+	char ch;
+	if (read(fd, &ch, 1) == 1 && exec_after)
+		execlp("sleep", "sleep", "30", (char *)NULL);
+	_exit(0);
+}
+
+static void child_end(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* The CPU of a process is that of all its threads: here the leader waits
+ * in read() while a second thread spins. */
+static void test_live_threads(void **state)
+{
+	int fds[2];
+	struct gt_process p;
+	(void)state;
+
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = child(fds[0], true, false);
+	struct gt_procinfo *pi = gt_procinfo_new(NULL);
+	assert_non_null(pi);
+	uint64_t t0 = mono_ns(), k0 = live_ticks(pid);
+	fill(pi, &p, (int32_t)pid, t0);
+	assert_true(p.host_known);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
+	free(p.cmdline);
+	/* until the spinning thread has used 300 ms of CPU, however busy
+	 * the machine */
+	while (live_ticks(pid) - k0 < (uint64_t)clk() * 3 / 10) {
+		struct timespec nap = {0, 20000000};
+		nanosleep(&nap, NULL);
+	}
+	gt_procinfo_sweep(pi, t0);
+	uint64_t t1 = mono_ns(), k1 = live_ticks(pid);
+	fill(pi, &p, (int32_t)pid, t1);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+	/* stat's ticks over the same time, give or take two ticks */
+	double want = (double)(k1 - k0) / (double)clk() * 1e4 /
+		      ((double)(t1 - t0) / 1e9);
+	double slack = 2.0 / (double)clk() * 1e4 / ((double)(t1 - t0) / 1e9);
+	assert_true(p.f[GT_P_CPU].v > 1000);
+	assert_true((double)p.f[GT_P_CPU].v > want - slack &&
+		    (double)p.f[GT_P_CPU].v < want + slack);
+	assert_true(p.f[GT_P_HOST_MEM].why == GT_WHY_OK);
+	assert_true(p.f[GT_P_HOST_MEM].v > 0);
+	free(p.cmdline);
+	close(fds[1]);
+	close(fds[0]);
+	child_end(pid);
+	gt_procinfo_free(pi);
+}
+
+/* An exec shows within the comm recheck period (8 rounds) in the name and
+ * the command line, and keeps the CPU rate going; an exit shows at once. */
+static void test_live_exec_and_exit(void **state)
+{
+	int fds[2];
+	struct gt_process p;
+	char comm[64] = "";
+	(void)state;
+
+	FILE *f = fopen("/proc/self/comm", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = child(fds[0], false, true);
+	struct gt_procinfo *pi = gt_procinfo_new(NULL);
+	assert_non_null(pi);
+	uint64_t now = mono_ns();
+	fill(pi, &p, (int32_t)pid, now);
+	assert_true(p.host_known);
+	assert_string_equal(p.name, comm);
+	free(p.cmdline);
+	gt_procinfo_sweep(pi, now);
+
+	assert_int_equal(write(fds[1], "x", 1), 1);
+	/* until the child runs sleep (or 5 s: execlp failed) */
+	for (int i = 0; i < 500; i++) {
+		char path[64], buf[64] = "";
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+		}
+		if (strcmp(buf, "sleep\n") == 0)
+			break;
+		struct timespec nap = {0, 10000000};
+		nanosleep(&nap, NULL);
+	}
+	bool seen = false;
+	for (int round = 0; round < 8 && !seen; round++) {
+		now += SEC;
+		fill(pi, &p, (int32_t)pid, now);
+		assert_true(p.host_known);
+		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
+		seen = strcmp(p.name, "sleep") == 0;
+		if (seen)
+			assert_string_equal(p.cmdline, "sleep 30");
+		free(p.cmdline);
+		gt_procinfo_sweep(pi, now);
+	}
+	assert_true(seen);
+
+	child_end(pid);
+	fill(pi, &p, (int32_t)pid, now + SEC);
+	assert_false(p.host_known);
+	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_NOT_COLLECTED);
+	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
+	free(p.cmdline);
+	close(fds[0]);
+	close(fds[1]);
+	gt_procinfo_free(pi);
 }
 
 /* The fixture's stat of 6000 has a comm with ") (" and digits: a parser
@@ -1090,8 +1270,10 @@ int main(void)
 		cmocka_unit_test(test_missing_pid),
 		cmocka_unit_test(test_root_variants),
 		cmocka_unit_test(test_cmdline_replaced),
-		cmocka_unit_test_setup_teardown(test_cpu_schedstat, setup_copy,
-						teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_cpu_copied_tree,
+						setup_copy, teardown_tmp),
+		cmocka_unit_test(test_live_threads),
+		cmocka_unit_test(test_live_exec_and_exit),
 		cmocka_unit_test_setup_teardown(test_cpu_delta, setup_copy,
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_cpu_paren_comm, setup_copy,
