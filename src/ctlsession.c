@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,201 +261,6 @@ int gt_ctlsession_caps(struct gt_ctlsession *s, const struct gt_static *st,
 	return rc;
 }
 
-/* ---- describing a change ------------------------------------------- */
-
-struct out {
-	char *p;
-	size_t len, used, lines;
-};
-
-__attribute__((format(printf, 2, 3))) static void line(struct out *o,
-                                                       const char *fmt, ...)
-{
-	va_list ap;
-	if (o->used >= o->len)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(o->p + o->used, o->len - o->used, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	o->used += (size_t)n;
-	if (o->used < o->len - 1) {
-		o->p[o->used++] = '\n';
-		o->p[o->used] = '\0';
-	} else {
-		o->used = o->len;
-	}
-	o->lines++;
-}
-
-static unsigned fan_count_of(const struct gt_ctl_change *ch)
-{
-	unsigned n = ch->fan_count ? ch->fan_count : 1;
-	return n > GT_MAX_FANS ? GT_MAX_FANS : n;
-}
-
-static bool fan_selected(const struct gt_ctl_change *ch, unsigned fan)
-{
-	return ch->fan_mask == 0 || (ch->fan_mask & (1u << fan));
-}
-
-static void describe_curve(struct out *o, const struct gt_fancurve *c)
-{
-	char pts[200];
-	size_t used = 0;
-	pts[0] = '\0';
-	for (unsigned i = 0; i < c->n && used < sizeof(pts); i++) {
-		int n = snprintf(pts + used, sizeof(pts) - used, "%s%d°C→%d%%",
-		                 i ? "  " : "", c->pt[i].temp_mc / 1000,
-		                 c->pt[i].cpercent / 100);
-		if (n < 0)
-			break;
-		used += (size_t)n;
-	}
-	line(o, "curve: %s", pts);
-}
-
-size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
-                              const struct gt_ctl_change *ch, char *buf,
-                              size_t len)
-{
-	struct out o = {buf, len, 0, 0};
-	const char *dev = ch->dev;
-
-	if (len)
-		buf[0] = '\0';
-	switch (ch->kind) {
-	case GT_CTL_POWER_LIMIT:
-		if (ch->vendor == GT_VENDOR_NVIDIA)
-			line(
-			    &o,
-			    "nvmlDeviceSetPowerManagementLimit_v2(%s, %lld mW)",
-			    dev, (long long)ch->value);
-		else
-			line(&o, "%s <- %lld", caps->power_file,
-			     (long long)ch->value);
-		break;
-	case GT_CTL_PERF_LEVEL:
-		line(&o, "%s/power_dpm_force_performance_level <- %s", dev,
-		     ch->text);
-		break;
-	case GT_CTL_POWER_PROFILE:
-		if (strcmp(caps->level, "manual") != 0)
-			line(&o,
-			     "%s/power_dpm_force_performance_level <- manual",
-			     dev);
-		line(&o, "%s/pp_power_profile_mode <- %lld", dev,
-		     (long long)ch->value);
-		break;
-	case GT_CTL_FREQ_LIMITS: {
-		/* In the setter's order: the minimum never passes the
-		 * maximum in force, so a higher minimum goes second. */
-		bool max_first = ch->value > caps->freq_max.cur;
-		for (int i = 0; i < 2; i++) {
-			bool max = (i == 0) == max_first;
-			int64_t v = max ? ch->value2 : ch->value;
-			int64_t now =
-			    max ? caps->freq_max.cur : caps->freq_min.cur;
-			if (v != now)
-				line(&o, "%s <- %lld",
-				     max ? caps->freq_max_file
-				         : caps->freq_min_file,
-				     (long long)v);
-		}
-		break;
-	}
-	case GT_CTL_FAN_AUTO:
-		if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-			for (unsigned f = 0; f < fan_count_of(ch); f++)
-				if (fan_selected(ch, f))
-					line(&o,
-					     "nvmlDeviceSetDefaultFanSpeed_v2(%"
-					     "s, "
-					     "fan %u)",
-					     dev, f);
-		} else if (ch->fan_method == GT_FAN_METHOD_AMD_FIRMWARE) {
-			line(&o, "%s/gpu_od/fan_ctrl/fan_curve <- r", dev);
-			line(&o, "%s/gpu_od/fan_ctrl/fan_curve <- c", dev);
-		} else {
-			line(&o, "%s/pwm1_enable <- 2", caps->hwmon);
-		}
-		break;
-	case GT_CTL_FAN_CURVE:
-		describe_curve(&o, &ch->curve);
-		if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-			for (unsigned f = 0; f < fan_count_of(ch); f++) {
-				if (!fan_selected(ch, f))
-					continue;
-				line(&o,
-				     "each second: "
-				     "nvmlDeviceSetFanSpeed_v2(%s, fan %u, "
-				     "curve %%) when it changes",
-				     dev, f);
-				line(&o,
-				     "below %d°C: "
-				     "nvmlDeviceSetDefaultFanSpeed_v2(%s, "
-				     "fan %u)",
-				     ch->curve.pt[0].temp_mc / 1000, dev, f);
-			}
-		} else if (ch->fan_method == GT_FAN_METHOD_AMD_PWM_LOOP) {
-			line(&o, "%s/pwm1_enable <- 1", caps->hwmon);
-			line(&o,
-			     "each second: %s/pwm1 <- curve %% of pwm1_max "
-			     "when it changes",
-			     caps->hwmon);
-			line(&o, "below %d°C: %s/pwm1_enable <- 2",
-			     ch->curve.pt[0].temp_mc / 1000, caps->hwmon);
-		} else {
-			for (unsigned i = 0; i < ch->curve.n; i++)
-				line(&o,
-				     "%s/gpu_od/fan_ctrl/fan_curve <- %u %d %d",
-				     dev, i, ch->curve.pt[i].temp_mc / 1000,
-				     ch->curve.pt[i].cpercent / 100);
-			line(&o, "%s/gpu_od/fan_ctrl/fan_curve <- c", dev);
-		}
-		break;
-	}
-	return o.lines;
-}
-
-int gt_ctl_change_revert_of(const struct gt_ctl_caps *caps,
-                            const struct gt_ctl_change *ch,
-                            struct gt_ctl_change *out)
-{
-	*out = *ch;
-	switch (ch->kind) {
-	case GT_CTL_POWER_LIMIT:
-		if (!caps->power.known || caps->power.cur < 0)
-			return -1;
-		out->value = caps->power.cur;
-		return 0;
-	case GT_CTL_PERF_LEVEL:
-		if (!caps->has_level || !caps->level[0])
-			return -1;
-		copy(out->text, sizeof(out->text), caps->level);
-		return 0;
-	case GT_CTL_POWER_PROFILE:
-		if (caps->profile_active < 0)
-			return -1;
-		out->value = caps->profile_active;
-		return 0;
-	case GT_CTL_FREQ_LIMITS:
-		if (caps->freq_min.cur < 0 || caps->freq_max.cur < 0)
-			return -1;
-		out->value = caps->freq_min.cur;
-		out->value2 = caps->freq_max.cur;
-		return 0;
-	case GT_CTL_FAN_AUTO:
-	case GT_CTL_FAN_CURVE:
-		/* The fan was under the firmware before (or under an earlier
-		 * curve of gputop's, which the firmware also takes over). */
-		out->kind = GT_CTL_FAN_AUTO;
-		return 0;
-	}
-	return -1;
-}
-
 /* ---- applying ------------------------------------------------------ */
 
 static struct loop *loop_for(struct gt_ctlsession *s, size_t device)
@@ -573,7 +377,7 @@ static void start_loop(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 	fresh.method = ch->fan_method;
 	copy(fresh.dev, sizeof(fresh.dev), ch->dev);
 	fresh.fan_mask = ch->fan_mask;
-	fresh.fan_count = fan_count_of(ch);
+	fresh.fan_count = gt_ctl_change_fans(ch);
 	fresh.curve = ch->curve;
 	for (unsigned f = 0; f < GT_MAX_FANS; f++)
 		if (gt_fanloop_init(&fresh.fl[f], &ch->loop, err, sizeof(err)) <
@@ -625,8 +429,8 @@ static void fan_auto(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 {
 	stop_loop(s, ch->device);
 	if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-		for (unsigned f = 0; f < fan_count_of(ch); f++) {
-			if (!fan_selected(ch, f))
+		for (unsigned f = 0; f < gt_ctl_change_fans(ch); f++) {
+			if (!gt_ctl_change_drives_fan(ch, f))
 				continue;
 			res->rc = gt_control_nvml_fan_auto(
 			    s->ctl, ch->dev, f, res->err, sizeof(res->err));
@@ -873,12 +677,13 @@ void gt_ctlsession_tick(struct gt_ctlsession *s, struct gt_collector *c,
 			continue;
 		/* A sample that did not move on (lost device, collector
 		 * behind) is a failed read: the panic rule applies. */
-		if (gt_collector_latest(c, i, &smp) == 0 &&
-		    smp.state != GT_DEV_LOST &&
-		    (!l->have_seq || smp.seq != l->last_seq))
-			temp = temp_of(&smp, l->method);
-		l->last_seq = smp.seq;
-		l->have_seq = true;
+		if (gt_collector_latest(c, i, &smp) == 0) {
+			if (smp.state != GT_DEV_LOST &&
+			    (!l->have_seq || smp.seq != l->last_seq))
+				temp = temp_of(&smp, l->method);
+			l->last_seq = smp.seq;
+			l->have_seq = true;
+		}
 		loop_step(s, l, temp, now_ns);
 	}
 	if (s->guardian && gt_guardian_heartbeat(s->guardian) < 0 &&

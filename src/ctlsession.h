@@ -105,6 +105,11 @@ const char *gt_ctlsession_state_path(struct gt_ctlsession *s);
 int gt_ctlsession_caps(struct gt_ctlsession *s, const struct gt_static *st,
                        struct gt_ctl_caps *caps);
 
+/* ctlchange.c. The NVML fans a change concerns (fan_count, at least 1 and
+ * at most GT_MAX_FANS), and whether it drives fan f (fan_mask 0: all). */
+unsigned gt_ctl_change_fans(const struct gt_ctl_change *ch);
+bool gt_ctl_change_drives_fan(const struct gt_ctl_change *ch, unsigned fan);
+
 /* The exact writes the change makes, one per line ("FILE <- VALUE" or
  * "nvmlCall(args)"), into out. Returns the number of lines. */
 size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
