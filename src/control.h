@@ -199,8 +199,9 @@ void gt_control_restore_ops(struct gt_control *c, struct gt_restore_ops *ops);
  * regular file only, value plus "\n" in one write(). 0 or -errno. */
 int gt_control_write_file(const char *path, const char *value);
 
-/* ---- Shared by control.c (which owns the struct), control_nvml.c and
- * control_sysfs.c; not for other callers. */
+/* ---- Shared by control.c (which owns the struct) and the setters'
+ * files (control_nvml.c, control_sysfs.c, control_amdfan.c,
+ * control_intel.c); not for other callers. */
 
 const struct gt_nvml_api *gt_control_nvml_api(const struct gt_control *c);
 const char *gt_control_sysfs_root(const struct gt_control *c);
@@ -270,8 +271,9 @@ int gt_control_intel_freq_limits(struct gt_control *c, const char *devdir,
                                  unsigned *applied_min, unsigned *applied_max,
                                  char *err, size_t len);
 
-/* ---- Shared by control_sysfs.c and control_intel.c (the sysfs writes)
- * and ctlcaps.c; not for other callers. */
+/* ---- Shared by the sysfs setters (control_sysfs.c, control_amdfan.c,
+ * control_intel.c), the caps readers (control_amdcaps.c) and ctlcaps.c;
+ * not for other callers. */
 
 /* devdir checked as a device directory under the sysfs root (lexically,
  * as the journal demands, and once resolved) and copied without trailing

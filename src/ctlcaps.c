@@ -2,7 +2,7 @@
  * ctlcaps.c - what the control dialogs may offer for one device (see
  * ctlcaps.h). The NVIDIA part asks NVML's getters here; the AMD and Intel
  * parts are read by the modules whose setters write those files
- * (control_sysfs.c, control_intel.c), so that a dialog offers exactly the
+ * (control_amdcaps.c, control_intel.c), so that a dialog offers exactly the
  * ranges and methods the setters will accept. This file finds the device
  * and says why, where nothing can be changed.
  */
