@@ -35,8 +35,16 @@ static const char *field_label(enum gt_ctldlg_field f)
 	return label[f];
 }
 
-static void field_text(const struct gt_ctldlg *d, enum gt_ctldlg_field f,
-                       char *val, size_t vlen, char *note, size_t nlen)
+/* A temperature in m°C in the user's unit, whole degrees. */
+static void temp_text(char *buf, size_t len, int64_t mc, bool fahrenheit)
+{
+	struct gt_val v = {.v = mc, .why = GT_WHY_OK};
+	gt_fmt_temp(buf, len, &v, fahrenheit);
+}
+
+static void field_text(const struct gt_ctldlg *d, bool fahrenheit,
+                       enum gt_ctldlg_field f, char *val, size_t vlen,
+                       char *note, size_t nlen)
 {
 	const struct gt_ctl_caps *c = &d->caps;
 	char a[32], b[32], e[32], n[32];
@@ -95,8 +103,10 @@ static void field_text(const struct gt_ctldlg *d, enum gt_ctldlg_field f,
 		break;
 	case F_POINT: {
 		const struct gt_fan_point *p = &d->curve.pt[d->point];
-		snprintf(val, vlen, "%d of %u: %d°C %d%%", d->point + 1,
-		         d->curve.n, p->temp_mc / 1000, p->cpercent / 100);
+		char t[24];
+		temp_text(t, sizeof(t), p->temp_mc, fahrenheit);
+		snprintf(val, vlen, "%d of %u: %s %d%%", d->point + 1,
+		         d->curve.n, t, p->cpercent / 100);
 		snprintf(note, nlen, "[ ] temperature  + - speed");
 		break;
 	}
@@ -178,9 +188,9 @@ static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
 	if (smp && smp->fan_count && smp->f[GT_F_FAN_PERCENT0].why == GT_WHY_OK)
 		fan = (int)smp->f[GT_F_FAN_PERCENT0].v;
 	char axis[96];
-	snprintf(axis, sizeof(axis), "%d°C", t0);
+	temp_text(axis, sizeof(axis), (int64_t)t0 * 1000, data->fahrenheit);
 	gt_put(w, r, gh, 5, attr, axis);
-	snprintf(axis, sizeof(axis), "%d°C", t1);
+	temp_text(axis, sizeof(axis), (int64_t)t1 * 1000, data->fahrenheit);
 	gt_put(w, r, gh, 5 + gw - 5, attr, axis);
 	if (temp != GT_FAN_TEMP_INVALID) {
 		int64_t tc = gt_ctldlg_clamp(temp / 1000, t0, t1);
@@ -194,13 +204,13 @@ static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
 			if (yy != y)
 				gt_put(w, r, yy, 5 + x, warn, ":");
 		gt_put(w, r, y, 5 + x, (int)(warn | A_BOLD), "X");
-		char now[64];
+		char now[64], tnow[24];
+		temp_text(tnow, sizeof(tnow), temp, data->fahrenheit);
 		if (fan >= 0)
-			snprintf(now, sizeof(now), "now %lld°C, fan %d%%",
-			         (long long)(temp / 1000), fan / 100);
+			snprintf(now, sizeof(now), "now %s, fan %d%%", tnow,
+			         fan / 100);
 		else
-			snprintf(now, sizeof(now), "now %lld°C, fan N/A",
-			         (long long)(temp / 1000));
+			snprintf(now, sizeof(now), "now %s, fan N/A", tnow);
 		gt_put(w, r, gh, 5 + gw / 2 - 8, warn, now);
 	}
 }
@@ -286,8 +296,8 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 			gt_put(w, in, row++, 0, warn,
 			       "nothing on this device can be changed");
 		for (int i = 0; i < n && row < in.h - 2; i++, row++) {
-			field_text(d, f[i], val, sizeof(val), note,
-			           sizeof(note));
+			field_text(d, data->fahrenheit, f[i], val, sizeof(val),
+			           note, sizeof(note));
 			snprintf(line, sizeof(line), "%-14s < %s >",
 			         field_label(f[i]), val);
 			gt_put(w, in, row, 0, i == d->field ? sel : attr, line);
@@ -295,16 +305,17 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 				gt_put(w, in, row, 44, attr, note);
 		}
 		if (d->kind == GT_CTLDLG_FAN) {
-			char range[200];
+			char range[200], slow[24];
+			temp_text(slow, sizeof(slow), d->caps.slowdown_mc,
+			          data->fahrenheit);
 			if (d->caps.slowdown_mc > 0)
 				snprintf(
 				    range, sizeof(range),
 				    "device speed range %d-%d %%; below the "
-				    "first point, and at %lld°C (slowdown), "
+				    "first point, and at %s (slowdown), "
 				    "the firmware drives the fan",
 				    d->caps.fan_min_cpercent / 100,
-				    d->caps.fan_max_cpercent / 100,
-				    (long long)(d->caps.slowdown_mc / 1000));
+				    d->caps.fan_max_cpercent / 100, slow);
 			else
 				snprintf(
 				    range, sizeof(range),
