@@ -358,6 +358,19 @@ wait_for "EXITED" || fail "intel: SIGHUP did not end it"
 	[ "$(cat "$card/gt/gt0/rps_max_freq_mhz")" = "$max_before" ] &&
 	pass "intel: SIGHUP restored both" || fail "intel: not restored"
 
+# 15. The driver refuses (fake NVML's unprivileged scenario answers
+# NO_PERMISSION although gputop runs as root): the failure is shown with
+# NVML's reason, and nothing is left to restore.
+start denied "$scn_dir/unprivileged.scn"
+keys p 1 Enter y
+wait_for "FAILED: .*(ermission|NO_PERMISSION)" &&
+	pass "a setter the driver refuses is reported with its reason" ||
+	fail "denied: no failure shown"
+grep -q "SetPowerManagementLimit.* -> 4" "$log" && ! grep -q -- "-> 0" "$log" &&
+	pass "denied: one refused call, no successful write" || fail "denied: calls"
+keys Escape q
+wait_for "EXITED 0" || fail "denied: quit"
+
 # 10. Profiles without the dashboard: --apply keeps a power change, a
 # software fan curve needs --daemon, and the daemon restores on SIGTERM.
 mkdir -p "$tmp/cfg/gputop"
