@@ -85,13 +85,16 @@ static int power_changes(const struct gt_profile_entry *e,
 			     strcasecmp(caps->profiles[i].name,
 			                e->power_profile_name) == 0))
 				profile = caps->profiles[i].index;
+		if (profile < 0 && e->power_profile >= 0)
+			return fail(err, len,
+			            "power_profile %d is not in this card's "
+			            "pp_power_profile_mode table",
+			            e->power_profile);
 		if (profile < 0)
 			return fail(err, len,
 			            "power_profile '%s' is not in this card's "
 			            "pp_power_profile_mode table",
-			            e->power_profile >= 0
-			                ? "index"
-			                : e->power_profile_name);
+			            e->power_profile_name);
 		if (given(e, GT_PK_PERF_LEVEL) &&
 		    strcmp(e->perf_level, "manual") != 0)
 			return fail(

@@ -270,9 +270,13 @@ keys Escape f Enter
 wait_for "hwmon4/pwm1_enable <- 1" || fail "amd: fan preview"
 keys y k
 sleep 0.5
-[ "$(cat "$hw/pwm1_enable")" = 1 ] || [ "$(cat "$hw/pwm1_enable")" = 2 ] &&
-	pass "amd: the fan loop took the fan (or handed it back below the curve)" ||
-	fail "amd: pwm1_enable=$(cat "$hw/pwm1_enable")"
+# The card reads 44 °C: above the balanced curve's first point (40 °C), so
+# the loop takes the fan: manual mode, and pwm1 at the curve's speed.
+pwm=$(cat "$hw/pwm1")
+[ "$(cat "$hw/pwm1_enable")" = 1 ] && [ "$pwm" != 35 ] &&
+	grep -q "write .*pwm1_enable old=\"2\" new=\"1\" ok" "$state/audit.log" &&
+	pass "amd: the fan loop took the fan (pwm1_enable=1, pwm1=$pwm)" ||
+	fail "amd: pwm1_enable=$(cat "$hw/pwm1_enable") pwm1=$pwm: $(cat "$state/audit.log")"
 keys Escape q
 wait_for "EXITED 0" || fail "amd: quit"
 [ "$(cat "$hw/power1_cap")" = 155000000 ] && [ "$(cat "$hw/pwm1_enable")" = 2 ] &&

@@ -1,0 +1,163 @@
+/*
+ * test_headless.c - gt_profile_changes (src/headless.c): what a profile's
+ * gpu block asks of one device, without the settings already in force,
+ * and the refusals (a setting the device lacks, an unknown power profile,
+ * a level that contradicts the profile, a firmware curve without exactly
+ * five points) before anything could be written.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "headless.h"
+
+static struct gt_ctl_caps amd(void)
+{
+	struct gt_ctl_caps c;
+	memset(&c, 0, sizeof(c));
+	c.vendor = GT_VENDOR_AMD;
+	snprintf(c.dev, sizeof(c.dev), "/sys/class/drm/card0/device");
+	c.power = (struct gt_ctl_range){true,      1000000,   201000000,
+	                                155000000, 155000000, ""};
+	c.has_level = true;
+	snprintf(c.level, sizeof(c.level), "auto");
+	c.nprofiles = 2;
+	c.profiles[0] = (struct gt_ctl_profile){0, "BOOTUP_DEFAULT"};
+	c.profiles[1] = (struct gt_ctl_profile){5, "COMPUTE"};
+	c.profile_active = 0;
+	c.fan_method = GT_FAN_METHOD_AMD_PWM_LOOP;
+	c.fan_count = 1;
+	c.fan_max_cpercent = 10000;
+	c.slowdown_mc = 90000;
+	return c;
+}
+
+static struct gt_profile_entry block(void)
+{
+	struct gt_profile_entry e;
+	memset(&e, 0, sizeof(e));
+	snprintf(e.gpu, sizeof(e.gpu), "*");
+	e.line = 2;
+	e.power_profile = -1;
+	return e;
+}
+
+static void test_only_what_differs(void **state)
+{
+	struct gt_ctl_caps c = amd();
+	struct gt_profile_entry e = block();
+	struct gt_ctl_change ch[6];
+	char err[256] = "";
+	(void)state;
+
+	e.key_line[GT_PK_POWER_LIMIT] = 3;
+	e.power_mw = 155000; /* in force */
+	e.key_line[GT_PK_PERF_LEVEL] = 4;
+	snprintf(e.perf_level, sizeof(e.perf_level), "auto"); /* in force */
+	assert_int_equal(gt_profile_changes(&e, &c, 1, ch, 6, err, 256), 0);
+
+	e.power_mw = 120000;
+	snprintf(e.perf_level, sizeof(e.perf_level), "high");
+	assert_int_equal(gt_profile_changes(&e, &c, 1, ch, 6, err, 256), 2);
+	assert_int_equal(ch[0].kind, GT_CTL_PERF_LEVEL);
+	assert_string_equal(ch[0].text, "high");
+	assert_int_equal(ch[1].kind, GT_CTL_POWER_LIMIT);
+	assert_int_equal(ch[1].value, 120000000); /* µW for AMD */
+	assert_int_equal(ch[1].device, 1);
+	assert_string_equal(ch[1].dev, "/sys/class/drm/card0/device");
+}
+
+static void test_power_profile(void **state)
+{
+	struct gt_ctl_caps c = amd();
+	struct gt_profile_entry e = block();
+	struct gt_ctl_change ch[6];
+	char err[256] = "";
+	(void)state;
+
+	e.key_line[GT_PK_POWER_PROFILE] = 3;
+	snprintf(e.power_profile_name, sizeof(e.power_profile_name), "compute");
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), 1);
+	assert_int_equal(ch[0].kind, GT_CTL_POWER_PROFILE);
+	assert_int_equal(ch[0].value, 5);
+
+	e.power_profile = 7;
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_string_equal(err, "power_profile 7 is not in this card's "
+	                         "pp_power_profile_mode table");
+
+	e.power_profile = 5;
+	e.key_line[GT_PK_PERF_LEVEL] = 4;
+	snprintf(e.perf_level, sizeof(e.perf_level), "high");
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_non_null(strstr(err, "needs perf_level manual"));
+}
+
+static void test_refusals(void **state)
+{
+	struct gt_ctl_caps c = amd();
+	struct gt_profile_entry e = block();
+	struct gt_ctl_change ch[6];
+	char err[256] = "";
+	(void)state;
+
+	e.key_line[GT_PK_FREQ_MIN] = 3;
+	e.freq_min_mhz = 300;
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_non_null(strstr(err, "Intel settings"));
+
+	e = block();
+	e.key_line[GT_PK_FAN] = 3;
+	e.fan = GT_PROFILE_FAN_CURVE;
+	e.curve = (struct gt_fancurve){2, {{40000, 3000}, {80000, 10000}}};
+	c.fan_method = GT_FAN_METHOD_AMD_FIRMWARE;
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_non_null(strstr(err, "exactly 5 points"));
+
+	c.fan_method = GT_FAN_METHOD_NONE;
+	snprintf(c.fan_why, sizeof(c.fan_why), "no fan of its own");
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_string_equal(err, "fan: no fan of its own");
+
+	snprintf(c.why, sizeof(c.why), "a demo device: nothing to change");
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_string_equal(err, "a demo device: nothing to change");
+}
+
+static void test_software_curve(void **state)
+{
+	struct gt_ctl_caps c = amd();
+	struct gt_profile_entry e = block();
+	struct gt_ctl_change ch[6];
+	char err[256] = "";
+	(void)state;
+
+	e.key_line[GT_PK_FAN] = 3;
+	e.fan = GT_PROFILE_FAN_CURVE;
+	gt_fancurve_preset(GT_FAN_PRESET_QUIET, &e.curve);
+	e.hysteresis_mc = 4000;
+	e.down_delay_ns = 7000000000ull;
+	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), 1);
+	assert_int_equal(ch[0].kind, GT_CTL_FAN_CURVE);
+	assert_int_equal(ch[0].fan_method, GT_FAN_METHOD_AMD_PWM_LOOP);
+	assert_int_equal(ch[0].loop.hysteresis_mc, 4000);
+	assert_int_equal(ch[0].loop.down_delay_ns, 7000000000ull);
+	assert_int_equal(ch[0].loop.panic_mc, 90000); /* the card's own */
+	assert_int_equal(ch[0].curve.pt[0].temp_mc, 50000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_only_what_differs),
+	    cmocka_unit_test(test_power_profile),
+	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_software_curve),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
