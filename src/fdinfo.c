@@ -54,10 +54,10 @@
 #include "fdinfo_scan.h"
 
 #define FDI_RESCAN_EVERY 5u
-#define FDI_BUF_INITIAL 4096u
+#define FDI_BUF_INITIAL  4096u
 /* fdinfo files are about 2 KiB; anything past this is not DRM text. */
 #define FDI_READ_MAX (256u * 1024)
-#define FDI_FULL 10000u /* 100 % in cpercent */
+#define FDI_FULL     10000u /* 100 % in cpercent */
 
 /* What a client's id is, so ids of different kinds never collide. */
 enum fdi_idspace {
@@ -65,7 +65,6 @@ enum fdi_idspace {
 	FDI_ID_PASID,  /* amdgpu's pasid, before drm-client-id existed */
 	FDI_ID_FD,     /* neither: the (pid, fd) itself */
 };
-
 
 struct fdi_key {
 	uint64_t pdev;
@@ -110,8 +109,9 @@ struct gt_fdinfo {
 	size_t ordcap;
 	struct gt_fdinfo_sample sample; /* scratch, off the stack */
 	uint64_t round;
+	uint64_t walks; /* /proc walks made: the bench tells rounds apart */
 	unsigned since_scan;
-	bool rescan; /* scan at the next update */
+	bool rescan;            /* scan at the next update */
 	size_t unreadable_read; /* pids whose fdinfo was refused this round */
 };
 
@@ -137,16 +137,18 @@ static uint32_t fdi_add_clamp(uint32_t a, uint32_t b)
 	return a + b > FDI_FULL ? FDI_FULL : a + b;
 }
 
-/* ---- clients and rates ---------------------------------------------------- */
+/* ---- clients and rates ----------------------------------------------------
+ */
 
 static bool fdi_key_eq(const struct fdi_key *a, const struct fdi_key *b)
 {
 	return a->id == b->id && a->idspace == b->idspace &&
-	       a->has_pdev == b->has_pdev && (!a->has_pdev || a->pdev == b->pdev);
+	       a->has_pdev == b->has_pdev &&
+	       (!a->has_pdev || a->pdev == b->pdev);
 }
 
 static struct fdi_client *fdi_find(struct gt_fdinfo *fi,
-				   const struct fdi_key *key)
+                                   const struct fdi_key *key)
 {
 	size_t n = fi->nclients;
 	for (size_t k = 0; k < n; k++) {
@@ -162,12 +164,12 @@ static struct fdi_client *fdi_find(struct gt_fdinfo *fi,
 }
 
 static struct fdi_client *fdi_add(struct gt_fdinfo *fi,
-				  const struct fdi_key *key)
+                                  const struct fdi_key *key)
 {
 	if (fi->nclients == fi->capclients) {
 		size_t ncap = fi->capclients ? fi->capclients * 2 : 8;
 		struct fdi_client *nc =
-			realloc(fi->clients, ncap * sizeof(*nc));
+		    realloc(fi->clients, ncap * sizeof(*nc));
 		if (!nc)
 			return NULL;
 		fi->clients = nc;
@@ -179,8 +181,8 @@ static struct fdi_client *fdi_add(struct gt_fdinfo *fi,
 	return c;
 }
 
-static const struct gt_fdinfo_engine *fdi_engine_find(const struct fdi_client *c,
-						      const char *name)
+static const struct gt_fdinfo_engine *
+fdi_engine_find(const struct fdi_client *c, const char *name)
 {
 	for (uint32_t i = 0; i < c->n_engines; i++)
 		if (strcmp(c->eng[i].name, name) == 0)
@@ -191,10 +193,10 @@ static const struct gt_fdinfo_engine *fdi_engine_find(const struct fdi_client *c
 /* The share of one counter engine e over the round against its baseline b
  * (NULL: none). Adjusts the next baseline nx. false = no rate this round. */
 static bool fdi_engine_share(const struct fdi_client *c,
-			     const struct gt_fdinfo_engine *e,
-			     const struct gt_fdinfo_engine *b,
-			     struct gt_fdinfo_engine *nx, uint64_t elapsed,
-			     uint32_t *share)
+                             const struct gt_fdinfo_engine *e,
+                             const struct gt_fdinfo_engine *b,
+                             struct gt_fdinfo_engine *nx, uint64_t elapsed,
+                             uint32_t *share)
 {
 	const uint8_t both = GT_FDI_HAVE_CYCLES | GT_FDI_HAVE_TOTAL;
 
@@ -207,12 +209,14 @@ static bool fdi_engine_share(const struct fdi_client *c,
 		else
 			return false;
 		if (e->ns < prev) {
-			nx->ns = prev; /* keep it until the counter catches up */
+			nx->ns =
+			    prev; /* keep it until the counter catches up */
 			return false;
 		}
 		if (elapsed == 0)
 			return false;
-		*share = fdi_ratio(e->ns - prev, fdi_mul_sat(elapsed, e->capacity));
+		*share =
+		    fdi_ratio(e->ns - prev, fdi_mul_sat(elapsed, e->capacity));
 		return true;
 	}
 	/* xe: busy cycles over the GPU timestamp, no wall clock involved. */
@@ -224,21 +228,22 @@ static bool fdi_engine_share(const struct fdi_client *c,
 		nx->cycles = b->cycles;
 		return false;
 	}
-	*share = fdi_ratio(e->cycles - b->cycles,
-			   fdi_mul_sat(e->total_cycles - b->total_cycles,
-				       e->capacity));
+	*share = fdi_ratio(
+	    e->cycles - b->cycles,
+	    fdi_mul_sat(e->total_cycles - b->total_cycles, e->capacity));
 	return true;
 }
 
 /* New counters of client c (first = just created): shares per class, the
  * next baselines, the class masks. */
 static void fdi_rates(struct fdi_client *c, const struct gt_fdinfo_sample *s,
-		      uint64_t now_ns, bool first)
+                      uint64_t now_ns, bool first)
 {
 	const uint8_t both = GT_FDI_HAVE_CYCLES | GT_FDI_HAVE_TOTAL;
-	uint32_t sum[GT_FDI__CLASS_COUNT] = { 0 };
+	uint32_t sum[GT_FDI__CLASS_COUNT] = {0};
 	struct gt_fdinfo_engine next[GT_FDINFO_MAX_ENGINES];
-	uint64_t elapsed = (!first && now_ns > c->read_ns) ? now_ns - c->read_ns : 0;
+	uint64_t elapsed =
+	    (!first && now_ns > c->read_ns) ? now_ns - c->read_ns : 0;
 	uint16_t present = 0;
 	bool ok = !first || s->legacy;
 
@@ -254,13 +259,14 @@ static void fdi_rates(struct fdi_client *c, const struct gt_fdinfo_sample *s,
 			share = e->pct > FDI_FULL ? FDI_FULL : e->pct;
 			if (e->pct)
 				c->used |= bit;
-		} else if ((e->have & GT_FDI_HAVE_NS) || (e->have & both) == both) {
+		} else if ((e->have & GT_FDI_HAVE_NS) ||
+		           (e->have & both) == both) {
 			if (e->ns || e->cycles)
 				c->used |= bit;
 			const struct gt_fdinfo_engine *b =
-				first ? NULL : fdi_engine_find(c, e->name);
-			if (first || !fdi_engine_share(c, e, b, &next[i], elapsed,
-						       &share))
+			    first ? NULL : fdi_engine_find(c, e->name);
+			if (first || !fdi_engine_share(c, e, b, &next[i],
+			                               elapsed, &share))
 				ok = false;
 		} else {
 			continue; /* cycles without a clock to divide by */
@@ -278,10 +284,10 @@ static void fdi_rates(struct fdi_client *c, const struct gt_fdinfo_sample *s,
 
 /* Takes the parsed fdinfo of (pid, fd) into its client. */
 static void fdi_account(struct gt_fdinfo *fi, int32_t pid, int32_t fd,
-			uint64_t now_ns)
+                        uint64_t now_ns)
 {
 	const struct gt_fdinfo_sample *s = &fi->sample;
-	struct fdi_key key = { s->pdev, 0, s->has_pdev, FDI_ID_CLIENT };
+	struct fdi_key key = {s->pdev, 0, s->has_pdev, FDI_ID_CLIENT};
 
 	if (s->has_client_id) {
 		key.id = s->client_id;
@@ -305,8 +311,8 @@ static void fdi_account(struct gt_fdinfo *fi, int32_t pid, int32_t fd,
 	c->read_ns = now_ns;
 	c->any_mem = s->any_mem;
 	for (int m = 0; m < GT_FDI__MEM_COUNT; m++)
-		c->has_mem[m] = gt_fdinfo_sample_mem(s, (enum gt_fdinfo_mem)m,
-						     &c->mem[m]);
+		c->has_mem[m] =
+		    gt_fdinfo_sample_mem(s, (enum gt_fdinfo_mem)m, &c->mem[m]);
 }
 
 /* Reads path into fi->buf; the length, or -errno. A file longer than
@@ -351,15 +357,15 @@ enum fdi_read_result {
 	FDI_READ_GONE,    /* the descriptor or the process is gone */
 	FDI_READ_NOT_DRM, /* the number now names another file */
 	FDI_READ_DENIED,
-	FDI_READ_ERROR,   /* anything else: try again next round */
+	FDI_READ_ERROR, /* anything else: try again next round */
 };
 
 static enum fdi_read_result fdi_read_fd(struct gt_fdinfo *fi, int32_t pid,
-					int32_t fd, uint64_t now_ns)
+                                        int32_t fd, uint64_t now_ns)
 {
 	char path[PATH_MAX];
 	int n = snprintf(path, sizeof(path), "%s/%d/fdinfo/%d", fi->root,
-			 (int)pid, (int)fd);
+	                 (int)pid, (int)fd);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return FDI_READ_GONE;
 	ssize_t len = fdi_read_file(fi, path);
@@ -367,7 +373,8 @@ static enum fdi_read_result fdi_read_fd(struct gt_fdinfo *fi, int32_t pid,
 		int err = (int)-len;
 		if (err == ENOENT || err == ESRCH)
 			return FDI_READ_GONE;
-		return gt_fdinfo_errno_denied(err) ? FDI_READ_DENIED : FDI_READ_ERROR;
+		return gt_fdinfo_errno_denied(err) ? FDI_READ_DENIED
+		                                   : FDI_READ_ERROR;
 	}
 	if (!gt_fdinfo_parse(fi->buf, (size_t)len, &fi->sample))
 		return FDI_READ_NOT_DRM;
@@ -375,7 +382,8 @@ static enum fdi_read_result fdi_read_fd(struct gt_fdinfo *fi, int32_t pid,
 	return FDI_READ_OK;
 }
 
-/* ---- public --------------------------------------------------------------- */
+/* ---- public ---------------------------------------------------------------
+ */
 
 struct gt_fdinfo *gt_fdinfo_new(const char *procfs_root)
 {
@@ -407,7 +415,7 @@ void gt_fdinfo_free(struct gt_fdinfo *fi)
 }
 
 void gt_fdinfo_update(struct gt_fdinfo *fi, uint64_t now_ns,
-		      bool force_rediscover)
+                      bool force_rediscover)
 {
 	if (!fi)
 		return;
@@ -416,7 +424,9 @@ void gt_fdinfo_update(struct gt_fdinfo *fi, uint64_t now_ns,
 	    ++fi->since_scan >= FDI_RESCAN_EVERY) {
 		struct gt_fdinfo_scan fresh;
 		fi->since_scan = 0;
-		fi->rescan = gt_fdinfo_scan_run(fi->root, fi->cache, &fresh) != 0;
+		fi->walks++;
+		fi->rescan =
+		    gt_fdinfo_scan_run(fi->root, fi->cache, &fresh) != 0;
 		if (!fi->rescan) { /* on ENOMEM keep the old list, retry */
 			gt_fdinfo_scan_free(&fi->scan);
 			fi->scan = fresh;
@@ -493,6 +503,11 @@ size_t gt_fdinfo_client_count(const struct gt_fdinfo *fi)
 	return fi ? fi->nclients : 0;
 }
 
+uint64_t gt_fdinfo_walk_count(const struct gt_fdinfo *fi)
+{
+	return fi ? fi->walks : 0;
+}
+
 static int fdi_ord_cmp(const void *a, const void *b)
 {
 	const struct fdi_ord *x = a, *y = b;
@@ -529,8 +544,9 @@ static void fdi_agg_add(struct fdi_agg *a, const struct fdi_client *c)
 		if (!c->has_mem[m])
 			continue;
 		a->has_mem[m] = true;
-		a->mem[m] = a->mem[m] > UINT64_MAX - c->mem[m] ?
-				    UINT64_MAX : a->mem[m] + c->mem[m];
+		a->mem[m] = a->mem[m] > UINT64_MAX - c->mem[m]
+		                ? UINT64_MAX
+		                : a->mem[m] + c->mem[m];
 	}
 }
 
@@ -538,7 +554,7 @@ static void fdi_agg_add(struct fdi_agg *a, const struct fdi_client *c)
  * engine (amdgpu omits idle engines, so it always "has" them); pending
  * when no client has rates yet. */
 static void fdi_agg_rate(const struct fdi_agg *a, unsigned mask,
-			 struct gt_val *val)
+                         struct gt_val *val)
 {
 	if (!a->amdgpu && !(a->present & mask) && a->clients > 0) {
 		gt_val_fail(val, GT_WHY_UNSUPPORTED_DEVICE, 0);
@@ -556,21 +572,24 @@ static void fdi_agg_rate(const struct fdi_agg *a, unsigned mask,
 }
 
 static void fdi_agg_mem(const struct fdi_agg *a, enum gt_fdinfo_mem m,
-			struct gt_val *val)
+                        struct gt_val *val)
 {
 	if (a->has_mem[m] && a->mem[m] <= INT64_MAX)
 		gt_val_set(val, (int64_t)a->mem[m]);
 	else if (a->has_mem[m])
 		gt_val_set(val, INT64_MAX);
 	else /* memory keys but not this memory: an iGPU has no VRAM */
-		gt_val_fail(val, a->any_mem ? GT_WHY_UNSUPPORTED_DEVICE :
-					      GT_WHY_UNSUPPORTED_DRIVER, 0);
+		gt_val_fail(val,
+		            a->any_mem ? GT_WHY_UNSUPPORTED_DEVICE
+		                       : GT_WHY_UNSUPPORTED_DRIVER,
+		            0);
 }
 
 static uint8_t fdi_type(uint16_t used)
 {
 	bool compute = used & GT_FDI_BIT(GT_FDI_COMPUTE);
-	bool graphics = used & (GT_FDI_BIT(GT_FDI_RENDER) | GT_FDI_BIT(GT_FDI_OTHER));
+	bool graphics =
+	    used & (GT_FDI_BIT(GT_FDI_RENDER) | GT_FDI_BIT(GT_FDI_OTHER));
 	if (compute)
 		return graphics ? GT_PROC_BOTH : GT_PROC_COMPUTE;
 	return GT_PROC_GRAPHICS;
@@ -578,7 +597,7 @@ static uint8_t fdi_type(uint16_t used)
 
 /* Sums the clients of the device at PCI address key. */
 static void fdi_agg_device(const struct gt_fdinfo *fi, uint64_t key,
-			   struct fdi_agg *a)
+                           struct fdi_agg *a)
 {
 	memset(a, 0, sizeof(*a));
 	for (size_t i = 0; i < fi->nclients; i++) {
@@ -589,7 +608,7 @@ static void fdi_agg_device(const struct gt_fdinfo *fi, uint64_t key,
 }
 
 size_t gt_fdinfo_processes(struct gt_fdinfo *fi, const char *pdev,
-			   struct gt_proc_vec *out)
+                           struct gt_proc_vec *out)
 {
 	uint64_t key;
 	size_t n = 0, added = 0;
@@ -605,7 +624,8 @@ size_t gt_fdinfo_processes(struct gt_fdinfo *fi, const char *pdev,
 			continue;
 		if (n == fi->ordcap) {
 			size_t ncap = fi->ordcap ? fi->ordcap * 2 : 16;
-			struct fdi_ord *no = realloc(fi->ord, ncap * sizeof(*no));
+			struct fdi_ord *no =
+			    realloc(fi->ord, ncap * sizeof(*no));
 			if (!no)
 				return 0;
 			fi->ord = no;
@@ -643,7 +663,7 @@ size_t gt_fdinfo_processes(struct gt_fdinfo *fi, const char *pdev,
 /* Shared prologue of the device queries: the clients of pdev in a, or the
  * reason there is no answer (GT_WHY_OK when there is one). */
 static enum gt_why fdi_device_prep(struct gt_fdinfo *fi, const char *pdev,
-				   struct fdi_agg *a, bool *lower_bound)
+                                   struct fdi_agg *a, bool *lower_bound)
 {
 	uint64_t key;
 
@@ -658,7 +678,7 @@ static enum gt_why fdi_device_prep(struct gt_fdinfo *fi, const char *pdev,
 }
 
 void gt_fdinfo_device_busy(struct gt_fdinfo *fi, const char *pdev,
-			   struct gt_val *val, bool *lower_bound)
+                           struct gt_val *val, bool *lower_bound)
 {
 	struct fdi_agg a;
 	enum gt_why why = fdi_device_prep(fi, pdev, &a, lower_bound);
@@ -670,8 +690,8 @@ void gt_fdinfo_device_busy(struct gt_fdinfo *fi, const char *pdev,
 }
 
 void gt_fdinfo_device_media(struct gt_fdinfo *fi, const char *pdev,
-			    struct gt_val *enc, struct gt_val *dec,
-			    bool *lower_bound)
+                            struct gt_val *enc, struct gt_val *dec,
+                            bool *lower_bound)
 {
 	struct fdi_agg a;
 	enum gt_why why = fdi_device_prep(fi, pdev, &a, lower_bound);

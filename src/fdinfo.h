@@ -30,7 +30,7 @@ void gt_fdinfo_free(struct gt_fdinfo *fi);
  * and after a known descriptor was closed while its process lives on; a
  * new process is otherwise seen within 5 rounds. */
 void gt_fdinfo_update(struct gt_fdinfo *fi, uint64_t now_ns,
-		      bool force_rediscover);
+                      bool force_rediscover);
 
 /* Appends one gt_process per process using the device at PCI address pdev
  * ("0000:03:00.0"; any case, any domain width): GT_P_GPU (busiest-engine-
@@ -55,7 +55,7 @@ void gt_fdinfo_update(struct gt_fdinfo *fi, uint64_t now_ns,
  * drm-total-*) summed over regions:
  * VRAM = vram*, local*; GTT = gtt, system*, cpu, memory. */
 size_t gt_fdinfo_processes(struct gt_fdinfo *fi, const char *pdev,
-			   struct gt_proc_vec *out);
+                           struct gt_proc_vec *out);
 
 /* Device busy % over the last round from the sum of every client's engine
  * time (per engine class, capped at 100 % of its capacity; the busiest
@@ -65,7 +65,7 @@ size_t gt_fdinfo_processes(struct gt_fdinfo *fi, const char *pdev,
  * its driver reports fdinfo engine time at all (nouveau and nvidia do
  * not). */
 void gt_fdinfo_device_busy(struct gt_fdinfo *fi, const char *pdev,
-			   struct gt_val *val, bool *lower_bound);
+                           struct gt_val *val, bool *lower_bound);
 
 /* Like gt_fdinfo_device_busy for the media engines: enc is the busiest of
  * the encoders (amdgpu enc/enc_1) and the engines that both encode and
@@ -73,8 +73,8 @@ void gt_fdinfo_device_busy(struct gt_fdinfo *fi, const char *pdev,
  * amdgpu vpe), dec the same with the decoders (amdgpu dec, jpeg). For
  * GT_F_UTIL_ENC / GT_F_UTIL_DEC of backends that have nothing better. */
 void gt_fdinfo_device_media(struct gt_fdinfo *fi, const char *pdev,
-			    struct gt_val *enc, struct gt_val *dec,
-			    bool *lower_bound);
+                            struct gt_val *enc, struct gt_val *dec,
+                            bool *lower_bound);
 
 /* Processes skipped for lack of permission: pids whose fd directory was
  * refused at the last walk (kernel threads excepted) plus pids whose
@@ -85,5 +85,7 @@ size_t gt_fdinfo_unreadable(const struct gt_fdinfo *fi);
  * devices, shared ones once). For tests and diagnostics. */
 size_t gt_fdinfo_pid_count(const struct gt_fdinfo *fi);
 size_t gt_fdinfo_client_count(const struct gt_fdinfo *fi);
+/* How many /proc walks the updates have made so far. */
+uint64_t gt_fdinfo_walk_count(const struct gt_fdinfo *fi);
 
 #endif
