@@ -15,22 +15,11 @@ command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
 sock="gputop-ctl-$$"
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-t() { tmux -L "$sock" "$@"; }
+# shellcheck source=tests/integration/tmux_lib.sh
+. "$(dirname "$0")/tmux_lib.sh"
 trap 't kill-server 2>/dev/null; pkill -KILL -f "seed 9$$" 2>/dev/null; [ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
-failures=0
-screen=""
 t new-session -d -s keep "sleep 900"
 fail() { echo "FAIL: $*"; ps -eo pid,ppid,stat,etime,comm,args | grep -E "gputop|PID" | grep -v grep | cut -c1-150; printf '%s\n' "---- screen:" "$screen" "---- setter log:"; cat "$log" 2>/dev/null; failures=$((failures + 1)); }
-pass() { echo "PASS: $*"; }
-
-wait_for() { # regex [tries of 50 ms]
-	for _ in $(seq 1 "${2:-200}"); do
-		screen=$(t capture-pane -p -t dash)
-		grep -Eq -- "$1" <<<"$screen" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 wait_log() { # regex [tries of 50 ms]
 	for _ in $(seq 1 "${2:-200}"); do
 		grep -Eq -- "$1" "$log" 2>/dev/null && return 0
@@ -38,7 +27,6 @@ wait_log() { # regex [tries of 50 ms]
 	done
 	return 1
 }
-keys() { for k in "$@"; do t send-keys -t dash "$k"; sleep 0.05; done; }
 
 # start NAME SCENARIO [extra args...]: the dashboard in session "dash" with
 # its own state directory and setter log. The marker argument lets the

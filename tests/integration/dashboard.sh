@@ -13,14 +13,14 @@ proc=${GPUTOP_FIXTURES:?}/proc
 command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
 sock="gputop-dash-$$"
 state=$(mktemp -d)
-t() { tmux -L "$sock" "$@"; }
+here=$(dirname "$0")
+# shellcheck source=tests/integration/tmux_lib.sh
+. "$here/tmux_lib.sh"
 trap 't kill-server 2>/dev/null; rm -rf "$state"' EXIT
-failures=0
 # A session that lives for the whole test: killing the last session stops
 # the tmux server, and a new-session racing that shutdown fails.
 t new-session -d -s keep "sleep 900"
 fail() { echo "FAIL: $*"; printf '%s\n' "---- screen:" "$screen"; failures=$((failures + 1)); }
-pass() { echo "PASS: $*"; }
 
 start() { # cols rows [env...]
 	local cols=$1 rows=$2
@@ -28,27 +28,6 @@ start() { # cols rows [env...]
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x "$cols" -y "$rows" -s dash \
 		"env $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
-}
-
-# Waits until the screen no longer matches a regex (10 s at most: CI
-# machines can be slow).
-wait_gone() {
-	for _ in $(seq 1 200); do
-		screen=$(t capture-pane -p -t dash)
-		grep -Eq -- "$1" <<<"$screen" || return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-# Waits until the screen matches a regex (10 s at most).
-wait_for() {
-	for _ in $(seq 1 200); do
-		screen=$(t capture-pane -p -t dash)
-		grep -Eq -- "$1" <<<"$screen" && return 0
-		sleep 0.05
-	done
-	return 1
 }
 
 # Every GPU at each size of the issue's acceptance list.
