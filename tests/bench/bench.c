@@ -1,8 +1,10 @@
 /*
  * bench.c - `make bench`: the collector's CPU cost per tick against the fake
  * NVML (8 GPUs, 100 processes, the fake's own cost included) and the sample
- * ring's write/read throughput. Prints measurements; asserts nothing, since
- * timing belongs in benchmarks, not in the test suite.
+ * ring's write/read throughput, the dashboard's render cost and the DRM
+ * fdinfo scan. Prints measurements and, at the end, each target met or
+ * missed (exit status 3 when one was missed); not part of `make check`,
+ * since timing belongs in benchmarks, not in the test suite.
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -35,6 +37,43 @@ enum { BATCHES = 10 };
 struct cost {
 	double mean, median, lo, hi; /* ns */
 };
+
+/* The targets the issues set, judged as the measurements come in. */
+enum { MAX_VERDICTS = 8 };
+struct verdicts {
+	int n;
+	struct {
+		const char *what, *unit;
+		double value, limit;
+	} v[MAX_VERDICTS];
+};
+
+static void judge(struct verdicts *vd, const char *what, double value,
+                  double limit, const char *unit)
+{
+	if (vd->n == MAX_VERDICTS)
+		return;
+	vd->v[vd->n].what = what;
+	vd->v[vd->n].unit = unit;
+	vd->v[vd->n].value = value;
+	vd->v[vd->n].limit = limit;
+	vd->n++;
+}
+
+/* Prints every target; returns how many were missed. */
+static int verdicts_print(const struct verdicts *vd)
+{
+	int missed = 0;
+	printf("targets:\n");
+	for (int i = 0; i < vd->n; i++) {
+		bool met = vd->v[i].value < vd->v[i].limit;
+		missed += !met;
+		printf("  %-6s %-44s %9.2f %s (< %g)\n", met ? "met" : "MISSED",
+		       vd->v[i].what, vd->v[i].value, vd->v[i].unit,
+		       vd->v[i].limit);
+	}
+	return missed;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -186,7 +225,8 @@ static struct cost cost_minus(struct cost a, struct cost b)
 	return d;
 }
 
-static void bench_collector(const char *lib, const char *base_scn)
+static void bench_collector(const char *lib, const char *base_scn,
+                            struct verdicts *vd)
 {
 	enum { KIDS = 100 };
 	pid_t kids[KIDS];
@@ -246,6 +286,8 @@ static void bench_collector(const char *lib, const char *base_scn)
 	printf("  %-34s %8.1f us CPU  (target < 200 us; from the batch "
 	       "medians: %.1f)\n",
 	       "mean per tick at the defaults:", mean / 1e3, median / 1e3);
+	judge(vd, "collector CPU per tick at the defaults", mean / 1e3, 200,
+	      "us");
 	printf("  = %.4f %% of one core at a 1 s interval\n", mean / 1e9 * 100);
 }
 
@@ -283,7 +325,8 @@ static void bench_ring(void)
  * read N/A, which costs the renderer the same) at 200x60. The load moves
  * on a short period, so every frame brings new values to every graph,
  * meter and row: a worst case for the bytes sent, not a quiet screen. */
-static void bench_render(const char *lib, const char *base_scn)
+static void bench_render(const char *lib, const char *base_scn,
+                         struct verdicts *vd)
 {
 	char tmpl[] = "/tmp/gputop-render-XXXXXX";
 	int fd = mkstemp(tmpl);
@@ -318,6 +361,10 @@ static void bench_render(const char *lib, const char *base_scn)
 		printf("  output:  %8.0f bytes per frame = bytes/s at a 1 s "
 		       "interval  (target < 4096)\n",
 		       res.bytes_per_frame);
+		judge(vd, "dashboard render per frame",
+		      res.cpu_ns_per_frame / 1e3, 2000, "us");
+		judge(vd, "dashboard output at a 1 s interval",
+		      res.bytes_per_frame, 4096, "B/s");
 	} else {
 		fprintf(stderr, "bench: the render benchmark could not run\n");
 	}
@@ -467,7 +514,7 @@ static struct scan_cost fdinfo_phase(struct gt_fdinfo *fi, const char *root,
 	return sc;
 }
 
-static void bench_fdinfo(void)
+static void bench_fdinfo(struct verdicts *vd)
 {
 	char root[64];
 	if (make_proc_tree(root, sizeof(root)) != 0) {
@@ -502,6 +549,14 @@ static void bench_fdinfo(void)
 		    "    per process round, rediscoveries amortized: %.2f ms "
 		    "CPU (mean of %d rounds)\n",
 		    sc.round, sc.nticks + sc.nwalks);
+		judge(vd,
+		      moving ? "fdinfo process tick, 1% churn"
+		             : "fdinfo process tick, no change",
+		      sc.tick, 2, "ms");
+		judge(vd,
+		      moving ? "fdinfo full rediscovery, 1% churn"
+		             : "fdinfo full rediscovery, no change",
+		      sc.forced > sc.walk ? sc.forced : sc.walk, 20, "ms");
 	}
 	if (gt_fdinfo_client_count(fi) != 20)
 		fprintf(stderr, "bench: %zu DRM clients found, not 20\n",
@@ -519,9 +574,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench LIBNVIDIA-ML SCENARIO\n");
 		return 2;
 	}
-	bench_collector(argv[1], argv[2]);
-	bench_render(argv[1], argv[2]);
-	bench_fdinfo();
+	struct verdicts vd = {0};
+	bench_collector(argv[1], argv[2], &vd);
+	bench_render(argv[1], argv[2], &vd);
+	bench_fdinfo(&vd);
 	bench_ring();
-	return 0;
+	return verdicts_print(&vd) ? 3 : 0;
 }
