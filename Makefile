@@ -21,7 +21,7 @@ SAN       ?=
 # V=1 shows full compiler command lines.
 Q         := $(if $(V),,@)
 
-PKGS      := ncursesw libdrm libcjson
+PKGS      := ncursesw libdrm libdrm_amdgpu libcjson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

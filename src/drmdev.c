@@ -1,7 +1,8 @@
 /*
  * drmdev.c - DRM device discovery through sysfs (see drmdev.h). Reads the
  * driver from device/uevent rather than the device/driver symlink, which
- * copies of sysfs trees (containers, test fixtures) often lack.
+ * copies of sysfs trees (containers, test fixtures) often lack. Also the
+ * one table of reasons why a DRM device no backend takes is unsupported.
  */
 #include "drmdev.h"
 
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drmnode.h"
 #include "model.h"
 #include "sysfs.h"
 
@@ -84,7 +86,55 @@ bool gt_drmdev_is_suspended(const struct gt_drmdev *d)
 	       strcmp(buf, "suspended") == 0;
 }
 
-static void read_device(struct gt_drmdev *d)
+/* True if name is a PCI address "dddd:bb:dd.f". */
+static bool pci_address(const char *name)
+{
+	unsigned dom, bus, dev, fn;
+	char end;
+	return sscanf(name, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &end) == 4;
+}
+
+static void read_pci_ids(struct gt_drmdev *d, const char *dir)
+{
+	d->vendor = read_hex16(dir, "vendor");
+	d->device = read_hex16(dir, "device");
+	d->subsys_vendor = read_hex16(dir, "subsystem_vendor");
+	d->subsys_device = read_hex16(dir, "subsystem_device");
+	d->revision = (uint8_t)read_hex16(dir, "revision");
+}
+
+/* A device without PCI_SLOT_NAME: where it sits under <root>/devices
+ * (platform/simple-framebuffer.0). A virtio GPU sits on a virtio PCI
+ * function: that function's address and ids are the device's, as libdrm
+ * reports them. Needs the kernel's links (a live tree, or a copy that
+ * kept them); without them the location stays "". */
+static void locate(struct gt_drmdev *d, const char *root, const char *uevent)
+{
+	char real[PATH_MAX], rroot[PATH_MAX], modalias[64];
+	if (!realpath(d->devdir, real) || !realpath(root, rroot))
+		return;
+	size_t n = strlen(rroot);
+	if (strncmp(real, rroot, n) == 0 &&
+	    strncmp(real + n, "/devices/", 9) == 0)
+		gt_copy_str(d->location, sizeof(d->location), real + n + 9);
+	uevent_value(uevent, "MODALIAS", modalias, sizeof(modalias));
+	if (strncmp(modalias, "virtio:", 7) != 0)
+		return;
+	char *slash = strrchr(real, '/');
+	if (!slash || slash == real)
+		return;
+	*slash = '\0'; /* the parent: the virtio PCI function */
+	const char *parent = strrchr(real, '/');
+	parent = parent ? parent + 1 : real;
+	if (!pci_address(parent) || !gt_sysfs_inside(real, rroot))
+		return;
+	gt_copy_str(d->pdev, sizeof(d->pdev), parent);
+	for (char *c = d->pdev; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	read_pci_ids(d, real);
+}
+
+static void read_device(struct gt_drmdev *d, const char *root)
 {
 	char uevent[1024], v[64];
 	if (gt_sysfs_read(d->devdir, "uevent", uevent, sizeof(uevent)) < 0)
@@ -94,11 +144,9 @@ static void read_device(struct gt_drmdev *d)
 	for (char *c = v; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	gt_copy_str(d->pdev, sizeof(d->pdev), v);
-	d->vendor = read_hex16(d->devdir, "vendor");
-	d->device = read_hex16(d->devdir, "device");
-	d->subsys_vendor = read_hex16(d->devdir, "subsystem_vendor");
-	d->subsys_device = read_hex16(d->devdir, "subsystem_device");
-	d->revision = (uint8_t)read_hex16(d->devdir, "revision");
+	read_pci_ids(d, d->devdir);
+	if (!d->pdev[0])
+		locate(d, root, uevent);
 	/* uevent's PCI_ID is there even when the id files are not (copied
 	 * trees often have `vendor` but no `device`). */
 	if (d->vendor == 0 || d->device == 0) {
@@ -161,7 +209,7 @@ int gt_drmdev_scan(const char *sysfs_root, struct gt_drmdev **out, size_t *n)
 		    gt_sysfs_join(d->devdir, sizeof(d->devdir), card,
 		                  "device") < 0)
 			continue;
-		read_device(d);
+		read_device(d, sysfs_root ? sysfs_root : "/sys");
 		count++;
 	}
 	closedir(dp);
@@ -170,4 +218,75 @@ int gt_drmdev_scan(const char *sysfs_root, struct gt_drmdev **out, size_t *n)
 	*out = devs;
 	*n = count;
 	return 0;
+}
+
+bool gt_drmdev_live_root(const char *sysfs_root)
+{
+	char real[PATH_MAX];
+	return realpath(sysfs_root ? sysfs_root : "/sys", real) &&
+	       strcmp(real, "/sys") == 0;
+}
+
+int gt_drmdev_discover(const char *sysfs_root, struct gt_drmdev **out,
+                       size_t *n)
+{
+	int rc = gt_drmdev_scan(sysfs_root, out, n);
+	if (rc == 0 && *n > 0 && gt_drmdev_live_root(sysfs_root))
+		gt_drmnode_attach(*out, *n);
+	return rc;
+}
+
+/* Drivers of DRM devices gputop has no backend for, and why. Kernel driver
+ * names as device/uevent's DRIVER= gives them (the platform driver's name
+ * for the firmware framebuffers). */
+static const struct {
+	const char *driver, *why;
+} unsupported[] = {
+    {"radeon", "gputop reads AMD GPUs through amdgpu only"},
+    {"nouveau", "NVIDIA cards are read through NVML (libnvidia-ml), not "
+                "nouveau; install the NVIDIA driver"},
+    {"nvidia", "the NVIDIA driver is bound but NVML (libnvidia-ml) listed "
+               "no such device: see the nvml line"},
+    {"virtio_gpu", "a virtual GPU has no usage counters"},
+    {"vmwgfx", "a virtual GPU has no usage counters"},
+    {"qxl", "a virtual GPU has no usage counters"},
+    {"bochs-drm", "a virtual GPU has no usage counters"},
+    {"cirrus-qemu", "a virtual GPU has no usage counters"},
+    {"cirrus", "a virtual GPU has no usage counters"},
+    {"vboxvideo", "a virtual GPU has no usage counters"},
+    {"hyperv_drm", "a virtual GPU has no usage counters"},
+    {"xen-drm-front", "a virtual GPU has no usage counters"},
+    {"vkms", "a virtual display for testing, not a GPU"},
+    {"simple-framebuffer", "a firmware framebuffer (simpledrm), not a GPU"},
+    {"simpledrm", "a firmware framebuffer, not a GPU"},
+    {"efi-framebuffer", "a firmware framebuffer (efidrm), not a GPU"},
+    {"vesa-framebuffer", "a firmware framebuffer (vesadrm), not a GPU"},
+    {"of-display", "a firmware framebuffer (ofdrm), not a GPU"},
+    {"ast", "a server's management (BMC) display controller, not a GPU"},
+    {"mgag200", "a server's management (BMC) display controller, not a GPU"},
+    {"udl", "a USB display adapter, not a GPU"},
+    {"gud", "a USB display adapter, not a GPU"},
+    {"vfio-pci", "reserved for a virtual machine (vfio-pci passthrough)"},
+    {"pci-stub", "held back from the host by pci-stub"},
+    {"amdgpu", "the amdgpu backend did not take it: see its line"},
+    {"i915", "the intel backend did not take it: see its line"},
+    {"xe", "the intel backend did not take it: see its line"},
+};
+
+const char *gt_drmdev_unsupported_why(const struct gt_drmdev *d)
+{
+	if (!d->driver[0])
+		return "no kernel driver is bound";
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]);
+	     i++)
+		if (strcmp(d->driver, unsupported[i].driver) == 0)
+			return unsupported[i].why;
+	return "no gputop backend reads this driver";
+}
+
+const char *gt_drmdev_address(const struct gt_drmdev *d)
+{
+	if (d->pdev[0])
+		return d->pdev;
+	return d->location[0] ? d->location : d->card;
 }

@@ -615,7 +615,11 @@ size_t gt_fdinfo_processes(struct gt_fdinfo *fi, const char *pdev,
 
 	if (!fi || !out)
 		return 0;
-	out->unreadable += gt_fdinfo_unreadable(fi);
+	/* One scanner serves every device: a refused pid is one pid however
+	 * many devices ask, so the count is set, not added. */
+	size_t unreadable = gt_fdinfo_unreadable(fi);
+	if (unreadable > out->unreadable)
+		out->unreadable = unreadable;
 	if (!pdev || !gt_fdinfo_pdev_parse(pdev, strlen(pdev), &key))
 		return 0;
 	for (size_t i = 0; i < fi->nclients; i++) {

@@ -38,7 +38,7 @@ void gt_fdinfo_update(struct gt_fdinfo *fi, uint64_t now_ns,
  * (system memory the GPU maps), GT_P_ENC / GT_P_DEC where the driver names
  * video engines; type GT_PROC_GRAPHICS or COMPUTE by the engines used
  * (BOTH when compute and render engines both ran). Host-side fields are
- * left to the caller. Adds the pids it could not read to out->unreadable.
+ * left to the caller. Raises out->unreadable to the pids it could not read.
  * Returns the number of processes appended.
  *
  * Reasons: GT_WHY_PENDING on the round a client first shows up (or its

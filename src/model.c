@@ -19,8 +19,12 @@ const struct gt_field_desc gt_static_desc[GT_S__COUNT] = {
     [GT_S_TEMP_SHUTDOWN] = {"thermal", "shutdown_celsius",
                             GT_UNIT_MILLICELSIUS},
     [GT_S_TEMP_GPU_MAX] = {"thermal", "gpu_max_celsius", GT_UNIT_MILLICELSIUS},
+    [GT_S_TEMP_HOTSPOT_SHUTDOWN] = {"thermal", "hotspot_shutdown_celsius",
+                                    GT_UNIT_MILLICELSIUS},
     [GT_S_TEMP_MEM_MAX] = {"thermal", "memory_max_celsius",
                            GT_UNIT_MILLICELSIUS},
+    [GT_S_TEMP_MEM_SHUTDOWN] = {"thermal", "memory_shutdown_celsius",
+                                GT_UNIT_MILLICELSIUS},
     [GT_S_CLK_GRAPHICS_MAX] = {"clocks", "graphics_max_mhz", GT_UNIT_MHZ},
     [GT_S_CLK_SM_MAX] = {"clocks", "sm_max_mhz", GT_UNIT_MHZ},
     [GT_S_CLK_MEM_MAX] = {"clocks", "memory_max_mhz", GT_UNIT_MHZ},
@@ -303,4 +307,48 @@ const char *gt_why_text(const struct gt_val *val, const char *code_text,
 	}
 	snprintf(buf, len, "%s", text);
 	return buf;
+}
+
+const char *gt_why_fix(enum gt_why why)
+{
+	/* No default: a new reason must get its own advice (-Wswitch). */
+	switch (why) {
+	case GT_WHY_OK:
+		return "nothing to do: the value is available";
+	case GT_WHY_NOT_COLLECTED:
+		return "nothing to do: it appears after the next sample; if it "
+		       "stays N/A, gputop has no way to read it here";
+	case GT_WHY_UNSUPPORTED_DEVICE:
+		return "nothing to do: this device does not provide it";
+	case GT_WHY_UNSUPPORTED_DRIVER:
+		return "update the GPU driver (and its management library): "
+		       "a newer version may provide it";
+	case GT_WHY_PERMISSION:
+		return "run gputop as root (sudo gputop), or give your user "
+		       "the access the driver checks (e.g. CAP_PERFMON for "
+		       "performance counters)";
+	case GT_WHY_DRIVER_ERROR:
+		return "the driver failed to answer: check dmesg for driver "
+		       "messages (Xid for NVIDIA); gputop asks again every "
+		       "sample";
+	case GT_WHY_PENDING:
+		return "nothing to do: a rate needs two samples, it appears "
+		       "after the next one";
+	case GT_WHY_LOST:
+		return "the GPU fell off the bus or the driver was reset: "
+		       "check dmesg for Xid / PCIe errors; gputop keeps "
+		       "retrying, a GPU reset or a reboot brings it back";
+	case GT_WHY_MIG:
+		return "nothing to do while MIG is enabled: the driver only "
+		       "gives it per MIG instance; disabling MIG (nvidia-smi "
+		       "-mig 0, as root, no work running) restores it";
+	case GT_WHY_NO_SENSOR:
+		return "nothing to do: the device does not have this sensor";
+	case GT_WHY_ASLEEP:
+		return "nothing to do: the values come back when something "
+		       "wakes the GPU (gputop does not, to keep it asleep)";
+	case GT_WHY__COUNT:
+		break;
+	}
+	return "nothing known to do";
 }

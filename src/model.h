@@ -98,14 +98,18 @@ enum gt_vendor {
 
 /* Static facts: read once per device and again when the device changes. */
 enum gt_static_field {
-	GT_S_VRAM_TOTAL,       /* bytes */
-	GT_S_POWER_MIN,        /* mW */
-	GT_S_POWER_MAX,        /* mW */
-	GT_S_POWER_DEFAULT,    /* mW */
-	GT_S_TEMP_SLOWDOWN,    /* m°C */
-	GT_S_TEMP_SHUTDOWN,    /* m°C */
-	GT_S_TEMP_GPU_MAX,     /* m°C */
-	GT_S_TEMP_MEM_MAX,     /* m°C */
+	GT_S_VRAM_TOTAL,    /* bytes */
+	GT_S_POWER_MIN,     /* mW */
+	GT_S_POWER_MAX,     /* mW */
+	GT_S_POWER_DEFAULT, /* mW */
+	GT_S_TEMP_SLOWDOWN, /* m°C, GPU (AMD: edge) sensor: clocks cut */
+	GT_S_TEMP_SHUTDOWN, /* m°C, GPU (AMD: edge) sensor: power off */
+	GT_S_TEMP_GPU_MAX,  /* m°C, AMD: the junction's crit */
+	/* m°C, where the hotspot (AMD: junction) sensor powers it off */
+	GT_S_TEMP_HOTSPOT_SHUTDOWN,
+	GT_S_TEMP_MEM_MAX, /* m°C */
+	/* m°C, where the memory sensor powers it off */
+	GT_S_TEMP_MEM_SHUTDOWN,
 	GT_S_CLK_GRAPHICS_MAX, /* MHz */
 	GT_S_CLK_SM_MAX,       /* MHz */
 	GT_S_CLK_MEM_MAX,      /* MHz */
@@ -322,5 +326,8 @@ const char *gt_throttle_name(unsigned bit);
  * Always NUL-terminates; returns buf. */
 const char *gt_why_text(const struct gt_val *val, const char *code_text,
                         char *buf, size_t len);
+/* What the user can do about a reason, as one sentence that names the fix
+ * or says honestly that there is none ("nothing to do: ..."). */
+const char *gt_why_fix(enum gt_why why);
 
 #endif

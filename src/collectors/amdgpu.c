@@ -14,24 +14,30 @@
  *    with $GPUTOP_AMDGPU_IDS) and a built-in table of newer ids
  *    (amdgpu_ids.c), else "AMD Radeon (device 0xNNNN)".
  *  - driver_version is the DRM driver version from libdrm's drmGetVersion
- *    on the device's render node, used only on the live /sys (a copied
- *    tree's node numbers mean nothing here) and only for an awake device;
- *    otherwise <sysfs>/module/amdgpu/version (set by out-of-tree amdgpu
- *    builds), else "". libdrm failures never fail the backend.
+ *    on the device's render node (drmnode.c), used only on the live /sys
+ *    (a copied tree's node numbers mean nothing here) and only for an
+ *    awake device; otherwise <sysfs>/module/amdgpu/version (set by
+ *    out-of-tree amdgpu builds), else "". libdrm failures never fail the
+ *    backend: the reason is in the backend's detail.
+ *  - Values sysfs, hwmon and gpu_metrics leave missing are asked of
+ *    libdrm_amdgpu's sensor queries (amdgpu_libdrm.c), on the live /sys
+ *    and for an awake device only. The handle is opened the first time a
+ *    sample lacks such a value; its DRM client is gputop's own and is left
+ *    out of the device's process list.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xf86drm.h>
 
 #include "amdgpu_ids.h"
+#include "amdgpu_libdrm.h"
 #include "amdgpu_parse.h"
 #include "amdgpu_priv.h"
+#include "drmnode.h"
 #include "fdinfo.h"
 #include "sysfs.h"
 
@@ -196,22 +202,34 @@ static void fill_ids_from_uevent(struct gt_drmdev *g)
 	}
 }
 
-/* Appends why an AMD DRM device is not ours to notes. */
+/* Appends why an AMD DRM device is not ours to notes (--list also lists
+ * it, with the same reason). */
 static void note_unsupported(char *notes, size_t len, const struct gt_drmdev *g)
 {
-	char why[128];
+	char why[160];
 	if (g->driver[0])
-		snprintf(why, sizeof(why),
-		         "driver %s is not supported (gputop reads AMD GPUs "
-		         "through amdgpu only)",
-		         g->driver);
+		snprintf(why, sizeof(why), "driver %s is not supported (%s)",
+		         g->driver, gt_drmdev_unsupported_why(g));
 	else
-		snprintf(why, sizeof(why), "no driver bound");
+		snprintf(why, sizeof(why), "%s", gt_drmdev_unsupported_why(g));
 	size_t n = strlen(notes);
 	if (n + 1 < len)
 		snprintf(notes + n, len - n, "; %s (%s, 1002:%04x): %s",
 		         g->card, g->pdev[0] ? g->pdev : "no PCI address",
 		         g->device, why);
+}
+
+/* Appends, once, why libdrm could not give a driver version. Asleep is
+ * not worth a note: the version is asked for again when it wakes. */
+static void note_version(char *notes, size_t len, const struct gt_drmdev *g,
+                         int rc)
+{
+	size_t n = strlen(notes);
+	if (rc == 0 || rc == -EAGAIN || strstr(notes, "driver version") ||
+	    n + 1 >= len)
+		return;
+	snprintf(notes + n, len - n, "; %s driver version unknown: %s", g->card,
+	         g->drm_why);
 }
 
 static void amdgpu_probe(struct gt_backend *b,
@@ -220,7 +238,7 @@ static void amdgpu_probe(struct gt_backend *b,
 	struct amdgpu_priv *p = calloc(1, sizeof(*p));
 	struct gt_drmdev *drm = NULL;
 	size_t n = 0;
-	char rp[PATH_MAX], notes[GT_DETAIL_LEN] = "";
+	char notes[GT_DETAIL_LEN] = "";
 
 	b->status = GT_BACKEND_UNAVAILABLE;
 	if (!p) {
@@ -233,9 +251,9 @@ static void amdgpu_probe(struct gt_backend *b,
 	            opt->sysfs_root ? opt->sysfs_root : "/sys");
 	const char *ids = getenv(GT_AMDGPU_IDS_ENV);
 	gt_copy_str(p->ids_path, sizeof(p->ids_path), ids ? ids : "");
-	p->real_sysfs = realpath(p->root, rp) && strcmp(rp, "/sys") == 0;
+	p->real_sysfs = gt_drmdev_live_root(p->root);
 
-	int rc = gt_drmdev_scan(p->root, &drm, &n);
+	int rc = gt_drmdev_discover(p->root, &drm, &n);
 	if (rc < 0) {
 		b->status = GT_BACKEND_ERROR;
 		/* A detail cut short at GT_DETAIL_LEN is still useful. */
@@ -258,7 +276,11 @@ static void amdgpu_probe(struct gt_backend *b,
 		 * the driver binding alone says it is AMD. */
 		if (strcmp(g->driver, "amdgpu") == 0 &&
 		    (g->vendor == 0x1002 || g->vendor == 0)) {
-			init_dev(&p->devs[p->ndevs++], g);
+			struct amdgpu_dev *d = &p->devs[p->ndevs++];
+			init_dev(d, g);
+			if (p->real_sysfs)
+				note_version(notes, sizeof(notes), &d->drm,
+				             gt_drmnode_read_version(&d->drm));
 		} else if (g->vendor == 0x1002) {
 			note_unsupported(notes, sizeof(notes), g);
 		}
@@ -280,35 +302,16 @@ static void amdgpu_probe(struct gt_backend *b,
 	}
 }
 
-/* The DRM driver version through libdrm, or "" (see the top comment). */
-static void drm_version(const struct amdgpu_priv *p, const struct amdgpu_dev *d,
-                        char *out, size_t len)
+/* See the top comment. The version libdrm gave at discovery, or asked
+ * for now when the device slept then. */
+static void driver_version(const struct amdgpu_priv *p, struct amdgpu_dev *d,
+                           bool awake, char *out, size_t len)
 {
-	char path[64];
 	out[0] = '\0';
-	if (!p->real_sysfs || !d->drm.render[0])
-		return;
-	snprintf(path, sizeof(path), "/dev/dri/%s", d->drm.render);
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	drmVersionPtr v = drmGetVersion(fd);
-	if (v && v->name && strcmp(v->name, "amdgpu") == 0)
-		snprintf(out, len, "%d.%d.%d", v->version_major,
-		         v->version_minor, v->version_patchlevel);
-	if (v)
-		drmFreeVersion(v);
-	close(fd);
-}
-
-static void driver_version(const struct amdgpu_priv *p,
-                           const struct amdgpu_dev *d, bool awake, char *out,
-                           size_t len)
-{
-	if (awake)
-		drm_version(p, d, out, len);
-	else
-		out[0] = '\0';
+	if (p->real_sysfs && awake)
+		gt_drmnode_read_version(&d->drm);
+	if (awake && strcmp(d->drm.drm_name, "amdgpu") == 0)
+		gt_copy_str(out, len, d->drm.drm_version);
 	if (!out[0] &&
 	    gt_sysfs_read(p->root, "module/amdgpu/version", out, len) < 0)
 		out[0] = '\0';
@@ -327,7 +330,9 @@ static void static_thresholds(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	    {GT_S_TEMP_SLOWDOWN, AT_EDGE, "crit"},
 	    {GT_S_TEMP_SHUTDOWN, AT_EDGE, "emergency"},
 	    {GT_S_TEMP_GPU_MAX, AT_JUNCTION, "crit"},
+	    {GT_S_TEMP_HOTSPOT_SHUTDOWN, AT_JUNCTION, "emergency"},
 	    {GT_S_TEMP_MEM_MAX, AT_MEM, "crit"},
+	    {GT_S_TEMP_MEM_SHUTDOWN, AT_MEM, "emergency"},
 	};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
 		struct gt_val *val = &st->f[map[i].field];
@@ -517,14 +522,59 @@ static int amdgpu_get_static(struct gt_backend *b, unsigned dev,
 	return 0;
 }
 
+/* The values the sample lacks, from libdrm_amdgpu's sensors (see the top
+ * comment). The handle is opened once; a failed open is not retried. */
+static void sample_sensors(struct amdgpu_priv *p, struct amdgpu_dev *d,
+                           struct gt_sample *s)
+{
+	if (!p->real_sysfs || d->sensors_rc != 0 ||
+	    gt_amdgpu_drm_wanted(s) == 0)
+		return;
+	if (!d->sensors) {
+		/* Opening the node would wake a device that fell asleep
+		 * since the sample checked. */
+		if (!d->drm.render_node[0] || gt_drmdev_is_suspended(&d->drm))
+			return;
+		d->sensors_rc =
+		    gt_amdgpu_drm_open(d->drm.render_node, &d->sensors);
+		if (d->sensors_rc != 0)
+			return;
+	}
+	gt_amdgpu_drm_fill(s, gt_amdgpu_drm_query, d->sensors);
+}
+
+static int amdgpu_sample(struct gt_backend *b, unsigned dev,
+                         struct gt_sample *s, int slow)
+{
+	struct amdgpu_priv *p = b->priv;
+	int rc = gt_amdgpu_sample(b, dev, s, slow);
+	if (rc >= 0 && s->state == GT_DEV_OK)
+		sample_sensors(p, &p->devs[dev], s);
+	return rc;
+}
+
 static int amdgpu_processes(struct gt_backend *b, unsigned dev,
                             struct gt_proc_vec *out)
 {
 	struct amdgpu_priv *p = b->priv;
 	struct amdgpu_dev *d = &p->devs[dev];
+	size_t first = out->count;
 	/* fdinfo is per process: reading it does not touch the device. */
 	if (p->fdinfo && d->drm.pdev[0])
 		gt_fdinfo_processes(p->fdinfo, d->drm.pdev, out);
+	if (!d->sensors)
+		return 0;
+	/* The sensor handle's DRM client is gputop's own, not a GPU user. */
+	pid_t self = getpid();
+	size_t keep = first;
+	for (size_t i = first; i < out->count; i++) {
+		if (out->items[i].pid == self) {
+			free(out->items[i].cmdline);
+			continue;
+		}
+		out->items[keep++] = out->items[i];
+	}
+	out->count = keep;
 	return 0;
 }
 
@@ -533,6 +583,8 @@ static void amdgpu_shutdown(struct gt_backend *b)
 	struct amdgpu_priv *p = b->priv;
 	if (!p)
 		return;
+	for (unsigned i = 0; i < p->ndevs; i++)
+		gt_amdgpu_drm_close(p->devs[i].sensors);
 	free(p->devs);
 	free(p);
 	b->priv = NULL;
@@ -543,7 +595,7 @@ const struct gt_backend_ops gt_amdgpu_backend = {
     .uses_fdinfo = true,
     .probe = amdgpu_probe,
     .get_static = amdgpu_get_static,
-    .sample = gt_amdgpu_sample,
+    .sample = amdgpu_sample,
     .processes = amdgpu_processes,
     .error_text = gt_backend_errno_text,
     .shutdown = amdgpu_shutdown,

@@ -2,14 +2,21 @@
  * amdgpu_ids.c - AMD GPU names and architectures (see amdgpu_ids.h).
  *
  * Provenance and licence of the built-in tables: they are a factual list
- * of (PCI device id, PCI revision) -> product name pairs, compiled from the
- * public amdgpu.ids table maintained in libdrm (gitlab.freedesktop.org/mesa/
- * drm, data/amdgpu.ids, as published in 2025; MIT licence) and from AMD's
- * public product specifications for the chip families. Only the devices
- * that Debian 12's copy (libdrm 2.4.114) lacks are listed: RDNA3 and RDNA4
- * desktop and mobile cards, the Phoenix/Hawk Point (Radeon 780M/760M/740M),
- * Strix Point/Krackan (890M/880M/860M/840M/820M), Strix Halo (8060S...)
- * and Rembrandt/Raphael/Mendocino APUs. No code was copied; names are data.
+ * of (PCI device id, PCI revision) -> product name pairs taken from the
+ * amdgpu.ids table maintained in libdrm (gitlab.freedesktop.org/mesa/drm,
+ * data/amdgpu.ids; libdrm is under the MIT licence, the ids file has no
+ * licence header of its own). Checked entry by entry against data/amdgpu.ids
+ * (format version line "1.0.0") at commit
+ * 06675b4fbede3c8547cf9de09444424672d06066 as published by the
+ * X11Libre/mirror.fdo.drm mirror of that repository: every entry below is
+ * in it with the same name, and it has no other entry for these device
+ * ids. Which libdrm release tag first ships exactly that state was not
+ * verified. Only the devices that Debian 12's copy (libdrm 2.4.114) lacks
+ * are listed: RDNA3 and RDNA4 desktop and mobile cards, the Phoenix/Hawk
+ * Point (Radeon 780M/760M/740M), Strix Point/Krackan (890M/880M/860M/
+ * 840M/820M), Strix Halo (8060S...), Rembrandt/Raphael/Mendocino APUs and
+ * the Instinct MI300/MI350 accelerators. No code was copied; names are
+ * data. The chip families come from AMD's public product specifications.
  * When a distribution's amdgpu.ids has an entry, that entry wins.
  */
 #include "amdgpu_ids.h"
@@ -280,6 +287,17 @@ static const struct builtin builtin[] = {
     {0x7499, 0x00, "AMD Radeon Pro W7400"},
     {0x7499, 0xC0, "AMD Radeon RX 7400"},
     {0x7499, 0xC1, "AMD Radeon RX 7300"},
+    {0x7481, 0xC7, "AMD Steam Machine"},
+    /* Instinct MI300 family (CDNA3) */
+    {0x74A0, 0x00, "AMD Instinct MI300A"},
+    {0x74A1, 0x00, "AMD Instinct MI300X"},
+    {0x74A2, 0x00, "AMD Instinct MI308X"},
+    {0x74A5, 0x00, "AMD Instinct MI325X"},
+    {0x74A8, 0x00, "AMD Instinct MI308X HF"},
+    {0x74A9, 0x00, "AMD Instinct MI300X HF"},
+    {0x74B5, 0x00, "AMD Instinct MI300X VF"},
+    {0x74B6, 0x00, "AMD Instinct MI308X"},
+    {0x74BD, 0x00, "AMD Instinct MI300X HF"},
     /* Navi 48 / Navi 44 (RDNA4) */
     {0x7550, 0xC0, "AMD Radeon RX 9070 XT"},
     {0x7550, 0xC2, "AMD Radeon RX 9070 GRE"},
@@ -289,6 +307,11 @@ static const struct builtin builtin[] = {
     {0x7590, 0xC0, "AMD Radeon RX 9060 XT"},
     {0x7590, 0xC1, "AMD Radeon RX 9060 XT LP"},
     {0x7590, 0xC7, "AMD Radeon RX 9060"},
+    /* Instinct MI350 family (CDNA4) */
+    {0x75A0, 0x00, "AMD Instinct MI350X"},
+    {0x75A3, 0x00, "AMD Instinct MI355X"},
+    {0x75B0, 0x00, "AMD Instinct MI350X VF"},
+    {0x75B3, 0x00, "AMD Instinct MI355X VF"},
 };
 
 struct chip {
@@ -338,7 +361,8 @@ static const struct chip chips[] = {
     {0x7440, 0x745F, "RDNA3", false},  /* Navi 31 */
     {0x7460, 0x747F, "RDNA3", false},  /* Navi 32 */
     {0x7480, 0x749F, "RDNA3", false},  /* Navi 33 */
-    {0x74A0, 0x74BF, "CDNA3", false},  /* MI300 */
+    {0x74A0, 0x74A0, "CDNA3", true},   /* MI300A (CPU and GPU) */
+    {0x74A0, 0x74BF, "CDNA3", false},  /* MI300X, MI308X, MI325X */
     {0x15BF, 0x15BF, "RDNA3", true},   /* Phoenix */
     {0x15C8, 0x15C8, "RDNA3", true},   /* Phoenix2 */
     {0x1900, 0x1901, "RDNA3", true},   /* Hawk Point */

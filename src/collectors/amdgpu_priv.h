@@ -36,6 +36,8 @@ struct amdgpu_slow {
 	struct gt_text_val perf_level, power_profile;
 };
 
+struct gt_amdgpu_drm;
+
 struct amdgpu_dev {
 	struct gt_drmdev drm; /* identity from discovery */
 	char hwmon[PATH_MAX]; /* device/hwmon/hwmonN, "" if there is none */
@@ -50,6 +52,10 @@ struct amdgpu_dev {
 	int temp_index[AT__COUNT]; /* N of tempN_input, 0 = no such sensor */
 	unsigned fans;             /* 0 or 1: amdgpu exposes one fan */
 	struct amdgpu_slow slow;
+	/* libdrm_amdgpu sensors (amdgpu_libdrm.c), opened the first time a
+	 * sample lacks a value they give; live system only. */
+	struct gt_amdgpu_drm *sensors;
+	int sensors_rc; /* 0 not tried or open; -errno: open failed */
 };
 
 struct amdgpu_priv {

@@ -137,7 +137,8 @@ static const struct demo_profile demo_profiles[] = {
                 [GT_S_MIG_MODE] = 0,
                 [GT_S_ECC_MODE] = 1,
             },
-        .s_na = NA_S(GT_S_FAN_MIN_PERCENT) | NA_S(GT_S_FAN_MAX_PERCENT),
+        .s_na = NA_S(GT_S_FAN_MIN_PERCENT) | NA_S(GT_S_FAN_MAX_PERCENT) |
+                NA_S(GT_S_TEMP_HOTSPOT_SHUTDOWN) | NA_S(GT_S_TEMP_MEM_SHUTDOWN),
         .f_na = NA_F(GT_F_TEMP_HOTSPOT) | AMD_INTEL_ONLY | INTEL_ONLY,
         .load = LOAD_TRAINING,
         .idle_mw = 72000,
@@ -198,7 +199,9 @@ static const struct demo_profile demo_profiles[] = {
                 [GT_S_TEMP_SLOWDOWN] = 100000,
                 [GT_S_TEMP_SHUTDOWN] = 105000,
                 [GT_S_TEMP_GPU_MAX] = 110000,
+                [GT_S_TEMP_HOTSPOT_SHUTDOWN] = 115000,
                 [GT_S_TEMP_MEM_MAX] = 108000,
+                [GT_S_TEMP_MEM_SHUTDOWN] = 113000,
                 [GT_S_CLK_GRAPHICS_MAX] = 2500,
                 [GT_S_CLK_MEM_MAX] = 1250,
                 [GT_S_CLK_VIDEO_MAX] = 1400,
@@ -278,10 +281,12 @@ static const struct demo_profile demo_profiles[] = {
         .s_na = NA_S(GT_S_POWER_MIN) | NA_S(GT_S_POWER_MAX) |
                 NA_S(GT_S_TEMP_SLOWDOWN) | NA_S(GT_S_TEMP_SHUTDOWN) |
                 NA_S(GT_S_TEMP_GPU_MAX) | NA_S(GT_S_TEMP_MEM_MAX) |
-                NA_S(GT_S_CLK_SM_MAX) | NA_S(GT_S_CLK_MEM_MAX) |
-                NA_S(GT_S_CLK_VIDEO_MAX) | NA_S(GT_S_FAN_MIN_PERCENT) |
-                NA_S(GT_S_FAN_MAX_PERCENT) | NA_S(GT_S_CC_MAJOR) |
-                NA_S(GT_S_CC_MINOR) | NA_S(GT_S_MIG_MODE) | NA_S(GT_S_ECC_MODE),
+                NA_S(GT_S_TEMP_HOTSPOT_SHUTDOWN) |
+                NA_S(GT_S_TEMP_MEM_SHUTDOWN) | NA_S(GT_S_CLK_SM_MAX) |
+                NA_S(GT_S_CLK_MEM_MAX) | NA_S(GT_S_CLK_VIDEO_MAX) |
+                NA_S(GT_S_FAN_MIN_PERCENT) | NA_S(GT_S_FAN_MAX_PERCENT) |
+                NA_S(GT_S_CC_MAJOR) | NA_S(GT_S_CC_MINOR) |
+                NA_S(GT_S_MIG_MODE) | NA_S(GT_S_ECC_MODE),
         .f_na = NA_F(GT_F_UTIL_MEMBW) | NA_F(GT_F_MEM_RESERVED) |
                 NA_F(GT_F_TEMP_HOTSPOT) | NA_F(GT_F_PSTATE) |
                 NA_F(GT_F_CLK_SM) | NA_F(GT_F_CLK_MEM) | NA_F(GT_F_CLK_VIDEO) |
@@ -345,10 +350,12 @@ static const struct demo_profile demo_profiles[] = {
                 NA_S(GT_S_POWER_DEFAULT) | NA_S(GT_S_TEMP_SLOWDOWN) |
                 NA_S(GT_S_TEMP_SHUTDOWN) | NA_S(GT_S_TEMP_GPU_MAX) |
                 NA_S(GT_S_TEMP_MEM_MAX) | NA_S(GT_S_CLK_SM_MAX) |
-                NA_S(GT_S_CLK_VIDEO_MAX) | NA_S(GT_S_PCIE_MAX_GEN) |
-                NA_S(GT_S_PCIE_MAX_WIDTH) | NA_S(GT_S_FAN_MIN_PERCENT) |
-                NA_S(GT_S_FAN_MAX_PERCENT) | NA_S(GT_S_CC_MAJOR) |
-                NA_S(GT_S_CC_MINOR) | NA_S(GT_S_MIG_MODE) | NA_S(GT_S_ECC_MODE),
+                NA_S(GT_S_TEMP_HOTSPOT_SHUTDOWN) |
+                NA_S(GT_S_TEMP_MEM_SHUTDOWN) | NA_S(GT_S_CLK_VIDEO_MAX) |
+                NA_S(GT_S_PCIE_MAX_GEN) | NA_S(GT_S_PCIE_MAX_WIDTH) |
+                NA_S(GT_S_FAN_MIN_PERCENT) | NA_S(GT_S_FAN_MAX_PERCENT) |
+                NA_S(GT_S_CC_MAJOR) | NA_S(GT_S_CC_MINOR) |
+                NA_S(GT_S_MIG_MODE) | NA_S(GT_S_ECC_MODE),
         .f_na = NA_F(GT_F_UTIL_MEMBW) | NA_F(GT_F_UTIL_ENC) |
                 NA_F(GT_F_UTIL_DEC) | NA_F(GT_F_MEM_RESERVED) |
                 NA_F(GT_F_TEMP_HOTSPOT) | NA_F(GT_F_TEMP_MEM) | INTEL_ONLY |

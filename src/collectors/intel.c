@@ -22,6 +22,7 @@
 #include "backend.h"
 #include "clock.h"
 #include "drmdev.h"
+#include "drmnode.h"
 #include "fdinfo.h"
 #include "intel_ids.h"
 #include "intel_query.h"
@@ -93,6 +94,7 @@ static void intel_probe(struct gt_backend *b,
 	size_t n = 0;
 	unsigned unbound = 0, i915 = 0, xe = 0;
 	const char *root = opt->sysfs_root ? opt->sysfs_root : "/sys";
+	const struct intel_dev *vnote = NULL; /* driver version unknown */
 
 	b->status = GT_BACKEND_UNAVAILABLE;
 	if (!p) {
@@ -116,7 +118,7 @@ static void intel_probe(struct gt_backend *b,
 	if (ids && *ids)
 		gt_copy_str(p->pciids, sizeof(p->pciids), ids);
 
-	int rc = gt_drmdev_scan(opt->sysfs_root, &all, &n);
+	int rc = gt_drmdev_discover(opt->sysfs_root, &all, &n);
 	if (rc < 0) {
 		b->status = GT_BACKEND_ERROR;
 		snprintf(b->detail, sizeof(b->detail),
@@ -147,6 +149,11 @@ static void intel_probe(struct gt_backend *b,
 			*slash = '\0'; /* strip "/device" */
 		d->integrated = gt_intel_slot_is_integrated(g->pdev);
 		d->mem_rc = 1;
+		/* The DRM driver version, at discovery. A sleeping device
+		 * is asked when it wakes (-EAGAIN): no note for it. */
+		int vrc = p->real_root ? gt_drmnode_read_version(&d->drm) : 0;
+		if (vrc != 0 && vrc != -EAGAIN && !vnote)
+			vnote = d;
 		is_xe ? xe++ : i915++;
 	}
 	free(all);
@@ -162,9 +169,14 @@ static void intel_probe(struct gt_backend *b,
 		return;
 	}
 	b->status = GT_BACKEND_OK;
-	snprintf(b->detail, sizeof(b->detail), "%u GPU%s (i915: %u, xe: %u)%s",
-	         p->ndevs, p->ndevs == 1 ? "" : "s", i915, xe,
-	         unbound ? "; Intel devices without i915/xe skipped" : "");
+	int len = snprintf(
+	    b->detail, sizeof(b->detail), "%u GPU%s (i915: %u, xe: %u)%s",
+	    p->ndevs, p->ndevs == 1 ? "" : "s", i915, xe,
+	    unbound ? "; Intel devices without i915/xe skipped" : "");
+	if (vnote && len > 0 && (size_t)len < sizeof(b->detail))
+		snprintf(b->detail + len, sizeof(b->detail) - (size_t)len,
+		         "; %s driver version unknown: %s", vnote->drm.card,
+		         vnote->drm.drm_why);
 }
 
 /* Finds the files once, while the device is awake. */
@@ -183,11 +195,12 @@ static void resolve(struct intel_dev *d)
 static void query_memory(struct intel_priv *p, struct intel_dev *d)
 {
 	char node[PATH_MAX];
-	if (!p->real_root || !d->drm.render[0]) {
+	if (!p->real_root || !d->drm.render_node[0]) {
 		d->mem_rc = -ENODEV;
 		return;
 	}
-	snprintf(node, sizeof(node), "/dev/dri/%s", d->drm.render);
+	/* The node libdrm names (or /dev/dri/<sysfs's renderD name>). */
+	gt_copy_str(node, sizeof(node), d->drm.render_node);
 	d->mem_rc = gt_intel_query_mem(node, d->xe, p->perfmon, &d->mem);
 	/* A device-memory region is the reliable test for a discrete GPU;
 	 * the slot heuristic is only for when there is no node to ask. */
@@ -295,6 +308,11 @@ static void static_sensors(const struct intel_dev *d, struct gt_static *st)
 	put_file(&st->f[GT_S_TEMP_GPU_MAX], hd, h->temp_gpu_max, 1, 0, none);
 	put_file(&st->f[GT_S_TEMP_MEM_MAX], hd, h->temp_mem_crit, 1, 0,
 	         d->integrated ? GT_WHY_UNSUPPORTED_DEVICE : GT_WHY_NO_SENSOR);
+	/* i915 and xe have no hotspot sensor; no memory shutdown limit is
+	 * read (yet). */
+	fail(&st->f[GT_S_TEMP_HOTSPOT_SHUTDOWN], GT_WHY_UNSUPPORTED_DEVICE);
+	fail(&st->f[GT_S_TEMP_MEM_SHUTDOWN],
+	     d->integrated ? GT_WHY_UNSUPPORTED_DEVICE : GT_WHY_NO_SENSOR);
 	if (h->fans)
 		gt_val_set(&st->f[GT_S_FAN_COUNT], h->fans);
 	else
@@ -366,6 +384,13 @@ static int intel_get_static(struct gt_backend *b, unsigned dev,
 		st->integrated = d->integrated;
 		return 0;
 	}
+	/* The DRM driver version: asked for now if the device slept at
+	 * discovery. */
+	if (p->real_root)
+		gt_drmnode_read_version(&d->drm);
+	if (strcmp(d->drm.drm_name, d->drm.driver) == 0)
+		gt_copy_str(st->driver_version, sizeof(st->driver_version),
+		            d->drm.drm_version);
 	if (d->mem_rc == 1)
 		query_memory(p, d); /* first: it settles d->integrated */
 	resolve(d);
@@ -614,7 +639,10 @@ static void sample_util(struct intel_priv *p, struct intel_dev *d,
 		gt_fdinfo_device_media(p->fdinfo, d->drm.pdev,
 		                       &s->f[GT_F_UTIL_ENC],
 		                       &s->f[GT_F_UTIL_DEC], &media_lower);
-		s->util_gpu_lower_bound = lower;
+		/* A bound only on a value: with GPU % null (before the
+		 * second process round) there is nothing to bound. */
+		s->util_gpu_lower_bound =
+		    gt_val_ok(&s->f[GT_F_UTIL_GPU]) && lower;
 	} else {
 		/* No scanner was started (a one-device test, or --list). */
 		fail(&s->f[GT_F_UTIL_GPU], GT_WHY_NOT_COLLECTED);

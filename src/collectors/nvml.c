@@ -284,6 +284,11 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 	                          : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_POWER_DEFAULT], rc, a);
 	read_thresholds(p, h, st);
+	/* NVML has no hotspot or memory shutdown threshold. */
+	gt_val_fail(&st->f[GT_S_TEMP_HOTSPOT_SHUTDOWN],
+	            GT_WHY_UNSUPPORTED_DEVICE, 0);
+	gt_val_fail(&st->f[GT_S_TEMP_MEM_SHUTDOWN], GT_WHY_UNSUPPORTED_DEVICE,
+	            0);
 
 	static const struct {
 		int field;

@@ -2,8 +2,10 @@
  * test_amdgpu_golden.c - the real gputop binary against every real amdgpu
  * sysfs capture in tests/fixtures/amdgpu (arranged as /sys roots), checked
  * against values a person can read in the capture's files; the radeon and
- * partial captures as the negative cases; and a runtime-suspended copy of a
- * capture, which must be reported asleep without reading its attributes.
+ * partial captures as the negative cases; a runtime-suspended copy of a
+ * capture, which must be reported asleep without opening its attributes
+ * (checked with inotify); and processes_unreadable over a /proc tree with
+ * one process refused.
  *
  * Names: the runs use tests/fixtures/amdgpu/amdgpu.ids ($GPUTOP_AMDGPU_IDS),
  * an excerpt of Debian 12's old table, so the results do not depend on the
@@ -18,6 +20,8 @@
 #include <cjson/cJSON.h>
 
 #include "json_path.h"
+#include "open_watch.h"
+#include "unpriv.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -65,8 +69,11 @@ static const char *empty_proc(void)
 	return dir;
 }
 
-/* Runs gputop with args; returns its stdout (malloc'd) and exit status. */
-static char *run_gputop(int *status, const char *args[])
+/* Runs gputop with args; returns its stdout (malloc'd) and exit status.
+ * With refused set, gputop runs as a user that directory refuses (see
+ * unpriv.h); the status is UNPRIV_SKIP when none can be had. */
+static char *run_gputop_as(int *status, const char *args[],
+			   const char *refused)
 {
 	int fd[2];
 	const char *argv[32];
@@ -84,6 +91,8 @@ static char *run_gputop(int *status, const char *args[])
 		close(fd[0]);
 		close(fd[1]);
 		setenv("GPUTOP_AMDGPU_IDS", ids_file(), 1);
+		if (refused && unpriv_enter(refused) != 0)
+			_exit(UNPRIV_SKIP);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
@@ -104,6 +113,11 @@ static char *run_gputop(int *status, const char *args[])
 	waitpid(pid, &st, 0);
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	return out;
+}
+
+static char *run_gputop(int *status, const char *args[])
+{
+	return run_gputop_as(status, args, NULL);
 }
 
 static cJSON *snapshot_of(const char *root)
@@ -187,7 +201,11 @@ static const char *reason(const cJSON *dev, const char *key)
  *   name      revision + uevent PCI_ID looked up in amdgpu.ids (the test's
  *             excerpt), then gputop's built-in table; without a revision
  *             file, a name only when every entry of the device id agrees,
- *             else "AMD Radeon (device 0xNNNN)" (PCI_ID in uevent)
+ *             else "AMD Radeon (device 0xNNNN)" (PCI_ID in uevent). The
+ *             RDNA1-4 captures have no revision file, and each of their
+ *             ids has several names by revision (7340, 731F, 73FF: e.g.
+ *             RX 5500 XT / 5500M...; 744C: RX 7900 XTX / XT / GRE / 7900M;
+ *             747E, 7480, 7550 likewise), so they keep the generic name
  *   arch      the device id's chip family (amdgpu_ids.c)
  *   vram      mem_info_vram_total (bytes)
  *   t_*       hwmon/hwmonM/temp1_input (edge), temp2_input (junction),
@@ -457,6 +475,66 @@ static void test_metrics_values_in_snapshot(void **state)
 	cJSON_Delete(doc);
 }
 
+/*
+ * Values the golden table does not cover, each read from a file of the
+ * capture (under class/drm/card0/device/; hwmon = hwmon/hwmon4 for rx580,
+ * hwmon/hwmon5 for rx6900xt):
+ *   memory_bandwidth_percent  mem_busy_percent
+ *   used_bytes                mem_info_vram_used
+ *   visible_used_bytes        mem_info_vis_vram_used
+ *   gtt_used_bytes            mem_info_gtt_used
+ *   default_limit_watts       hwmon power1_cap_default (µW)
+ *   gpu_max_celsius           hwmon temp2_crit (junction, m°C)
+ *   memory_max_celsius        hwmon temp3_crit (mem, m°C)
+ */
+static void test_sysfs_values_in_snapshot(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *capture;
+		double membw, used, vis_used, gtt_used, free, cap_default;
+		double junction_crit, mem_crit;
+	} cases[] = {
+		/* mem_busy_percent 2; vram_used 536870912 of 4294967296;
+		 * vis_vram_used 150302720; gtt_used 92377088;
+		 * power1_cap_default 155000000; Polaris has only temp1
+		 * (edge): no junction or memory sensor, so no limits */
+		{"rx580", 2, 536870912.0, 150302720.0, 92377088.0,
+		 3758096384.0, 155, NA, NA},
+		/* mem_busy_percent 0; vram_used and vis_vram_used both
+		 * 668274688 (mem_info_vis_vram_total equals
+		 * mem_info_vram_total: all VRAM is CPU-visible);
+		 * gtt_used 62369792; power1_cap_default 289000000;
+		 * temp2_crit 110000, temp3_crit 100000 */
+		{"rx6900xt", 0, 668274688.0, 668274688.0, 62369792.0,
+		 17163091968.0 - 668274688.0, 289, 110, 100},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char root[1200];
+		const char *cap = cases[i].capture;
+		snprintf(root, sizeof(root), "%s/%s", fixtures(), cap);
+		cJSON *doc = snapshot_of(root);
+		const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
+		expect_num(cap, dev, "utilization.memory_bandwidth_percent",
+			   cases[i].membw);
+		expect_num(cap, dev, "memory.used_bytes", cases[i].used);
+		expect_num(cap, dev, "memory.visible_used_bytes",
+			   cases[i].vis_used);
+		expect_num(cap, dev, "memory.gtt_used_bytes", cases[i].gtt_used);
+		expect_num(cap, dev, "memory.free_bytes", cases[i].free);
+		expect_num(cap, dev, "power.default_limit_watts",
+			   cases[i].cap_default);
+		expect_num(cap, dev, "thermal.gpu_max_celsius",
+			   cases[i].junction_crit);
+		expect_num(cap, dev, "thermal.memory_max_celsius",
+			   cases[i].mem_crit);
+		if (cases[i].junction_crit == NA)
+			assert_non_null(strstr(reason(dev, "thermal.gpu_max_celsius"),
+					       "no sensor"));
+		cJSON_Delete(doc);
+	}
+}
+
 static void test_list_radeon_unsupported(void **state)
 {
 	(void)state;
@@ -493,6 +571,16 @@ static void sh(const char *fmt, ...)
  * so main() removes what is left. */
 static char *copies[8];
 
+/* Registers dir (malloc'd) for removal by main(). */
+static void track_copy(char *dir)
+{
+	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++)
+		if (!copies[i]) {
+			copies[i] = dir;
+			return;
+		}
+}
+
 /* A private copy of a capture, to edit. */
 static char *copy_capture(const char *capture)
 {
@@ -501,11 +589,7 @@ static char *copy_capture(const char *capture)
 	snprintf(dir, 64, "/tmp/gputop-amd-XXXXXX");
 	if (!mkdtemp(dir))
 		fail_msg("mkdtemp: %s", strerror(errno));
-	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++)
-		if (!copies[i]) {
-			copies[i] = dir;
-			break;
-		}
+	track_copy(dir);
 	sh("cp -a '%s/%s/.' '%s/'", fixtures(), capture, dir);
 	return dir;
 }
@@ -582,24 +666,22 @@ static void test_edited_capture_cases(void **state)
 }
 
 /*
- * A runtime-suspended GPU is not read. The copy's attributes are replaced
- * with things a read would notice: a FIFO (reads empty: "driver error
- * 22"), directories (EISDIR: "driver error 21"). Asleep, every value must
- * still say "asleep" and the state "asleep"; the same tree marked
- * active shows the errors, so the check can fail.
+ * A runtime-suspended GPU is not read. inotify watches every directory of
+ * the device (device/, power/, hwmon/, hwmon/hwmon4/...) for files opened
+ * or read while gputop takes a snapshot of it asleep. Only what discovery
+ * reads to identify the device and learn its power state may be opened:
+ * the PCI core answers those without waking the GPU. strace of
+ * "gputop --sysfs COPY --snapshot" on the suspended copy shows exactly
+ * these opened under device/ (plus stat() of hwmon/hwmon4/fan1_input and
+ * a listing of hwmon/, which read nothing). The same tree marked active is
+ * the control: then the watch sees sensor files opened in device/ and in
+ * hwmon/hwmon4/, so the check can fail.
  */
-static char *sabotaged_vega56(void)
-{
-	char *root = copy_capture("vega56");
-	char dev[1200];
-	snprintf(dev, sizeof(dev), "%s/class/drm/card0/device", root);
-	sh("cd '%s' && rm gpu_busy_percent mem_info_vram_used pp_dpm_sclk "
-	   "hwmon/hwmon4/temp1_input hwmon/hwmon4/power1_average && "
-	   "mkfifo gpu_busy_percent pp_dpm_sclk && mkdir mem_info_vram_used "
-	   "hwmon/hwmon4/temp1_input hwmon/hwmon4/power1_average",
-	   dev);
-	return root;
-}
+static const char *const asleep_may_read[] = {
+	"uevent",           "vendor",   "device",
+	"subsystem_vendor", "subsystem_device", "revision",
+	"power/runtime_status", NULL,
+};
 
 static void test_suspended_device_not_read(void **state)
 {
@@ -610,12 +692,21 @@ static void test_suspended_device_not_read(void **state)
 		"clocks.graphics_mhz",     "memory.total_bytes",
 		"clocks.graphics_max_mhz",
 	};
-	char *root = sabotaged_vega56();
+	static const char *const sensors[] = {
+		"gpu_busy_percent", "hwmon/hwmon4/temp1_input",
+		"hwmon/hwmon4/power1_average", NULL,
+	};
+	bool seen[3] = {false, false, false};
+	struct open_watch w;
+	char *root = copy_capture("vega56");
 	char dev[1200];
 	snprintf(dev, sizeof(dev), "%s/class/drm/card0/device", root);
 
 	write_file(dev, "power/runtime_status", "suspended\n");
+	open_watch_init(&w, dev);
+	open_watch_tree(&w, "");
 	cJSON *doc = snapshot_of(root);
+	assert_int_equal(open_watch_check(&w, asleep_may_read, sensors, seen), 0);
 	const cJSON *d = cJSON_GetArrayItem(get(doc, "devices"), 0);
 	expect_str("asleep", d, "state", "asleep");
 	/* Identity comes from discovery and the ids table, not the device. */
@@ -629,20 +720,110 @@ static void test_suspended_device_not_read(void **state)
 	assert_int_equal(cJSON_GetArraySize(get(d, "thermal.fans")), 0);
 	cJSON_Delete(doc);
 
-	/* The control: awake, the sabotaged files are read and say so. */
+	/* The control: awake, the same watch sees the sensors read. */
 	write_file(dev, "power/runtime_status", "active\n");
+	open_watch_drain(&w);
+	w.quiet = true;
 	doc = snapshot_of(root);
+	assert_true(open_watch_check(&w, asleep_may_read, sensors, seen) > 0);
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
+		if (!seen[i])
+			fail_msg("awake, %s was not seen read", sensors[i]);
 	d = cJSON_GetArrayItem(get(doc, "devices"), 0);
 	expect_str("awake", d, "state", "ok");
-	assert_non_null(strstr(reason(d, "utilization.gpu_percent"), "driver error"));
-	assert_non_null(strstr(reason(d, "memory.used_bytes"), "driver error 21"));
-	assert_non_null(strstr(reason(d, "thermal.gpu_celsius"), "driver error 21"));
-	assert_non_null(strstr(reason(d, "power.draw_watts"), "driver error 21"));
-	/* Files left alone still read. */
 	expect_num("awake", d, "memory.total_bytes", 8573157376.0);
 	expect_str("awake", d, "vbios_version", "115-D050PIL-100");
 	cJSON_Delete(doc);
+	open_watch_close(&w);
 	remove_copy(root);
+}
+
+/*
+ * processes_unreadable: the processes whose GPU use gputop could not read.
+ * A /proc tree with two processes holding the rx6900xt's render node
+ * (uevent PCI_SLOT_NAME=0000:0c:00.0): 4242 readable, 4343 with its fd
+ * directory refused (mode 000, gputop run as nobody under root; see
+ * unpriv.h). The scanner counts a refused fd directory as unreadable.
+ */
+static void put_text(const char *dir, const char *rel, const char *text)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	sh("mkdir -p \"$(dirname '%s')\"", path);
+	write_file(dir, rel, text);
+}
+
+static cJSON *snapshot_refused(const char *root, const char *proc,
+			       const char *refused)
+{
+	int status;
+	const char *args[] = {"--sysfs", root, "--snapshot", "--interval", "0.1",
+			      "--nvml-lib", "/nonexistent", "--procfs",
+			      proc, NULL};
+	char *out = run_gputop_as(&status, args, refused);
+	if (status == UNPRIV_SKIP) {
+		free(out);
+		return NULL;
+	}
+	assert_int_equal(status, 0);
+	cJSON *doc = cJSON_Parse(out);
+	if (!doc)
+		fail_msg("snapshot is not valid JSON: %.80s", out);
+	free(out);
+	return doc;
+}
+
+static void test_processes_unreadable(void **state)
+{
+	(void)state;
+	char refused[128], root[1200];
+	char *proc = malloc(64);
+	assert_non_null(proc);
+	snprintf(proc, 64, "/tmp/gputop-amd-procs-XXXXXX");
+	if (!mkdtemp(proc))
+		fail_msg("mkdtemp: %s", strerror(errno));
+	track_copy(proc); /* removed by main() if an assertion fails */
+	assert_int_equal(chmod(proc, 0755), 0);
+	snprintf(root, sizeof(root), "%s/rx6900xt", fixtures());
+	put_text(proc, "4242/comm", "game\n");
+	put_text(proc, "4242/fdinfo/7",
+		 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
+		 "drm-driver:\tamdgpu\ndrm-client-id:\t12\n"
+		 "drm-pdev:\t0000:0c:00.0\ndrm-memory-vram:\t1024 KiB\n"
+		 "drm-engine-gfx:\t1000000 ns\n");
+	sh("mkdir -p '%s/4242/fd' '%s/4343/fd' && "
+	   "ln -s /dev/dri/renderD128 '%s/4242/fd/7' && "
+	   "ln -s /dev/dri/renderD128 '%s/4343/fd/5'",
+	   proc, proc, proc, proc);
+	put_text(proc, "4343/comm", "hidden\n");
+	snprintf(refused, sizeof(refused), "%s/4343/fd", proc);
+	assert_int_equal(chmod(refused, 0), 0);
+
+	cJSON *doc = snapshot_refused(root, proc, refused);
+	if (!doc) {
+		assert_int_equal(chmod(refused, 0755), 0);
+		remove_copy(proc);
+		skip();
+	}
+	const cJSON *top = cJSON_GetObjectItemCaseSensitive(doc,
+							    "processes_unreadable");
+	assert_true(cJSON_IsNumber(top));
+	assert_int_equal(top->valueint, 1);
+	/* The readable one is listed. */
+	const cJSON *procs = get(doc, "processes");
+	assert_int_equal(cJSON_GetArraySize(procs), 1);
+	assert_int_equal(get(cJSON_GetArrayItem(procs, 0), "pid")->valueint,
+			 4242);
+	cJSON_Delete(doc);
+
+	/* The control: readable again, nothing is unreadable. */
+	assert_int_equal(chmod(refused, 0755), 0);
+	doc = snapshot_refused(root, proc, NULL);
+	assert_non_null(doc);
+	top = cJSON_GetObjectItemCaseSensitive(doc, "processes_unreadable");
+	assert_int_equal(top->valueint, 0);
+	cJSON_Delete(doc);
+	remove_copy(proc);
 }
 
 /* The collector over time: facts are read once the device wakes up. */
@@ -695,17 +876,22 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_every_capture),
 		cmocka_unit_test(test_metrics_values_in_snapshot),
+		cmocka_unit_test(test_sysfs_values_in_snapshot),
 		cmocka_unit_test(test_list_radeon_unsupported),
 		cmocka_unit_test(test_builtin_names_with_revision),
 		cmocka_unit_test(test_edited_capture_cases),
 		cmocka_unit_test(test_suspended_device_not_read),
+		cmocka_unit_test(test_processes_unreadable),
 		cmocka_unit_test(test_wakes_up_facts_follow),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++)
 		if (copies[i]) {
-			char cmd[128];
-			snprintf(cmd, sizeof(cmd), "rm -rf '%s'", copies[i]);
+			char cmd[256];
+			/* chmod: a directory left at mode 000 (see
+			 * test_processes_unreadable) cannot be listed. */
+			snprintf(cmd, sizeof(cmd), "chmod -R u+rwX '%s'; rm -rf '%s'",
+				 copies[i], copies[i]);
 			if (system(cmd) != 0)
 				fprintf(stderr, "could not remove %s\n", copies[i]);
 			free(copies[i]);

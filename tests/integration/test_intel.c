@@ -6,7 +6,9 @@
  * advances between two samples (watts from energy1_input, idle % from the
  * RC6/C6 counters), rewrites of the throttle files, a suspended device
  * that must not be read (checked with inotify), a PCIe link behind Arc's
- * internal switch, and device busy from the fdinfo scanner.
+ * internal switch, device busy from the fdinfo scanner and when it is a
+ * lower bound (a process refused), and the collector's fast tick, which
+ * must not read fdinfo (xe wakes the card for it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,8 @@
 #include <cjson/cJSON.h>
 
 #include "json_path.h"
+#include "open_watch.h"
+#include "unpriv.h"
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -24,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,6 +35,7 @@
 
 #include "backend.h"
 #include "clock.h"
+#include "collector.h"
 #include "fdinfo.h"
 #include "model.h"
 
@@ -152,7 +156,11 @@ static void drop_copy(struct copy *c)
 
 /* ---- the binary ---- */
 
-static cJSON *snapshot(const char *sysfs, const char *pciids)
+/* The binary's snapshot of sysfs. procfs NULL: the real /proc. refused
+ * set: gputop runs as a user that directory refuses (unpriv.h), and NULL
+ * comes back when none can be had. */
+static cJSON *snapshot_ex(const char *sysfs, const char *pciids,
+			  const char *procfs, const char *refused)
 {
 	int fd[2];
 	const char *argv[] = {env_or_fail("GPUTOP_BIN"),
@@ -163,6 +171,8 @@ static cJSON *snapshot(const char *sysfs, const char *pciids)
 			      "0.2",
 			      "--nvml-lib",
 			      "/nonexistent",
+			      procfs ? "--procfs" : NULL,
+			      procfs,
 			      NULL};
 	assert_int_equal(pipe(fd), 0);
 	pid_t pid = fork();
@@ -173,6 +183,8 @@ static cJSON *snapshot(const char *sysfs, const char *pciids)
 		close(fd[1]);
 		/* Always explicit: the host's own pci.ids must not decide. */
 		setenv("GPUTOP_PCI_IDS", pciids, 1);
+		if (refused && unpriv_enter(refused) != 0)
+			_exit(UNPRIV_SKIP);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
@@ -192,12 +204,21 @@ static cJSON *snapshot(const char *sysfs, const char *pciids)
 	close(fd[0]);
 	int st;
 	waitpid(pid, &st, 0);
+	if (refused && WIFEXITED(st) && WEXITSTATUS(st) == UNPRIV_SKIP) {
+		free(out);
+		return NULL;
+	}
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	cJSON *doc = cJSON_Parse(out);
 	if (!doc)
 		fail_msg("snapshot is not JSON: %.80s", out);
 	free(out);
 	return doc;
+}
+
+static cJSON *snapshot(const char *sysfs, const char *pciids)
+{
+	return snapshot_ex(sysfs, pciids, NULL, NULL);
 }
 
 static void assert_num(const cJSON *obj, const char *path, double want)
@@ -600,49 +621,36 @@ static void test_throttle_rewrites(void **state)
 	drop_copy(&c);
 }
 
-/* Directories whose files are sensors: none may be opened while asleep. */
-static const char *const sensor_dirs[] = {
-	"hwmon/hwmon3",
-	"tile0",
-	"tile0/gt0",
-	"tile0/gt0/freq0",
-	"tile0/gt0/freq0/throttle",
-	"tile0/gt0/gtidle",
-	"tile0/gt1/freq0",
-	"..",
-	NULL,
+/* What discovery may open of a sleeping card (paths under class/drm/card1):
+ * PCI identity and power state, which the PCI core answers without waking
+ * the device. */
+static const char *const asleep_may_read[] = {
+	"device/uevent",           "device/vendor",
+	"device/device",           "device/subsystem_vendor",
+	"device/subsystem_device", "device/revision",
+	"device/power/runtime_status", NULL,
 };
 
-/* Names in device/ that discovery may read: PCI identity and power state,
- * which the PCI core answers without waking the device. */
-static bool identity_file(const char *name)
-{
-	static const char *const ok[] = {
-	    "uevent",           "vendor",   "device", "subsystem_vendor",
-	    "subsystem_device", "revision", NULL};
-	for (size_t i = 0; ok[i]; i++)
-		if (!strcmp(name, ok[i]))
-			return true;
-	return false;
-}
-
+/* Every directory of the card (device/, hwmon/hwmon3/, tile0/gt0/freq0/
+ * ...) is watched: no other file may be opened or read while it sleeps.
+ * Awake, the same watch sees the sensors read (the control). */
 static void test_asleep_never_reads_sensors(void **state)
 {
 	(void)state;
+	static const char *const sensors[] = {
+		"device/tile0/gt0/freq0/act_freq",
+		"device/hwmon/hwmon3/energy1_input", NULL,
+	};
+	bool seen[2] = {false, false};
 	struct copy c;
 	struct be e;
-	char path[PATH_MAX], buf[8192];
+	struct open_watch w;
+	char card[1100];
 	copy_fixture(&c, "xe-bmg", "card1");
 	put(c.dev, "power/runtime_status", "suspended");
-
-	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	assert_true(in >= 0);
-	int wdev = inotify_add_watch(in, c.dev, IN_OPEN);
-	assert_true(wdev >= 0);
-	for (size_t i = 0; sensor_dirs[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", c.dev, sensor_dirs[i]);
-		assert_true(inotify_add_watch(in, path, IN_OPEN) >= 0);
-	}
+	snprintf(card, sizeof(card), "%s/class/drm/card1", c.root);
+	open_watch_init(&w, card);
+	open_watch_tree(&w, "");
 
 	be_open(&e, c.root, NULL);
 	assert_int_equal(be_sample(&e), 0);
@@ -653,29 +661,23 @@ static void test_asleep_never_reads_sensors(void **state)
 	assert_why(&e.st.f[GT_S_POWER_DEFAULT], GT_WHY_ASLEEP);
 	assert_int_equal(
 	    gt_intel_backend.processes(&e.b, 0, &(struct gt_proc_vec){0}), 0);
-
-	ssize_t n = read(in, buf, sizeof(buf));
-	int opened_sensor = 0;
-	for (char *p = buf; n > 0 && p < buf + n;) {
-		struct inotify_event *ev = (struct inotify_event *)(void *)p;
-		bool file = ev->len > 0 && !(ev->mask & IN_ISDIR);
-		if (file && (ev->wd != wdev || !identity_file(ev->name))) {
-			fprintf(stderr, "opened while asleep: %s\n", ev->name);
-			opened_sensor++;
-		}
-		p += sizeof(*ev) + ev->len;
-	}
-	assert_int_equal(opened_sensor, 0);
-	close(in);
+	assert_int_equal(open_watch_check(&w, asleep_may_read, sensors, seen), 0);
 
 	/* Awake again: the sample says the facts changed, and they read. */
 	put(c.dev, "power/runtime_status", "active");
+	open_watch_drain(&w);
+	w.quiet = true;
 	assert_int_equal(be_sample(&e), 1);
 	assert_int_equal(e.s.state, GT_DEV_OK);
 	assert_int_equal(e.s.f[GT_F_CLK_GRAPHICS].v, 2800);
 	gt_static_init(&e.st);
 	assert_int_equal(gt_intel_backend.get_static(&e.b, 0, &e.st), 0);
 	assert_int_equal(e.st.f[GT_S_POWER_DEFAULT].v, 190000);
+	assert_true(open_watch_check(&w, asleep_may_read, sensors, seen) > 0);
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
+		if (!seen[i])
+			fail_msg("awake, %s was not seen read", sensors[i]);
+	open_watch_close(&w);
 	assert_int_equal(be_sample(&e), 0); /* and only once */
 	be_close(&e);
 	drop_copy(&c);
@@ -767,6 +769,197 @@ static void test_busy_from_fdinfo(void **state)
 	drop_copy(&c);
 }
 
+/* One xe client's fdinfo at round r: rcs cycles advance by a quarter of
+ * the GPU timestamp from one round to the next. */
+static void xe_client_fdinfo(const char *proc, int round)
+{
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
+		 "drm-driver:\txe\ndrm-client-id:\t3\n"
+		 "drm-pdev:\t0000:03:00.0\n"
+		 "drm-cycles-rcs:\t%llu\ndrm-total-cycles-rcs:\t%llu\n"
+		 "drm-resident-vram0:\t23992 KiB",
+		 1000000ull + (unsigned long long)round * 250000000ull,
+		 7655183225ull + (unsigned long long)round * 1000000000ull);
+	put(proc, "4242/fdinfo/7", text);
+}
+
+#define CHILD_CHECK(cond)                                                  \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			fprintf(stderr, "line %d: %s\n", __LINE__, #cond);  \
+			return 1;                                          \
+		}                                                          \
+	} while (0)
+
+/* Runs as a user /proc/4343/fd refuses (unpriv.h), so the fdinfo scanner
+ * counts one process it could not read. Returns 0 when every check held. */
+static int lower_bound_child(const char *root, const char *proc,
+			     const char *refused)
+{
+	int rc = unpriv_enter(refused);
+	if (rc != 0)
+		return rc;
+	struct gt_fdinfo *fi = gt_fdinfo_new(proc);
+	CHILD_CHECK(fi != NULL);
+	xe_client_fdinfo(proc, 0);
+	gt_fdinfo_update(fi, gt_monotonic_ns(), true);
+	CHILD_CHECK(gt_fdinfo_unreadable(fi) == 1);
+
+	struct gt_backend b = {.ops = &gt_intel_backend};
+	struct gt_backend_options opt = {.sysfs_root = root, .fdinfo = fi};
+	struct gt_sample s;
+	gt_intel_backend.probe(&b, &opt);
+	CHILD_CHECK(b.status == GT_BACKEND_OK && b.device_count == 1);
+	/* One round: no GPU % yet, so nothing for it to be a bound of. */
+	gt_sample_init(&s);
+	gt_intel_backend.sample(&b, 0, &s, 0);
+	CHILD_CHECK(!gt_val_ok(&s.f[GT_F_UTIL_GPU]));
+	CHILD_CHECK(s.f[GT_F_UTIL_GPU].why == GT_WHY_PENDING);
+	CHILD_CHECK(!s.util_gpu_lower_bound);
+	/* Two rounds: 25 %, a lower bound (4343's use is unknown). */
+	xe_client_fdinfo(proc, 1);
+	gt_fdinfo_update(fi, gt_monotonic_ns(), true);
+	gt_sample_init(&s);
+	gt_intel_backend.sample(&b, 0, &s, 0);
+	CHILD_CHECK(gt_val_ok(&s.f[GT_F_UTIL_GPU]));
+	CHILD_CHECK(s.f[GT_F_UTIL_GPU].v == 2500);
+	CHILD_CHECK(s.util_gpu_lower_bound);
+	gt_intel_backend.shutdown(&b);
+	gt_fdinfo_free(fi);
+	return 0;
+}
+
+/* gpu_percent_lower_bound is true only on a value: a null GPU % with
+ * unreadable processes is null, not a bound (AMD's rule, the schema's
+ * "GPU % is a sum over the processes that could be read"). */
+static void test_lower_bound_only_with_a_value(void **state)
+{
+	(void)state;
+	struct copy c;
+	char proc[1200], path[1300];
+	copy_fixture(&c, "xe-bmg", "card1");
+	/* The copy must be readable by the refused user. */
+	snprintf(path, sizeof(path), "%s/..", c.root);
+	assert_int_equal(chmod(path, 0755), 0);
+	snprintf(proc, sizeof(proc), "%s/../proc", c.root);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	put(proc, "4242/comm", "game");
+	put(proc, "4343/comm", "hidden");
+	xe_client_fdinfo(proc, 0);
+	/* The child rewrites it between its two rounds. */
+	snprintf(path, sizeof(path), "%s/4242/fdinfo/7", proc);
+	assert_int_equal(chmod(path, 0666), 0);
+	snprintf(path, sizeof(path), "%s/4242/fd", proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/4242/fd/7", proc);
+	assert_int_equal(symlink("/dev/dri/renderD129", path), 0);
+	snprintf(path, sizeof(path), "%s/4343/fd", proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	char link[1400];
+	snprintf(link, sizeof(link), "%s/5", path);
+	assert_int_equal(symlink("/dev/dri/renderD129", link), 0);
+	assert_int_equal(chmod(path, 0), 0);
+
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(lower_bound_child(c.root, proc, path));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == UNPRIV_SKIP) {
+		assert_int_equal(chmod(path, 0755), 0);
+		drop_copy(&c);
+		skip();
+	}
+	assert_int_equal(WEXITSTATUS(st), 0);
+
+	/* The snapshot says the same: its two process rounds read the same
+	 * counters, so GPU % is null, and so is no bound; the refused
+	 * process is counted. */
+	cJSON *doc = snapshot_ex(c.root, "/nonexistent", proc, path);
+	assert_non_null(doc);
+	const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
+	assert_null_why(dev, "utilization.gpu_percent", "second sample");
+	assert_true(cJSON_IsFalse(get(dev, "utilization.gpu_percent_lower_bound")));
+	assert_num(doc, "processes_unreadable", 1);
+	cJSON_Delete(doc);
+	assert_int_equal(chmod(path, 0755), 0);
+	drop_copy(&c);
+}
+
+/*
+ * Reading an xe client's fdinfo wakes the card, so the collector reads
+ * fdinfo only on process ticks (collector.c: gt_fdinfo_update runs when
+ * procs is due). A process tick, then at once a scheduled one, which is
+ * due for devices only: inotify on the client's /proc directories must
+ * see nothing opened, while the device sample is still taken. A second
+ * process tick is the control: the same watch sees the fdinfo read.
+ */
+static void test_fast_tick_reads_no_fdinfo(void **state)
+{
+	(void)state;
+	static const char *const fdinfo_file[] = {"4242/fdinfo/7", NULL};
+	bool seen[1] = {false};
+	struct copy c;
+	struct open_watch w;
+	char proc[1200], path[1300];
+	copy_fixture(&c, "xe-bmg", "card1");
+	snprintf(proc, sizeof(proc), "%s/../proc", c.root);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	put(proc, "4242/comm", "game");
+	xe_client_fdinfo(proc, 0);
+	snprintf(path, sizeof(path), "%s/4242/fd", proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/4242/fd/7", proc);
+	assert_int_equal(symlink("/dev/dri/renderD129", path), 0);
+
+	setenv("GPUTOP_PCI_IDS", "/nonexistent", 1);
+	struct gt_collector_config cfg = {
+	    .backend = {.nvml_lib = "/nonexistent",
+			.sysfs_root = c.root,
+			.procfs_root = proc},
+	    .interval_ns = GT_INTERVAL_MIN_NS,
+	    /* Far away: the scheduled tick below is never a process tick. */
+	    .proc_interval_ns = 600ull * 1000000000ull,
+	};
+	struct gt_collector *col = gt_collector_open(&cfg);
+	assert_non_null(col);
+	assert_int_equal(col->ndevices, 1);
+	assert_true(col->uses_fdinfo);
+	gt_collector_tick(col, GT_TICK_ALL);
+	struct gt_sample s;
+	assert_int_equal(gt_collector_latest(col, 0, &s), 0);
+	uint64_t first = s.seq;
+
+	open_watch_init(&w, proc);
+	open_watch_tree(&w, "4242");
+	xe_client_fdinfo(proc, 1); /* the counters move on */
+	open_watch_drain(&w);
+	gt_collector_tick(col, GT_TICK_SCHEDULED);
+	assert_int_equal(open_watch_check(&w, NULL, fdinfo_file, seen), 0);
+	assert_false(seen[0]);
+	/* The devices were sampled all the same. */
+	assert_int_equal(gt_collector_latest(col, 0, &s), 0);
+	assert_true(s.seq > first);
+	assert_int_equal(s.state, GT_DEV_OK);
+
+	/* The control: a process tick reads it, under the same watch. */
+	w.quiet = true;
+	gt_collector_tick(col, GT_TICK_ALL);
+	assert_true(open_watch_check(&w, NULL, fdinfo_file, seen) > 0);
+	assert_true(seen[0]);
+	/* and with the second round, the client's 25 % */
+	assert_int_equal(gt_collector_latest(col, 0, &s), 0);
+	assert_int_equal(s.f[GT_F_UTIL_GPU].v, 2500);
+	open_watch_close(&w);
+	gt_collector_close(col);
+	drop_copy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -781,6 +974,8 @@ int main(void)
 	    cmocka_unit_test(test_asleep_never_reads_sensors),
 	    cmocka_unit_test(test_pcie_behind_switch),
 	    cmocka_unit_test(test_busy_from_fdinfo),
+	    cmocka_unit_test(test_lower_bound_only_with_a_value),
+	    cmocka_unit_test(test_fast_tick_reads_no_fdinfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

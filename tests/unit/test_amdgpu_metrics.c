@@ -1,8 +1,9 @@
 /*
  * test_amdgpu_metrics.c - the binary gpu_metrics decoder (v1.3, v2.1 and
- * v3.0 from the captures, with exact values; v1.0, v1.1, v2.0 and v2.2
- * built from the kernel's layouts; all-ones = not filled; bad headers), the
- * throttle-bit mapping, and the name and architecture tables.
+ * v3.0 from the captures, with exact values; v1.0, v1.1, v2.0, v2.2 and
+ * MI300's v1.4-v1.8 built from the kernel's layouts; all-ones = not
+ * filled; truncated files; bad headers), the throttle-bit mapping, and the
+ * name and architecture tables.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -250,6 +251,295 @@ static void test_metrics_other_layouts(void **state)
 	assert_missing(&m.throttle);
 }
 
+/*
+ * MI300-class tables (smu_v13_0_6). No capture exists, so each is built
+ * here: the offsets come from the compiler laying out the field lists
+ * below (transcribed from the kernel's struct gpu_metrics_v1_4..v1_8 with
+ * short names; natural alignment, as the kernel's structs have), not from
+ * the decoder's own table, and the sizes must be the kernel's
+ * structure_size values.
+ */
+struct mi_head {
+	uint16_t size;
+	uint8_t format, content;
+	uint16_t t_hot, t_mem, t_vrsoc, power, gfx, umc;
+};
+struct mi_pcie { /* pcie_bandwidth_acc ... pcie_replay_rover_count_acc */
+	uint64_t bw_acc, bw_inst, l0_recov, replay, replay_rover;
+};
+struct mi_clocks {
+	uint64_t fw_timestamp;
+	uint16_t gfxclk[8], socclk[4], vclk0[4], dclk0[4], uclk, pad_or_parts;
+};
+struct mi_v14 {
+	struct mi_head h;
+	uint16_t vcn[4];
+	uint64_t energy, sys_clock;
+	uint32_t throttle, gfx_lock;
+	uint16_t pcie_w, pcie_s, xgmi_w, xgmi_s;
+	uint32_t gfx_acc, mem_acc;
+	struct mi_pcie p;
+	uint64_t xgmi_rd[8], xgmi_wr[8];
+	struct mi_clocks c;
+};
+struct mi_v15 {
+	struct mi_head h;
+	uint16_t vcn[4], jpeg[32];
+	uint64_t energy, sys_clock;
+	uint32_t throttle, gfx_lock;
+	uint16_t pcie_w, pcie_s, xgmi_w, xgmi_s;
+	uint32_t gfx_acc, mem_acc;
+	struct mi_pcie p;
+	uint32_t nak_sent, nak_rcvd;
+	uint64_t xgmi_rd[8], xgmi_wr[8];
+	struct mi_clocks c;
+};
+struct mi_xcp_v10 { /* amdgpu_xcp_metrics */
+	uint32_t gfx_busy_inst[8];
+	uint16_t jpeg_busy[32], vcn_busy[4];
+	uint64_t gfx_busy_acc[8];
+};
+struct mi_xcp_v11 { /* amdgpu_xcp_metrics_v1_1 */
+	struct mi_xcp_v10 base;
+	uint64_t gfx_below_host_limit_acc[8];
+};
+struct mi_resid { /* accumulation_counter and five residencies */
+	uint32_t acc, prochot, ppt, socket_thm, vr_thm, hbm_thm;
+};
+struct mi_v16 {
+	struct mi_head h;
+	uint64_t energy, sys_clock;
+	struct mi_resid r;
+	uint32_t gfx_lock;
+	uint16_t pcie_w, pcie_s, xgmi_w, xgmi_s;
+	uint32_t gfx_acc, mem_acc;
+	struct mi_pcie p;
+	uint32_t nak_sent, nak_rcvd;
+	uint64_t xgmi_rd[8], xgmi_wr[8];
+	struct mi_clocks c;
+	struct mi_xcp_v10 xcp[8];
+	uint32_t other_end_recovery;
+};
+struct mi_v17 {
+	struct mi_head h;
+	uint64_t mem_max_bw, energy, sys_clock;
+	struct mi_resid r;
+	uint32_t gfx_lock;
+	uint16_t pcie_w, pcie_s, xgmi_w, xgmi_s;
+	uint32_t gfx_acc, mem_acc;
+	struct mi_pcie p;
+	uint32_t nak_sent, nak_rcvd;
+	uint64_t xgmi_rd[8], xgmi_wr[8];
+	uint16_t xgmi_status[8], pad;
+	struct mi_clocks c;
+	struct mi_xcp_v11 xcp[8];
+	uint32_t other_end_recovery;
+};
+/* The kernel's structure_size of each (the reference's table and the
+ * amd-gfx patches agree: 288, 360, 1664, 2208). */
+_Static_assert(sizeof(struct mi_v14) == 288, "v1.4 is 288 bytes");
+_Static_assert(sizeof(struct mi_v15) == 360, "v1.5 is 360 bytes");
+_Static_assert(sizeof(struct mi_v16) == 1664, "v1.6 is 1664 bytes");
+_Static_assert(sizeof(struct mi_v17) == 2208, "v1.7 is 2208 bytes");
+
+/* Where one version keeps the fields the decoder reads (0: none). */
+struct mi_layout {
+	uint8_t content;
+	uint16_t size;
+	size_t vcn, energy, pcie_w, pcie_s, gfxclk, vclk0, uclk;
+};
+
+#define MI_FIXED(T)                                                        \
+	offsetof(T, energy), offsetof(T, pcie_w), offsetof(T, pcie_s),     \
+	    offsetof(T, c.gfxclk), offsetof(T, c.vclk0), offsetof(T, c.uclk)
+
+static const struct mi_layout mi_layouts[] = {
+	{4, sizeof(struct mi_v14), offsetof(struct mi_v14, vcn),
+	 MI_FIXED(struct mi_v14)},
+	{5, sizeof(struct mi_v15), offsetof(struct mi_v15, vcn),
+	 MI_FIXED(struct mi_v15)},
+	{6, sizeof(struct mi_v16), 0, MI_FIXED(struct mi_v16)},
+	{7, sizeof(struct mi_v17), 0, MI_FIXED(struct mi_v17)},
+	/* v1.8: v1.7's fixed part; a bigger per-partition tail (3360 bytes
+	 * in current copies of the header). */
+	{8, 3360, 0, MI_FIXED(struct mi_v17)},
+};
+
+static void put32(uint8_t *b, size_t off, uint32_t v)
+{
+	put16(b, off, (uint16_t)v);
+	put16(b, off + 2, (uint16_t)(v >> 16));
+}
+
+static void put64(uint8_t *b, size_t off, uint64_t v)
+{
+	put32(b, off, (uint32_t)v);
+	put32(b, off + 4, (uint32_t)(v >> 32));
+}
+
+/* A table of layout l: every byte 0x5a (a wrong offset reads 23130 or so,
+ * never a value below), then the fields at their offsets. */
+static uint8_t *mi_table(const struct mi_layout *l, uint8_t fill)
+{
+	uint8_t *b = malloc(l->size);
+	assert_non_null(b);
+	memset(b, fill, l->size);
+	put_header(b, l->size, 1, l->content);
+	return b;
+}
+
+static void mi_fill(uint8_t *b, const struct mi_layout *l)
+{
+	put16(b, offsetof(struct mi_head, t_hot), 71);  /* °C */
+	put16(b, offsetof(struct mi_head, t_mem), 58);  /* °C */
+	put16(b, offsetof(struct mi_head, t_vrsoc), 49);
+	put16(b, offsetof(struct mi_head, power), 402); /* W */
+	put16(b, offsetof(struct mi_head, gfx), 87);    /* % */
+	put16(b, offsetof(struct mi_head, umc), 23);    /* % */
+	if (l->vcn) {
+		/* Two VCNs filled, two not. */
+		put16(b, l->vcn, 10);
+		put16(b, l->vcn + 2, 25);
+		put16(b, l->vcn + 4, 0xffff);
+		put16(b, l->vcn + 6, 0xffff);
+	}
+	/* 12345 J and a half, in 2^-16 J */
+	put64(b, l->energy, UINT64_C(12345) * 65536 + 32768);
+	put16(b, l->pcie_w, 16);
+	put16(b, l->pcie_s, 320); /* 32 GT/s */
+	/* Six XCCs (an MI300A's), two slots unfilled. */
+	static const uint16_t xcc[8] = {2100, 2100, 2000, 2000,
+					1900, 1900, 0xffff, 0xffff};
+	for (int i = 0; i < 8; i++)
+		put16(b, l->gfxclk + 2 * (size_t)i, xcc[i]);
+	static const uint16_t vclk[4] = {1000, 1401, 0xffff, 0xffff};
+	for (int i = 0; i < 4; i++)
+		put16(b, l->vclk0 + 2 * (size_t)i, vclk[i]);
+	put16(b, l->uclk, 1300);
+}
+
+static void test_metrics_mi300_layouts(void **state)
+{
+	(void)state;
+	struct gt_amdgpu_metrics m;
+	for (size_t i = 0; i < sizeof(mi_layouts) / sizeof(mi_layouts[0]);
+	     i++) {
+		const struct mi_layout *l = &mi_layouts[i];
+		uint8_t *b = mi_table(l, 0x5a);
+		mi_fill(b, l);
+		if (gt_amdgpu_metrics_decode(b, l->size, &m) != 0)
+			fail_msg("v1.%u not decoded", l->content);
+		assert_int_equal(m.size, l->size);
+		assert_int_equal(m.content, l->content);
+		assert_val(&m.temp_hotspot, 71000);
+		assert_val(&m.temp_mem, 58000);
+		assert_missing(&m.temp_gpu); /* no edge sensor on MI300 */
+		assert_val(&m.socket_power, 402000);
+		assert_val(&m.gfx_activity, 8700);
+		assert_val(&m.umc_activity, 2300);
+		if (l->vcn)
+			assert_val(&m.mm_activity, 1750); /* (10 + 25) / 2 */
+		else
+			assert_missing(&m.mm_activity); /* per partition now */
+		assert_val(&m.energy, 12345500);
+		assert_val(&m.pcie_width, 16);
+		assert_val(&m.pcie_gts10, 320);
+		assert_val(&m.gfxclk, 2000); /* the six filled XCCs */
+		assert_val(&m.vclk, 1201);   /* 1200.5, rounded */
+		assert_val(&m.uclk, 1300);
+		/* What these tables do not have. */
+		assert_missing(&m.throttle);
+		assert_missing(&m.throttle_raw);
+		assert_missing(&m.fan_rpm);
+		assert_missing(&m.voltage_gfx);
+		assert_missing(&m.gfx_power);
+		assert_missing(&m.gfx_maxfreq);
+		/* A header claiming one byte less than the version has. */
+		put16(b, 0, (uint16_t)(l->content == 8 ? 343 : l->size - 1));
+		assert_int_equal(gt_amdgpu_metrics_decode(b, l->size, &m),
+				 -EBADMSG);
+		assert_missing(&m.temp_hotspot);
+		free(b);
+	}
+	/* v1.8 needs only its fixed part (344 bytes, up to xcp_stats). */
+	uint8_t *b = mi_table(&mi_layouts[4], 0x5a);
+	mi_fill(b, &mi_layouts[4]);
+	put16(b, 0, 344);
+	assert_int_equal(gt_amdgpu_metrics_decode(b, 3360, &m), 0);
+	assert_val(&m.uclk, 1300);
+	free(b);
+}
+
+/* Firmware that filled nothing: every value absent, no array averages an
+ * unfilled instance in. */
+static void test_metrics_mi300_all_ones(void **state)
+{
+	(void)state;
+	struct gt_amdgpu_metrics m;
+	for (size_t i = 0; i < sizeof(mi_layouts) / sizeof(mi_layouts[0]);
+	     i++) {
+		const struct mi_layout *l = &mi_layouts[i];
+		uint8_t *b = mi_table(l, 0xff);
+		assert_int_equal(gt_amdgpu_metrics_decode(b, l->size, &m), 0);
+		const struct gt_val *all[] = {
+			&m.temp_gpu, &m.temp_hotspot, &m.temp_mem,
+			&m.gfx_activity, &m.umc_activity, &m.mm_activity,
+			&m.socket_power, &m.energy, &m.gfxclk, &m.uclk,
+			&m.vclk, &m.pcie_width, &m.pcie_gts10, &m.throttle,
+		};
+		for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+			assert_missing(all[k]);
+		/* One XCC filled: the clock is that one's, not a mean with
+		 * 0xffff. */
+		put16(b, l->gfxclk + 6, 1500);
+		assert_int_equal(gt_amdgpu_metrics_decode(b, l->size, &m), 0);
+		assert_val(&m.gfxclk, 1500);
+		/* An energy counter at 0 is not filled either. */
+		put64(b, l->energy, 0);
+		assert_int_equal(gt_amdgpu_metrics_decode(b, l->size, &m), 0);
+		assert_missing(&m.energy);
+		free(b);
+	}
+}
+
+/* A file shorter than its header says (a short read): the fields in the
+ * bytes read decode, those past them are absent, and an array is read
+ * whole or not at all. */
+static void test_metrics_mi300_truncated(void **state)
+{
+	(void)state;
+	struct gt_amdgpu_metrics m;
+	const struct mi_layout *v15 = &mi_layouts[1];
+	uint8_t *b = mi_table(v15, 0x5a);
+	mi_fill(b, v15);
+	/* 100 bytes: up to energy_accumulator (88..95), not the link. */
+	assert_int_equal(gt_amdgpu_metrics_decode(b, 100, &m), 0);
+	assert_val(&m.temp_hotspot, 71000);
+	assert_val(&m.socket_power, 402000);
+	assert_val(&m.mm_activity, 1750);
+	assert_val(&m.energy, 12345500);
+	assert_missing(&m.pcie_width);
+	assert_missing(&m.gfxclk);
+	assert_missing(&m.uclk);
+	/* Cut inside current_gfxclk[]: no clock from half an array. */
+	assert_int_equal(gt_amdgpu_metrics_decode(b, v15->gfxclk + 6, &m), 0);
+	assert_val(&m.pcie_width, 16);
+	assert_missing(&m.gfxclk);
+	/* The header alone. */
+	assert_int_equal(gt_amdgpu_metrics_decode(b, 4, &m), 0);
+	assert_missing(&m.temp_hotspot);
+	free(b);
+	/* v1.7, cut before the clocks. */
+	const struct mi_layout *v17 = &mi_layouts[3];
+	b = mi_table(v17, 0x5a);
+	mi_fill(b, v17);
+	assert_int_equal(gt_amdgpu_metrics_decode(b, 200, &m), 0);
+	assert_val(&m.energy, 12345500);
+	assert_val(&m.pcie_gts10, 320);
+	assert_missing(&m.uclk);
+	free(b);
+}
+
 static void test_metrics_bad_headers(void **state)
 {
 	(void)state;
@@ -258,11 +548,17 @@ static void test_metrics_bad_headers(void **state)
 	memset(b, 0, sizeof(b));
 	assert_int_equal(gt_amdgpu_metrics_decode(b, 3, &m), -EBADMSG);
 	assert_missing(&m.temp_gpu);
-	/* MI300's v1.5: a known family, an unknown layout. */
-	put_header(b, 360, 1, 5);
+	/* v1.9 (posted as a self-describing table): a known family, an
+	 * unknown layout. */
+	put_header(b, 360, 1, 9);
 	assert_int_equal(gt_amdgpu_metrics_decode(b, sizeof(b), &m),
 			 -EPROTONOSUPPORT);
 	assert_missing(&m.temp_gpu);
+	/* The first v1.6 (384 bytes, reverted in May 2024 unused) is not
+	 * the v1.6 drivers fill (1664 bytes): refused, not misread. */
+	put_header(b, 384, 1, 6);
+	assert_int_equal(gt_amdgpu_metrics_decode(b, sizeof(b), &m), -EBADMSG);
+	assert_missing(&m.temp_hotspot);
 	/* A v1.3 header claiming fewer bytes than v1.3 has. */
 	put_header(b, 64, 1, 3);
 	assert_int_equal(gt_amdgpu_metrics_decode(b, sizeof(b), &m), -EBADMSG);
@@ -341,8 +637,21 @@ static void test_names(void **state)
 		    GT_AMDGPU_NAME_IDS_FILE);
 	expect_name(ids, 0x1901, GT_AMDGPU_REV_UNKNOWN, "AMD Radeon 740M Graphics",
 		    GT_AMDGPU_NAME_BUILTIN);
+	/* The RDNA3/4 captures have no revision file: each of their ids has
+	 * several names by revision in the table, so no guess. */
 	expect_name(ids, 0x747E, GT_AMDGPU_REV_UNKNOWN,
 		    "AMD Radeon (device 0x747E)", GT_AMDGPU_NAME_GENERIC);
+	expect_name(ids, 0x744C, GT_AMDGPU_REV_UNKNOWN,
+		    "AMD Radeon (device 0x744C)", GT_AMDGPU_NAME_GENERIC);
+	expect_name(ids, 0x7480, GT_AMDGPU_REV_UNKNOWN,
+		    "AMD Radeon (device 0x7480)", GT_AMDGPU_NAME_GENERIC);
+	expect_name(ids, 0x7550, GT_AMDGPU_REV_UNKNOWN,
+		    "AMD Radeon (device 0x7550)", GT_AMDGPU_NAME_GENERIC);
+	/* One entry, one name: the revision does not matter. */
+	expect_name(ids, 0x74A1, GT_AMDGPU_REV_UNKNOWN, "AMD Instinct MI300X",
+		    GT_AMDGPU_NAME_BUILTIN);
+	expect_name(ids, 0x74A0, 0x00, "AMD Instinct MI300A",
+		    GT_AMDGPU_NAME_BUILTIN);
 	expect_name(ids, 0x67DF, GT_AMDGPU_REV_UNKNOWN,
 		    "AMD Radeon (device 0x67DF)", GT_AMDGPU_NAME_GENERIC);
 	/* A revision no table lists. */
@@ -392,6 +701,11 @@ static void test_arch(void **state)
 	assert_null(gt_amdgpu_arch(0x1234));
 	assert_true(gt_amdgpu_is_apu(0x15BF));
 	assert_true(gt_amdgpu_is_apu(0x163F));
+	/* MI300A is CPU and GPU in one package; MI300X is not. */
+	assert_string_equal(gt_amdgpu_arch(0x74A0), "CDNA3");
+	assert_string_equal(gt_amdgpu_arch(0x74A1), "CDNA3");
+	assert_true(gt_amdgpu_is_apu(0x74A0));
+	assert_false(gt_amdgpu_is_apu(0x74A1));
 	assert_false(gt_amdgpu_is_apu(0x744C));
 	assert_false(gt_amdgpu_is_apu(0x1234));
 }
@@ -405,6 +719,9 @@ int main(void)
 		cmocka_unit_test(test_metrics_v30_strix),
 		cmocka_unit_test(test_metrics_all_ones),
 		cmocka_unit_test(test_metrics_other_layouts),
+		cmocka_unit_test(test_metrics_mi300_layouts),
+		cmocka_unit_test(test_metrics_mi300_all_ones),
+		cmocka_unit_test(test_metrics_mi300_truncated),
 		cmocka_unit_test(test_metrics_bad_headers),
 		cmocka_unit_test(test_throttle_mapping),
 		cmocka_unit_test(test_names),

@@ -301,6 +301,38 @@ static void test_why_text_every_reason(void **state)
 	assert_string_equal(buf, "unknown");
 }
 
+/* Every reason has its own advice; those a user can act on name the
+ * action instead of "nothing to do". */
+static void test_why_fix_every_reason(void **state)
+{
+	static const struct {
+		enum gt_why why;
+		const char *needle;
+	} actionable[] = {
+	    {GT_WHY_UNSUPPORTED_DRIVER, "update the GPU driver"},
+	    {GT_WHY_PERMISSION, "root"},
+	    {GT_WHY_DRIVER_ERROR, "dmesg"},
+	    {GT_WHY_LOST, "dmesg"},
+	    {GT_WHY_MIG, "nvidia-smi -mig 0"},
+	};
+	(void)state;
+
+	_Static_assert(GT_WHY__COUNT == 11, "a new reason needs a fix test");
+	for (int a = 0; a < GT_WHY__COUNT; a++) {
+		const char *fa = gt_why_fix((enum gt_why)a);
+		assert_non_null(fa);
+		assert_string_not_equal(fa, "nothing known to do");
+		for (int b = a + 1; b < GT_WHY__COUNT; b++)
+			assert_string_not_equal(fa, gt_why_fix((enum gt_why)b));
+	}
+	for (size_t i = 0; i < sizeof(actionable) / sizeof(actionable[0]); i++) {
+		const char *f = gt_why_fix(actionable[i].why);
+		assert_non_null(strstr(f, actionable[i].needle));
+		assert_null(strstr(f, "nothing to do:"));
+	}
+	assert_string_equal(gt_why_fix(GT_WHY__COUNT), "nothing known to do");
+}
+
 static void test_why_text_driver_error(void **state)
 {
 	char buf[128];
@@ -610,6 +642,7 @@ int main(void)
 	    cmocka_unit_test(test_throttle_names),
 	    cmocka_unit_test(test_active_mask),
 	    cmocka_unit_test(test_why_text_every_reason),
+	    cmocka_unit_test(test_why_fix_every_reason),
 	    cmocka_unit_test(test_why_text_driver_error),
 	    cmocka_unit_test(test_why_text_truncation),
 	    cmocka_unit_test(test_proc_vec_push_clear_free),
