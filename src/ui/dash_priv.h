@@ -1,7 +1,8 @@
 /*
  * dash_priv.h - the dashboard's state, shared by the files that make up
- * the dashboard (dashboard.c: the loop, drawing and keys; dashctl.c: the
- * control dialogs' glue). Not for other modules: they use dashboard.h.
+ * the dashboard (dashboard.c: the loop and drawing; dashinput.c: keys and
+ * mouse; dashterm.c: the terminal's restore on fatal signals; dashctl.c:
+ * the control dialogs' glue). Not for other modules: they use dashboard.h.
  */
 #ifndef GPUTOP_DASH_PRIV_H
 #define GPUTOP_DASH_PRIV_H
@@ -19,6 +20,7 @@
 #include "palette.h"
 #include "proctable.h"
 #include "setup.h"
+#include "sigtarget.h"
 #include "theme.h"
 #include "view.h"
 
@@ -47,6 +49,7 @@ struct dash {
 	int widths[GT_COL__COUNT];
 	uint64_t interval_ns;
 	struct gt_overlay ov;
+	struct gt_sigtarget sig; /* the process the signal dialog is for */
 	struct gt_ctldlg dlg;
 	bool restore_offer; /* a state file from an earlier run is pending */
 	char notice[256];
@@ -57,6 +60,8 @@ struct dash {
 	double self_cpu_pct;
 	uint64_t self_rss;
 	uint64_t frames;
+	long long drawn_second; /* wall-clock second of the last frame */
+	char host[64];          /* the machine's name, for the title */
 	uint64_t last_proc_seq;
 	bool follow_lost;
 };
@@ -65,6 +70,25 @@ struct dash {
 void gt_dash_notice(struct dash *d, const char *msg);
 /* Device index of the selected GPU, -1 when none is shown. */
 int gt_dash_selected_device(const struct dash *d);
+/* The selected row's process, NULL when none. */
+const struct gt_process *gt_dash_selected_process(const struct dash *d);
+/* The graph symbols in use (glyphs = auto resolved). */
+enum gt_glyphs gt_dash_glyphs(const struct dash *d);
+/* The theme the settings name, with a notice when it has problems. */
+void gt_dash_load_theme(struct dash *d);
+
+/* dashinput.c: one key (or KEY_MOUSE, KEY_RESIZE); false to quit. */
+bool gt_dash_key(struct dash *d, int ch);
+/* Keeps the sideways scroll of command lines within the longest one. */
+void gt_dash_clamp_hscroll(struct dash *d);
+
+/* dashterm.c: save the terminal's modes before initscr; arm after it
+ * (prepares the bytes that put the terminal back and installs the handlers
+ * of the signals that would end gputop without them); disarm after endwin.
+ */
+void gt_dash_term_save(void);
+void gt_dash_term_arm(void);
+void gt_dash_term_disarm(void);
 
 /* dashctl.c: the power and fan dialogs and the restore offer. */
 void gt_dash_control_open(struct dash *d, enum gt_ctldlg_kind kind);

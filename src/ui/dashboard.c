@@ -7,7 +7,6 @@
 #include "dashboard.h"
 
 #include <curses.h>
-#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -16,8 +15,6 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <termios.h>
 #include <time.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -30,89 +27,9 @@
 #include "overlay.h"
 #include "panels.h"
 #include "setup.h"
-#include "snapshot.h"
 #include "text.h"
 #include "theme.h"
 #include "view.h"
-
-/* The bytes that put the terminal back, prepared before any signal can
- * arrive: a fatal-signal handler may only write() them. Global because a
- * signal handler has no other way to reach them. */
-static char restore_seq[256];
-static size_t restore_len;
-static struct termios restore_termios;
-static volatile sig_atomic_t restore_armed;
-/* The thread that draws. A fatal signal sent by someone else (kill) may be
- * taken by any thread, and after a stop it races the drawing thread's
- * redraw on SIGCONT; handing it to the drawing thread makes the restore the
- * last thing written. */
-static pid_t restore_ui_tid;
-static struct sigaction restore_action;
-
-static void restore_terminal_now(void)
-{
-	if (!restore_armed)
-		return;
-	restore_armed = 0;
-	if (restore_len)
-		(void)!write(STDOUT_FILENO, restore_seq, restore_len);
-	tcsetattr(STDIN_FILENO, TCSANOW, &restore_termios);
-}
-
-static void on_fatal(int sig, siginfo_t *info, void *context)
-{
-	(void)context;
-	/* si_code <= 0: sent by a process (kill, tgkill, sigqueue), not a
-	 * fault of this thread, so any thread may handle it instead. */
-	if (info && info->si_code <= 0 &&
-	    (pid_t)syscall(SYS_gettid) != restore_ui_tid) {
-		/* SA_RESETHAND set the default; re-arm for the UI thread. */
-		sigaction(sig, &restore_action, NULL);
-		syscall(SYS_tgkill, getpid(), restore_ui_tid, sig);
-		return;
-	}
-	restore_terminal_now();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void append_cap(const char *cap)
-{
-	char *s = tigetstr(cap);
-	if (!s || s == (char *)-1)
-		return;
-	size_t n = strlen(s);
-	if (restore_len + n < sizeof(restore_seq)) {
-		memcpy(restore_seq + restore_len, s, n);
-		restore_len += n;
-	}
-}
-
-static void arm_restore(void)
-{
-	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-
-	restore_len = 0;
-	append_cap("sgr0");
-	append_cap("cnorm");
-	append_cap("rmcup");
-	/* Mouse reporting off (xterm protocol), so a crash does not leave
-	 * the shell receiving mouse escapes. */
-	static const char mouse_off[] = "\033[?1000l\033[?1006l";
-	if (restore_len + sizeof(mouse_off) < sizeof(restore_seq)) {
-		memcpy(restore_seq + restore_len, mouse_off,
-		       sizeof(mouse_off) - 1);
-		restore_len += sizeof(mouse_off) - 1;
-	}
-	memset(&restore_action, 0, sizeof(restore_action));
-	restore_action.sa_sigaction = on_fatal;
-	sigemptyset(&restore_action.sa_mask);
-	restore_action.sa_flags = (int)(SA_RESETHAND | SA_SIGINFO);
-	restore_ui_tid = (pid_t)syscall(SYS_gettid);
-	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		sigaction(fatal[i], &restore_action, NULL);
-	restore_armed = 1;
-}
 
 void gt_dash_notice(struct dash *d, const char *msg)
 {
@@ -120,7 +37,7 @@ void gt_dash_notice(struct dash *d, const char *msg)
 	d->notice_until = gt_monotonic_ns() + 5000000000ull;
 }
 
-static enum gt_glyphs glyphs_of(const struct dash *d)
+enum gt_glyphs gt_dash_glyphs(const struct dash *d)
 {
 	return d->cfg.glyphs < 0 ? d->auto_glyphs
 	                         : (enum gt_glyphs)d->cfg.glyphs;
@@ -215,7 +132,7 @@ static void rebuild_order(struct dash *d)
 	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
 }
 
-static const struct gt_process *selected_process(const struct dash *d)
+const struct gt_process *gt_dash_selected_process(const struct dash *d)
 {
 	if (!d->view.procs || d->pt.selected < 0 ||
 	    (size_t)d->pt.selected >= d->norder)
@@ -223,32 +140,136 @@ static const struct gt_process *selected_process(const struct dash *d)
 	return &d->view.procs->items[d->order[d->pt.selected]];
 }
 
+/* Title: what this is and how many GPUs, then the machine's name at the
+ * right (which of several ssh sessions this is); the clock lives in the
+ * status line. */
 static void draw_title(struct dash *d)
 {
 	struct gt_rect r = d->layout.title;
-	char buf[256], clock[16];
+	char buf[256];
 	size_t n = d->view.devs ? d->view.devs->count : 0;
 	bool demo = false;
 	for (size_t i = 0; i < n; i++)
 		demo = demo || d->view.devs->items[i].demo;
-	time_t now = time(NULL);
-	struct tm tm;
-	localtime_r(&now, &tm);
-	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	snprintf(buf, sizeof(buf), "gputop %s  %zu GPU%s", GPUTOP_VERSION, n,
 	         n == 1 ? "" : "s");
 	int x = gt_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_TITLE], buf);
 	if (demo)
-		gt_put(stdscr, r, 0, x + 2, d->pal.role[GT_ROLE_DEMO],
-		       " DEMO: simulated GPUs, not real hardware ");
-	gt_put(stdscr, r, 0, r.w - (int)strlen(clock),
-	       d->pal.role[GT_ROLE_MAIN], clock);
+		x += 2 + gt_put(stdscr, r, 0, x + 2, d->pal.role[GT_ROLE_DEMO],
+		                " DEMO: simulated GPUs, not real hardware ");
+	int hw = gt_cells(d->host);
+	if (hw > 0 && x + 2 + hw <= r.w)
+		gt_put(stdscr, r, 0, r.w - hw, d->pal.role[GT_ROLE_MAIN],
+		       d->host);
+}
+
+/* The status line's right end: interval, clock, gputop's own CPU and
+ * memory, in at most `room` cells. When they do not fit the clock goes
+ * first, then gputop's own use, then the interval, so a narrow terminal
+ * keeps what only the left part says (a notice, which GPUs are shown).
+ * Returns the cells of buf. */
+static int format_stats(const struct dash *d, int room, char *buf, size_t len)
+{
+	char clock[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	double iv = (double)d->interval_ns / 1e9;
+	double mib = (double)d->self_rss / (1024.0 * 1024.0);
+
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	for (int level = 0; level < 4; level++) {
+		if (level == 0)
+			snprintf(buf, len,
+			         " %.1fs | %s | gputop %.1f%% CPU %.1f MiB ",
+			         iv, clock, d->self_cpu_pct, mib);
+		else if (level == 1)
+			snprintf(buf, len,
+			         " %.1fs | gputop %.1f%% CPU %.1f MiB ", iv,
+			         d->self_cpu_pct, mib);
+		else if (level == 2)
+			snprintf(buf, len, " %.1fs ", iv);
+		else
+			buf[0] = '\0';
+		if (gt_cells(buf) <= room)
+			break;
+	}
+	return gt_cells(buf);
+}
+
+/* Splits text into lines of at most `width` code points, at spaces where
+ * it can; the last of `maxl` lines takes whatever is left. Returns the
+ * number of lines; start[i], len[i] are byte ranges of text. */
+static int wrap_text(const char *text, int width, int maxl, const char **start,
+                     int *len)
+{
+	const char *s = text;
+	int n = 0;
+	while (*s && n < maxl && width > 0) {
+		while (n > 0 && *s == ' ')
+			s++;
+		const char *p = s, *brk = NULL;
+		for (int cells = 0; *p && cells < width; cells++) {
+			if (*p == ' ')
+				brk = p;
+			p++;
+			while ((*p & 0xC0) == 0x80)
+				p++;
+		}
+		const char *end =
+		    !*p || *p == ' ' || !brk || brk == s ? p : brk;
+		if (n == maxl - 1)
+			end = s + strlen(s);
+		start[n] = s;
+		len[n] = (int)(end - s);
+		n++;
+		s = end;
+	}
+	return n;
+}
+
+static void put_span(struct gt_rect r, int row, int col, int attr,
+                     const char *s, int n)
+{
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", n, s);
+	gt_put(stdscr, r, row, col, attr, line);
+}
+
+/* A notice too long for the status line wraps onto the rows above it (up
+ * to four, never the title): the whole reason stays readable. Returns
+ * the cells its last line takes on the status row. */
+static int draw_notice(struct dash *d, const char *msg)
+{
+	struct gt_rect r = d->layout.status;
+	char stats[160];
+	enum { MAXL = 4 };
+	const char *start[MAXL];
+	int len[MAXL];
+	int full = format_stats(d, r.w, stats, sizeof(stats));
+	int attr = d->pal.role[GT_ROLE_HI];
+
+	if (1 + gt_cells(msg) <= r.w - full) {
+		gt_put(stdscr, r, 0, 1, attr, msg);
+		return 1 + gt_cells(msg);
+	}
+	int maxl = r.y - 1 < MAXL ? r.y - 1 : MAXL; /* rows below the title */
+	int n = wrap_text(msg, r.w - 2, maxl > 1 ? maxl : 1, start, len);
+	for (int i = 0; i < n; i++) {
+		struct gt_rect row = {r.x, r.y - (n - 1) + i, r.w, 1};
+		wmove(stdscr, row.y, row.x);
+		wclrtoeol(stdscr);
+		put_span(row, 0, 1, attr, start[i], len[i]);
+	}
+	char last[512];
+	snprintf(last, sizeof(last), "%.*s", len[n - 1], start[n - 1]);
+	return 1 + gt_cells(last);
 }
 
 static void draw_status(struct dash *d)
 {
 	struct gt_rect r = d->layout.status;
-	char buf[512];
+	char buf[512], stats[160];
 
 	if (r.h <= 0)
 		return;
@@ -269,27 +290,38 @@ static void draw_status(struct dash *d)
 		msg = d->notice;
 	else if (d->filter_err[0])
 		msg = d->filter_err;
-	snprintf(buf, sizeof(buf), " %.1fs | gputop %.1f%% CPU %.1f MiB ",
-	         (double)d->interval_ns / 1e9, d->self_cpu_pct,
-	         (double)d->self_rss / (1024.0 * 1024.0));
-	int stats_x = r.w - gt_cells(buf);
+	int used;
 	if (msg) {
-		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w,
-		                       1};
-		gt_put(stdscr, left, 0, 1, d->pal.role[GT_ROLE_HI], msg);
+		used = draw_notice(d, msg);
 	} else {
-		char keys[256];
-		snprintf(keys, sizeof(keys),
-		         " q quit  ? help  o setup  / filter  s snapshot  e "
-		         "why N/A%s%s",
-		         d->layout.message[0] ? "  | " : "", d->layout.message);
-		struct gt_rect left = {r.x, r.y, stats_x > 0 ? stats_x : r.w,
-		                       1};
-		gt_put(stdscr, left, 0, 0, d->pal.role[GT_ROLE_INACTIVE], keys);
+		/* Which GPUs show matters more than the key hints. */
+		const char *m = d->layout.message;
+		int mw = m[0] ? gt_cells(m) + 1 : 0;
+		int sw = format_stats(d, r.w - mw - 1, stats, sizeof(stats));
+		/* One blank cell before the stats, "  |" before m. */
+		int keys_room = r.w - sw - mw - 4;
+		int x = 0;
+		if (keys_room >= 14 || !m[0]) {
+			struct gt_rect left = {
+			    r.x, r.y, m[0] ? keys_room : r.w - sw - 1, 1};
+			x = gt_put(stdscr, left, 0, 0,
+			           d->pal.role[GT_ROLE_INACTIVE],
+			           " q quit  ? help  o setup  / filter  s "
+			           "snapshot  e why N/A");
+			if (m[0])
+				x += gt_put(stdscr, r, 0, x,
+				            d->pal.role[GT_ROLE_INACTIVE],
+				            "  |");
+		}
+		if (m[0])
+			x += 1 + gt_put(stdscr, r, 0, x + 1,
+			                d->pal.role[GT_ROLE_INACTIVE], m);
+		used = x;
 	}
-	if (stats_x > 0)
-		gt_put(stdscr, r, 0, stats_x, d->pal.role[GT_ROLE_INACTIVE],
-		       buf);
+	int sw = format_stats(d, r.w - used - 1, stats, sizeof(stats));
+	if (sw > 0)
+		gt_put(stdscr, r, 0, r.w - sw, d->pal.role[GT_ROLE_INACTIVE],
+		       stats);
 }
 
 static void draw(struct dash *d)
@@ -305,6 +337,7 @@ static void draw(struct dash *d)
 	gt_layout_compute(cols, rows, d->nvis, &d->lopts, &d->layout);
 	d->lopts.first_gpu_hint = d->layout.gpu_first;
 	rebuild_order(d);
+	d->drawn_second = (long long)time(NULL);
 
 	werase(stdscr);
 	if (d->layout.too_small) {
@@ -330,7 +363,7 @@ static void draw(struct dash *d)
 		    .s = &d->view.latest[i],
 		    .hist = &d->hist[i],
 		    .pal = &d->pal,
-		    .glyphs = glyphs_of(d),
+		    .glyphs = gt_dash_glyphs(d),
 		    .seconds_per_sample = (double)d->interval_ns / 1e9,
 		    .selected = k == d->lopts.selected_gpu,
 		    .fahrenheit = d->cfg.fahrenheit,
@@ -342,6 +375,8 @@ static void draw(struct dash *d)
 		char note[96] = "";
 		gt_proctable_widths(d->layout.procs.w, d->cfg.columns,
 		                    d->widths);
+		/* Rows and widths change under a scrolled table. */
+		gt_dash_clamp_hscroll(d);
 		if (d->pt.device_filter >= 0)
 			snprintf(note, sizeof(note), " GPU %d only ",
 			         d->pt.device_filter);
@@ -372,7 +407,9 @@ static void draw(struct dash *d)
 	    .pal = &d->pal,
 	    .view = &d->view,
 	    .selected_gpu = gt_dash_selected_device(d),
-	    .process = selected_process(d),
+	    /* The confirmation names the process the dialog is bound to,
+	     * whatever row is selected by now. */
+	    .process = d->sig.bound ? &d->sig.row : gt_dash_selected_process(d),
 	};
 	gt_overlay_draw(stdscr, &d->ov, &octx);
 	if (d->setup_open)
@@ -384,117 +421,7 @@ static void draw(struct dash *d)
 	d->frames++;
 }
 
-static void save_snapshot(struct dash *d)
-{
-	char msg[512], path[400];
-	char *json = gt_snapshot_from_view(&d->view, d->opts->procfs_root,
-	                                   d->interval_ns);
-	if (!json) {
-		gt_dash_notice(d, "snapshot: out of memory");
-		return;
-	}
-	if (gt_snapshot_save(json, path, sizeof(path)) == 0)
-		snprintf(msg, sizeof(msg), "snapshot saved to %s", path);
-	else
-		snprintf(msg, sizeof(msg), "snapshot not saved: %s", path);
-	free(json);
-	gt_dash_notice(d, msg);
-}
-
-static void select_gpu(struct dash *d, int delta)
-{
-	int n = d->nvis;
-	if (n == 0)
-		return;
-	d->lopts.selected_gpu = ((d->lopts.selected_gpu + delta) % n + n) % n;
-	if (d->pt.device_filter >= 0)
-		d->pt.device_filter = gt_dash_selected_device(d);
-}
-
-static void move_selection(struct dash *d, int delta)
-{
-	if (d->norder == 0)
-		return;
-	d->pt.follow_pid = 0; /* moving by hand ends following */
-	int s = d->pt.selected < 0 ? 0 : d->pt.selected + delta;
-	if (s < 0)
-		s = 0;
-	if (s >= (int)d->norder)
-		s = (int)d->norder - 1;
-	d->pt.selected = s;
-}
-
-static void set_interval(struct dash *d, uint64_t ns)
-{
-	if (ns < GT_INTERVAL_MIN_NS)
-		ns = GT_INTERVAL_MIN_NS;
-	if (ns > 3600000000000ull)
-		ns = 3600000000000ull;
-	d->interval_ns = ns;
-	gt_collector_set_interval(d->c, ns);
-	char msg[64];
-	snprintf(msg, sizeof(msg), "interval %.1f s", (double)ns / 1e9);
-	gt_dash_notice(d, msg);
-}
-
-static void handle_mouse(struct dash *d)
-{
-	MEVENT ev;
-	if (getmouse(&ev) != OK)
-		return;
-	if (ev.bstate & BUTTON4_PRESSED) {
-		move_selection(d, -3);
-		return;
-	}
-	if (ev.bstate & BUTTON5_PRESSED) {
-		move_selection(d, 3);
-		return;
-	}
-	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
-		return;
-	for (int k = 0; k < d->nvis; k++) {
-		struct gt_rect r = d->rects[k];
-		if (ev.x >= r.x && ev.x < r.x + r.w && ev.y >= r.y &&
-		    ev.y < r.y + r.h) {
-			select_gpu(d, k - d->lopts.selected_gpu);
-			return;
-		}
-	}
-	struct gt_rect p = d->layout.procs;
-	if (ev.x < p.x || ev.x >= p.x + p.w || ev.y < p.y || ev.y >= p.y + p.h)
-		return;
-	if (ev.y == p.y) {
-		/* A header click sorts by that column, a second one flips. */
-		int col = gt_proctable_col_at(d->widths, ev.x - p.x);
-		if (col < 0)
-			return;
-		if ((int)d->pt.sort_col == col)
-			d->pt.reverse = !d->pt.reverse;
-		else {
-			d->pt.sort_col = (enum gt_proctable_col)col;
-			d->pt.reverse = false;
-		}
-		return;
-	}
-	int row = d->pt.scroll_row + (ev.y - p.y - 1);
-	if (row >= 0 && (size_t)row < d->norder) {
-		d->pt.follow_pid = 0;
-		d->pt.selected = row;
-	}
-}
-
-static void handle_signal_choice(struct dash *d, int sig)
-{
-	const struct gt_process *p = selected_process(d);
-	char msg[256];
-	if (!p)
-		return;
-	gt_proctable_send_signal(p->pid, sig, msg, sizeof(msg));
-	gt_dash_notice(d, msg);
-}
-
-/* Returns false to quit. */
-static void load_theme(struct dash *d)
+void gt_dash_load_theme(struct dash *d)
 {
 	char path[1024], err[256], msg[400];
 	gt_theme_default(&d->theme);
@@ -518,208 +445,18 @@ static void load_theme(struct dash *d)
 	}
 }
 
-/* Keys of the setup dialog; false when it is not open. */
-static bool setup_key(struct dash *d, int ch)
-{
-	char err[512], msg[600];
-	if (!d->setup_open)
-		return false;
-	if (ch == KEY_RESIZE || ch == KEY_MOUSE)
-		return false;
-	int change = gt_setup_key(&d->setup, &d->cfg, ch, d->view.devs);
-	if (change & GT_SETUP_INTERVAL)
-		set_interval(d, d->cfg.interval_ns);
-	if (change & GT_SETUP_THEME) {
-		load_theme(d);
-		gt_palette_init(&d->pal, &d->theme, d->pal.tier);
-	}
-	if (change & GT_SETUP_SAVE) {
-		if (gt_config_save(d->cfg_path, &d->cfg, err, sizeof(err)) == 0)
-			snprintf(msg, sizeof(msg), "settings saved to %.500s",
-			         d->cfg_path);
-		else
-			snprintf(msg, sizeof(msg), "settings not saved: %.500s",
-			         err);
-		gt_dash_notice(d, msg);
-	}
-	if (change & GT_SETUP_CLOSE)
-		d->setup_open = false;
-	return true;
-}
-
-static bool handle_key(struct dash *d, int ch)
-{
-	if (gt_dash_control_key(d, ch) || setup_key(d, ch))
-		return true;
-	enum gt_overlay_result res = gt_overlay_key(&d->ov, ch);
-	switch (res) {
-	case GT_OVERLAY_CONSUMED:
-		return true;
-	case GT_OVERLAY_FILTER_DONE:
-		gt_copy_str(d->pt.filter, sizeof(d->pt.filter), d->ov.input);
-		return true;
-	case GT_OVERLAY_FILTER_TOGGLE_REGEX:
-		d->pt.filter_is_regex = !d->pt.filter_is_regex;
-		return true;
-	case GT_OVERLAY_FILTER_CLEAR:
-		d->pt.filter[0] = '\0';
-		d->filter_err[0] = '\0';
-		return true;
-	case GT_OVERLAY_SIGNAL_CONFIRMED:
-		handle_signal_choice(d, d->ov.signal);
-		return true;
-	case GT_OVERLAY_NOT_CONSUMED:
-		break;
-	}
-
-	switch (ch) {
-	case 'q':
-	case 'Q':
-	case KEY_F(10):
-		return false;
-	case '?':
-	case 'h':
-	case KEY_F(1):
-		gt_overlay_open(&d->ov, GT_OVERLAY_HELP);
-		break;
-	case 'e':
-		gt_overlay_open(&d->ov, GT_OVERLAY_EXPLAIN);
-		break;
-	case 'o':
-	case KEY_F(2):
-		gt_setup_open(&d->setup, d->opts->themes_dir);
-		d->setup_open = true;
-		break;
-	case 's':
-		save_snapshot(d);
-		break;
-	case '/':
-		gt_overlay_open(&d->ov, GT_OVERLAY_FILTER);
-		gt_copy_str(d->ov.input, sizeof(d->ov.input), d->pt.filter);
-		break;
-	case 'x':
-	case KEY_F(9):
-		if (selected_process(d))
-			gt_overlay_open(&d->ov, GT_OVERLAY_SIGNAL);
-		else
-			gt_dash_notice(d, "no process selected");
-		break;
-	case '\t':
-	case ']':
-		select_gpu(d, 1);
-		break;
-	case KEY_BTAB:
-	case '[':
-		select_gpu(d, -1);
-		break;
-	case KEY_UP:
-	case 'k':
-		move_selection(d, -1);
-		break;
-	case KEY_DOWN:
-	case 'j':
-		move_selection(d, 1);
-		break;
-	case KEY_PPAGE:
-		move_selection(
-		    d, -(d->layout.procs.h > 2 ? d->layout.procs.h - 2 : 1));
-		break;
-	case KEY_NPAGE:
-		move_selection(d, d->layout.procs.h > 2 ? d->layout.procs.h - 2
-		                                        : 1);
-		break;
-	case KEY_HOME:
-		move_selection(d, -(int)d->norder);
-		break;
-	case KEY_END:
-		move_selection(d, (int)d->norder);
-		break;
-	case KEY_LEFT:
-		d->pt.hscroll = d->pt.hscroll >= 8 ? d->pt.hscroll - 8 : 0;
-		break;
-	case KEY_RIGHT:
-		d->pt.hscroll += 8;
-		break;
-	case '>':
-	case KEY_F(6):
-		d->pt.sort_col = (enum gt_proctable_col)((d->pt.sort_col + 1) %
-		                                         GT_COL__COUNT);
-		break;
-	case '<':
-		d->pt.sort_col = (enum gt_proctable_col)(
-		    (d->pt.sort_col + GT_COL__COUNT - 1) % GT_COL__COUNT);
-		break;
-	case 'r':
-		d->pt.reverse = !d->pt.reverse;
-		break;
-	case 'd':
-		d->pt.device_filter =
-		    d->pt.device_filter >= 0 ? -1 : gt_dash_selected_device(d);
-		gt_dash_notice(d, d->pt.device_filter >= 0
-		                      ? "processes of the selected GPU"
-		                      : "processes of all GPUs");
-		break;
-	case 'p':
-		gt_dash_control_open(d, GT_CTLDLG_POWER);
-		break;
-	case 'f':
-		gt_dash_control_open(d, GT_CTLDLG_FAN);
-		break;
-	case 'F': {
-		const struct gt_process *p = selected_process(d);
-		if (d->pt.follow_pid)
-			d->pt.follow_pid = 0;
-		else if (p)
-			d->pt.follow_pid = p->pid;
-		gt_dash_notice(d, d->pt.follow_pid
-		                      ? "following the selected process"
-		                      : "not following");
-		break;
-	}
-	case 'g':
-		d->cfg.glyphs = (int)((glyphs_of(d) + 1) % GT_GLYPHS__COUNT);
-		gt_dash_notice(d, gt_glyphs_name(glyphs_of(d)));
-		break;
-	case 'm':
-		d->cfg.max_mode = (d->cfg.max_mode + 1) % 3;
-		gt_dash_notice(d, d->cfg.max_mode == GT_GPU_FULL
-		                      ? "panels: automatic"
-		                  : d->cfg.max_mode == GT_GPU_COMPACT
-		                      ? "panels: compact"
-		                      : "panels: one line per GPU");
-		break;
-	case 'P':
-		d->cfg.show_processes = !d->cfg.show_processes;
-		break;
-	case 'c':
-		d->cfg.fahrenheit = !d->cfg.fahrenheit;
-		break;
-	case '+':
-		set_interval(d, d->interval_ns * 2);
-		break;
-	case '-':
-		set_interval(d, d->interval_ns / 2);
-		break;
-	case 12: /* Ctrl-L */
-		clearok(curscr, TRUE);
-		break;
-	case KEY_MOUSE:
-		handle_mouse(d);
-		break;
-	case KEY_RESIZE:
-	default:
-		break;
-	}
-	return true;
-}
-
 static int setup(struct dash *d)
 {
 	size_t n = d->c->ndevices;
-	char err[512];
+	char err[512], buf[256];
 
 	gt_proctable_state_init(&d->pt);
+	gt_sigtarget_init(&d->sig);
 	gt_config_defaults(&d->cfg);
+	if (gethostname(buf, sizeof(buf)) == 0) {
+		buf[sizeof(buf) - 1] = '\0';
+		gt_text_escape(d->host, sizeof(d->host), buf, strlen(buf));
+	}
 	if (gt_config_default_path(d->cfg_path, sizeof(d->cfg_path)) != 0)
 		snprintf(d->cfg_path, sizeof(d->cfg_path), "gputop.conf");
 	/* A file with problems is reported and kept as it is: only `w` in
@@ -756,12 +493,13 @@ static int setup(struct dash *d)
 		gt_history_init(&d->hist[i]);
 	if (gt_view_open(&d->view, d->c) < 0)
 		return -1;
-	load_theme(d);
+	gt_dash_load_theme(d);
 	return 0;
 }
 
 static void teardown(struct dash *d)
 {
+	gt_sigtarget_release(&d->sig);
 	free(d->hist);
 	free(d->last_new_ns);
 	free(d->rects);
@@ -789,7 +527,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		return -1;
 	}
 	setlocale(LC_ALL, "");
-	tcgetattr(STDIN_FILENO, &restore_termios);
+	gt_dash_term_save();
 	if (!initscr()) {
 		fprintf(stderr,
 		        "gputop: cannot initialise the terminal (TERM=%s)\n",
@@ -798,7 +536,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		teardown(&d);
 		return -1;
 	}
-	arm_restore();
+	gt_dash_term_arm();
 	cbreak();
 	noecho();
 	nonl();
@@ -812,12 +550,11 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 
 	const char *codeset = nl_langinfo(CODESET);
 	d.auto_glyphs = gt_glyphs_default(codeset);
-	enum gt_color_tier tier =
-	    gt_color_tier_detect(getenv("COLORTERM"), getenv("TERM"),
-	                         has_colors() ? COLORS : 0, getenv("NO_COLOR"));
-	gt_palette_init(&d.pal, &d.theme, tier);
+	gt_palette_init(&d.pal, &d.theme, gt_palette_tier());
 
-	/* Redraw when new data arrives or a key is pressed; the wait
+	/* Redraw when new data arrives, a key is pressed or the clock's
+	 * second changes: with a hung driver no data arrives, and the
+	 * ticking clock and STALE labels are how the user sees it. The wait
 	 * between is short so a resize or a key feels immediate. */
 	timeout(100);
 	bool dirty = true;
@@ -831,6 +568,8 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 			d.notice[0] = '\0';
 			dirty = true;
 		}
+		if ((long long)time(NULL) != d.drawn_second)
+			dirty = true;
 		if (dirty) {
 			update_self_usage(&d);
 			draw(&d);
@@ -840,12 +579,12 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		if (ch == ERR)
 			continue;
 		dirty = true;
-		if (!handle_key(&d, ch))
+		if (!gt_dash_key(&d, ch))
 			break;
 	}
 
 	endwin();
-	restore_armed = 0;
+	gt_dash_term_disarm();
 	gt_view_close(&d.view);
 	teardown(&d);
 	return 0;

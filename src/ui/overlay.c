@@ -18,7 +18,7 @@ static const char *const help_lines[] = {
     "",
     "  q  F10        quit",
     "  ?  h  F1      this help",
-    "  e             explain N/A values of the selected GPU",
+    "  e             why N/A: the selected GPU's and process's reasons",
     "  o  F2         setup (w in it saves the settings file)",
     "  s             save a JSON snapshot",
     "  Tab ]  S-Tab [  select the next / previous GPU",
@@ -40,7 +40,7 @@ static const char *const help_lines[] = {
     "  Ctrl-L        redraw the screen",
     "",
     "Mouse: click a GPU panel, a process row or a column header;",
-    "the wheel scrolls the process table.",
+    "the wheel scrolls the GPU list or the process table under it.",
     "",
     "Esc or q closes this window.",
 };
@@ -171,51 +171,271 @@ static void draw_lines(WINDOW *w, const char *const *lines, int n, int scroll,
 		       lines[scroll + i]);
 }
 
-/* Every unavailable value of the selected GPU with its reason. */
-static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
-                         const struct gt_overlay_ctx *ctx)
+/* The explanation as lines, wrapped to a width, before it is drawn. */
+#define EXPLAIN_LINES 200
+#define EXPLAIN_CELLS 200
+
+struct explain {
+	char line[EXPLAIN_LINES][EXPLAIN_CELLS];
+	int n;
+	int width; /* wrap width in bytes (the texts are ASCII) */
+};
+
+static void ex_add(struct explain *ex, const char *text)
 {
-	char store[96][160];
-	const char *lines[96];
-	int n = 0;
-	const struct gt_view *v = ctx->view;
-	if (!v->devs || ctx->selected_gpu < 0 ||
-	    (size_t)ctx->selected_gpu >= v->devs->count)
-		return;
-	const struct gt_static *st = &v->devs->items[ctx->selected_gpu];
-	const struct gt_sample *s = &v->latest[ctx->selected_gpu];
-	char why[128], name[GT_STR_NAME * 4];
+	if (ex->n < EXPLAIN_LINES)
+		gt_copy_str(ex->line[ex->n++], EXPLAIN_CELLS, text);
+}
+
+/* Adds text word-wrapped to ex->width, each line starting with indent. */
+static void ex_wrap(struct explain *ex, const char *indent, const char *text)
+{
+	size_t ind = strlen(indent);
+	size_t width =
+	    (size_t)ex->width > ind + 10 ? (size_t)ex->width - ind : 10;
+	if (width > EXPLAIN_CELLS - ind - 1)
+		width = EXPLAIN_CELLS - ind - 1;
+	while (*text) {
+		size_t n = strlen(text);
+		if (n > width) {
+			/* Break at the last blank that fits, else mid-word. */
+			n = width;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0) {
+				/* Not inside a UTF-8 sequence (a driver's
+				 * text may be translated). */
+				n = width;
+				while (n > 1 &&
+				       ((unsigned char)text[n] & 0xC0) == 0x80)
+					n--;
+			}
+		}
+		char buf[EXPLAIN_CELLS];
+		snprintf(buf, sizeof(buf), "%s%.*s", indent, (int)n, text);
+		ex_add(ex, buf);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+/* Unavailable values sharing one reason (and, for driver errors, one
+ * code): listed once with the reason and the fix, not once per value. */
+struct why_group {
+	uint8_t why;
+	int32_t code;
+	char names[1024];
+};
+
+struct why_groups {
+	struct why_group g[24];
+	int n;
+};
+
+static void group_add(struct why_groups *gs, const struct gt_val *val,
+                      const char *name)
+{
+	struct why_group *g = NULL;
+	for (int i = 0; i < gs->n && !g; i++)
+		if (gs->g[i].why == val->why &&
+		    (val->why != GT_WHY_DRIVER_ERROR ||
+		     gs->g[i].code == val->code))
+			g = &gs->g[i];
+	if (!g) {
+		if (gs->n == (int)(sizeof(gs->g) / sizeof(gs->g[0])))
+			return;
+		g = &gs->g[gs->n++];
+		g->why = val->why;
+		g->code = val->code;
+		g->names[0] = '\0';
+	}
+	size_t k = strlen(g->names);
+	snprintf(g->names + k, sizeof(g->names) - k, "%s%s", k ? ", " : "",
+	         name);
+}
+
+/* The backend of device i, to put its driver's words to an error code. */
+static const char *code_text(const struct gt_view *v, size_t i, int code)
+{
+	const struct gt_collector *c = v->collector;
+	if (!c || i >= c->ndevices || !c->devices[i].backend)
+		return NULL;
+	struct gt_backend *b = c->devices[i].backend;
+	return b->ops && b->ops->error_text ? b->ops->error_text(b, code)
+	                                    : NULL;
+}
+
+static void groups_emit(struct explain *ex, const struct why_groups *gs,
+                        const struct gt_view *v, size_t dev)
+{
+	char why[256];
+	for (int i = 0; i < gs->n; i++) {
+		const struct why_group *g = &gs->g[i];
+		struct gt_val val;
+		gt_val_fail(&val, (enum gt_why)g->why, g->code);
+		gt_why_text(&val, code_text(v, dev, g->code), why, sizeof(why));
+		ex_wrap(ex, "", why);
+		ex_wrap(ex, "    ", g->names);
+		char fix[512];
+		snprintf(fix, sizeof(fix), "fix: %s",
+		         gt_why_fix((enum gt_why)g->why));
+		ex_wrap(ex, "  ", fix);
+	}
+}
+
+static void explain_gpu(struct explain *ex, const struct gt_view *v, size_t dev)
+{
+	const struct gt_static *st = &v->devs->items[dev];
+	const struct gt_sample *s = &v->latest[dev];
+	struct why_groups gs = {.n = 0};
+	char name[GT_STR_NAME * 4], buf[EXPLAIN_CELLS], key[96];
 
 	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
-	snprintf(store[n], sizeof(store[n]), "GPU %u  %.140s", st->index, name);
-	lines[n] = store[n];
-	n++;
-	for (int i = 0; i < GT_S__COUNT && n < 95; i++) {
+	snprintf(buf, sizeof(buf), "GPU %u  %.140s", st->index, name);
+	ex_add(ex, buf);
+	for (int i = 0; i < GT_S__COUNT; i++) {
 		if (gt_val_ok(&st->f[i]))
 			continue;
-		gt_why_text(&st->f[i], NULL, why, sizeof(why));
-		snprintf(store[n], sizeof(store[n]), "%s.%s: %s",
-		         gt_static_desc[i].group, gt_static_desc[i].key, why);
-		lines[n] = store[n];
-		n++;
+		snprintf(key, sizeof(key), "%s.%s", gt_static_desc[i].group,
+		         gt_static_desc[i].key);
+		group_add(&gs, &st->f[i], key);
 	}
-	for (int i = 0; i < GT_F__COUNT && n < 95; i++) {
+	for (int i = 0; i < GT_F__COUNT; i++) {
 		const struct gt_field_desc *fd = &gt_field_desc[i];
 		if (gt_val_ok(&s->f[i]) || !fd->group)
 			continue;
 		if (i >= GT_F_FAN_PERCENT0 &&
 		    (i - GT_F_FAN_PERCENT0) % GT_MAX_FANS >= s->fan_count)
 			continue;
-		gt_why_text(&s->f[i], NULL, why, sizeof(why));
-		snprintf(store[n], sizeof(store[n]), "%s.%s: %s", fd->group,
-		         fd->key, why);
-		lines[n] = store[n];
-		n++;
+		snprintf(key, sizeof(key), "%s.%s", fd->group, fd->key);
+		group_add(&gs, &s->f[i], key);
 	}
-	if (n == 1) {
-		lines[n++] = "every value is available";
+	if (gs.n == 0)
+		ex_add(ex, "every value is available");
+	groups_emit(ex, &gs, v, dev);
+}
+
+/* The process table's value columns and the model field each shows. */
+static const struct {
+	enum gt_proctable_col col;
+	enum gt_proc_field f;
+} proc_cols[] = {
+    {GT_COL_GPU, GT_P_GPU}, {GT_COL_VRAM, GT_P_MEM},
+    {GT_COL_ENC, GT_P_ENC}, {GT_COL_DEC, GT_P_DEC},
+    {GT_COL_CPU, GT_P_CPU}, {GT_COL_HOST_MEM, GT_P_HOST_MEM},
+};
+
+/* The N/A cells of the selected process's row. What comes from /proc
+ * (user, command, container, CPU, host memory) is N/A for one reason,
+ * the pid's /proc entry, which the value's own status alone does not say. */
+static void explain_process(struct explain *ex, const struct gt_view *v,
+                            const struct gt_process *p)
+{
+	struct why_groups gs = {.n = 0};
+	char name[GT_COMM_LEN * 4], buf[EXPLAIN_CELLS], host[128] = "";
+	enum gt_why host_why = GT_WHY_NOT_COLLECTED;
+
+	gt_text_escape(name, sizeof(name), p->name, strlen(p->name));
+	snprintf(buf, sizeof(buf), "Process %d  %.140s", (int)p->pid,
+	         name[0] ? name : "(no name)");
+	ex_add(ex, buf);
+	/* The same tests as the row's text cells (proctable.c text_of). */
+	if (!p->host_known) {
+		if (!p->user[0])
+			snprintf(host, sizeof(host), "USER");
+		if (!p->container[0]) {
+			size_t k = strlen(host);
+			snprintf(host + k, sizeof(host) - k, "%sCONTAINER",
+			         k ? ", " : "");
+		}
 	}
-	draw_lines(w, lines, n, ov->scroll, " Why N/A (Esc closes) ", ctx);
+	if (!(p->cmdline && p->cmdline[0]) && !p->name[0]) {
+		size_t k = strlen(host);
+		snprintf(host + k, sizeof(host) - k, "%sCOMMAND",
+		         k ? ", " : "");
+	}
+	for (size_t i = 0; i < sizeof(proc_cols) / sizeof(proc_cols[0]); i++) {
+		const struct gt_val *val = &p->f[proc_cols[i].f];
+		const char *hdr = gt_proctable_cols[proc_cols[i].col].header;
+		if (gt_val_ok(val))
+			continue;
+		bool from_proc = proc_cols[i].f == GT_P_CPU ||
+		                 proc_cols[i].f == GT_P_HOST_MEM;
+		if (from_proc && !p->host_known) {
+			size_t k = strlen(host);
+			snprintf(host + k, sizeof(host) - k, "%s%s",
+			         k ? ", " : "", hdr);
+			host_why = (enum gt_why)val->why;
+		} else {
+			group_add(&gs, val, hdr);
+		}
+	}
+	if (!host[0] && gs.n == 0) {
+		ex_add(ex, "every value is available");
+		return;
+	}
+	if (host[0] && !p->host_known) {
+		if (host_why == GT_WHY_PERMISSION) {
+			snprintf(buf, sizeof(buf),
+			         "/proc/%d cannot be read: permission denied",
+			         (int)p->pid);
+			ex_wrap(ex, "", buf);
+			ex_wrap(ex, "    ", host);
+			ex_wrap(ex, "  ",
+			        "fix: run gputop as root, or mount /proc "
+			        "without hidepid= (or with gid= of a group "
+			        "you are in)");
+		} else {
+			snprintf(buf, sizeof(buf),
+			         "/proc has no entry for pid %d", (int)p->pid);
+			ex_wrap(ex, "", buf);
+			ex_wrap(ex, "    ", host);
+			ex_wrap(ex, "  ",
+			        "fix: nothing to do if it has exited; if it "
+			        "runs in another PID namespace (a container), "
+			        "run gputop in the host's (e.g. docker run "
+			        "--pid=host) to see it");
+		}
+	} else if (host[0]) {
+		/* Known to /proc but without a command line or a name. */
+		ex_wrap(ex, "", "the process has no name and no command line");
+		ex_wrap(ex, "    ", host);
+		ex_wrap(ex, "  ", "fix: nothing to do: it did not give one");
+	}
+	groups_emit(ex, &gs, v, p->device_index);
+}
+
+/* Every unavailable value of the selected GPU and of the selected
+ * process, grouped by reason, each reason with what can be done. */
+static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
+                         const struct gt_overlay_ctx *ctx)
+{
+	static struct explain ex; /* 40 KB: not on the stack; UI thread only */
+	const struct gt_view *v = ctx->view;
+	int rows, cols;
+	getmaxyx(w, rows, cols);
+	(void)rows;
+
+	ex.n = 0;
+	ex.width = cols - 6 < 96 ? cols - 6 : 96;
+	if (ex.width < 20)
+		ex.width = 20;
+	if (v->devs && ctx->selected_gpu >= 0 &&
+	    (size_t)ctx->selected_gpu < v->devs->count &&
+	    (size_t)ctx->selected_gpu < v->nlatest)
+		explain_gpu(&ex, v, (size_t)ctx->selected_gpu);
+	if (ctx->process) {
+		if (ex.n)
+			ex_add(&ex, "");
+		explain_process(&ex, v, ctx->process);
+	}
+	if (ex.n == 0)
+		return;
+	const char *lines[EXPLAIN_LINES];
+	for (int i = 0; i < ex.n; i++)
+		lines[i] = ex.line[i];
+	draw_lines(w, lines, ex.n, ov->scroll, " Why N/A (Esc closes) ", ctx);
 }
 
 void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,

@@ -8,6 +8,7 @@
 #include "palette.h"
 
 #include <curses.h>
+#include <stdlib.h>
 
 static int colour_index(struct gt_rgb c, enum gt_color_tier tier)
 {
@@ -27,6 +28,15 @@ static int colour_index(struct gt_rgb c, enum gt_color_tier tier)
 		break;
 	}
 	return -1;
+}
+
+enum gt_color_tier gt_palette_tier(void)
+{
+	/* -1 (no such capability) in a description that loaded means no
+	 * colour; -2 would be a broken entry: no colour either. */
+	int n = has_colors() ? tigetnum("colors") : 0;
+	return gt_color_tier_detect(getenv("COLORTERM"), getenv("TERM"),
+	                            n > 0 ? n : 0, getenv("NO_COLOR"));
 }
 
 struct pair_alloc {

@@ -44,6 +44,12 @@ struct gt_palette {
 	int grad[GT_GRAD__COUNT][GT_GRAD_STEPS]; /* ncurses attrs */
 };
 
+/* The colour tier of the current terminal (after initscr or newterm and
+ * before gt_palette_init): COLORTERM, TERM, NO_COLOR and the terminal
+ * description's colour count (terminfo `colors`; ncurses' COLORS is 0
+ * until start_color, which NO_COLOR must never reach). */
+enum gt_color_tier gt_palette_tier(void);
+
 /* Sets up colour pairs (after initscr) for the theme and tier. MONO gives
  * attributes only (bold, reverse, underline), never a colour. */
 void gt_palette_init(struct gt_palette *p, const struct gt_theme *t,

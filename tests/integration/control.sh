@@ -7,11 +7,6 @@
 # left by a double death is offered at the next start and `--restore`
 # performs it, and an unprivileged user gets read-only dialogs.
 set -u
-bin=${GPUTOP_BIN:?run through tests/run.sh}
-lib=${GPUTOP_FAKE_NVML_LIB:?}
-scn_dir=${GPUTOP_SCENARIO_DIR:?}
-fix=${GPUTOP_FIXTURES:?}
-command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
 sock="gputop-ctl-$$"
 tmp=$(mktemp -d)
 chmod 755 "$tmp"

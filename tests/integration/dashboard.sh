@@ -6,21 +6,12 @@
 # name cannot send escape sequences to the terminal, and with no GPU the
 # labelled demo is shown.
 set -u
-bin=${GPUTOP_BIN:?run through tests/run.sh}
-lib=${GPUTOP_FAKE_NVML_LIB:?}
-scn=${GPUTOP_SCENARIO_DIR:?}/h100x8.scn
-proc=${GPUTOP_FIXTURES:?}/proc
-command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
-sock="gputop-dash-$$"
-state=$(mktemp -d)
 here=$(dirname "$0")
 # shellcheck source=tests/integration/tmux_lib.sh
 . "$here/tmux_lib.sh"
-trap 't kill-server 2>/dev/null; rm -rf "$state"' EXIT
-# A session that lives for the whole test: killing the last session stops
-# the tmux server, and a new-session racing that shutdown fails.
-t new-session -d -s keep "sleep 900"
-fail() { echo "FAIL: $*"; printf '%s\n' "---- screen:" "$screen"; failures=$((failures + 1)); }
+tmux_begin dash
+scn=$scn_dir/h100x8.scn
+proc=$fix/proc
 
 start() { # cols rows [env...]
 	local cols=$1 rows=$2
@@ -126,10 +117,16 @@ else
 	pass "LANG=C draws ASCII graphs"
 fi
 
-# NO_COLOR: no colour escape in the captured screen.
-start 120 40 NO_COLOR=1 LANG=C.UTF-8
+# NO_COLOR: no colour escape in the captured screen, on a terminal that
+# shows colour without it (else the check could not fail).
+colour_re=$'\e\\[[0-9;]*(3[0-7]|38;[25];|4[0-7]|48;[25];)'
+start 120 40 TERM=xterm-256color LANG=C.UTF-8
+wait_for "4107" || fail "xterm-256color: nothing shown"
+colours=$(t capture-pane -p -e -t dash | grep -cE "$colour_re")
+[ "$colours" -gt 0 ] || fail "xterm-256color without NO_COLOR draws no colour"
+start 120 40 TERM=xterm-256color NO_COLOR=1 LANG=C.UTF-8
 wait_for "4107" || fail "NO_COLOR: nothing shown"
-colours=$(t capture-pane -p -e -t dash | grep -cE $'\e\\[[0-9;]*(3[0-7]|38;[25];|4[0-7]|48;[25];)')
+colours=$(t capture-pane -p -e -t dash | grep -cE "$colour_re")
 [ "$colours" -eq 0 ] && pass "NO_COLOR draws no colour" || fail "NO_COLOR: $colours lines with colour"
 
 # Truecolour: with a direct-colour terminal description the theme's exact

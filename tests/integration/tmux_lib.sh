@@ -1,12 +1,30 @@
 # tmux_lib.sh - what the terminal tests share: sourced (not run) by the
-# tests/integration/*.sh scripts that drive gputop in tmux. The script sets
-# $sock (its own tmux server) before sourcing, names its gputop session
-# "dash", and defines fail(), which may print more (a setter log, ps).
-# screen holds the last capture, so fail() can show it.
+# tests/integration/*.sh scripts that drive gputop in tmux. It reads the
+# paths tests/run.sh exports ($bin, $lib, $scn_dir, $fix). A script calls
+# tmux_begin, or sets $sock (its own tmux server) itself; it names its
+# gputop session "dash", and may redefine fail() to print more (a setter
+# log, ps). screen holds the last capture, so fail() can show it.
 screen=""
 failures=0
+bin=${GPUTOP_BIN:?run through tests/run.sh}
+lib=${GPUTOP_FAKE_NVML_LIB:?}
+scn_dir=${GPUTOP_SCENARIO_DIR:?}
+fix=${GPUTOP_FIXTURES:?}
+command -v tmux >/dev/null || { echo "FAIL: tmux is not installed"; exit 1; }
 t() { tmux -L "$sock" "$@"; }
 pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; printf '%s\n' "---- screen:" "$screen"; failures=$((failures + 1)); }
+
+# The usual start of a script: its own tmux server "gputop-NAME-PID", a
+# temporary directory $state removed on exit with the server, and a session
+# that lives for the whole test (killing the last session stops the tmux
+# server, and a new-session racing that shutdown fails).
+tmux_begin() { # name
+	sock="gputop-$1-$$"
+	state=$(mktemp -d)
+	trap 't kill-server 2>/dev/null; rm -rf "$state"' EXIT
+	t new-session -d -s keep "sleep 900"
+}
 
 # Waits until the screen matches a regex: $2 tries of 50 ms (10 s by
 # default: CI machines can be slow).

@@ -23,7 +23,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "palette.h"
 #include "theme.h"
+
+#include <curses.h>
 
 /* As in theme.c when the Makefile does not define it. */
 #ifndef GPUTOP_DATADIR
@@ -811,6 +814,71 @@ static void test_tier_detection(void **state)
 	assert_string_equal(gt_color_tier_name(GT_TIER_MONO), "mono");
 }
 
+/* The tier the dashboard gets for a real terminal description: it must
+ * read the description's colour count, which ncurses' COLORS only holds
+ * after start_color (0 before it: every terminal would be mono). */
+static enum gt_color_tier tier_for(const char *term, const char *colorterm,
+                                   const char *no_color)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/zero", "r");
+	enum gt_color_tier tier = (enum gt_color_tier)-1;
+
+	assert_non_null(out);
+	assert_non_null(in);
+	if (colorterm)
+		setenv("COLORTERM", colorterm, 1);
+	else
+		unsetenv("COLORTERM");
+	if (no_color)
+		setenv("NO_COLOR", no_color, 1);
+	else
+		unsetenv("NO_COLOR");
+	setenv("TERM", term, 1);
+	SCREEN *scr = newterm(term, out, in);
+	if (scr) {
+		set_term(scr);
+		tier = gt_palette_tier();
+		endwin();
+		delscreen(scr);
+	}
+	fclose(out);
+	fclose(in);
+	return tier;
+}
+
+static void test_tier_from_terminfo(void **state)
+{
+	static const struct {
+		const char *term, *colorterm, *no_color;
+		enum gt_color_tier want;
+	} cases[] = {
+	    {"xterm-256color", NULL, NULL, GT_TIER_256},
+	    {"screen-256color", NULL, NULL, GT_TIER_256},
+	    {"tmux-256color", NULL, NULL, GT_TIER_256},
+	    {"screen", NULL, NULL, GT_TIER_8},
+	    {"xterm", NULL, NULL, GT_TIER_8},
+	    {"xterm-16color", NULL, NULL, GT_TIER_16},
+	    {"vt100", NULL, NULL, GT_TIER_MONO},
+	    {"xterm-256color", "truecolor", NULL, GT_TIER_TRUE},
+	    {"xterm-direct", NULL, NULL, GT_TIER_TRUE},
+	    {"xterm-256color", "truecolor", "1", GT_TIER_MONO},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum gt_color_tier got = tier_for(
+		    cases[i].term, cases[i].colorterm, cases[i].no_color);
+		if (got != cases[i].want)
+			fail_msg("TERM=%s COLORTERM=%s NO_COLOR=%s: tier %s, "
+			         "want %s",
+			         cases[i].term,
+			         cases[i].colorterm ? cases[i].colorterm : "",
+			         cases[i].no_color ? cases[i].no_color : "",
+			         gt_color_tier_name(got),
+			         gt_color_tier_name(cases[i].want));
+	}
+}
+
 static void test_key_table(void **state)
 {
 	static const char *const btop[] = {
@@ -1036,6 +1104,7 @@ int main(void)
 	    cmocka_unit_test(test_256_colour_mapping),
 	    cmocka_unit_test(test_16_and_8_colour_mapping),
 	    cmocka_unit_test(test_tier_detection),
+	    cmocka_unit_test(test_tier_from_terminfo),
 	    cmocka_unit_test(test_key_table),
 	    cmocka_unit_test(test_search_order),
 	    cmocka_unit_test(test_list_names),
