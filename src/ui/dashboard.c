@@ -10,6 +10,10 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -590,15 +594,45 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	return 0;
 }
 
-/* Reads whatever the terminal side has not consumed yet; returns bytes. */
-static size_t drain(int fd)
+/* The terminal side of the bench's pseudo-terminal: a thread that reads
+ * everything the dashboard writes and counts it. Reading while frames are
+ * drawn keeps a frame larger than the pty's buffer (the first paint of a
+ * big screen) from blocking the write for ever. */
+struct pty_reader {
+	int master;
+	pthread_t thread;
+	_Atomic size_t bytes;
+	_Atomic bool stop;
+};
+
+static void *pty_reader_run(void *arg)
 {
+	struct pty_reader *r = arg;
 	char buf[65536];
-	size_t total = 0;
-	ssize_t n;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		total += (size_t)n;
-	return total;
+	while (!atomic_load(&r->stop)) {
+		struct pollfd p = {.fd = r->master, .events = POLLIN};
+		if (poll(&p, 1, 10) <= 0)
+			continue;
+		ssize_t n = read(r->master, buf, sizeof(buf));
+		if (n > 0)
+			atomic_fetch_add(&r->bytes, (size_t)n);
+	}
+	return NULL;
+}
+
+/* The byte count once the reader has caught up with what was written:
+ * unchanged over 50 ms. */
+static size_t pty_reader_settled(struct pty_reader *r)
+{
+	size_t last = atomic_load(&r->bytes);
+	for (;;) {
+		struct timespec gap = {0, 50000000};
+		nanosleep(&gap, NULL);
+		size_t now = atomic_load(&r->bytes);
+		if (now == last)
+			return now;
+		last = now;
+	}
 }
 
 int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
@@ -645,11 +679,25 @@ int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
 	d.cfg.glyphs = -1;
 	gt_palette_init(&d.pal, &d.theme, GT_TIER_256);
 
+	struct pty_reader reader = {.master = master};
+	atomic_init(&reader.bytes, 0);
+	atomic_init(&reader.stop, false);
+	bool reading =
+	    pthread_create(&reader.thread, NULL, pty_reader_run, &reader) == 0;
+	if (!reading) {
+		endwin();
+		delscreen(scr);
+		gt_view_close(&d.view);
+		goto out;
+	}
+
 	/* Warm up: the first frames paint the whole screen. */
 	const int warm = 5;
 	uint64_t cpu = 0;
-	size_t bytes = 0;
+	size_t bytes_warm = 0;
 	for (int f = 0; f < warm + frames; f++) {
+		if (f == warm)
+			bytes_warm = pty_reader_settled(&reader);
 		gt_collector_tick(c, GT_TICK_SCHEDULED);
 		struct timespec a, b;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
@@ -657,20 +705,20 @@ int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
 		draw(&d);
 		fflush(fo);
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-		size_t n = drain(master);
-		if (f >= warm) {
+		if (f >= warm)
 			cpu += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
 			       (uint64_t)(b.tv_nsec - a.tv_nsec);
-			bytes += n;
-		}
 	}
+	size_t bytes = pty_reader_settled(&reader) - bytes_warm;
 	out->frames = frames;
 	out->cpu_ns_per_frame = frames ? (double)cpu / frames : 0;
 	out->bytes_per_frame = frames ? (double)bytes / frames : 0;
 	out->processes = d.view.procs ? d.view.procs->count : 0;
-	endwin();
+	endwin(); /* written while the reader still reads */
 	delscreen(scr);
 	gt_view_close(&d.view);
+	atomic_store(&reader.stop, true);
+	pthread_join(reader.thread, NULL);
 	rc = 0;
 out:
 	teardown(&d);

@@ -194,6 +194,20 @@ void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
 			    cell_glyph(&gr, g, r, c);
 }
 
+void gt_graph_row(const double *samples, size_t n, double lo, double hi, int w,
+                  int h, enum gt_glyphs g, int row, uint32_t *cells)
+{
+	struct graph gr;
+
+	if (w <= 0 || h <= 0 || row < 0 || row >= h || !cells)
+		return;
+	if ((unsigned)g >= GT_GLYPHS__COUNT)
+		g = GT_GLYPHS_ASCII;
+	graph_init(&gr, samples, n, lo, hi, w, h, g);
+	for (int c = 0; c < w; c++)
+		cells[c] = cell_glyph(&gr, g, row, c);
+}
+
 /* Bounded writer: counts what the whole text needs, stores what fits, and
  * never stores part of a glyph. */
 struct sink {

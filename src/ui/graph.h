@@ -64,6 +64,12 @@ size_t gt_graph_render_size(int w, int h);
 void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
                     int w, int h, enum gt_glyphs g, uint32_t *cells);
 
+/* Row `row` (0 = top) of the same graph: cells[0..w), exactly what
+ * gt_graph_cells puts in that row, so a renderer needs no w * h buffer.
+ * Nothing is written when w or h <= 0 or row is outside [0, h). */
+void gt_graph_row(const double *samples, size_t n, double lo, double hi, int w,
+                  int h, enum gt_glyphs g, int row, uint32_t *cells);
+
 /*
  * The same graph as UTF-8 text: h rows of exactly w cells, separated by '\n'
  * (none after the last), NUL-terminated. When outlen is too small the text

@@ -33,6 +33,11 @@ static void push(struct gt_history *h, const struct gt_sample *s)
 	    gt_val_ok(used) && gt_val_ok(total) && total->v > 0
 	        ? 100.0 * (double)used->v / (double)total->v
 	        : NAN;
+	for (int k = 0; k < GT_SERIES__COUNT; k++) {
+		double x = h->v[k][i];
+		h->seen_value[k] = h->seen_value[k] || !isnan(x);
+		h->seen_positive[k] = h->seen_positive[k] || x > 0;
+	}
 	h->head = (h->head + 1) % GT_HISTORY_LEN;
 	if (h->count < GT_HISTORY_LEN)
 		h->count++;

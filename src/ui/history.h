@@ -6,6 +6,7 @@
 #ifndef GPUTOP_HISTORY_H
 #define GPUTOP_HISTORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ struct gt_history {
 	size_t count; /* samples held, up to GT_HISTORY_LEN */
 	size_t head;  /* next write position */
 	double v[GT_SERIES__COUNT][GT_HISTORY_LEN]; /* NaN = no value */
+	/* Ever had a value / a value above zero since init, even if it has
+	 * scrolled out since: a graph that appeared once stays, rather than
+	 * the panel's layout jumping as activity comes and goes. */
+	bool seen_value[GT_SERIES__COUNT];
+	bool seen_positive[GT_SERIES__COUNT];
 };
 
 void gt_history_init(struct gt_history *h);

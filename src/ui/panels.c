@@ -9,38 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpugraph.h"
 #include "text.h"
-
-int gt_cells(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	return n;
-}
-
-int gt_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-           const char *s)
-{
-	if (row < 0 || row >= r.h || col < 0 || col >= r.w)
-		return 0;
-	int room = r.w - col, cells = 0;
-	const char *p = s;
-	/* Stop on a character boundary once the row is full. */
-	while (*p) {
-		if (((unsigned char)*p & 0xC0) != 0x80) {
-			if (cells == room)
-				break;
-			cells++;
-		}
-		p++;
-	}
-	wattrset(w, attr);
-	mvwaddnstr(w, r.y + row, r.x + col, s, (int)(p - s));
-	wattrset(w, A_NORMAL);
-	return cells;
-}
 
 void gt_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
                  bool fahrenheit)
@@ -85,85 +55,171 @@ static double frac(const struct gt_val *a, const struct gt_val *b)
 	return (double)a->v / (double)b->v;
 }
 
-/* "label [meter] text" in w cells from column col; returns cells used. */
+/* "label [meter] text" in w cells from column col; returns cells used.
+ * mark (a fraction, NaN for none) puts a tick in the meter's empty part,
+ * e.g. where the temperature would slow the GPU down. */
 static int meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
                  const struct gt_panel_data *d, const char *label, double f,
-                 enum gt_gradient g, const char *text)
+                 int bar_attr, const char *text, int text_attr, double mark)
 {
 	char bar[256];
 	int x = col;
 	int mw = w - gt_cells(label) - gt_cells(text) - 2;
 	x += gt_put(win, r, row, x, d->pal->role[GT_ROLE_GRAPH_TEXT], label);
 	if (mw >= 3) {
-		gt_meter(isnan(f) ? 0 : f, mw, d->glyphs, bar, sizeof(bar));
-		x += gt_put(win, r, row, x + 1,
-		            isnan(f) ? d->pal->role[GT_ROLE_INACTIVE]
-		                     : gt_palette_grad(d->pal, g, f),
-		            bar) +
-		     1;
+		int filled =
+		    gt_meter(isnan(f) ? 0 : f, mw, d->glyphs, bar, sizeof(bar));
+		x +=
+		    gt_put(win, r, row, x + 1,
+		           isnan(f) ? d->pal->role[GT_ROLE_INACTIVE] : bar_attr,
+		           bar) +
+		    1;
+		int mx = isnan(mark) || mark <= 0 || mark >= 1
+		             ? -1
+		             : (int)(mark * mw);
+		if (mx >= filled && mx < mw)
+			gt_put(win, r, row, x - mw + mx,
+			       d->pal->role[GT_ROLE_INACTIVE],
+			       d->glyphs == GT_GLYPHS_ASCII ? "|" : "\u2502");
 	}
-	x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_MAIN], text) + 1;
+	x += gt_put(win, r, row, x + 1, text_attr, text) + 1;
 	return x - col;
 }
 
-static void throttle_badges(WINDOW *win, struct gt_rect r, int row,
-                            const struct gt_panel_data *d)
+static int grad_meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
+                      const struct gt_panel_data *d, const char *label,
+                      double f, enum gt_gradient g, const char *text)
 {
-	const struct gt_val *t = &d->s->f[GT_F_THROTTLE];
-	char buf[160] = "";
-	size_t n = 0;
+	return meter(win, r, row, col, w, d, label, f,
+	             gt_palette_grad(d->pal, g, isnan(f) ? 0 : f), text,
+	             d->pal->role[GT_ROLE_MAIN], NAN);
+}
 
-	if (!gt_val_ok(t))
-		return;
+/* Short badge names, for panels too narrow for the long ones. */
+static const char *throttle_short(unsigned bit)
+{
+	switch (bit) {
+	case GT_THR_SW_POWER_CAP:
+		return "PWR";
+	case GT_THR_HW_SLOWDOWN:
+		return "HWSLOW";
+	case GT_THR_SYNC_BOOST:
+		return "SYNC";
+	case GT_THR_SW_THERMAL:
+		return "SWTHM";
+	case GT_THR_HW_THERMAL:
+		return "HWTHM";
+	case GT_THR_HW_POWER_BRAKE:
+		return "BRAKE";
+	case GT_THR_CURRENT_LIMIT:
+		return "CURLIM";
+	default:
+		return "OTHER";
+	}
+}
+
+int gt_throttle_badges(char *buf, size_t len, const struct gt_sample *s,
+                       bool short_names, int max_cells)
+{
+	const struct gt_val *t = &s->f[GT_F_THROTTLE];
+	int n = 0;
+	bool left_out = false;
+
+	if (len)
+		buf[0] = '\0';
+	if (!gt_val_ok(t) || len < 2)
+		return 0;
 	for (unsigned bit = 1; bit <= GT_THR_OTHER; bit <<= 1) {
 		const char *name = gt_throttle_name(bit);
 		if (!(t->v & bit) || !name || !(bit & GT_THR_ACTIVE_MASK))
 			continue;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s ", name);
-		if (n >= sizeof(buf))
-			break;
+		if (short_names)
+			name = throttle_short(bit);
+		int k = (int)strlen(name) + 2; /* " name " */
+		/* Whole badges only, leaving room for the "+" that says one
+		 * was left out (`e` lists them all). */
+		if (left_out || (max_cells >= 0 && n + k + 1 > max_cells) ||
+		    (size_t)(n + k + 2) > len) {
+			left_out = true;
+			continue;
+		}
+		n += snprintf(buf + n, len - (size_t)n, " %s ", name);
 	}
-	if (buf[0]) {
-		int col = r.w - gt_cells(buf);
-		gt_put(win, r, row, col > 0 ? col : 0,
-		       d->pal->role[GT_ROLE_THROTTLE], buf);
+	if (left_out && (max_cells < 0 || n + 1 <= max_cells)) {
+		buf[n++] = '+';
+		buf[n] = '\0';
 	}
+	return n;
 }
 
-/* "[0] NVIDIA H100 80GB HBM3  nvidia 590.48.01  0000:18:00.0" + state. */
+/* "[0] NVIDIA H100 80GB HBM3  nvidia 590.48.01  0000:18:00.0" + state and
+ * throttle badges. Badges go at the right end; what gives way when the row
+ * is short, in order: badge names shrink, the driver goes, the PCI id goes,
+ * then the GPU name is cut (its index stays) and the badges are clipped.
+ * Nothing is drawn over anything else. */
 static void name_line(WINDOW *win, struct gt_rect r, int row,
                       const struct gt_panel_data *d, bool details)
 {
 	char name[GT_STR_NAME * 4], head[GT_STR_NAME * 4 + 128];
+	char det[3][160] = {"", "", ""}, bl[192], bs[192];
 	const struct gt_static *st = d->st;
-	int x = 0;
-
-	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
-	snprintf(head, sizeof(head), "%s[%u] %s", d->selected ? ">" : " ",
-	         st->index, name[0] ? name : "(unnamed GPU)");
-	x += gt_put(win, r, row, x,
-	            d->selected ? d->pal->role[GT_ROLE_SELECTED]
-	                        : d->pal->role[GT_ROLE_TITLE],
-	            head);
-	if (st->demo)
-		x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_DEMO],
-		            " DEMO ") +
-		     1;
 	const char *state = d->s->state == GT_DEV_LOST     ? " LOST "
 	                    : d->s->state == GT_DEV_ASLEEP ? " ASLEEP "
 	                    : d->stale                     ? " STALE "
 	                                                   : NULL;
+
+	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
+	snprintf(head, sizeof(head), "%s[%u] %s", d->selected ? ">" : " ",
+	         st->index, name[0] ? name : "(unnamed GPU)");
+	int hw = gt_cells(head) + (st->demo ? 7 : 0) +
+	         (state ? (int)strlen(state) + 1 : 0);
+	if (details) {
+		snprintf(det[0], sizeof(det[0]), "  %s %s  %s", st->driver,
+		         st->driver_version, st->pci_bus_id);
+		snprintf(det[1], sizeof(det[1]), "  %s", st->pci_bus_id);
+	}
+	int wl = gt_throttle_badges(bl, sizeof(bl), d->s, false, -1);
+	int ws = gt_throttle_badges(bs, sizeof(bs), d->s, true, -1);
+	const char *badge = NULL, *dtext = "";
+	for (int k = 0; k < 6 && !badge; k++) {
+		const char *dt = det[k / 2];
+		int need = hw + gt_cells(dt);
+		int bw = wl == 0 ? 0 : k % 2 ? ws : wl;
+		if (need + (bw ? bw + 1 : 0) <= r.w) {
+			dtext = dt;
+			badge = bw ? (k % 2 ? bs : bl) : "";
+		}
+	}
+	int left_w = r.w;
+	if (!badge) {
+		/* Not even short badges fit beside the name: cut the name,
+		 * keeping its index, and show the badges that fit. */
+		left_w = ws ? r.w - ws - 1 : r.w;
+		if (left_w < 6)
+			left_w = 6;
+		gt_throttle_badges(bs, sizeof(bs), d->s, true,
+		                   r.w - left_w - 1);
+		badge = bs;
+	}
+	struct gt_rect lr = {r.x, r.y, left_w < r.w ? left_w : r.w, r.h};
+	int x = gt_put(win, lr, row, 0,
+	               d->selected ? d->pal->role[GT_ROLE_SELECTED]
+	                           : d->pal->role[GT_ROLE_TITLE],
+	               head);
+	if (st->demo)
+		x += gt_put(win, lr, row, x + 1, d->pal->role[GT_ROLE_DEMO],
+		            " DEMO ") +
+		     1;
 	if (state)
-		x += gt_put(win, r, row, x + 1, d->pal->role[GT_ROLE_WARN],
+		x += gt_put(win, lr, row, x + 1, d->pal->role[GT_ROLE_WARN],
 		            state) +
 		     1;
-	if (details) {
-		snprintf(head, sizeof(head), "  %s %s  %s", st->driver,
-		         st->driver_version, st->pci_bus_id);
-		x += gt_put(win, r, row, x, d->pal->role[GT_ROLE_INACTIVE],
-		            head);
+	x += gt_put(win, lr, row, x, d->pal->role[GT_ROLE_INACTIVE], dtext);
+	if (badge[0]) {
+		int bw = gt_cells(badge);
+		int col = r.w - bw > x + 1 ? r.w - bw : x + 1;
+		gt_put(win, r, row, col, d->pal->role[GT_ROLE_THROTTLE], badge);
 	}
-	throttle_badges(win, r, row, d);
 }
 
 static void pcie_text(char *buf, size_t len, const struct gt_panel_data *d,
@@ -237,24 +293,6 @@ static void clock_text(char *buf, size_t len, const struct gt_panel_data *d)
 	         fan);
 }
 
-static void util_text(char *buf, size_t len, const struct gt_sample *s)
-{
-	char parts[4][24];
-	static const char *const names[4] = {"GPU", "MEMBW", "ENC", "DEC"};
-	for (int i = 0; i < 4; i++) {
-		const struct gt_val *v = &s->f[GT_F_UTIL_GPU + i];
-		if (gt_val_ok(v))
-			snprintf(parts[i], sizeof(parts[i]), "%s %.0f%%%s",
-			         names[i], (double)v->v / 100,
-			         i == 0 && s->util_gpu_lower_bound ? "+" : "");
-		else
-			snprintf(parts[i], sizeof(parts[i]), "%s N/A",
-			         names[i]);
-	}
-	snprintf(buf, len, "%s  %s  %s  %s", parts[0], parts[1], parts[2],
-	         parts[3]);
-}
-
 static void vram_text(char *buf, size_t len, const struct gt_sample *s,
                       const struct gt_static *st)
 {
@@ -284,108 +322,120 @@ static void power_text(char *buf, size_t len, const struct gt_sample *s)
 		snprintf(buf, len, "%.0fW", (double)draw->v / 1000);
 }
 
-/* Temperature as a fraction of the way to shutdown (or slowdown). */
-static double temp_frac(const struct gt_panel_data *d)
+/* The temperature that counts as "at slowdown": the slowdown threshold,
+ * else a little below shutdown; 0 when neither is known. */
+static int64_t slow_mc(const struct gt_val *slow, const struct gt_val *shut)
 {
-	const struct gt_val *t = &d->s->f[GT_F_TEMP_GPU];
-	const struct gt_val *lim = gt_val_ok(&d->st->f[GT_S_TEMP_SHUTDOWN])
-	                               ? &d->st->f[GT_S_TEMP_SHUTDOWN]
-	                               : &d->st->f[GT_S_TEMP_SLOWDOWN];
+	if (gt_val_ok(slow) && slow->v > 0)
+		return slow->v;
+	if (gt_val_ok(shut) && shut->v > 5000)
+		return shut->v - 5000;
+	return 0;
+}
+
+enum gt_temp_level gt_temp_level(const struct gt_val *t,
+                                 const struct gt_val *slow,
+                                 const struct gt_val *shut)
+{
 	if (!gt_val_ok(t))
-		return NAN;
-	double max = gt_val_ok(lim) ? (double)lim->v : 100000.0;
-	return (double)t->v / max;
+		return GT_TEMP_UNKNOWN;
+	int64_t lim = slow_mc(slow, shut);
+	if ((lim && t->v >= lim) ||
+	    (gt_val_ok(shut) && shut->v > 0 && t->v >= shut->v))
+		return GT_TEMP_HOT;
+	if (lim && t->v >= lim - GT_TEMP_WARM_MARGIN_MC)
+		return GT_TEMP_WARM;
+	return GT_TEMP_NORMAL;
 }
 
-static void temp_text(char *buf, size_t len, const struct gt_panel_data *d)
+/* The gauge's full scale: shutdown, else just past slowdown, else 100 °C. */
+static double temp_scale(const struct gt_static *st)
 {
-	char t[24], slow[24];
+	const struct gt_val *slow = &st->f[GT_S_TEMP_SLOWDOWN];
+	const struct gt_val *shut = &st->f[GT_S_TEMP_SHUTDOWN];
+	if (gt_val_ok(shut) && shut->v > 0)
+		return (double)shut->v;
+	if (gt_val_ok(slow) && slow->v > 0)
+		return (double)slow->v + 10000.0;
+	return 100000.0;
+}
+
+/* "61°C  slow 87°C  shut 92°C", shortened to fit `room` cells; thresholds
+ * that are N/A are left out (`e` explains them). */
+static void temp_text(char *buf, size_t len, const struct gt_panel_data *d,
+                      int room)
+{
+	char t[24], slow[24], shut[24];
+	const struct gt_val *vs = &d->st->f[GT_S_TEMP_SLOWDOWN];
+	const struct gt_val *vh = &d->st->f[GT_S_TEMP_SHUTDOWN];
 	gt_fmt_temp(t, sizeof(t), &d->s->f[GT_F_TEMP_GPU], d->fahrenheit);
-	if (gt_val_ok(&d->st->f[GT_S_TEMP_SLOWDOWN])) {
-		gt_fmt_temp(slow, sizeof(slow), &d->st->f[GT_S_TEMP_SLOWDOWN],
-		            d->fahrenheit);
-		snprintf(buf, len, "%s (slow %s)", t, slow);
-	} else {
-		snprintf(buf, len, "%s", t);
-	}
-}
-
-/* One series as a graph of h rows from row `row`, coloured by height. */
-static void series_graph(WINDOW *win, struct gt_rect r, int row, int h,
-                         const struct gt_panel_data *d, enum gt_series series,
-                         enum gt_gradient grad)
-{
-	double samples[GT_HISTORY_LEN];
-	uint32_t cells[4096];
-	int w = r.w;
-	if (h <= 0 || w <= 0 ||
-	    (size_t)(w * h) > sizeof(cells) / sizeof(cells[0]))
+	gt_fmt_temp(slow, sizeof(slow), vs, d->fahrenheit);
+	gt_fmt_temp(shut, sizeof(shut), vh, d->fahrenheit);
+	bool ks = gt_val_ok(vs), kh = gt_val_ok(vh);
+	snprintf(buf, len, "%s%s%s%s%s", t, ks ? "  slow " : "", ks ? slow : "",
+	         kh ? "  shut " : "", kh ? shut : "");
+	if (gt_cells(buf) <= room)
 		return;
-	size_t want = gt_graph_samples_for(w, d->glyphs);
-	size_t n =
-	    gt_history_tail(d->hist, series, samples,
-	                    want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN);
-	gt_graph_cells(samples, n, 0, 100, w, h, d->glyphs, cells);
-	for (int y = 0; y < h; y++) {
-		/* Colour by height, as btop does: the top rows are hot. */
-		wattrset(win, gt_palette_grad(d->pal, grad,
-		                              (double)(h - y) / (double)h));
-		for (int x = 0; x < w; x++) {
-			uint32_t c = cells[y * w + x];
-			char u[5] = {0};
-			if (c == 0x2800) /* an empty braille cell: a space is
-			                    lighter */
-				c = ' ';
-			if (c < 0x80) {
-				u[0] = (char)(c ? c : ' ');
-			} else if (c < 0x800) {
-				u[0] = (char)(0xC0 | (c >> 6));
-				u[1] = (char)(0x80 | (c & 0x3F));
-			} else {
-				u[0] = (char)(0xE0 | (c >> 12));
-				u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-				u[2] = (char)(0x80 | (c & 0x3F));
-			}
-			mvwaddstr(win, r.y + row + y, r.x + x, u);
-		}
-	}
-	wattrset(win, A_NORMAL);
+	snprintf(buf, len, "%s%s%s%s%s", t, ks ? " slow " : "", ks ? slow : "",
+	         kh ? " shut " : "", kh ? shut : "");
+	if (gt_cells(buf) <= room)
+		return;
+	if (ks || kh)
+		snprintf(buf, len, "%s (%s %s)", t, ks ? "slow" : "shut",
+		         ks ? slow : shut);
+	if (gt_cells(buf) <= room)
+		return;
+	snprintf(buf, len, "%s", t);
 }
 
-/* GPU utilization over its history, with memory bandwidth as a second,
- * smaller graph below when there is room, and a time axis. */
-static void graph(WINDOW *win, struct gt_rect r, int row, int h,
-                  const struct gt_panel_data *d)
+/* TEMP label, gauge against the thresholds with a tick at slowdown, and
+ * the value; bar and value change colour in steps, not along a gradient,
+ * so "close to slowdown" and "slowing down" read at a glance. */
+static void temp_gauge(WINDOW *win, struct gt_rect r, int row, int col, int w,
+                       const struct gt_panel_data *d)
 {
-	char text[160];
-	int gpu_h = h >= 6 ? h - h / 3 : h;
-	int bw_h = h - gpu_h;
+	char text[96];
+	const struct gt_val *t = &d->s->f[GT_F_TEMP_GPU];
+	const struct gt_val *slow = &d->st->f[GT_S_TEMP_SLOWDOWN];
+	const struct gt_val *shut = &d->st->f[GT_S_TEMP_SHUTDOWN];
+	const struct gt_palette *p = d->pal;
+	double scale = temp_scale(d->st);
+	int64_t lim = slow_mc(slow, shut);
+	/* The text may take what leaves the gauge 8 cells. */
+	temp_text(text, sizeof(text), d, w - 4 - 2 - 8);
+	int bar = p->grad[GT_GRAD_TEMP][0], txt = p->role[GT_ROLE_MAIN];
+	switch (gt_temp_level(t, slow, shut)) {
+	case GT_TEMP_WARM:
+		bar = txt = p->role[GT_ROLE_WARN];
+		break;
+	case GT_TEMP_HOT:
+		bar = p->grad[GT_GRAD_TEMP][GT_GRAD_STEPS - 1] | A_BOLD;
+		txt = p->role[GT_ROLE_THROTTLE];
+		break;
+	case GT_TEMP_NORMAL:
+	case GT_TEMP_UNKNOWN:
+		break;
+	}
+	meter(win, r, row, col, w, d, "TEMP",
+	      gt_val_ok(t) ? (double)t->v / scale : NAN, bar, text, txt,
+	      lim ? (double)lim / scale : NAN);
+}
 
-	series_graph(win, r, row, gpu_h, d, GT_SERIES_GPU, GT_GRAD_GPU);
-	util_text(text, sizeof(text), d->s);
-	gt_put(win, r, row, 1, d->pal->role[GT_ROLE_GRAPH_TEXT] | A_BOLD, text);
-	if (bw_h > 0) {
-		series_graph(win, r, row + gpu_h, bw_h, d, GT_SERIES_MEMBW,
-		             GT_GRAD_MEMBW);
-		gt_put(win, r, row + gpu_h, 1, d->pal->role[GT_ROLE_GRAPH_TEXT],
-		       "memory bandwidth");
+/* The colour of a temperature's text: the gauge's steps. */
+static int temp_attr(const struct gt_panel_data *d)
+{
+	switch (gt_temp_level(&d->s->f[GT_F_TEMP_GPU],
+	                      &d->st->f[GT_S_TEMP_SLOWDOWN],
+	                      &d->st->f[GT_S_TEMP_SHUTDOWN])) {
+	case GT_TEMP_WARM:
+		return d->pal->role[GT_ROLE_WARN];
+	case GT_TEMP_HOT:
+		return d->pal->role[GT_ROLE_THROTTLE];
+	case GT_TEMP_NORMAL:
+	case GT_TEMP_UNKNOWN:
+		break;
 	}
-	if (h >= 3 && d->seconds_per_sample > 0) {
-		char axis[512];
-		if (gt_graph_time_labels(r.w, d->seconds_per_sample, d->glyphs,
-		                         axis, sizeof(axis)) > 0) {
-			/* Labels only: the spaces between them keep the graph.
-			 */
-			int y = row + h - 1;
-			for (int x = 0; x < r.w && axis[x]; x++)
-				if (axis[x] != ' ') {
-					char ch[2] = {axis[x], 0};
-					gt_put(win, r, y, x,
-					       d->pal->role[GT_ROLE_INACTIVE],
-					       ch);
-				}
-		}
-	}
+	return d->pal->role[GT_ROLE_MAIN];
 }
 
 static void draw_full(WINDOW *win, struct gt_rect r,
@@ -399,7 +449,7 @@ static void draw_full(WINDOW *win, struct gt_rect r,
 
 	name_line(win, r, 0, d, true);
 	if (gh > 0)
-		graph(win, r, 1, gh, d);
+		gt_gpu_graphs(win, (struct gt_rect){r.x, r.y + 1, r.w, gh}, d);
 	else
 		rows_below = r.h - 1;
 	int row = 1 + (gh > 0 ? gh : 0);
@@ -410,28 +460,26 @@ static void draw_full(WINDOW *win, struct gt_rect r,
 	vram_text(a, sizeof(a), s, d->st);
 	if (gt_val_ok(&s->f[GT_F_GTT_USED]) &&
 	    gt_val_ok(&s->f[GT_F_GTT_TOTAL])) {
-		meter(win, r, row, 0, half - 1, d, "VRAM",
-		      frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, a);
+		grad_meter(win, r, row, 0, half - 1, d, "VRAM",
+		           frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, a);
 		char gu[16], gtot[16];
 		fmt_bytes(gu, sizeof(gu), s->f[GT_F_GTT_USED].v);
 		fmt_bytes(gtot, sizeof(gtot), s->f[GT_F_GTT_TOTAL].v);
 		snprintf(b, sizeof(b), "%s/%s", gu, gtot);
-		meter(win, r, row, half, r.w - half, d, "GTT",
-		      frac(&s->f[GT_F_GTT_USED], &s->f[GT_F_GTT_TOTAL]),
-		      GT_GRAD_VRAM, b);
+		grad_meter(win, r, row, half, r.w - half, d, "GTT",
+		           frac(&s->f[GT_F_GTT_USED], &s->f[GT_F_GTT_TOTAL]),
+		           GT_GRAD_VRAM, b);
 	} else {
-		meter(win, r, row, 0, r.w, d, "VRAM",
-		      frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, a);
+		grad_meter(win, r, row, 0, r.w, d, "VRAM",
+		           frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, a);
 	}
 	if (++row >= r.h)
 		return;
-	temp_text(a, sizeof(a), d);
-	meter(win, r, row, 0, half - 1, d, "TEMP", temp_frac(d), GT_GRAD_TEMP,
-	      a);
+	temp_gauge(win, r, row, 0, half - 1, d);
 	power_text(b, sizeof(b), s);
-	meter(win, r, row, half, r.w - half, d, "POWER",
-	      frac(&s->f[GT_F_POWER_DRAW], &s->f[GT_F_POWER_ENFORCED]),
-	      GT_GRAD_POWER, b);
+	grad_meter(win, r, row, half, r.w - half, d, "POWER",
+	           frac(&s->f[GT_F_POWER_DRAW], &s->f[GT_F_POWER_ENFORCED]),
+	           GT_GRAD_POWER, b);
 	if (++row >= r.h)
 		return;
 	clock_text(a, sizeof(a), d);
@@ -464,15 +512,14 @@ static void draw_compact(WINDOW *win, struct gt_rect r,
 			         s->util_gpu_lower_bound ? "+" : "");
 		else
 			snprintf(a, sizeof(a), "N/A");
-		meter(win, r, 1, 0, third - 1, d, "GPU",
-		      gt_val_ok(u) ? (double)u->v / 10000.0 : NAN, GT_GRAD_GPU,
-		      a);
+		grad_meter(win, r, 1, 0, third - 1, d, "GPU",
+		           gt_val_ok(u) ? (double)u->v / 10000.0 : NAN,
+		           GT_GRAD_GPU, a);
 		vram_text(b, sizeof(b), s, d->st);
-		meter(win, r, 1, third, third - 1, d, "MEM",
-		      frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, b);
+		grad_meter(win, r, 1, third, third - 1, d, "MEM",
+		           frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, b);
 		gt_fmt_temp(c, sizeof(c), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
-		int x = gt_put(win, r, 1, 2 * third + 1,
-		               d->pal->role[GT_ROLE_MAIN], c);
+		int x = gt_put(win, r, 1, 2 * third + 1, temp_attr(d), c);
 		power_text(b, sizeof(b), s);
 		gt_put(win, r, 1, 2 * third + 2 + x, d->pal->role[GT_ROLE_MAIN],
 		       b);
@@ -546,9 +593,19 @@ static void draw_line(WINDOW *win, struct gt_rect r,
 	vram_text(b, sizeof(b), s, d->st);
 	gt_fmt_temp(t, sizeof(t), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
 	power_text(a, sizeof(a), s);
-	snprintf(row, sizeof(row), "MEM %s  %s  %s", b, t, a);
+	snprintf(row, sizeof(row), "MEM %s", b);
 	x += gt_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], row) + 2;
-	throttle_badges(win, r, 0, d);
+	x += gt_put(win, r, 0, x + 2, temp_attr(d), t) + 2;
+	x += gt_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], a) + 2;
+	/* Badges after the numbers, never over them: long names, else short
+	 * ones, else as many short ones as fit. */
+	if (gt_throttle_badges(row, sizeof(row), s, false, -1) > r.w - x - 2)
+		gt_throttle_badges(row, sizeof(row), s, true, r.w - x - 2);
+	if (row[0] && x + 1 < r.w) {
+		int bw = gt_cells(row);
+		gt_put(win, r, 0, r.w - bw > x + 1 ? r.w - bw : x + 1,
+		       d->pal->role[GT_ROLE_THROTTLE], row);
+	}
 }
 
 void gt_panel_draw(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
@@ -569,6 +626,42 @@ void gt_panel_draw(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
 	}
 }
 
+int gt_table_sort_header(const int *widths, enum gt_proctable_col c, bool desc,
+                         char *out, size_t outlen)
+{
+	const struct gt_proctable_coldesc *cd = &gt_proctable_cols[c];
+	char h[32];
+	int w = widths[c], len = 0;
+
+	if (outlen == 0)
+		return 0;
+	/* The marker stays inside the column: a separator taken by it glues
+	 * the header to the next one ("HOST MEMvCONTAINER"). A header that
+	 * fills its column loses its spaces first ("HOSTMEMv"), then its
+	 * last letters. */
+	snprintf(h, sizeof(h), "%s", cd->header);
+	len = (int)strlen(h);
+	if (len + 1 > w) {
+		int k = 0;
+		for (int i = 0; h[i]; i++)
+			if (h[i] != ' ')
+				h[k++] = h[i];
+		h[k] = '\0';
+		len = k;
+	}
+	if (len > w - 1)
+		len = w - 1 > 0 ? w - 1 : 0;
+	int pad = cd->right ? w - len - 1 : 0;
+	int n = snprintf(out, outlen, "%*s%.*s%s", pad > 0 ? pad : 0, "", len,
+	                 h, w > 0 ? (desc ? "v" : "^") : "");
+	/* Padding to the column's end: nothing of the plain header stays. */
+	while (n >= 0 && n < w && (size_t)n + 1 < outlen)
+		out[n++] = ' ';
+	if (n >= 0 && (size_t)n < outlen)
+		out[n] = '\0';
+	return w;
+}
+
 void gt_table_draw(WINDOW *w, struct gt_rect r, const struct gt_table_data *d)
 {
 	char line[2048];
@@ -578,16 +671,18 @@ void gt_table_draw(WINDOW *w, struct gt_rect r, const struct gt_table_data *d)
 		return;
 	gt_proctable_format_header(d->widths, line, sizeof(line));
 	gt_put(w, r, 0, 0, d->pal->role[GT_ROLE_TITLE] | A_UNDERLINE, line);
-	/* The sort column's header carries the direction. */
+	/* The sort column's header carries the direction: the cell is
+	 * redrawn whole (header, marker, padding), with the marker in the
+	 * separator after it when the column has no room of its own. */
 	int sx = gt_proctable_col_x(d->widths, st->sort_col);
 	if (sx >= 0) {
-		bool desc =
-		    gt_proctable_cols[st->sort_col].desc_first != st->reverse;
+		char cell[64];
+		gt_table_sort_header(
+		    d->widths, st->sort_col,
+		    gt_proctable_cols[st->sort_col].desc_first != st->reverse,
+		    cell, sizeof(cell));
 		gt_put(w, r, 0, sx, d->pal->role[GT_ROLE_HI] | A_UNDERLINE,
-		       gt_proctable_cols[st->sort_col].header);
-		gt_put(w, r, 0,
-		       sx + (int)strlen(gt_proctable_cols[st->sort_col].header),
-		       d->pal->role[GT_ROLE_HI], desc ? "v" : "^");
+		       cell);
 	}
 	if (d->note)
 		gt_put(w, r, 0, r.w - gt_cells(d->note),

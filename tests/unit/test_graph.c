@@ -20,7 +20,7 @@
 
 /* Code point of the one cell of a 1x1 graph. */
 static uint32_t cell1(const double *s, size_t n, double lo, double hi,
-		      enum gt_glyphs g)
+                      enum gt_glyphs g)
 {
 	uint32_t c = 0xdeadbeef;
 	gt_graph_cells(s, n, lo, hi, 1, 1, g, &c);
@@ -64,8 +64,8 @@ static uint32_t first_cp(const char *s)
 		return u[0];
 	if (u[0] < 0xe0)
 		return ((uint32_t)(u[0] & 0x1f) << 6) | (u[1] & 0x3f);
-	return ((uint32_t)(u[0] & 0x0f) << 12) | ((uint32_t)(u[1] & 0x3f) << 6) |
-	       (u[2] & 0x3f);
+	return ((uint32_t)(u[0] & 0x0f) << 12) |
+	       ((uint32_t)(u[1] & 0x3f) << 6) | (u[2] & 0x3f);
 }
 
 static void test_braille_every_combination(void **state)
@@ -75,7 +75,7 @@ static void test_braille_every_combination(void **state)
 		for (int r = 0; r <= 4; r++) {
 			double s[2] = {l, r};
 			assert_int_equal(cell1(s, 2, 0, 4, GT_GLYPHS_BRAILLE),
-					 braille_expect(l, r));
+			                 braille_expect(l, r));
 		}
 	}
 	/* spot values written out, so a shared mistake in the helper shows */
@@ -99,7 +99,7 @@ static void test_braille_utf8_bytes(void **state)
 	char out[16];
 	double s[2] = {1.0, 0.0};
 	size_t n = gt_graph_render(s, 2, 0, 1, 1, 1, GT_GLYPHS_BRAILLE, out,
-				   sizeof(out));
+	                           sizeof(out));
 	assert_string_equal(out, "\xe2\xa1\x87"); /* U+2847 */
 	assert_int_equal(n, 3);
 }
@@ -170,7 +170,8 @@ static void test_block_multi_row_half(void **state)
 	char out[32];
 	double s[1] = {50};
 	gt_graph_render(s, 1, 0, 100, 1, 2, GT_GLYPHS_BLOCK, out, sizeof(out));
-	assert_string_equal(out, " \n\xe2\x96\x88"); /* bottom row exactly full */
+	assert_string_equal(out,
+	                    " \n\xe2\x96\x88"); /* bottom row exactly full */
 
 	uint32_t c[2];
 	double tq[1] = {75};
@@ -180,7 +181,8 @@ static void test_block_multi_row_half(void **state)
 
 	/* one block per sample, newest right, in a 3-column graph */
 	double row[3] = {0, 50, 100};
-	gt_graph_render(row, 3, 0, 100, 3, 1, GT_GLYPHS_BLOCK, out, sizeof(out));
+	gt_graph_render(row, 3, 0, 100, 3, 1, GT_GLYPHS_BLOCK, out,
+	                sizeof(out));
 	assert_string_equal(out, " \xe2\x96\x84\xe2\x96\x88");
 }
 
@@ -257,16 +259,17 @@ static void test_width_height_exact(void **state)
 				char *out = malloc(size);
 				assert_non_null(out);
 				size_t n = gt_graph_render(s, 200, 0, 100, w, h,
-							   (enum gt_glyphs)g,
-							   out, size);
+				                           (enum gt_glyphs)g,
+				                           out, size);
 				assert_int_equal(n, strlen(out));
 				int rows = 0;
 				const char *p = out;
 				for (;;) {
 					const char *nl = strchr(p, '\n');
-					size_t len = nl ? (size_t)(nl - p)
-							: strlen(p);
-					assert_int_equal(cps(p, len), (size_t)w);
+					size_t len =
+					    nl ? (size_t)(nl - p) : strlen(p);
+					assert_int_equal(cps(p, len),
+					                 (size_t)w);
 					rows++;
 					if (!nl)
 						break;
@@ -286,13 +289,14 @@ static void test_render_truncation(void **state)
 	double s[4] = {1, 1, 1, 1};
 	memset(out, 'x', sizeof(out));
 	size_t n = gt_graph_render(s, 4, 0, 1, 2, 2, GT_GLYPHS_BRAILLE, out,
-				   sizeof(out));
+	                           sizeof(out));
 	assert_int_equal(n, 13); /* 4 glyphs of 3 bytes and a newline */
 	/* 5 bytes of room: one whole glyph, never the next one's first bytes */
 	assert_string_equal(out, "\xe2\xa3\xbf");
 
 	char out8[8];
-	gt_graph_render(s, 4, 0, 1, 2, 2, GT_GLYPHS_BRAILLE, out8, sizeof(out8));
+	gt_graph_render(s, 4, 0, 1, 2, 2, GT_GLYPHS_BRAILLE, out8,
+	                sizeof(out8));
 	assert_string_equal(out8, "\xe2\xa3\xbf\xe2\xa3\xbf\n");
 
 	char one[1] = {'x'};
@@ -334,10 +338,11 @@ static void test_glyphs_default_and_names(void **state)
 #define SCALE_EQ(want, ...)                                                    \
 	do {                                                                   \
 		double s_[] = {__VA_ARGS__};                                   \
-		double got_ = gt_graph_autoscale(s_, sizeof(s_) / sizeof(s_[0])); \
+		double got_ =                                                  \
+		    gt_graph_autoscale(s_, sizeof(s_) / sizeof(s_[0]));        \
 		if (fabs(got_ - (want)) > 1e-9 * (want)) {                     \
 			fail_msg("autoscale: got %g, want %g", got_,           \
-				 (double)(want));                              \
+			         (double)(want));                              \
 		}                                                              \
 	} while (0)
 
@@ -366,22 +371,30 @@ static void test_meter(void **state)
 	(void)state;
 	char out[128];
 
-	assert_int_equal(gt_meter(0.0, 4, GT_GLYPHS_BLOCK, out, sizeof(out)), 0);
+	assert_int_equal(gt_meter(0.0, 4, GT_GLYPHS_BLOCK, out, sizeof(out)),
+	                 0);
 	assert_string_equal(out, "    ");
-	assert_int_equal(gt_meter(0.5, 4, GT_GLYPHS_BLOCK, out, sizeof(out)), 2);
+	assert_int_equal(gt_meter(0.5, 4, GT_GLYPHS_BLOCK, out, sizeof(out)),
+	                 2);
 	assert_string_equal(out, "\xe2\x96\x88\xe2\x96\x88  ");
-	assert_int_equal(gt_meter(1.0, 4, GT_GLYPHS_BRAILLE, out, sizeof(out)), 4);
-	assert_string_equal(out, "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88");
+	assert_int_equal(gt_meter(1.0, 4, GT_GLYPHS_BRAILLE, out, sizeof(out)),
+	                 4);
+	assert_string_equal(out,
+	                    "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88");
 
-	assert_int_equal(gt_meter(0.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)), 0);
+	assert_int_equal(gt_meter(0.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)),
+	                 0);
 	assert_string_equal(out, "----");
-	assert_int_equal(gt_meter(0.5, 4, GT_GLYPHS_ASCII, out, sizeof(out)), 2);
+	assert_int_equal(gt_meter(0.5, 4, GT_GLYPHS_ASCII, out, sizeof(out)),
+	                 2);
 	assert_string_equal(out, "##--");
-	assert_int_equal(gt_meter(1.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)), 4);
+	assert_int_equal(gt_meter(1.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)),
+	                 4);
 	assert_string_equal(out, "####");
 
 	/* eighths: 1.5 of 3 cells ends in a left half block */
-	assert_int_equal(gt_meter(0.5, 3, GT_GLYPHS_BLOCK, out, sizeof(out)), 2);
+	assert_int_equal(gt_meter(0.5, 3, GT_GLYPHS_BLOCK, out, sizeof(out)),
+	                 2);
 	assert_string_equal(out, "\xe2\x96\x88\xe2\x96\x8c ");
 	for (int k = 1; k <= 7; k++) {
 		gt_meter(k / 8.0, 1, GT_GLYPHS_BLOCK, out, sizeof(out));
@@ -392,15 +405,18 @@ static void test_meter(void **state)
 	assert_int_equal(first_cp(out), 0x258f);
 	gt_meter(0.001, 10, GT_GLYPHS_ASCII, out, sizeof(out));
 	assert_string_equal(out, "#---------");
-	assert_int_equal(gt_meter(NAN, 3, GT_GLYPHS_ASCII, out, sizeof(out)), 0);
+	assert_int_equal(gt_meter(NAN, 3, GT_GLYPHS_ASCII, out, sizeof(out)),
+	                 0);
 	assert_string_equal(out, "---");
-	assert_int_equal(gt_meter(7.0, 3, GT_GLYPHS_ASCII, out, sizeof(out)), 3);
+	assert_int_equal(gt_meter(7.0, 3, GT_GLYPHS_ASCII, out, sizeof(out)),
+	                 3);
 	assert_int_equal(gt_meter(-1, 3, GT_GLYPHS_ASCII, out, sizeof(out)), 0);
 
 	/* exact width for every fraction and width */
 	for (int w = 1; w <= 30; w++) {
 		for (int i = 0; i <= 100; i++) {
-			gt_meter(i / 100.0, w, GT_GLYPHS_BLOCK, out, sizeof(out));
+			gt_meter(i / 100.0, w, GT_GLYPHS_BLOCK, out,
+			         sizeof(out));
 			assert_int_equal(cps(out, strlen(out)), (size_t)w);
 		}
 	}
@@ -416,16 +432,19 @@ static void test_time_labels(void **state)
 	char out[128];
 
 	/* the brief's example: a 40-cell braille graph at 1 s */
-	assert_int_equal(gt_graph_time_labels(40, 1.0, GT_GLYPHS_BRAILLE, out,
-					      sizeof(out)), 3);
+	assert_int_equal(
+	    gt_graph_time_labels(40, 1.0, GT_GLYPHS_BRAILLE, out, sizeof(out)),
+	    3);
 	assert_string_equal(out, "       60s            30s             0s");
 
 	/* block: one sample per cell doubles the columns per second */
-	assert_int_equal(gt_graph_time_labels(20, 1.0, GT_GLYPHS_BLOCK, out,
-					      sizeof(out)), 2);
+	assert_int_equal(
+	    gt_graph_time_labels(20, 1.0, GT_GLYPHS_BLOCK, out, sizeof(out)),
+	    2);
 	assert_string_equal(out, "       10s        0s");
-	assert_int_equal(gt_graph_time_labels(31, 2.0, GT_GLYPHS_BLOCK, out,
-					      sizeof(out)), 2);
+	assert_int_equal(
+	    gt_graph_time_labels(31, 2.0, GT_GLYPHS_BLOCK, out, sizeof(out)),
+	    2);
 	assert_string_equal(out, "             30s             0s");
 
 	/* one sample a minute: the axis speaks minutes */
@@ -441,7 +460,7 @@ static void test_time_labels(void **state)
 	static const double huge[] = {1e5, 3e5, 1e6, 1e7};
 	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
 		gt_graph_time_labels(30, huge[i], GT_GLYPHS_BLOCK, out,
-				     sizeof(out));
+		                     sizeof(out));
 		assert_int_equal(strlen(out), 30);
 		char *save = NULL;
 		for (char *tok = strtok_r(out, " ", &save); tok;
@@ -454,17 +473,18 @@ static void test_time_labels(void **state)
 	}
 
 	/* too narrow for more than "0s"; invalid interval: blank */
-	assert_int_equal(gt_graph_time_labels(3, 1.0, GT_GLYPHS_BLOCK, out,
-					      sizeof(out)), 1);
+	assert_int_equal(
+	    gt_graph_time_labels(3, 1.0, GT_GLYPHS_BLOCK, out, sizeof(out)), 1);
 	assert_string_equal(out, " 0s");
-	assert_int_equal(gt_graph_time_labels(5, 0.0, GT_GLYPHS_BLOCK, out,
-					      sizeof(out)), 0);
+	assert_int_equal(
+	    gt_graph_time_labels(5, 0.0, GT_GLYPHS_BLOCK, out, sizeof(out)), 0);
 	assert_string_equal(out, "     ");
 	gt_graph_time_labels(5, NAN, GT_GLYPHS_BLOCK, out, sizeof(out));
 	assert_string_equal(out, "     ");
 
 	for (int w = 1; w <= 100; w++) {
-		gt_graph_time_labels(w, 0.5, GT_GLYPHS_BRAILLE, out, sizeof(out));
+		gt_graph_time_labels(w, 0.5, GT_GLYPHS_BRAILLE, out,
+		                     sizeof(out));
 		assert_int_equal(strlen(out), (size_t)w);
 		/* the newest label always ends at the right edge */
 		if (w >= 2)
@@ -474,27 +494,55 @@ static void test_time_labels(void **state)
 	}
 }
 
+/* A row at a time is exactly the whole graph's row, for every glyph set,
+ * with missing and out-of-range samples. */
+static void test_graph_row_matches_cells(void **state)
+{
+	(void)state;
+	double v[37];
+	uint32_t all[9 * 5], row[9];
+	for (int i = 0; i < 37; i++)
+		v[i] = i % 7 == 0 ? NAN : (i * 13) % 120 - 10;
+	for (int g = 0; g < GT_GLYPHS__COUNT; g++)
+		for (int h = 1; h <= 5; h++) {
+			gt_graph_cells(v, 37, 0, 100, 9, h, (enum gt_glyphs)g,
+			               all);
+			for (int r = 0; r < h; r++) {
+				gt_graph_row(v, 37, 0, 100, 9, h,
+				             (enum gt_glyphs)g, r, row);
+				assert_memory_equal(row, all + r * 9,
+				                    sizeof(row));
+			}
+		}
+	/* Outside the graph: nothing written. */
+	row[0] = 0x41;
+	gt_graph_row(v, 37, 0, 100, 9, 3, GT_GLYPHS_BLOCK, 3, row);
+	gt_graph_row(v, 37, 0, 100, 9, 3, GT_GLYPHS_BLOCK, -1, row);
+	assert_int_equal(row[0], 0x41);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_braille_every_combination),
-		cmocka_unit_test(test_braille_utf8_bytes),
-		cmocka_unit_test(test_braille_newest_right),
-		cmocka_unit_test(test_braille_multi_row),
-		cmocka_unit_test(test_block_levels),
-		cmocka_unit_test(test_block_multi_row_half),
-		cmocka_unit_test(test_ascii_mapping),
-		cmocka_unit_test(test_nan_is_empty),
-		cmocka_unit_test(test_clamping),
-		cmocka_unit_test(test_small_value_visible),
-		cmocka_unit_test(test_degenerate_scale),
-		cmocka_unit_test(test_width_height_exact),
-		cmocka_unit_test(test_render_truncation),
-		cmocka_unit_test(test_samples_for),
-		cmocka_unit_test(test_glyphs_default_and_names),
-		cmocka_unit_test(test_autoscale),
-		cmocka_unit_test(test_meter),
-		cmocka_unit_test(test_time_labels),
+	    cmocka_unit_test(test_braille_every_combination),
+	    cmocka_unit_test(test_braille_utf8_bytes),
+	    cmocka_unit_test(test_braille_newest_right),
+	    cmocka_unit_test(test_braille_multi_row),
+	    cmocka_unit_test(test_block_levels),
+	    cmocka_unit_test(test_block_multi_row_half),
+	    cmocka_unit_test(test_ascii_mapping),
+	    cmocka_unit_test(test_nan_is_empty),
+	    cmocka_unit_test(test_clamping),
+	    cmocka_unit_test(test_small_value_visible),
+	    cmocka_unit_test(test_degenerate_scale),
+	    cmocka_unit_test(test_width_height_exact),
+	    cmocka_unit_test(test_render_truncation),
+	    cmocka_unit_test(test_samples_for),
+	    cmocka_unit_test(test_glyphs_default_and_names),
+	    cmocka_unit_test(test_autoscale),
+	    cmocka_unit_test(test_meter),
+	    cmocka_unit_test(test_time_labels),
+	    cmocka_unit_test(test_graph_row_matches_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
