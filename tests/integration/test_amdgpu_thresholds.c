@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "json_path.h"
+#include "run_gputop.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -36,10 +37,8 @@
 static const char *capture(const char *name)
 {
 	static char buf[PATH_MAX];
-	const char *v = getenv("GPUTOP_FIXTURES");
-	if (!v || !*v)
-		fail_msg("GPUTOP_FIXTURES is not set (run through tests/run.sh)");
-	snprintf(buf, sizeof(buf), "%s/amdgpu/%s", v, name);
+	snprintf(buf, sizeof(buf), "%s/amdgpu/%s",
+	         run_env_or_fail("GPUTOP_FIXTURES"), name);
 	return buf;
 }
 
@@ -60,7 +59,7 @@ static void expect_mc(const struct gt_static *st, int field, int64_t mc)
 {
 	if (!gt_val_ok(&st->f[field]))
 		fail_msg("%s.%s missing (why %d)", gt_static_desc[field].group,
-			 gt_static_desc[field].key, st->f[field].why);
+		         gt_static_desc[field].key, st->f[field].why);
 	assert_int_equal(st->f[field].v, mc);
 }
 
@@ -95,7 +94,7 @@ static void test_apu_has_no_such_sensor(void **state)
 	struct gt_static st;
 	static_of("phoenix", &st);
 	assert_int_equal(st.f[GT_S_TEMP_HOTSPOT_SHUTDOWN].why,
-			 GT_WHY_NO_SENSOR);
+	                 GT_WHY_NO_SENSOR);
 	assert_int_equal(st.f[GT_S_TEMP_MEM_SHUTDOWN].why, GT_WHY_NO_SENSOR);
 }
 
@@ -103,36 +102,15 @@ static void test_apu_has_no_such_sensor(void **state)
 static cJSON *snapshot_of(const char *name)
 {
 	char root[PATH_MAX], proc[] = "/tmp/gputop-thr-proc-XXXXXX";
-	int fd[2];
 
 	snprintf(root, sizeof(root), "%s", capture(name));
 	assert_non_null(mkdtemp(proc));
-	assert_int_equal(pipe(fd), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		execl(getenv("GPUTOP_BIN"), "gputop", "--sysfs", root,
-		      "--snapshot", "--interval", "0.1", "--nvml-lib",
-		      "/nonexistent", "--procfs", proc, (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	size_t cap = 1 << 18, len = 0;
-	char *out = malloc(cap);
-	assert_non_null(out);
-	ssize_t r;
-	while ((r = read(fd[0], out + len, cap - len - 1)) > 0)
-		len += (size_t)r;
-	out[len] = '\0';
-	close(fd[0]);
-	int st;
-	waitpid(pid, &st, 0);
+	const char *const argv[] = {
+	    "gputop",     "--sysfs", root,         "--snapshot",
+	    "--interval", "0.1",     "--nvml-lib", "/nonexistent",
+	    "--procfs",   proc,      NULL};
+	char *out = run_gputop_stdout(argv);
 	rmdir(proc);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
 	cJSON *doc = cJSON_Parse(out);
 	free(out);
 	assert_non_null(doc);
@@ -142,8 +120,6 @@ static cJSON *snapshot_of(const char *name)
 static void test_snapshot_keys(void **state)
 {
 	(void)state;
-	if (!getenv("GPUTOP_BIN"))
-		fail_msg("GPUTOP_BIN is not set (run through tests/run.sh)");
 	cJSON *doc = snapshot_of("rx6900xt");
 	const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
 	assert_non_null(dev);
@@ -170,10 +146,10 @@ static void test_snapshot_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rx6900xt_every_limit),
-		cmocka_unit_test(test_other_generations),
-		cmocka_unit_test(test_apu_has_no_such_sensor),
-		cmocka_unit_test(test_snapshot_keys),
+	    cmocka_unit_test(test_rx6900xt_every_limit),
+	    cmocka_unit_test(test_other_generations),
+	    cmocka_unit_test(test_apu_has_no_such_sensor),
+	    cmocka_unit_test(test_snapshot_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,22 +23,15 @@
 
 #include "collector.h"
 #include "list.h"
+#include "run_gputop.h"
 
 #define SECTION "Unsupported DRM devices (no backend reads them):\n"
-
-static const char *env_or_fail(const char *name)
-{
-	const char *v = getenv(name);
-	if (!v || !*v)
-		fail_msg("%s is not set (run through tests/run.sh)", name);
-	return v;
-}
 
 static const char *fixture(const char *tree)
 {
 	static char buf[PATH_MAX];
-	snprintf(buf, sizeof(buf), "%s/%s", env_or_fail("GPUTOP_FIXTURES"),
-		 tree);
+	snprintf(buf, sizeof(buf), "%s/%s", run_env_or_fail("GPUTOP_FIXTURES"),
+	         tree);
 	return buf;
 }
 
@@ -57,46 +50,22 @@ static const char *empty_proc(void)
 /* `gputop --sysfs root --list`: its stdout (malloc'd); exit status 0. */
 static char *list_of(const char *root_arg)
 {
-	char root[PATH_MAX], ids[PATH_MAX];
-	const char *proc = empty_proc(); /* made here, not in each child */
-	int fd[2];
+	char root[PATH_MAX];
+	const char *proc = empty_proc();
 	/* fixture() returns one static buffer: copy before the next call */
 	snprintf(root, sizeof(root), "%s", root_arg);
-	snprintf(ids, sizeof(ids), "%s", fixture("amdgpu/amdgpu.ids"));
-	assert_int_equal(pipe(fd), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		/* names from the fixtures' table, not this machine's */
-		setenv("GPUTOP_AMDGPU_IDS", ids, 1);
-		execl(env_or_fail("GPUTOP_BIN"), "gputop", "--sysfs", root,
-		      "--list", "--nvml-lib", "/nonexistent", "--procfs", proc,
-		      (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	size_t cap = 1 << 16, len = 0;
-	char *out = malloc(cap);
-	assert_non_null(out);
-	ssize_t r;
-	while ((r = read(fd[0], out + len, cap - len - 1)) > 0)
-		len += (size_t)r;
-	out[len] = '\0';
-	close(fd[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
-	return out;
+	/* names from the fixtures' table, not this machine's */
+	setenv("GPUTOP_AMDGPU_IDS", fixture("amdgpu/amdgpu.ids"), 1);
+	const char *const argv[] = {"gputop",   "--sysfs",    root,
+	                            "--list",   "--nvml-lib", "/nonexistent",
+	                            "--procfs", proc,         NULL};
+	return run_gputop_stdout(argv);
 }
 
 /* Fails unless text has the line "  <card> <address> <ids> <rest>", the
  * three columns separated by blanks (their widths are the printer's). */
-static void expect_line(const char *text, const char *card,
-			const char *address, const char *ids, const char *rest)
+static void expect_line(const char *text, const char *card, const char *address,
+                        const char *ids, const char *rest)
 {
 	char want[512];
 	for (const char *p = text; p && *p;) {
@@ -107,8 +76,8 @@ static void expect_line(const char *text, const char *card,
 		if (n < sizeof(line)) {
 			memcpy(line, p, n);
 			line[n] = '\0';
-			if (sscanf(line, "  %31s %127s %31s %n", c, a, i, &off) ==
-				3 &&
+			if (sscanf(line, "  %31s %127s %31s %n", c, a, i,
+			           &off) == 3 &&
 			    off > 0 && strcmp(c, card) == 0 &&
 			    strcmp(a, address) == 0 && strcmp(i, ids) == 0 &&
 			    strcmp(line + off, rest) == 0)
@@ -146,10 +115,10 @@ static void test_nouveau_and_virtio(void **state)
 	/* The virtio GPU under its PCI function (0000:00:02.0, 1af4:1050),
 	 * not under the virtio device's own ids (0x0010). */
 	expect_line(out, "card0", "0000:00:02.0", "1af4:1050",
-		    "virtio_gpu: a virtual GPU has no usage counters");
+	            "virtio_gpu: a virtual GPU has no usage counters");
 	expect_line(out, "card1", "0000:01:00.0", "10de:1c82",
-		    "nouveau: NVIDIA cards are read through NVML "
-		    "(libnvidia-ml), not nouveau; install the NVIDIA driver");
+	            "nouveau: NVIDIA cards are read through NVML "
+	            "(libnvidia-ml), not nouveau; install the NVIDIA driver");
 	free(out);
 }
 
@@ -160,8 +129,8 @@ static void test_simpledrm(void **state)
 	assert_int_equal(section_lines(out), 1);
 	/* no PCI device: its place under /sys/devices, and no ids */
 	expect_line(out, "card0", "platform/simple-framebuffer.0", "-",
-		    "simple-framebuffer: a firmware framebuffer (simpledrm), "
-		    "not a GPU");
+	            "simple-framebuffer: a firmware framebuffer (simpledrm), "
+	            "not a GPU");
 	free(out);
 }
 
@@ -172,11 +141,11 @@ static void test_radeon_same_path(void **state)
 	/* the radeon card is one of the unsupported lines... */
 	assert_int_equal(section_lines(out), 1);
 	expect_line(out, "card0", "0000:01:00.0", "1002:6818",
-		    "radeon: gputop reads AMD GPUs through amdgpu only");
+	            "radeon: gputop reads AMD GPUs through amdgpu only");
 	/* ...and the amdgpu backend's detail gives the same reason */
 	assert_non_null(strstr(out, "card0 (0000:01:00.0, 1002:6818): driver "
-				    "radeon is not supported (gputop reads AMD "
-				    "GPUs through amdgpu only)"));
+	                            "radeon is not supported (gputop reads AMD "
+	                            "GPUs through amdgpu only)"));
 	free(out);
 }
 
@@ -221,26 +190,27 @@ static void test_mixed_machine(void **state)
 	/* card0 an amdgpu board, card1 the nouveau card: a sysfs root of
 	 * links into the fixtures, as /sys/class/drm is one of links. */
 	snprintf(amd, sizeof(amd), "%s/class/drm/card0",
-		 fixture("amdgpu/rx6900xt"));
+	         fixture("amdgpu/rx6900xt"));
 	snprintf(nv, sizeof(nv), "%s/class/drm/card1",
-		 fixture("drm/nouveau-virtio"));
+	         fixture("drm/nouveau-virtio"));
 	snprintf(mixed_root, sizeof(mixed_root),
-		 "/tmp/gputop-list-mixed-XXXXXX");
+	         "/tmp/gputop-list-mixed-XXXXXX");
 	if (!mkdtemp(mixed_root)) {
 		mixed_root[0] = '\0';
 		fail_msg("mkdtemp: %s", strerror(errno));
 	}
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p '%s/class/drm' && ln -s '%s' '%s/class/drm/card0' && "
-		 "ln -s '%s' '%s/class/drm/card1'",
-		 mixed_root, amd, mixed_root, nv, mixed_root);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "mkdir -p '%s/class/drm' && ln -s '%s' '%s/class/drm/card0' && "
+	    "ln -s '%s' '%s/class/drm/card1'",
+	    mixed_root, amd, mixed_root, nv, mixed_root);
 	sh(cmd);
 	char *out = list_of(mixed_root);
 	assert_non_null(strstr(out, "AMD Radeon RX 6900 XT"));
 	assert_int_equal(section_lines(out), 1);
 	expect_line(out, "card1", "0000:01:00.0", "10de:1c82",
-		    "nouveau: NVIDIA cards are read through NVML "
-		    "(libnvidia-ml), not nouveau; install the NVIDIA driver");
+	            "nouveau: NVIDIA cards are read through NVML "
+	            "(libnvidia-ml), not nouveau; install the NVIDIA driver");
 	free(out);
 }
 
@@ -248,10 +218,10 @@ static void test_no_gpu_message(void **state)
 {
 	(void)state;
 	struct gt_collector_config cfg = {
-		.backend = {.nvml_lib = "/nonexistent",
-			    .sysfs_root = fixture("drm/nouveau-virtio"),
-			    .procfs_root = empty_proc()},
-		.interval_ns = GT_INTERVAL_DEFAULT_NS,
+	    .backend = {.nvml_lib = "/nonexistent",
+	                .sysfs_root = fixture("drm/nouveau-virtio"),
+	                .procfs_root = empty_proc()},
+	    .interval_ns = GT_INTERVAL_DEFAULT_NS,
 	};
 	char *text = NULL;
 	size_t len = 0;
@@ -266,10 +236,10 @@ static void test_no_gpu_message(void **state)
 	/* each backend's reason, then each DRM device's */
 	assert_non_null(strstr(text, "  amdgpu: no GPU driven by amdgpu"));
 	expect_line(text, "card0", "0000:00:02.0", "1af4:1050",
-		    "virtio_gpu: a virtual GPU has no usage counters");
+	            "virtio_gpu: a virtual GPU has no usage counters");
 	expect_line(text, "card1", "0000:01:00.0", "10de:1c82",
-		    "nouveau: NVIDIA cards are read through NVML "
-		    "(libnvidia-ml), not nouveau; install the NVIDIA driver");
+	            "nouveau: NVIDIA cards are read through NVML "
+	            "(libnvidia-ml), not nouveau; install the NVIDIA driver");
 	free(text);
 }
 
@@ -284,13 +254,12 @@ static int cleanup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nouveau_and_virtio),
-		cmocka_unit_test(test_simpledrm),
-		cmocka_unit_test(test_radeon_same_path),
-		cmocka_unit_test(test_supported_device_not_listed),
-		cmocka_unit_test_teardown(test_mixed_machine,
-					  remove_mixed_root),
-		cmocka_unit_test(test_no_gpu_message),
+	    cmocka_unit_test(test_nouveau_and_virtio),
+	    cmocka_unit_test(test_simpledrm),
+	    cmocka_unit_test(test_radeon_same_path),
+	    cmocka_unit_test(test_supported_device_not_listed),
+	    cmocka_unit_test_teardown(test_mixed_machine, remove_mixed_root),
+	    cmocka_unit_test(test_no_gpu_message),
 	};
 	return cmocka_run_group_tests(tests, NULL, cleanup);
 }
