@@ -10,6 +10,7 @@ passed=0
 failed=0
 skipped=0
 failures=()
+fail_lines=() # repeated at the end: CI shows only the last lines
 log_dir=$(mktemp -d)
 trap 'rm -rf "$log_dir"' EXIT
 
@@ -20,6 +21,12 @@ record() { # name status log
 		failed=$((failed + 1))
 		failures+=("$1")
 		echo "---- FAILED: $1"
+		# A failing check prints its screen and logs after its FAIL line, so
+		# the tail alone can hide which check failed: name them first.
+		grep -n '^FAIL' "$3" | head -n 20
+		while IFS= read -r line; do
+			fail_lines+=("$1: $line")
+		done < <(grep '^FAIL' "$3" | head -n 5)
 		tail -n 40 "$3"
 	fi
 }
@@ -43,6 +50,9 @@ run_cmocka() { # build binary
 		failed=$((failed + f))
 		failures+=("$name")
 		echo "---- FAILED: $name"
+		while IFS= read -r line; do
+			fail_lines+=("$name: $line")
+		done < <(grep '^\[  FAILED  \] [a-z]' "$log" | sort -u | head -n 5)
 		tail -n 60 "$log"
 	fi
 	local skips=""
@@ -100,6 +110,7 @@ done
 echo
 if [ "$failed" -gt 0 ]; then
 	printf 'failed: %s\n' "${failures[@]}"
+	[ "${#fail_lines[@]}" -gt 0 ] && printf '  %s\n' "${fail_lines[@]}"
 fi
 echo "check: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

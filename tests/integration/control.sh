@@ -239,22 +239,23 @@ keys Down Down Down Left Enter
 wait_for "hwmon4/power1_cap <- 150000000" && pass "amd: preview names the hwmon file" ||
 	fail "amd: preview"
 keys y k
-sleep 0.3
-[ "$(cat "$hw/power1_cap")" = 150000000 ] && pass "amd: power1_cap written" ||
+file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
+eventually 100 file_is "$hw/power1_cap" 150000000 && pass "amd: power1_cap written" ||
 	fail "amd: power1_cap is $(cat "$hw/power1_cap")"
 keys Escape p Down Right Right Enter # performance level: auto -> high
 wait_for "device/power_dpm_force_performance_level <- high" &&
 	pass "amd: preview of the performance level" || fail "amd: level preview"
 keys y k
-sleep 0.3
-[ "$(cat "$amd/class/drm/card0/device/power_dpm_force_performance_level")" = high ] &&
+eventually 100 file_is "$amd/class/drm/card0/device/power_dpm_force_performance_level" high &&
 	pass "amd: performance level written" || fail "amd: level not written"
 keys Escape f Enter
 wait_for "hwmon4/pwm1_enable <- 1" || fail "amd: fan preview"
 keys y k
-sleep 0.5
 # The card reads 44 °C: above the balanced curve's first point (40 °C), so
-# the loop takes the fan: manual mode, and pwm1 at the curve's speed.
+# the loop takes the fan: manual mode, and pwm1 at the curve's speed. The
+# loop runs at the sampling cadence: wait for its first pass.
+eventually 200 file_is "$hw/pwm1_enable" 1
+eventually 100 grep -q "write .*pwm1_enable old=\"2\" new=\"1\" ok" "$state/audit.log"
 pwm=$(cat "$hw/pwm1")
 [ "$(cat "$hw/pwm1_enable")" = 1 ] && [ "$pwm" != 35 ] &&
 	grep -q "write .*pwm1_enable old=\"2\" new=\"1\" ok" "$state/audit.log" &&
@@ -335,9 +336,8 @@ keys 3 Enter
 wait_for "hwmon2/power1_max <- 157500000" && wait_for "gt/gt0/rps_max_freq_mhz <- 1350" &&
 	pass "intel: preview of power1_max and rps_max_freq_mhz" || fail "intel: preview"
 keys y k
-sleep 0.3
-[ "$(cat "$card/device/hwmon/hwmon2/power1_max")" = 157500000 ] &&
-	[ "$(cat "$card/gt/gt0/rps_max_freq_mhz")" = 1350 ] &&
+eventually 100 file_is "$card/device/hwmon/hwmon2/power1_max" 157500000 &&
+	eventually 100 file_is "$card/gt/gt0/rps_max_freq_mhz" 1350 &&
 	pass "intel: both files written" || fail "intel: files not written"
 kill -HUP "$(gputop_pid)" # the terminal went away
 wait_for "EXITED" || fail "intel: SIGHUP did not end it"

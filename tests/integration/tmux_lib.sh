@@ -47,5 +47,32 @@ wait_gone() { # regex [tries]
 	return 1
 }
 
+# Runs a command until it succeeds: $1 tries of 50 ms. For effects outside
+# the screen (a file written, a process gone), which a fixed sleep would
+# race on a slow machine.
+eventually() { # tries command...
+	local tries=$1
+	shift
+	for _ in $(seq 1 "$tries"); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Waits until two captures 0.2 s apart are the same (keys sent in a burst
+# have all been drawn); 5 s at most.
+wait_settled() {
+	local before
+	screen=$(t capture-pane -p -t dash)
+	for _ in $(seq 1 25); do
+		before=$screen
+		sleep 0.2
+		screen=$(t capture-pane -p -t dash)
+		[ "$screen" = "$before" ] && return 0
+	done
+	return 1
+}
+
 # Sends each argument as one key (tmux key names: Enter, Escape, F1, C-r).
 keys() { for k in "$@"; do t send-keys -t dash "$k"; sleep 0.05; done; }
