@@ -19,12 +19,28 @@ static inline const char *run_env_or_fail(const char *name)
 	return v;
 }
 
-/* Runs GPUTOP_BIN with argv (argv[0] included, NULL-terminated) and
- * returns its standard output (malloc'd, the caller frees). Fails the
- * test unless it exits with status 0. */
-static inline char *run_gputop_stdout(const char *const argv[])
+/* Runs in the child between fork and exec (set environment variables,
+ * drop privileges). A non-zero return ends the child with that status
+ * instead of running gputop. */
+typedef int (*run_child_setup_fn)(void *ctx);
+
+/* Runs GPUTOP_BIN with args (NULL-terminated, without argv[0]) and
+ * returns its standard output (malloc'd, the caller frees). *status gets
+ * the exit status, or 128 + the signal that ended it. setup may be NULL. */
+static inline char *run_gputop_capture(const char *const args[],
+                                       run_child_setup_fn setup, void *ctx,
+                                       int *status)
 {
-	const char *bin = run_env_or_fail("GPUTOP_BIN");
+	const char *argv[64];
+	size_t n = 0;
+	argv[n++] = run_env_or_fail("GPUTOP_BIN");
+	for (size_t i = 0; args[i]; i++) {
+		if (n + 1 >= sizeof(argv) / sizeof(argv[0]))
+			fail_msg("too many arguments for gputop");
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+
 	int fd[2];
 	assert_int_equal(pipe(fd), 0);
 	pid_t pid = fork();
@@ -33,22 +49,26 @@ static inline char *run_gputop_stdout(const char *const argv[])
 		dup2(fd[1], STDOUT_FILENO);
 		close(fd[0]);
 		close(fd[1]);
+		if (setup) {
+			int rc = setup(ctx);
+			if (rc != 0)
+				_exit(rc);
+		}
 		/* execv takes char *const[] for history; it writes nothing. */
-		execv(bin, (char *const *)argv);
+		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	close(fd[1]);
 	size_t cap = 1 << 16, len = 0;
 	char *out = malloc(cap);
 	assert_non_null(out);
-	ssize_t r;
 	for (;;) {
 		if (len + 1 == cap) {
 			char *grown = realloc(out, cap *= 2);
 			assert_non_null(grown);
 			out = grown;
 		}
-		r = read(fd[0], out + len, cap - len - 1);
+		ssize_t r = read(fd[0], out + len, cap - len - 1);
 		if (r <= 0)
 			break;
 		len += (size_t)r;
@@ -57,8 +77,19 @@ static inline char *run_gputop_stdout(const char *const argv[])
 	close(fd[0]);
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return out;
+}
+
+/* Runs GPUTOP_BIN with argv (argv[0] included, ignored, NULL-terminated)
+ * and returns its standard output (malloc'd, the caller frees). Fails the
+ * test unless it exits with status 0. */
+static inline char *run_gputop_stdout(const char *const argv[])
+{
+	int status;
+	char *out = run_gputop_capture(argv + 1, NULL, NULL, &status);
+	if (status != 0)
+		fail_msg("gputop exited with status %d: %.200s", status, out);
 	return out;
 }
 

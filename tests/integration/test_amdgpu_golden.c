@@ -21,6 +21,7 @@
 
 #include "json_path.h"
 #include "open_watch.h"
+#include "run_gputop.h"
 #include "unpriv.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -35,18 +36,10 @@
 #include "collector.h"
 #include "view.h"
 
-static const char *env_or_fail(const char *name)
-{
-	const char *v = getenv(name);
-	if (!v || !*v)
-		fail_msg("%s is not set (run through tests/run.sh)", name);
-	return v;
-}
-
 static const char *fixtures(void)
 {
 	static char dir[1024];
-	snprintf(dir, sizeof(dir), "%s/amdgpu", env_or_fail("GPUTOP_FIXTURES"));
+	snprintf(dir, sizeof(dir), "%s/amdgpu", run_env_or_fail("GPUTOP_FIXTURES"));
 	return dir;
 }
 
@@ -69,50 +62,25 @@ static const char *empty_proc(void)
 	return dir;
 }
 
+/* In the child: names from the fixtures' table; with a refused directory,
+ * becomes a user that directory refuses (see unpriv.h), or ends with
+ * UNPRIV_SKIP when none can be had. */
+static int golden_child_setup(void *refused)
+{
+	setenv("GPUTOP_AMDGPU_IDS", ids_file(), 1);
+	if (refused && unpriv_enter(refused) != 0)
+		return UNPRIV_SKIP;
+	return 0;
+}
+
 /* Runs gputop with args; returns its stdout (malloc'd) and exit status.
- * With refused set, gputop runs as a user that directory refuses (see
- * unpriv.h); the status is UNPRIV_SKIP when none can be had. */
+ * With refused set, gputop runs as a user that directory refuses; the
+ * status is UNPRIV_SKIP when none can be had. */
 static char *run_gputop_as(int *status, const char *args[],
 			   const char *refused)
 {
-	int fd[2];
-	const char *argv[32];
-	size_t n = 0;
-
-	argv[n++] = env_or_fail("GPUTOP_BIN");
-	for (size_t i = 0; args[i] && n < 31; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	assert_int_equal(pipe(fd), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		setenv("GPUTOP_AMDGPU_IDS", ids_file(), 1);
-		if (refused && unpriv_enter(refused) != 0)
-			_exit(UNPRIV_SKIP);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	size_t cap = 1 << 16, len = 0;
-	char *out = malloc(cap);
-	ssize_t r;
-	while ((r = read(fd[0], out + len, cap - len - 1)) > 0) {
-		len += (size_t)r;
-		if (cap - len < 4096) {
-			cap *= 2;
-			out = realloc(out, cap);
-		}
-	}
-	out[len] = '\0';
-	close(fd[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	return out;
+	return run_gputop_capture(args, golden_child_setup, (void *)refused,
+				  status);
 }
 
 static char *run_gputop(int *status, const char *args[])

@@ -20,6 +20,7 @@
 
 #include "json_path.h"
 #include "open_watch.h"
+#include "run_gputop.h"
 #include "unpriv.h"
 #include <dirent.h>
 #include <errno.h>
@@ -41,21 +42,13 @@
 
 /* ---- files and trees ---- */
 
-static const char *env_or_fail(const char *name)
-{
-	const char *v = getenv(name);
-	if (!v || !*v)
-		fail_msg("%s is not set (run through tests/run.sh)", name);
-	return v;
-}
-
 static const char *fixture(const char *rel)
 {
 	static char buf[2][PATH_MAX];
 	static int k;
 	k ^= 1;
 	snprintf(buf[k], sizeof(buf[k]), "%s/intel/%s",
-		 env_or_fail("GPUTOP_FIXTURES"), rel);
+		 run_env_or_fail("GPUTOP_FIXTURES"), rel);
 	return buf[k];
 }
 
@@ -159,12 +152,26 @@ static void drop_copy(struct copy *c)
 /* The binary's snapshot of sysfs. procfs NULL: the real /proc. refused
  * set: gputop runs as a user that directory refuses (unpriv.h), and NULL
  * comes back when none can be had. */
+struct intel_child {
+	const char *pciids, *refused;
+};
+
+/* In the child: the PCI id database is always explicit (the host's own
+ * pci.ids must not decide); with a refused directory, becomes a user that
+ * directory refuses, or ends with UNPRIV_SKIP when none can be had. */
+static int intel_child_setup(void *ctx)
+{
+	const struct intel_child *c = ctx;
+	setenv("GPUTOP_PCI_IDS", c->pciids, 1);
+	if (c->refused && unpriv_enter(c->refused) != 0)
+		return UNPRIV_SKIP;
+	return 0;
+}
+
 static cJSON *snapshot_ex(const char *sysfs, const char *pciids,
 			  const char *procfs, const char *refused)
 {
-	int fd[2];
-	const char *argv[] = {env_or_fail("GPUTOP_BIN"),
-			      "--sysfs",
+	const char *args[] = {"--sysfs",
 			      sysfs,
 			      "--snapshot",
 			      "--interval",
@@ -174,41 +181,15 @@ static cJSON *snapshot_ex(const char *sysfs, const char *pciids,
 			      procfs ? "--procfs" : NULL,
 			      procfs,
 			      NULL};
-	assert_int_equal(pipe(fd), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		/* Always explicit: the host's own pci.ids must not decide. */
-		setenv("GPUTOP_PCI_IDS", pciids, 1);
-		if (refused && unpriv_enter(refused) != 0)
-			_exit(UNPRIV_SKIP);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	size_t cap = 1 << 16, len = 0;
-	char *out = malloc(cap);
-	ssize_t r;
-	while ((r = read(fd[0], out + len, cap - len - 1)) > 0) {
-		len += (size_t)r;
-		if (cap - len < 4096) {
-			char *bigger = realloc(out, cap *= 2);
-			assert_non_null(bigger);
-			out = bigger;
-		}
-	}
-	out[len] = '\0';
-	close(fd[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	if (refused && WIFEXITED(st) && WEXITSTATUS(st) == UNPRIV_SKIP) {
+	struct intel_child child = {pciids, refused};
+	int status;
+	char *out = run_gputop_capture(args, intel_child_setup, &child, &status);
+	if (refused && status == UNPRIV_SKIP) {
 		free(out);
 		return NULL;
 	}
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (status != 0)
+		fail_msg("gputop exited with status %d: %.200s", status, out);
 	cJSON *doc = cJSON_Parse(out);
 	if (!doc)
 		fail_msg("snapshot is not JSON: %.80s", out);

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "json_path.h"
+#include "run_gputop.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,72 +23,37 @@
 
 #include "nvml_api.h"
 
-static const char *env_or_fail(const char *name)
-{
-	const char *v = getenv(name);
-	if (!v || !*v)
-		fail_msg("%s is not set (run through tests/run.sh)", name);
-	return v;
-}
-
 static char *scenario_path(const char *name)
 {
 	static char buf[1024];
-	snprintf(buf, sizeof(buf), "%s/%s", env_or_fail("GPUTOP_SCENARIO_DIR"),
+	snprintf(buf, sizeof(buf), "%s/%s", run_env_or_fail("GPUTOP_SCENARIO_DIR"),
 		 name);
 	return buf;
+}
+
+/* In the child: the fake NVML's scenario, when there is one. */
+static int scenario_child_setup(void *scenario)
+{
+	if (scenario)
+		setenv("GPUTOP_FAKE_NVML_SCENARIO", scenario, 1);
+	return 0;
 }
 
 /* Runs gputop with args; returns its stdout (malloc'd) and exit status. */
 static char *run_gputop(const char *scenario, int *status, const char *args[])
 {
-	int fd[2];
-	const char *argv[32];
-	size_t n = 0;
-
-	argv[n++] = env_or_fail("GPUTOP_BIN");
-	for (size_t i = 0; args[i] && n < 31; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	assert_int_equal(pipe(fd), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		if (scenario)
-			setenv("GPUTOP_FAKE_NVML_SCENARIO", scenario, 1);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	size_t cap = 1 << 16, len = 0;
-	char *out = malloc(cap);
-	ssize_t r;
-	while ((r = read(fd[0], out + len, cap - len - 1)) > 0) {
-		len += (size_t)r;
-		if (cap - len < 4096) {
-			cap *= 2;
-			out = realloc(out, cap);
-		}
-	}
-	out[len] = '\0';
-	close(fd[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	return out;
+	return run_gputop_capture(args, scenario_child_setup, (void *)scenario,
+				  status);
 }
 
 static cJSON *snapshot(const char *scenario_file, const char *interval)
 {
 	int status;
 	const char *args[] = {"--snapshot", "--interval", interval, "--nvml-lib",
-			      env_or_fail("GPUTOP_FAKE_NVML_LIB"), "--procfs",
+			      run_env_or_fail("GPUTOP_FAKE_NVML_LIB"), "--procfs",
 			      NULL, "--sysfs", "/nonexistent", NULL};
 	static char procfs[1024];
-	snprintf(procfs, sizeof(procfs), "%s/proc", env_or_fail("GPUTOP_FIXTURES"));
+	snprintf(procfs, sizeof(procfs), "%s/proc", run_env_or_fail("GPUTOP_FIXTURES"));
 	args[6] = procfs;
 	char *out = run_gputop(scenario_path(scenario_file), &status, args);
 	assert_int_equal(status, 0);
@@ -123,7 +89,7 @@ static void oracle_open(struct oracle *o, const char *scenario_file)
 {
 	char why[256];
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", scenario_path(scenario_file), 1);
-	if (gt_nvml_api_load(&o->api, env_or_fail("GPUTOP_FAKE_NVML_LIB"), why,
+	if (gt_nvml_api_load(&o->api, run_env_or_fail("GPUTOP_FAKE_NVML_LIB"), why,
 			     sizeof(why)) < 0)
 		fail_msg("loading the fake: %s", why);
 	assert_int_equal(o->api.init(), NVML_SUCCESS);
