@@ -267,7 +267,20 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 	pthread_mutex_unlock(&c->stop_lock);
 	if (procs)
 		collect_processes(c, tick);
+	atomic_fetch_add(&c->ticks_done, 1);
 	pthread_mutex_unlock(&c->tick_lock);
+}
+
+bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns)
+{
+	const struct timespec step = {0, 2000000};
+	uint64_t deadline = gt_monotonic_ns() + timeout_ns;
+	while (atomic_load(&c->ticks_done) == 0) {
+		if (gt_monotonic_ns() >= deadline)
+			return false;
+		nanosleep(&step, NULL);
+	}
+	return true;
 }
 
 static void *collector_main(void *arg)

@@ -80,6 +80,7 @@ struct gt_collector {
 	struct gt_proc_vec scratch; /* collector-thread-only */
 	_Atomic uint64_t interval_ns;
 	uint64_t tick;
+	_Atomic uint64_t ticks_done; /* rounds finished (any thread) */
 	uint64_t next_proc_ns, next_slow_ns;
 	uint64_t devlist_generation;
 	/* Set under stop_lock; read by the collector thread each tick. */
@@ -126,6 +127,10 @@ void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,
  * through a call). Callers must not hold locks the tick hook takes. */
 void gt_collector_quiesce(struct gt_collector *c);
 void gt_collector_resume(struct gt_collector *c);
+/* Waits until the collector has finished at least one round, for at most
+ * timeout_ns; true if it has. The dashboard waits a moment so its first
+ * frame has numbers, but never for a driver that hangs. */
+bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns);
 /* Caps the sleep between ticks (0: no cap). */
 void gt_collector_set_max_sleep(struct gt_collector *c, uint64_t ns);
 /* The newest sample of device i; 0, or -1 when there is none yet. For the

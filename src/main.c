@@ -123,14 +123,18 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		                           sizeof(state));
 		ctl = gt_ctlsession_new(&ccfg, ctl_why, sizeof(ctl_why));
 	}
-	gt_collector_tick(*cp, GT_TICK_ALL);
 	if (ctl)
 		gt_ctlsession_attach(ctl, *cp);
+	/* The first round runs on the collector thread too: a driver that
+	 * hangs from the start must not keep the screen blank. Up to 1 s is
+	 * worth waiting for a first frame with numbers; after that the panels
+	 * show what they have and say NO DATA. */
 	if (gt_collector_start(*cp) != 0) {
 		perror("gputop: starting the collector thread");
 		gt_ctlsession_free(ctl);
 		return GT_EXIT_FAILURE;
 	}
+	gt_collector_wait_first_tick(*cp, 1000000000ull);
 	struct gt_dash_opts dopts = {
 	    .theme = cli->theme,
 	    .themes_dir = cli->themes_dir,

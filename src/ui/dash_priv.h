@@ -31,6 +31,7 @@ struct dash {
 	struct gt_history *hist; /* one per device */
 	size_t nhist;
 	uint64_t *last_new_ns; /* when each device last gave a sample */
+	uint64_t started_ns;   /* a device with no sample since is NO DATA */
 	struct gt_layout layout;
 	struct gt_rect *rects;
 	struct gt_layout_opts lopts;

@@ -358,10 +358,11 @@ static void draw(struct dash *d)
 		size_t i = (size_t)d->vis[k];
 		if (r.w <= 0 || r.h <= 0)
 			continue;
-		/* No sample for three intervals: say the numbers are old. */
-		bool stale =
-		    d->last_new_ns[i] && now - d->last_new_ns[i] >
-		                             3 * d->interval_ns + 1000000000ull;
+		/* No sample for three intervals: say the numbers are old, or
+		 * that there are none yet (a driver hung from the start). */
+		uint64_t since =
+		    d->last_new_ns[i] ? d->last_new_ns[i] : d->started_ns;
+		bool late = now - since > 3 * d->interval_ns + 1000000000ull;
 		struct gt_panel_data pd = {
 		    .st = &d->view.devs->items[i],
 		    .s = &d->view.latest[i],
@@ -371,7 +372,8 @@ static void draw(struct dash *d)
 		    .seconds_per_sample = (double)d->interval_ns / 1e9,
 		    .selected = k == d->lopts.selected_gpu,
 		    .fahrenheit = d->cfg.fahrenheit,
-		    .stale = stale,
+		    .stale = late && d->last_new_ns[i],
+		    .no_data = late && !d->last_new_ns[i],
 		};
 		gt_panel_draw(stdscr, r, d->layout.mode, &pd);
 	}
@@ -489,6 +491,7 @@ static int setup(struct dash *d)
 	d->nhist = n;
 	d->hist = calloc(n ? n : 1, sizeof(*d->hist));
 	d->last_new_ns = calloc(n ? n : 1, sizeof(*d->last_new_ns));
+	d->started_ns = gt_monotonic_ns();
 	d->rects = calloc(n ? n : 1, sizeof(*d->rects));
 	d->vis = calloc(n ? n : 1, sizeof(*d->vis));
 	if (!d->hist || !d->last_new_ns || !d->rects || !d->vis)

@@ -166,6 +166,7 @@ static void name_line(WINDOW *win, struct gt_rect r, int row,
 	const char *state = d->s->state == GT_DEV_LOST     ? " LOST "
 	                    : d->s->state == GT_DEV_ASLEEP ? " ASLEEP "
 	                    : d->stale                     ? " STALE "
+	                    : d->no_data                   ? " NO DATA "
 	                                                   : NULL;
 
 	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
@@ -568,6 +569,7 @@ static void draw_line(WINDOW *win, struct gt_rect r,
 	const char *state = s->state == GT_DEV_LOST     ? "LOST"
 	                    : s->state == GT_DEV_ASLEEP ? "ASLEEP"
 	                    : d->stale                  ? "STALE"
+	                    : d->no_data                ? "NO DATA"
 	                                                : NULL;
 	if (state) {
 		gt_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_WARN], state);

@@ -28,6 +28,7 @@ struct gt_panel_data {
 	bool selected;
 	bool fahrenheit;
 	bool stale;      /* no new sample for several intervals */
+	bool no_data;    /* no sample at all yet, for several intervals */
 	bool all_series; /* graph ENC/DEC even while they have been idle */
 };
 

@@ -3,7 +3,7 @@
 # fake NVML's 8x H100 scenario and the synthetic /proc tree: colour on
 # 256- and 8-colour terminals without COLORTERM and none with NO_COLOR; a
 # status line with interval, clock, gputop's CPU and memory; a clock that
-# ticks and STALE labels that appear with no key pressed while the driver
+# ticks, STALE and NO DATA labels that appear with no key pressed while the driver
 # hangs; long notices wrapped, not cut; tiny sizes that keep the "GPUs a-b
 # of n" message; the sideways scroll kept within the longest command; the
 # wheel scrolling the GPU list; a signal that goes to the process the
@@ -92,6 +92,19 @@ done
 	fail "the clock froze: ${#seen[@]} values in 4 s"
 wait_for "STALE" 300 && pass "STALE appears with no key pressed while the driver hangs" ||
 	fail "no STALE label without a key press"
+
+# A driver that hangs from the start: panels say NO DATA (not zeros, not
+# STALE) until the first round of samples arrives, 10 s after the start.
+sed 's/6000$/10000/' "$state/hung.scn" >"$state/hung-first.scn"
+scn=$state/hung-first.scn
+start 120 40 LANG=C.UTF-8
+wait_for "\[7\]" 80 && pass "the panels are drawn while the first sample hangs" ||
+	fail "the screen waited for the hung driver"
+wait_for "NO DATA" 240 && ! grep -q "STALE" <<<"$screen" &&
+	pass "a device with no sample yet says NO DATA" ||
+	fail "no NO DATA label while the first sample hangs"
+wait_gone "NO DATA" 400 && pass "NO DATA goes once the first sample arrives" ||
+	fail "NO DATA stayed after the first sample"
 scn=$scn_dir/h100x8.scn
 
 # ---- long notices wrap ---------------------------------------------------
@@ -126,16 +139,16 @@ cmd6000() { # the COMMAND cells of pid 6000's row, blanks trimmed
 start 120 40 LANG=C.UTF-8
 wait_for "4107" || fail "hscroll: no table"
 for _ in $(seq 1 40); do t send-keys -t dash Right; done
-sleep 0.5
+wait_settled
 end=$(cmd6000)
 [ -n "$end" ] && pass "after 40 x Right the longest command still shows its end ($end)" ||
 	fail "Right scrolled every command line out of view"
 t send-keys -t dash Left
-sleep 0.3
+wait_settled
 before=$(cmd6000)
 for _ in $(seq 1 40); do t send-keys -t dash Right; done
 t send-keys -t dash Left
-sleep 0.3
+wait_settled
 after=$(cmd6000)
 [ -n "$before" ] && [ "$before" = "$after" ] &&
 	pass "the scroll is clamped: Right past the end, then Left, gives the same view ($after)" ||
