@@ -275,6 +275,11 @@ struct gt_process {
 	char name[GT_COMM_LEN];
 	char container[GT_CONTAINER_LEN];
 	char *cmdline; /* heap, owned by the list holding this process */
+	/* Start time (stat field 22) as read from the /proc of our own pid
+	 * namespace, the one kill() acts in: a signal dialog opened on this
+	 * row can tell that the pid has since gone to another process. */
+	bool start_known;
+	uint64_t start;
 	struct gt_val f[GT_P__COUNT];
 };
 

@@ -904,9 +904,14 @@ static void set_rss_pages(struct gt_procinfo *pi, uint64_t pages,
 }
 
 /* Copies what the cache knows of e into p. */
-static void copy_out(const struct pi_entry *e, struct gt_process *p)
+static void copy_out(const struct gt_procinfo *pi, const struct pi_entry *e,
+                     struct gt_process *p)
 {
 	p->host_known = true;
+	/* A copied tree's or another namespace's start times mean nothing
+	 * to the /proc that a signal's target is checked in. */
+	p->start_known = pi->own_ns;
+	p->start = e->start;
 	p->uid = e->uid;
 	memcpy(p->user, e->user, sizeof(p->user));
 	memcpy(p->name, e->comm, sizeof(p->name));
@@ -948,7 +953,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 			e->round = pi->round;
 			fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
 			set_rss_pages(pi, pages, &p->f[GT_P_HOST_MEM]);
-			copy_out(e, p);
+			copy_out(pi, e, p);
 			return;
 		}
 		if (r == FAST_GONE)
@@ -1062,7 +1067,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	}
 	if (dfd >= 0)
 		close(dfd);
-	copy_out(e, p);
+	copy_out(pi, e, p);
 	if (!cached)
 		free(tmp.cmdline);
 }

@@ -121,6 +121,10 @@ enum gt_sigtarget_state gt_sigtarget_check(const struct gt_sigtarget *t,
 		listed = procs[i].pid == t->pid;
 	if (!t->bound || !listed)
 		return GT_SIGTARGET_GONE;
+	/* The row was read before the dialog opened: a pid that changed
+	 * hands in between is caught here, whatever happens after. */
+	if (t->row.start_known && t->start_known && t->row.start != t->start)
+		return GT_SIGTARGET_CHANGED;
 	if (t->start_known && !start_known)
 		return GT_SIGTARGET_GONE;
 	if (t->start_known && start != t->start)

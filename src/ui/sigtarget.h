@@ -51,7 +51,9 @@ bool gt_sigtarget_parse_start(const char *stat, uint64_t *start);
  * current process list (all rows, not only those a filter shows);
  * start_known/start describe /proc/PID/stat now. GONE when the pid is not
  * listed, or its stat has gone while its start time was known at bind time;
- * CHANGED when both start times are known and differ.
+ * CHANGED when the start time at bind time differs from the one now, or
+ * from the one the row was read with (the pid changed hands between the
+ * process scan and the dialog).
  */
 enum gt_sigtarget_state gt_sigtarget_check(const struct gt_sigtarget *t,
                                            const struct gt_process *procs,

@@ -410,6 +410,26 @@ static void test_missing_pid(void **state)
 	gt_procinfo_free(pi);
 }
 
+/* Field 22 of /proc/self/stat, parsed here on its own (after the last
+ * ')', the start time is the 20th field). */
+static uint64_t own_start_time(void)
+{
+	char buf[1024];
+	FILE *f = fopen("/proc/self/stat", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	const char *s = strrchr(buf, ')');
+	assert_non_null(s);
+	unsigned long long v = 0;
+	int field = 2;
+	for (s++; *s && field < 22; s++)
+		if (*s == ' ')
+			field++;
+	assert_int_equal(sscanf(s, "%llu", &v), 1);
+	return (uint64_t)v;
+}
+
 static void test_root_variants(void **state)
 {
 	char root[4096];
@@ -422,6 +442,8 @@ static void test_root_variants(void **state)
 	fill(pi, &p, 4103, SEC);
 	assert_true(p.host_known);
 	assert_string_equal(p.cmdline, "python3 train.py --rank 3");
+	/* a copied tree's start times are not those kill() would meet */
+	assert_false(p.start_known);
 	free(p.cmdline);
 	gt_procinfo_free(pi);
 
@@ -442,6 +464,9 @@ static void test_root_variants(void **state)
 	assert_true(p.f[GT_P_HOST_MEM].v > 0);
 	assert_non_null(p.cmdline);
 	assert_true(p.cmdline[0] != '\0');
+	/* our own namespace: the row carries our start time (field 22) */
+	assert_true(p.start_known);
+	assert_int_equal(p.start, own_start_time());
 	free(p.cmdline);
 	gt_procinfo_free(pi);
 	gt_procinfo_free(NULL);

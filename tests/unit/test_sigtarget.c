@@ -69,6 +69,16 @@ static void test_check(void **state)
 	/* Listed, but the pid started again: another process. */
 	assert_int_equal(gt_sigtarget_check(&t, list, 3, true, 2000),
 	                 GT_SIGTARGET_CHANGED);
+	/* The row was read with another start time than the one found
+	 * when the dialog opened: the pid changed hands in between. */
+	t.row.start_known = true;
+	t.row.start = 999;
+	assert_int_equal(gt_sigtarget_check(&t, list, 3, true, 1000),
+	                 GT_SIGTARGET_CHANGED);
+	t.row.start = 1000;
+	assert_int_equal(gt_sigtarget_check(&t, list, 3, true, 1000),
+	                 GT_SIGTARGET_SAME);
+	t.row.start_known = false;
 	/* Listed, but its /proc entry is gone. */
 	assert_int_equal(gt_sigtarget_check(&t, list, 3, false, 0),
 	                 GT_SIGTARGET_GONE);
@@ -123,6 +133,38 @@ static void test_send_to_live_child(void **state)
 	assert_int_equal(t.pidfd, -1);
 }
 
+/* The row (from the last process scan) says the pid started at another
+ * time than the process that holds it when the dialog opens: the pid was
+ * reused in between, and the new process gets nothing. */
+static void test_nothing_sent_to_a_reused_pid(void **state)
+{
+	struct gt_sigtarget t;
+	char msg[256];
+	int status;
+	(void)state;
+
+	pid_t pid = child();
+	struct gt_process row = proc_of(pid, "child");
+	gt_sigtarget_init(&t);
+	gt_sigtarget_bind(&t, &row); /* only to learn the live start time */
+	assert_true(t.start_known);
+	row.start_known = true;
+	row.start = t.start + 1;
+	gt_sigtarget_bind(&t, &row);
+	assert_int_equal(
+	    gt_sigtarget_send(&t, SIGTERM, &row, 1, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "is now another process"));
+	assert_int_equal(waitpid(pid, &status, WNOHANG), 0); /* untouched */
+	/* The row's own start time: the signal goes. */
+	row.start = t.start;
+	gt_sigtarget_bind(&t, &row);
+	assert_int_equal(
+	    gt_sigtarget_send(&t, SIGTERM, &row, 1, msg, sizeof(msg)), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	gt_sigtarget_release(&t);
+}
+
 static void test_nothing_sent_once_gone(void **state)
 {
 	struct gt_sigtarget t;
@@ -154,6 +196,7 @@ int main(void)
 	    cmocka_unit_test(test_check),
 	    cmocka_unit_test(test_send_to_live_child),
 	    cmocka_unit_test(test_nothing_sent_once_gone),
+	    cmocka_unit_test(test_nothing_sent_to_a_reused_pid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
