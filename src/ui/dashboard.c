@@ -54,6 +54,19 @@ int gt_dash_selected_device(const struct dash *d)
 	return k >= 0 && k < d->nvis ? d->vis[k] : -1;
 }
 
+/* Seconds device i has given no sample, counted from the start when it
+ * never gave one, once that is over three intervals (STALE or NO DATA);
+ * 0 while its numbers are fresh. */
+static double device_silence(const struct dash *d, size_t i, uint64_t now,
+                             bool *never)
+{
+	uint64_t since = d->last_new_ns[i] ? d->last_new_ns[i] : d->started_ns;
+	*never = !d->last_new_ns[i];
+	if (now - since <= 3 * d->interval_ns + 1000000000ull)
+		return 0;
+	return (double)(now - since) / 1e9;
+}
+
 static void update_visible(struct dash *d)
 {
 	size_t n = d->view.devs ? d->view.devs->count : 0;
@@ -358,11 +371,10 @@ static void draw(struct dash *d)
 		size_t i = (size_t)d->vis[k];
 		if (r.w <= 0 || r.h <= 0)
 			continue;
-		/* No sample for three intervals: say the numbers are old, or
-		 * that there are none yet (a driver hung from the start). */
-		uint64_t since =
-		    d->last_new_ns[i] ? d->last_new_ns[i] : d->started_ns;
-		bool late = now - since > 3 * d->interval_ns + 1000000000ull;
+		/* Say the numbers are old, or that there are none yet (a
+		 * driver hung from the start). */
+		bool never;
+		bool late = device_silence(d, i, now, &never) > 0;
 		struct gt_panel_data pd = {
 		    .st = &d->view.devs->items[i],
 		    .s = &d->view.latest[i],
@@ -372,8 +384,8 @@ static void draw(struct dash *d)
 		    .seconds_per_sample = (double)d->interval_ns / 1e9,
 		    .selected = k == d->lopts.selected_gpu,
 		    .fahrenheit = d->cfg.fahrenheit,
-		    .stale = late && d->last_new_ns[i],
-		    .no_data = late && !d->last_new_ns[i],
+		    .stale = late && !never,
+		    .no_data = late && never,
 		};
 		gt_panel_draw(stdscr, r, d->layout.mode, &pd);
 	}
@@ -409,14 +421,18 @@ static void draw(struct dash *d)
 		gt_table_draw(stdscr, d->layout.procs, &td);
 	}
 	draw_status(d);
+	int sel = gt_dash_selected_device(d);
 	struct gt_overlay_ctx octx = {
 	    .pal = &d->pal,
 	    .view = &d->view,
-	    .selected_gpu = gt_dash_selected_device(d),
+	    .selected_gpu = sel,
 	    /* The confirmation names the process the dialog is bound to,
 	     * whatever row is selected by now. */
 	    .process = d->sig.bound ? &d->sig.row : gt_dash_selected_process(d),
 	};
+	if (sel >= 0)
+		octx.silent_s = device_silence(
+		    d, (size_t)sel, gt_monotonic_ns(), &octx.never_sampled);
 	gt_overlay_draw(stdscr, &d->ov, &octx);
 	if (d->setup_open)
 		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,

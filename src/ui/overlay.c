@@ -284,7 +284,32 @@ static void groups_emit(struct explain *ex, const struct why_groups *gs,
 	}
 }
 
-static void explain_gpu(struct explain *ex, const struct gt_view *v, size_t dev)
+/* A GPU whose numbers are old (STALE) or missing (NO DATA): every value
+ * waits on a driver call that has not returned. */
+static void explain_silence(struct explain *ex, double silent_s, bool never)
+{
+	char buf[EXPLAIN_CELLS];
+	if (silent_s <= 0)
+		return;
+	if (never)
+		snprintf(buf, sizeof(buf),
+		         "NO DATA: the driver has not answered once in %.0f s",
+		         silent_s);
+	else
+		snprintf(buf, sizeof(buf),
+		         "STALE: no new sample for %.0f s; the values shown "
+		         "are that old",
+		         silent_s);
+	ex_wrap(ex, "", buf);
+	ex_wrap(ex, "  ",
+	        "fix: a call into the driver is hanging (nvidia-smi or the "
+	        "sysfs files would hang too); look for driver errors with "
+	        "`dmesg` (NVIDIA: Xid lines). gputop keeps running and the "
+	        "panel updates as soon as the driver answers");
+}
+
+static void explain_gpu(struct explain *ex, const struct gt_view *v, size_t dev,
+                        double silent_s, bool never_sampled)
 {
 	const struct gt_static *st = &v->devs->items[dev];
 	const struct gt_sample *s = &v->latest[dev];
@@ -294,6 +319,7 @@ static void explain_gpu(struct explain *ex, const struct gt_view *v, size_t dev)
 	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
 	snprintf(buf, sizeof(buf), "GPU %u  %.140s", st->index, name);
 	ex_add(ex, buf);
+	explain_silence(ex, silent_s, never_sampled);
 	for (int i = 0; i < GT_S__COUNT; i++) {
 		if (gt_val_ok(&st->f[i]))
 			continue;
@@ -424,7 +450,8 @@ static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
 	if (v->devs && ctx->selected_gpu >= 0 &&
 	    (size_t)ctx->selected_gpu < v->devs->count &&
 	    (size_t)ctx->selected_gpu < v->nlatest)
-		explain_gpu(&ex, v, (size_t)ctx->selected_gpu);
+		explain_gpu(&ex, v, (size_t)ctx->selected_gpu, ctx->silent_s,
+		            ctx->never_sampled);
 	if (ctx->process) {
 		if (ex.n)
 			ex_add(&ex, "");

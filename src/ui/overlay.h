@@ -45,6 +45,10 @@ struct gt_overlay_ctx {
 	const struct gt_view *view;
 	int selected_gpu;
 	const struct gt_process *process; /* selected row, or NULL */
+	/* The selected GPU has given no sample for this long (0: fresh);
+	 * never_sampled: not once since gputop started. */
+	double silent_s;
+	bool never_sampled;
 };
 
 /* A bordered box centred on the screen, bw x bh cells (clipped to it),

@@ -103,6 +103,11 @@ wait_for "\[7\]" 80 && pass "the panels are drawn while the first sample hangs" 
 wait_for "NO DATA" 240 && ! grep -q "STALE" <<<"$screen" &&
 	pass "a device with no sample yet says NO DATA" ||
 	fail "no NO DATA label while the first sample hangs"
+keys e
+wait_for "NO DATA: the driver has not answered once in [0-9]+ s" &&
+	grep -q "dmesg" <<<"$screen" && pass "e explains NO DATA and what to look at" ||
+	fail "e does not explain NO DATA"
+keys Escape
 wait_gone "NO DATA" 400 && pass "NO DATA goes once the first sample arrives" ||
 	fail "NO DATA stayed after the first sample"
 scn=$scn_dir/h100x8.scn
