@@ -22,6 +22,8 @@ wait_log() { # regex [tries of 50 ms]
 	done
 	return 1
 }
+# The file holds exactly this text.
+file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
 
 # start NAME SCENARIO [extra args...]: the dashboard in session "dash" with
 # its own state directory and setter log. The marker argument lets the
@@ -239,7 +241,6 @@ keys Down Down Down Left Enter
 wait_for "hwmon4/power1_cap <- 150000000" && pass "amd: preview names the hwmon file" ||
 	fail "amd: preview"
 keys y k
-file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
 eventually 100 file_is "$hw/power1_cap" 150000000 && pass "amd: power1_cap written" ||
 	fail "amd: power1_cap is $(cat "$hw/power1_cap")"
 keys Escape p Down Right Right Enter # performance level: auto -> high

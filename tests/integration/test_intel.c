@@ -704,52 +704,6 @@ static void test_pcie_behind_switch(void **state)
 	rm_tree(tmpl);
 }
 
-/* Device busy is the fdinfo scanner's sum over clients: an xe client
- * whose rcs cycles advance by a quarter of the GPU timestamp. */
-static void test_busy_from_fdinfo(void **state)
-{
-	(void)state;
-	struct copy c;
-	struct be e;
-	char proc[1200], text[2048];
-	copy_fixture(&c, "xe-bmg", "card1");
-	snprintf(proc, sizeof(proc), "%s/../proc", c.root);
-	assert_int_equal(mkdir(proc, 0755), 0);
-	put(proc, "4242/comm", "game");
-	snprintf(text, sizeof(text), "%s/4242/fd", proc);
-	assert_int_equal(mkdir(text, 0755), 0);
-	snprintf(text, sizeof(text), "%s/4242/fd/7", proc);
-	assert_int_equal(symlink("/dev/dri/renderD129", text), 0);
-
-	struct gt_fdinfo *fi = gt_fdinfo_new(proc);
-	assert_non_null(fi);
-	for (int round = 0; round < 2; round++) {
-		snprintf(text, sizeof(text),
-			 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
-			 "drm-driver:\txe\ndrm-client-id:\t3\n"
-			 "drm-pdev:\t0000:03:00.0\n"
-			 "drm-cycles-rcs:\t%llu\ndrm-total-cycles-rcs:\t%llu\n"
-			 "drm-resident-vram0:\t23992 KiB",
-			 1000000ull + (unsigned long long)round * 250000000ull,
-			 7655183225ull +
-			     (unsigned long long)round * 1000000000ull);
-		put(proc, "4242/fdinfo/7", text);
-		gt_fdinfo_update(fi, gt_monotonic_ns(), true);
-	}
-	be_open(&e, c.root, fi);
-	be_sample(&e);
-	assert_why(&e.s.f[GT_F_UTIL_GPU], GT_WHY_OK);
-	assert_int_equal(e.s.f[GT_F_UTIL_GPU].v, 2500);
-	struct gt_proc_vec v = {0};
-	assert_int_equal(gt_intel_backend.processes(&e.b, 0, &v), 0);
-	assert_int_equal(v.count, 1);
-	assert_int_equal(v.items[0].pid, 4242);
-	gt_proc_vec_free(&v);
-	be_close(&e);
-	gt_fdinfo_free(fi);
-	drop_copy(&c);
-}
-
 /* One xe client's fdinfo at round r: rcs cycles advance by a quarter of
  * the GPU timestamp from one round to the next. */
 static void xe_client_fdinfo(const char *proc, int round)
@@ -764,6 +718,51 @@ static void xe_client_fdinfo(const char *proc, int round)
 		 1000000ull + (unsigned long long)round * 250000000ull,
 		 7655183225ull + (unsigned long long)round * 1000000000ull);
 	put(proc, "4242/fdinfo/7", text);
+}
+
+/* Process 4242 ("game") in the proc tree, holding an xe render node as
+ * fd 7 (its fdinfo comes from xe_client_fdinfo). */
+static void xe_client_tree(const char *proc)
+{
+	char path[1300];
+	put(proc, "4242/comm", "game");
+	snprintf(path, sizeof(path), "%s/4242/fd", proc);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/4242/fd/7", proc);
+	assert_int_equal(symlink("/dev/dri/renderD129", path), 0);
+}
+
+/* Device busy is the fdinfo scanner's sum over clients: an xe client
+ * whose rcs cycles advance by a quarter of the GPU timestamp. */
+static void test_busy_from_fdinfo(void **state)
+{
+	(void)state;
+	struct copy c;
+	struct be e;
+	char proc[1200];
+	copy_fixture(&c, "xe-bmg", "card1");
+	snprintf(proc, sizeof(proc), "%s/../proc", c.root);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	xe_client_tree(proc);
+
+	struct gt_fdinfo *fi = gt_fdinfo_new(proc);
+	assert_non_null(fi);
+	for (int round = 0; round < 2; round++) {
+		xe_client_fdinfo(proc, round);
+		gt_fdinfo_update(fi, gt_monotonic_ns(), true);
+	}
+	be_open(&e, c.root, fi);
+	be_sample(&e);
+	assert_why(&e.s.f[GT_F_UTIL_GPU], GT_WHY_OK);
+	assert_int_equal(e.s.f[GT_F_UTIL_GPU].v, 2500);
+	struct gt_proc_vec v = {0};
+	assert_int_equal(gt_intel_backend.processes(&e.b, 0, &v), 0);
+	assert_int_equal(v.count, 1);
+	assert_int_equal(v.items[0].pid, 4242);
+	gt_proc_vec_free(&v);
+	be_close(&e);
+	gt_fdinfo_free(fi);
+	drop_copy(&c);
 }
 
 #define CHILD_CHECK(cond)                                                  \
@@ -826,16 +825,12 @@ static void test_lower_bound_only_with_a_value(void **state)
 	assert_int_equal(chmod(path, 0755), 0);
 	snprintf(proc, sizeof(proc), "%s/../proc", c.root);
 	assert_int_equal(mkdir(proc, 0755), 0);
-	put(proc, "4242/comm", "game");
+	xe_client_tree(proc);
 	put(proc, "4343/comm", "hidden");
 	xe_client_fdinfo(proc, 0);
 	/* The child rewrites it between its two rounds. */
 	snprintf(path, sizeof(path), "%s/4242/fdinfo/7", proc);
 	assert_int_equal(chmod(path, 0666), 0);
-	snprintf(path, sizeof(path), "%s/4242/fd", proc);
-	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/4242/fd/7", proc);
-	assert_int_equal(symlink("/dev/dri/renderD129", path), 0);
 	snprintf(path, sizeof(path), "%s/4343/fd", proc);
 	assert_int_equal(mkdir(path, 0755), 0);
 	char link[1400];
@@ -887,16 +882,12 @@ static void test_fast_tick_reads_no_fdinfo(void **state)
 	bool seen[1] = {false};
 	struct copy c;
 	struct open_watch w;
-	char proc[1200], path[1300];
+	char proc[1200];
 	copy_fixture(&c, "xe-bmg", "card1");
 	snprintf(proc, sizeof(proc), "%s/../proc", c.root);
 	assert_int_equal(mkdir(proc, 0755), 0);
-	put(proc, "4242/comm", "game");
+	xe_client_tree(proc);
 	xe_client_fdinfo(proc, 0);
-	snprintf(path, sizeof(path), "%s/4242/fd", proc);
-	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/4242/fd/7", proc);
-	assert_int_equal(symlink("/dev/dri/renderD129", path), 0);
 
 	setenv("GPUTOP_PCI_IDS", "/nonexistent", 1);
 	struct gt_collector_config cfg = {

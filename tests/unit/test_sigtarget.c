@@ -143,10 +143,9 @@ static void test_nothing_sent_to_a_reused_pid(void **state)
 	int status;
 	(void)state;
 
-	pid_t pid = child();
-	struct gt_process row = proc_of(pid, "child");
-	gt_sigtarget_init(&t);
-	gt_sigtarget_bind(&t, &row); /* only to learn the live start time */
+	pid_t pid;
+	/* Bound first only to learn the live start time. */
+	struct gt_process row = bound_child(&t, &pid);
 	assert_true(t.start_known);
 	row.start_known = true;
 	row.start = t.start + 1;
