@@ -39,8 +39,9 @@
 #define PI_RECHECK_ROUNDS 8u
 /* Rounds a pid missing from /proc is not looked up again (10 s at the
  * default process cadence). */
-#define PI_ABSENT_ROUNDS 5u
-#define PI_PWBUF_MAX     (1024u * 1024)
+#define PI_ABSENT_ROUNDS       5u
+#define PI_PWBUF_MAX           (1024u * 1024)
+#define PI_EMPTY_CMDLINE_READS 3u
 
 struct pi_entry {
 	int32_t pid;
@@ -54,6 +55,11 @@ struct pi_entry {
 	bool has_base;
 	bool has_cpu;
 	bool statics; /* cmdline and container are current */
+	/* Rounds that found cmdline empty since the last exec. A process
+	 * caught inside execve() already has its new comm but not yet its
+	 * arguments: its empty cmdline is read again, a few rounds, before
+	 * it is taken for a kernel thread's or a zombie's "[comm]". */
+	uint8_t empty_cmdline_reads;
 	char user[GT_USER_LEN];
 	char comm[GT_COMM_LEN];
 	char container[GT_CONTAINER_LEN];
@@ -500,11 +506,16 @@ static void read_statics(struct gt_procinfo *pi, struct pi_entry *e, int dfd)
 {
 	size_t len;
 
+	bool settled = true;
+
 	free(e->cmdline);
 	e->cmdline = NULL;
 	if (pi_read(pi, dfd, "cmdline", PI_CMDLINE_MAX, &len) == 0) {
 		while (len > 0 && pi->buf[len - 1] == '\0')
 			len--;
+		if (len == 0 &&
+		    ++e->empty_cmdline_reads < PI_EMPTY_CMDLINE_READS)
+			settled = false;
 		if (len == 0) {
 			size_t n = strlen(e->comm);
 			e->cmdline = malloc(n + 3);
@@ -528,7 +539,7 @@ static void read_statics(struct gt_procinfo *pi, struct pi_entry *e, int dfd)
 	if (pi_read(pi, dfd, "cgroup", PI_CGROUP_MAX, &len) == 0)
 		gt_procinfo_parse_cgroup(pi->buf, len, e->container,
 		                         sizeof(e->container));
-	e->statics = true;
+	e->statics = settled;
 }
 
 /* Reads the effective uid from status below the pid directory dfd
@@ -782,6 +793,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		/* First sight or an exec: the command line is another. */
 		memcpy(e->comm, st.comm, sizeof(e->comm));
 		e->statics = false;
+		e->empty_cmdline_reads = 0;
 	}
 
 	/* stat came through the kept descriptor: the reads below (of the

@@ -743,15 +743,17 @@ static void test_live_exec_and_exit(void **state)
 		struct timespec nap = {0, 10000000};
 		nanosleep(&nap, NULL);
 	}
+	/* The comm recheck period, plus the rounds an empty cmdline is read
+	 * again: the child may be caught inside execve(), with its new comm
+	 * but no arguments yet. */
 	bool seen = false;
-	for (int round = 0; round < 8 && !seen; round++) {
+	for (int round = 0; round < 8 + 3 && !seen; round++) {
 		now += SEC;
 		fill(pi, &p, (int32_t)pid, now);
 		assert_true(p.host_known);
 		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
-		seen = strcmp(p.name, "sleep") == 0;
-		if (seen)
-			assert_string_equal(p.cmdline, "sleep 30");
+		seen = strcmp(p.name, "sleep") == 0 && p.cmdline &&
+		       strcmp(p.cmdline, "sleep 30") == 0;
 		free(p.cmdline);
 		gt_procinfo_sweep(pi, now);
 	}
@@ -849,6 +851,43 @@ static void test_exec_rereads_cmdline(void **state)
 	/* the process is the same: its CPU baseline survives the exec */
 	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
 	assert_int_equal(p.f[GT_P_CPU].v, 10000);
+	free(p.cmdline);
+}
+
+/* Caught inside execve(): the new comm is there, the arguments are not
+ * yet (cmdline reads empty). The next rounds read cmdline again and show
+ * the real one; only an empty cmdline seen on every one of a few rounds
+ * (a kernel thread, a zombie) settles as "[comm]". */
+static void test_exec_caught_midway(void **state)
+{
+	struct tmp_tree *t = *state;
+	struct gt_process p;
+
+	write_stat(t->dir, 4102, "python3", 100, 0, 987652);
+	fill(t->pi, &p, 4102, SEC);
+	free(p.cmdline);
+
+	write_stat(t->dir, 4102, "torchrun", 100, 0, 987652);
+	write_file(t->dir, 4102, "cmdline", "", 0);
+	fill(t->pi, &p, 4102, 2 * SEC);
+	assert_string_equal(p.cmdline, "[torchrun]");
+	free(p.cmdline);
+	write_file(t->dir, 4102, "cmdline", "torchrun\0--nproc\0" "8\0", 19);
+	fill(t->pi, &p, 4102, 3 * SEC);
+	assert_string_equal(p.cmdline, "torchrun --nproc 8");
+	free(p.cmdline);
+
+	/* Empty on three rounds in a row: settled, not read again. */
+	write_stat(t->dir, 4102, "kworker", 100, 0, 987652);
+	write_file(t->dir, 4102, "cmdline", "", 0);
+	for (int round = 0; round < 3; round++) {
+		fill(t->pi, &p, 4102, (uint64_t)(4 + round) * SEC);
+		assert_string_equal(p.cmdline, "[kworker]");
+		free(p.cmdline);
+	}
+	write_file(t->dir, 4102, "cmdline", "late\0", 5);
+	fill(t->pi, &p, 4102, 7 * SEC);
+	assert_string_equal(p.cmdline, "[kworker]");
 	free(p.cmdline);
 }
 
@@ -1307,6 +1346,8 @@ int main(void)
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_exec_rereads_cmdline,
 						setup_copy, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_exec_caught_midway,
+		                                setup_copy, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_pid_reuse, setup_copy,
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_sweep, setup_copy,
