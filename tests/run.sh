@@ -53,6 +53,9 @@ run_cmocka() { # build binary
 		while IFS= read -r line; do
 			fail_lines+=("$name: $line")
 		done < <(grep '^\[  FAILED  \] [a-z]' "$log" | sort -u | head -n 5)
+		# The failed assertions' places, which a long sanitizer report
+		# after them would push out of the tail.
+		grep -E '^\[   LINE   \]|: error: ' "$log" | head -n 10
 		tail -n 60 "$log"
 	fi
 	local skips=""
