@@ -12,7 +12,10 @@ tmp=$(mktemp -d)
 chmod 755 "$tmp"
 # shellcheck source=tests/integration/tmux_lib.sh
 . "$(dirname "$0")/tmux_lib.sh"
-trap 't kill-server 2>/dev/null; pkill -KILL -f "seed 9$$" 2>/dev/null; [ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
+# The marker argument every gputop of this test carries, as a pattern that
+# cannot match another test's (9$$ is a prefix of 9$$7).
+mark="seed 9$$"'([ ;]|$)'
+trap 't kill-server 2>/dev/null; pkill -KILL -f "$mark" 2>/dev/null; [ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 t new-session -d -s keep "sleep 900"
 fail() { echo "FAIL: $*"; ps -eo pid,ppid,stat,etime,comm,args | grep -E "gputop|PID" | grep -v grep | cut -c1-150; printf '%s\n' "---- screen:" "$screen" "---- setter log:"; cat "$log" 2>/dev/null; failures=$((failures + 1)); }
 wait_log() { # regex [tries of 50 ms]
@@ -33,11 +36,13 @@ start() {
 	shift 2
 	state="$tmp/$name-state"
 	log="$tmp/$name.log"
+	exit_file="$tmp/$name.exit"
 	mkdir -p "$state"
 	: >"$log"
+	rm -f "$exit_file"
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x 120 -y 40 -s dash \
-		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --procfs $fix/proc --sysfs ${SYSFS:-/nonexistent} --state-dir $state --interval 0.5 $* --seed 9$$; echo EXITED \$?; sleep 60"
+		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --procfs $fix/proc --sysfs ${SYSFS:-/nonexistent} --state-dir $state --interval 0.5 $* --seed 9$$; r=\$?; echo \$r >$exit_file; echo EXITED \$r; sleep 60"
 	wait_for "\[0\]" || fail "$name: dashboard did not start"
 }
 # Live (not zombie: an orphan may wait long for a reaper in a container)
@@ -46,7 +51,15 @@ live_named() { while read -r p; do
 	[ "$(cat /proc/"$p"/comm 2>/dev/null)" = "$1" ] &&
 		[ "$(awk '{print $3}' /proc/"$p"/stat 2>/dev/null)" != Z ] && echo "$p"
 done | head -1; }
-gputop_pid() { pgrep -f "seed 9$$" | live_named gputop; }
+gputop_pid() { pgrep -f "$mark" | live_named gputop; }
+# Waits for the dashboard started last to end. Not read from the screen:
+# a gputop killed in the middle of an escape sequence leaves the terminal
+# parsing it, and the shell's "EXITED" can be eaten by it ("XITED 137").
+wait_exit() { for _ in $(seq 1 200); do
+	[ -s "$exit_file" ] && return 0
+	sleep 0.05
+done
+return 1; }
 # The guardian of this test's gputop (not another test's running beside).
 guard_pid() { local p
 	p=$(gputop_pid)
@@ -177,7 +190,7 @@ p=$(gputop_pid)
 [ -n "$g" ] && [ -n "$p" ] || fail "both: guardian '$g' or gputop '$p' not found"
 kill -KILL "$g"
 kill -KILL "$p"
-wait_for "EXITED" || fail "both: not dead"
+wait_exit || fail "both: not dead"
 [ -s "$state/restore.state" ] && pass "the state file survives both deaths" ||
 	fail "no state file"
 start both "$rtx"
