@@ -53,6 +53,7 @@ FAKE_SRC := $(wildcard tests/fake-nvml/*.c)
 FAKE_LIB := $(BUILD)/fake-nvml/libnvidia-ml.so.1
 STRESS_BIN := $(BUILD)/tests/stress_ring $(BUILD)/tests/stress_collector
 BENCH_BIN := $(BUILD)/tests/bench
+SMICMP_BIN := $(BUILD)/smicmp
 
 .PHONY: all run check bench deps install uninstall clean tests tsan-tests \
         format lint
@@ -91,7 +92,14 @@ $(BENCH_BIN): tests/bench/bench.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
-tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN)
+# Compares a snapshot with nvidia-smi -q -x on real hardware
+# (tests/hw/nvidia-validate.sh); tested against the fake NVML.
+$(SMICMP_BIN): tests/hw/smicmp.c tests/hw/smi_xml.c tests/hw/smi_xml.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/hw/smicmp.c \
+	    tests/hw/smi_xml.c $(LIBS)
+
+tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN) $(SMICMP_BIN)
 
 tsan-tests: $(FAKE_LIB) $(STRESS_BIN)
 
