@@ -1,13 +1,12 @@
 /*
- * procinfo.c - owns reading the host side of GPU processes from a proc tree
- * and the per-pid cache that keeps a steady state at one small read per
- * process (see procinfo.h for the contract).
- *
- * The cache is a dense array of entries plus an open-addressing index of
- * entry positions (linear probing, load <= 1/2). A sweep compacts the array
- * and rebuilds the index, which avoids tombstones altogether.
+ * procinfo.c - owns reading the host side of GPU processes from a proc tree:
+ * opening and parsing a pid's files, the user names, the fast path in our
+ * own pid namespace and gt_procinfo_fill (see procinfo.h for the contract).
+ * The per-pid cache that keeps a steady state at one small read per process
+ * is procinfo_cache.c's.
  */
 #include "procinfo.h"
+#include "procinfo_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +28,6 @@
 #define PI_CMDLINE_MAX (32u * 1024)
 #define PI_CGROUP_MAX  (64u * 1024)
 #define PI_CPU_MIN_NS  50000000ull
-#define PI_MIN_SLOTS   64u
-#define PI_USERS       32u
 /* Proc fds kept open (at most 2 per process), at most half of
  * RLIMIT_NOFILE. */
 #define PI_MAX_FDS 1536u
@@ -42,82 +39,6 @@
 #define PI_ABSENT_ROUNDS       5u
 #define PI_PWBUF_MAX           (1024u * 1024)
 #define PI_EMPTY_CMDLINE_READS 3u
-
-struct pi_entry {
-	int32_t pid;
-	uint32_t uid;     /* uid the user string belongs to */
-	uint64_t start;   /* stat field 22: a reused pid has another */
-	uint64_t round;   /* sweep round of the last fill */
-	uint64_t cpu_ns;  /* CPU time used at the baseline, ns */
-	uint64_t base_ns; /* now_ns at the baseline */
-	bool base_clock;  /* the baseline came from the process CPU clock */
-	int64_t cpu;      /* last computed cpercent, when has_cpu */
-	bool has_base;
-	bool has_cpu;
-	bool statics; /* cmdline and container are current */
-	/* Rounds that found cmdline empty since the last exec. A process
-	 * caught inside execve() already has its new comm but not yet its
-	 * arguments: its empty cmdline is read again, a few rounds, before
-	 * it is taken for a kernel thread's or a zombie's "[comm]". */
-	uint8_t empty_cmdline_reads;
-	char user[GT_USER_LEN];
-	char comm[GT_COMM_LEN];
-	char container[GT_CONTAINER_LEN];
-	char *cmdline; /* owned; NULL when unreadable */
-	/* /proc/PID/stat kept open where stat is what a round reads: a
-	 * steady-state round is then one pread. The fd pins the task it was
-	 * opened for, so a reused pid makes the read fail instead of
-	 * answering for another process. */
-	bool fd_open;
-	int stat_fd;
-	/* The fast path, only where the proc tree shows our own pid
-	 * namespace (pi->own_ns): CPU ns from the process CPU clock of the
-	 * pid (one clock_gettime: half what a schedstat read costs, a ninth
-	 * of a stat read, and it counts every thread, where schedstat counts
-	 * the leader thread only), resident pages from statm, and comm
-	 * every PI_RECHECK_ROUNDS rounds; statm and comm are kept open and
-	 * pin the task. */
-	bool fast_open;
-	int statm_fd, comm_fd;
-	clockid_t clock;
-	/* The pid had no /proc entry (another PID namespace, or it exited):
-	 * not looked up again before this round, so a driver that keeps
-	 * reporting such a pid costs nothing per round. */
-	uint64_t absent_until;
-};
-
-/* uid -> name, so thousands of pids of one user cost one passwd lookup
- * (which may be a network round trip with LDAP/SSSD). */
-struct pi_user {
-	uint32_t uid;
-	bool used;
-	char name[GT_USER_LEN];
-};
-
-struct gt_procinfo {
-	char *root;
-	long clk_tck;
-	uint64_t page_size; /* bytes, for stat's resident pages */
-	uint64_t round;
-
-	struct pi_entry *ents; /* dense, owned */
-	size_t nents, capents;
-	int32_t *slots; /* index into ents, -1 = empty; power of two */
-	size_t nslots;
-
-	size_t nfds;    /* proc fds held open by entries */
-	size_t max_fds; /* their budget */
-	/* root is the proc file system of our own pid namespace, so its pid
-	 * N is the N clock_getcpuclockid() takes (see own_pid_ns()). */
-	bool own_ns;
-	char *buf; /* scratch for file reads, owned */
-	size_t bufcap;
-	char *pwbuf; /* scratch for getpwuid_r, owned */
-	size_t pwcap;
-
-	struct pi_user users[PI_USERS];
-	unsigned user_next;
-};
 
 struct pi_stat {
 	char comm[GT_COMM_LEN];
@@ -372,131 +293,6 @@ static void user_lookup(struct gt_procinfo *pi, uint32_t uid, char *out)
 	memcpy(u->name, out, GT_USER_LEN);
 }
 
-/* ---- cache ----------------------------------------------------------------
- */
-
-static size_t slot_of(int32_t pid, size_t nslots)
-{
-	/* Fibonacci hashing: consecutive pids spread over the table. */
-	uint64_t h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 32) & (nslots - 1);
-}
-
-static void index_rebuild(struct gt_procinfo *pi)
-{
-	for (size_t i = 0; i < pi->nslots; i++)
-		pi->slots[i] = -1;
-	for (size_t i = 0; i < pi->nents; i++) {
-		size_t s = slot_of(pi->ents[i].pid, pi->nslots);
-		while (pi->slots[s] >= 0)
-			s = (s + 1) & (pi->nslots - 1);
-		pi->slots[s] = (int32_t)i;
-	}
-}
-
-/* Resizes the index to hold want entries at load <= 1/2. */
-static int index_resize(struct gt_procinfo *pi, size_t want)
-{
-	size_t n = PI_MIN_SLOTS;
-	while (n < want * 2) {
-		if (n > SIZE_MAX / 4 || n >= (size_t)INT32_MAX)
-			return -1;
-		n *= 2;
-	}
-	if (n != pi->nslots) {
-		int32_t *ns = malloc(n * sizeof(*ns));
-		if (!ns)
-			return -1;
-		free(pi->slots);
-		pi->slots = ns;
-		pi->nslots = n;
-	}
-	index_rebuild(pi);
-	return 0;
-}
-
-static struct pi_entry *cache_find(struct gt_procinfo *pi, int32_t pid)
-{
-	if (!pi->nslots)
-		return NULL;
-	size_t s = slot_of(pid, pi->nslots);
-	while (pi->slots[s] >= 0) {
-		struct pi_entry *e = &pi->ents[pi->slots[s]];
-		if (e->pid == pid)
-			return e;
-		s = (s + 1) & (pi->nslots - 1);
-	}
-	return NULL;
-}
-
-static void entry_close_fast(struct gt_procinfo *pi, struct pi_entry *e)
-{
-	if (e->fast_open) {
-		close(e->statm_fd);
-		close(e->comm_fd);
-		e->fast_open = false;
-		pi->nfds -= 2;
-	}
-}
-
-static void entry_close_stat(struct gt_procinfo *pi, struct pi_entry *e)
-{
-	if (e->fd_open) {
-		close(e->stat_fd);
-		e->fd_open = false;
-		pi->nfds--;
-	}
-}
-
-static void entry_close_fd(struct gt_procinfo *pi, struct pi_entry *e)
-{
-	entry_close_stat(pi, e);
-	entry_close_fast(pi, e);
-}
-
-static void entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
-                        uint64_t start)
-{
-	entry_close_fd(pi, e);
-	free(e->cmdline);
-	memset(e, 0, sizeof(*e));
-	e->pid = pid;
-	e->start = start;
-	e->uid = GT_UID_UNKNOWN;
-}
-
-/* Adds a fresh entry; NULL on ENOMEM (the caller then works uncached). */
-static struct pi_entry *cache_add(struct gt_procinfo *pi, int32_t pid,
-                                  uint64_t start)
-{
-	if (pi->nents == pi->capents) {
-		size_t cap = pi->capents ? pi->capents * 2 : 32;
-		if (cap > (size_t)INT32_MAX ||
-		    cap > SIZE_MAX / sizeof(*pi->ents))
-			return NULL;
-		struct pi_entry *ne = realloc(pi->ents, cap * sizeof(*ne));
-		if (!ne)
-			return NULL;
-		pi->ents = ne;
-		pi->capents = cap;
-	}
-	if ((pi->nents + 1) * 2 > pi->nslots &&
-	    index_resize(pi, pi->nents + 1) < 0)
-		return NULL;
-
-	struct pi_entry *e = &pi->ents[pi->nents];
-	e->cmdline = NULL;
-	e->fd_open = false;
-	e->fast_open = false;
-	entry_reset(pi, e, pid, start);
-	size_t s = slot_of(pid, pi->nslots);
-	while (pi->slots[s] >= 0)
-		s = (s + 1) & (pi->nslots - 1);
-	pi->slots[s] = (int32_t)pi->nents;
-	pi->nents++;
-	return e;
-}
-
 /* ---- the per-process reads ------------------------------------------------
  */
 
@@ -705,7 +501,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	size_t len;
 	int err = ENOENT, fd = -1, dfd = -1;
 	uint64_t cpu_ns, pages;
-	struct pi_entry tmp, *e = p->pid > 0 ? cache_find(pi, p->pid) : NULL;
+	struct pi_entry tmp, *e = p->pid > 0 ? pi_cache_find(pi, p->pid) : NULL;
 
 	if (e && e->absent_until > pi->round) {
 		e->round = pi->round;
@@ -730,7 +526,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 			return;
 		}
 		if (r == FAST_GONE)
-			entry_close_fast(pi, e);
+			pi_entry_close_fast(pi, e);
 		/* FAST_EXEC: stat below tells the new comm; the kept
 		 * descriptors still pin the same process. */
 	}
@@ -739,7 +535,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		err = read_fd(pi, e->stat_fd, PI_STAT_MAX, &len);
 		if (err || !parse_stat(pi->buf, len, &st) ||
 		    st.start != e->start) {
-			entry_close_fd(pi, e); /* the task ended */
+			pi_entry_close_fd(pi, e); /* the task ended */
 			err = ENOENT;
 		}
 	}
@@ -764,7 +560,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		if (err == ENOENT && p->pid > 0) {
 			/* Remember the absence for a few rounds. */
 			if (!e)
-				e = cache_add(pi, p->pid, 0);
+				e = pi_cache_add(pi, p->pid, 0);
 			if (e) {
 				e->round = pi->round;
 				e->absent_until = pi->round + PI_ABSENT_ROUNDS;
@@ -777,14 +573,14 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	}
 
 	bool cached = true;
-	if (e && e->start != st.start)
-		entry_reset(pi, e, p->pid, st.start); /* the pid was reused */
+	if (e && e->start != st.start) /* the pid was reused */
+		pi_entry_reset(pi, e, p->pid, st.start);
 	if (!e)
-		e = cache_add(pi, p->pid, st.start);
+		e = pi_cache_add(pi, p->pid, st.start);
 	if (!e) {
 		/* No memory for the cache: answer this once, uncached. */
 		memset(&tmp, 0, sizeof(tmp));
-		entry_reset(pi, &tmp, p->pid, st.start);
+		pi_entry_reset(pi, &tmp, p->pid, st.start);
 		e = &tmp;
 		cached = false;
 	}
@@ -818,12 +614,12 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
 		set_rss_pages(pi, pages, &p->f[GT_P_HOST_MEM]);
 		/* The fast path never reads stat: no descriptor for it. */
-		entry_close_stat(pi, e);
+		pi_entry_close_stat(pi, e);
 		if (fd >= 0)
 			close(fd);
 	} else {
 		if (cached)
-			entry_close_fast(pi, e);
+			pi_entry_close_fast(pi, e);
 		/* stat is what each round reads: keep it open. */
 		if (fd >= 0) {
 			if (cached && !e->fd_open && pi->nfds < pi->max_fds) {
@@ -844,42 +640,6 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	copy_out(pi, e, p);
 	if (!cached)
 		free(tmp.cmdline);
-}
-
-void gt_procinfo_sweep(struct gt_procinfo *pi, uint64_t now_ns)
-{
-	size_t keep = 0;
-
-	(void)now_ns;
-	for (size_t i = 0; i < pi->nents; i++) {
-		if (pi->ents[i].round != pi->round) {
-			entry_close_fd(pi, &pi->ents[i]);
-			free(pi->ents[i].cmdline);
-			continue;
-		}
-		if (keep != i)
-			pi->ents[keep] = pi->ents[i];
-		keep++;
-	}
-	pi->nents = keep;
-	pi->round++;
-	/* Give back what a burst of short-lived processes left behind. */
-	if (pi->capents > 64 && keep < pi->capents / 4) {
-		size_t cap = keep * 2 > 32 ? keep * 2 : 32;
-		struct pi_entry *ne = realloc(pi->ents, cap * sizeof(*ne));
-		if (ne) {
-			pi->ents = ne;
-			pi->capents = cap;
-		}
-	}
-	if (pi->nslots == 0)
-		return;
-	/* Shrink a table left sparse by a burst of processes; a failed
-	 * allocation keeps the old size, which is still correct. */
-	if (pi->nslots > PI_MIN_SLOTS && pi->nslots / 8 > keep &&
-	    index_resize(pi, keep) == 0)
-		return;
-	index_rebuild(pi);
 }
 
 /* True when root is the proc file system of our own pid namespace: its
@@ -914,11 +674,6 @@ static bool own_pid_ns(struct gt_procinfo *pi)
 	}
 	close(fd);
 	return own;
-}
-
-size_t gt_procinfo_cache_count(const struct gt_procinfo *pi)
-{
-	return pi ? pi->nents : 0;
 }
 
 struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
@@ -956,12 +711,7 @@ void gt_procinfo_free(struct gt_procinfo *pi)
 {
 	if (!pi)
 		return;
-	for (size_t i = 0; i < pi->nents; i++) {
-		entry_close_fd(pi, &pi->ents[i]);
-		free(pi->ents[i].cmdline);
-	}
-	free(pi->ents);
-	free(pi->slots);
+	pi_cache_free(pi);
 	free(pi->buf);
 	free(pi->pwbuf);
 	free(pi->root);
