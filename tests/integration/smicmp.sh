@@ -11,6 +11,7 @@ scn_dir=${GPUTOP_SCENARIO_DIR:?}
 fix=${GPUTOP_FIXTURES:?}
 cmp=$(dirname "$bin")/smicmp
 xml=$fix/nvidia/h100x2-synthetic.nvidia-smi-q-x.xml
+[ -x "$cmp" ] || { echo "FAIL: $cmp is not built (make tests builds it)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
