@@ -1,6 +1,6 @@
 /*
- * test_theme.c - tests of src/ui/theme.c: every published btop theme in
- * tests/fixtures/btop-themes and every shipped theme in themes/ loads
+ * test_theme.c - tests of src/ui/theme.c and theme_dirs.c: every published btop
+ * theme in tests/fixtures/btop-themes and every shipped theme in themes/ loads
  * cleanly and completely; values, greys, decimal triplets, btop's
  * fallbacks and gputop's extension fallbacks, gradients, warnings with
  * line numbers, random-byte input, colour-tier reduction and detection,
@@ -28,7 +28,7 @@
 
 #include <curses.h>
 
-/* As in theme.c when the Makefile does not define it. */
+/* As in theme_dirs.c when the Makefile does not define it. */
 #ifndef GPUTOP_DATADIR
 #define GPUTOP_DATADIR "/usr/local/share/gputop"
 #endif
@@ -37,8 +37,8 @@
 	do {                                                                   \
 		struct gt_rgb c_ = (c);                                        \
 		assert_int_equal(((unsigned)c_.r << 16) |                      \
-				     ((unsigned)c_.g << 8) | c_.b,             \
-				 (unsigned)(hex));                             \
+		                     ((unsigned)c_.g << 8) | c_.b,             \
+		                 (unsigned)(hex));                             \
 	} while (0)
 
 #define KEY_EQ(t, key, hex) RGB_EQ((t)->rgb[GT_TK_##key], hex)
@@ -56,8 +56,8 @@ static void assert_complete(const struct gt_theme *t, const char *what)
 		const char *n = gt_theme_key_name((enum gt_theme_key)k);
 		size_t len = strlen(n);
 		int optional = k == GT_TK_MAIN_BG ||
-			       strcmp(n + len - 4, "_mid") == 0 ||
-			       strcmp(n + len - 4, "_end") == 0;
+		               strcmp(n + len - 4, "_mid") == 0 ||
+		               strcmp(n + len - 4, "_end") == 0;
 
 		if (!t->has[k] && !optional)
 			fail_msg("%s: key %s has no colour", what, n);
@@ -122,12 +122,12 @@ static void load_tree(const char *dir, struct walk *w, int keys_upto)
 			fail_msg("%s", err);
 		if (t.nwarn_total)
 			fail_msg("%s line %d: %s", path, t.warn[0].line,
-				 t.warn[0].msg);
+			         t.warn[0].msg);
 		assert_complete(&t, path);
 		int want = count_settings(path);
 		if (count_from_file(&t, keys_upto) != want)
 			fail_msg("%s: %d settings in the file, parser took %d",
-				 path, want, count_from_file(&t, keys_upto));
+			         path, want, count_from_file(&t, keys_upto));
 		w->files++;
 		w->settings += want;
 	}
@@ -143,7 +143,7 @@ static void test_btop_fixtures_all_load(void **state)
 	(void)state;
 	if (!fx || !fx[0])
 		fail_msg("GPUTOP_FIXTURES is not set: run through tests/run.sh "
-			 "or export GPUTOP_FIXTURES=$PWD/tests/fixtures");
+		         "or export GPUTOP_FIXTURES=$PWD/tests/fixtures");
 	snprintf(dir, sizeof(dir), "%s/btop-themes", fx);
 	load_tree(dir, &w, GT_TK_BTOP_COUNT);
 	/* The fixture README's tally: 52 files, 2054 settings. */
@@ -273,12 +273,12 @@ static void test_grey_and_decimal_forms(void **state)
 
 	(void)state;
 	assert_int_equal(load_str("theme[title]=\"#7f\"\n"
-				  "theme[main_fg]=\"#Ab\"\n"
-				  "theme[hi_fg]=\"10 200 255\"\n"
-				  "theme[div_line]=\"  0\t0   7 \"\n"
-				  "theme[cpu_box]=\"255 255 255\"\n",
-				  &t),
-			 0);
+	                          "theme[main_fg]=\"#Ab\"\n"
+	                          "theme[hi_fg]=\"10 200 255\"\n"
+	                          "theme[div_line]=\"  0\t0   7 \"\n"
+	                          "theme[cpu_box]=\"255 255 255\"\n",
+	                          &t),
+	                 0);
 	KEY_EQ(&t, TITLE, 0x7f7f7f);
 	KEY_EQ(&t, MAIN_FG, 0xababab);
 	KEY_EQ(&t, HI_FG, 0x0ac8ff);
@@ -287,13 +287,13 @@ static void test_grey_and_decimal_forms(void **state)
 
 	/* out of range, too few, too many, signs, junk: warned, default */
 	assert_int_equal(load_str("theme[title]=\"256 0 0\"\n"
-				  "theme[main_fg]=\"1 2\"\n"
-				  "theme[hi_fg]=\"1 2 3 4\"\n"
-				  "theme[div_line]=\"-1 2 3\"\n"
-				  "theme[cpu_box]=\"0001 2 3\"\n"
-				  "theme[mem_box]=\"1,2,3\"\n",
-				  &t),
-			 6);
+	                          "theme[main_fg]=\"1 2\"\n"
+	                          "theme[hi_fg]=\"1 2 3 4\"\n"
+	                          "theme[div_line]=\"-1 2 3\"\n"
+	                          "theme[cpu_box]=\"0001 2 3\"\n"
+	                          "theme[mem_box]=\"1,2,3\"\n",
+	                          &t),
+	                 6);
 	KEY_EQ(&t, TITLE, 0xeeeeee);
 	KEY_EQ(&t, MAIN_FG, 0xcccccc);
 	KEY_EQ(&t, HI_FG, 0xb54040);
@@ -310,9 +310,9 @@ static void test_fallbacks_minimal_theme(void **state)
 
 	(void)state;
 	assert_int_equal(load_str("theme[main_bg]=\"#101010\"\n"
-				  "theme[main_fg]=\"#e0e0e0\"\n",
-				  &t),
-			 0);
+	                          "theme[main_fg]=\"#e0e0e0\"\n",
+	                          &t),
+	                 0);
 	KEY_EQ(&t, MAIN_BG, 0x101010);
 	KEY_EQ(&t, MAIN_FG, 0xe0e0e0);
 	/* the rest is btop's Default table ... */
@@ -363,17 +363,17 @@ static void test_fallbacks_follow_the_theme(void **state)
 
 	(void)state;
 	assert_int_equal(load_str("theme[inactive_fg]=\"#123456\"\n"
-				  "theme[hi_fg]=\"#aa0000\"\n"
-				  "theme[cpu_box]=\"#00aa00\"\n"
-				  "theme[cpu_start]=\"#010101\"\n"
-				  "theme[cpu_mid]=\"\"\n"
-				  "theme[cpu_end]=\"#030303\"\n"
-				  "theme[used_start]=\"#111111\"\n"
-				  "theme[proc_pause_bg]=\"#220000\"\n"
-				  "theme[gpu_start]=\"#0000ff\"\n"
-				  "theme[demo_fg]=\"#00ff00\"\n",
-				  &t),
-			 0);
+	                          "theme[hi_fg]=\"#aa0000\"\n"
+	                          "theme[cpu_box]=\"#00aa00\"\n"
+	                          "theme[cpu_start]=\"#010101\"\n"
+	                          "theme[cpu_mid]=\"\"\n"
+	                          "theme[cpu_end]=\"#030303\"\n"
+	                          "theme[used_start]=\"#111111\"\n"
+	                          "theme[proc_pause_bg]=\"#220000\"\n"
+	                          "theme[gpu_start]=\"#0000ff\"\n"
+	                          "theme[demo_fg]=\"#00ff00\"\n",
+	                          &t),
+	                 0);
 	KEY_EQ(&t, GRAPH_TEXT, 0x123456);
 	KEY_EQ(&t, METER_BG, 0x123456);
 	KEY_EQ(&t, STALE_FG, 0x123456);
@@ -404,15 +404,15 @@ static void test_empty_values(void **state)
 
 	(void)state;
 	assert_int_equal(load_str("theme[main_bg]=\"\"\n"
-				  "theme[temp_mid]=\"\"\n"
-				  "theme[temp_end]=\"\"\n"
-				  "theme[title]=\"\"\n"
-				  "theme[graph_text]=\"\"\n"
-				  "theme[cpu_start]=\"\"\n"
-				  "theme[process_start]=\"#0a0a0a\"\n"
-				  "theme[process_end]=\"#141414\"\n",
-				  &t),
-			 0);
+	                          "theme[temp_mid]=\"\"\n"
+	                          "theme[temp_end]=\"\"\n"
+	                          "theme[title]=\"\"\n"
+	                          "theme[graph_text]=\"\"\n"
+	                          "theme[cpu_start]=\"\"\n"
+	                          "theme[process_start]=\"#0a0a0a\"\n"
+	                          "theme[process_end]=\"#141414\"\n",
+	                          &t),
+	                 0);
 	assert_false(t.has[GT_TK_MAIN_BG]); /* terminal background */
 	assert_false(t.has[GT_TK_TEMP_MID]);
 	assert_false(t.has[GT_TK_TEMP_END]);
@@ -437,8 +437,8 @@ static void test_gradients(void **state)
 	(void)state;
 	/* no mid: one ramp, p = round(frac * 100) */
 	load_str("theme[cpu_start]=\"#000000\"\ntheme[cpu_mid]=\"\"\n"
-		 "theme[cpu_end]=\"#646464\"\n",
-		 &t);
+	         "theme[cpu_end]=\"#646464\"\n",
+	         &t);
 	RGB_EQ(gt_theme_gradient(&t, GT_TK_CPU_START, 0.0), 0x000000);
 	RGB_EQ(gt_theme_gradient(&t, GT_TK_CPU_START, 0.37), 0x252525);
 	RGB_EQ(gt_theme_gradient(&t, GT_TK_CPU_START, 0.374), 0x252525);
@@ -472,18 +472,18 @@ static void test_malformed_lines_reported(void **state)
 {
 	struct gt_theme t;
 	const char *src = "# a comment\n"                    /* 1 */
-			  "garbage here\n"                   /* 2 */
-			  "\n"                               /* 3 */
-			  "theme[cpu_start]=\"#12345\"\n"    /* 4 */
-			  "theme[no_such_key]=\"#ffffff\"\n" /* 5 */
-			  "theme[title]=\"#ffffff\n"         /* 6 */
-			  "theme[hi_fg]=#zzzzzz\n"           /* 7 */
-			  "theme[main_fg]\n"                 /* 8 */
-			  "   # indented comment [x]\n"      /* 9 */
-			  "theme[]=\"#ffffff\"\n"            /* 10 */
-			  "theme[div_line]=#0a0b0c  \r\n"    /* 11 */
-			  "  theme[net_box] = \"#0d0e0f\"\n" /* 12 */
-			  "theme[mem_box]=\"#abc\"\n";       /* 13 */
+	                  "garbage here\n"                   /* 2 */
+	                  "\n"                               /* 3 */
+	                  "theme[cpu_start]=\"#12345\"\n"    /* 4 */
+	                  "theme[no_such_key]=\"#ffffff\"\n" /* 5 */
+	                  "theme[title]=\"#ffffff\n"         /* 6 */
+	                  "theme[hi_fg]=#zzzzzz\n"           /* 7 */
+	                  "theme[main_fg]\n"                 /* 8 */
+	                  "   # indented comment [x]\n"      /* 9 */
+	                  "theme[]=\"#ffffff\"\n"            /* 10 */
+	                  "theme[div_line]=#0a0b0c  \r\n"    /* 11 */
+	                  "  theme[net_box] = \"#0d0e0f\"\n" /* 12 */
+	                  "theme[mem_box]=\"#abc\"\n";       /* 13 */
 	static const int want_lines[] = {2, 4, 5, 6, 7, 8, 10, 13};
 
 	(void)state;
@@ -507,9 +507,9 @@ static void test_malformed_lines_reported(void **state)
 
 	/* an invalid repeat keeps the earlier value; BOM accepted */
 	assert_int_equal(load_str("\xef\xbb\xbftheme[title]=\"#111111\"\n"
-				  "theme[title]=\"#bad\"\n",
-				  &t),
-			 1);
+	                          "theme[title]=\"#bad\"\n",
+	                          &t),
+	                 1);
 	KEY_EQ(&t, TITLE, 0x111111);
 	assert_int_equal(t.warn[0].line, 2);
 
@@ -531,7 +531,7 @@ static void test_warning_overflow(void **state)
 	assert_int_equal(t.nwarn, GT_THEME_MAX_WARNINGS);
 	assert_int_equal(t.nwarn_total, 40);
 	assert_int_equal(t.warn[GT_THEME_MAX_WARNINGS - 1].line,
-			 GT_THEME_MAX_WARNINGS);
+	                 GT_THEME_MAX_WARNINGS);
 	KEY_EQ(&t, TITLE, 0x020202);
 }
 
@@ -550,8 +550,8 @@ static uint64_t xorshift(uint64_t *s)
 static void test_fuzz_random_bytes(void **state)
 {
 	static const char base[] = "theme[main_bg]=\"#102030\"\n"
-				   "theme[cpu_mid]=\"1 2 3\"\n"
-				   "theme[gpu_start]=\"#ff\"\n";
+	                           "theme[cpu_mid]=\"1 2 3\"\n"
+	                           "theme[gpu_start]=\"#ff\"\n";
 	static const char alphabet[] = "theme[]=\"#0123456789abcdefxyz_ \n\r\t";
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	struct gt_theme t;
@@ -585,7 +585,7 @@ static void test_fuzz_random_bytes(void **state)
 		for (int i = 0; i < t.nwarn; i++) {
 			assert_true(t.warn[i].line >= 1);
 			assert_true(memchr(t.warn[i].msg, '\0',
-					   sizeof(t.warn[i].msg)) != NULL);
+			                   sizeof(t.warn[i].msg)) != NULL);
 			for (const char *p = t.warn[i].msg; *p; p++)
 				assert_true(*p >= 0x20 && *p < 0x7f);
 		}
@@ -717,14 +717,14 @@ static void test_256_colour_mapping(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint32_t v = cases[i].rgb;
 		struct gt_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8),
-				   (uint8_t)v};
+		                   (uint8_t)v};
 		assert_int_equal(gt_rgb_to_256(c), cases[i].want);
 	}
 	/* and the choice is the nearest of all 240 candidates */
 	for (int n = 0; n < 5000; n++) {
 		uint64_t r = xorshift(&seed);
 		struct gt_rgb c = {(uint8_t)r, (uint8_t)(r >> 8),
-				   (uint8_t)(r >> 16)};
+		                   (uint8_t)(r >> 16)};
 		int best = 1 << 30;
 
 		for (int i = 16; i < 256; i++) {
@@ -732,7 +732,7 @@ static void test_256_colour_mapping(void **state)
 			best = d < best ? d : best;
 		}
 		assert_int_equal(dist2(c, gt_palette_rgb(gt_rgb_to_256(c))),
-				 best);
+		                 best);
 	}
 }
 
@@ -767,7 +767,7 @@ static void test_16_and_8_colour_mapping(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint32_t v = cases[i].rgb;
 		struct gt_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8),
-				   (uint8_t)v};
+		                   (uint8_t)v};
 		assert_int_equal(gt_rgb_to_16(c), cases[i].want16);
 		assert_int_equal(gt_rgb_to_8(c), cases[i].want8);
 	}
@@ -804,11 +804,11 @@ static void test_tier_detection(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		enum gt_color_tier got =
 		    gt_color_tier_detect(cases[i].colorterm, cases[i].term,
-					 cases[i].ncolors, cases[i].no_color);
+		                         cases[i].ncolors, cases[i].no_color);
 		if (got != cases[i].want)
 			fail_msg("case %zu: tier %s, want %s", i,
-				 gt_color_tier_name(got),
-				 gt_color_tier_name(cases[i].want));
+			         gt_color_tier_name(got),
+			         gt_color_tier_name(cases[i].want));
 	}
 	assert_string_equal(gt_color_tier_name(GT_TIER_256), "256");
 	assert_string_equal(gt_color_tier_name(GT_TIER_MONO), "mono");
@@ -821,7 +821,7 @@ static enum gt_color_tier tier_for(const char *term, const char *colorterm,
                                    const char *no_color)
 {
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/zero", "r");
-	enum gt_color_tier tier = (enum gt_color_tier)-1;
+	enum gt_color_tier tier = (enum gt_color_tier) - 1;
 
 	assert_non_null(out);
 	assert_non_null(in);
@@ -904,7 +904,7 @@ static void test_key_table(void **state)
 	assert_int_equal(sizeof(btop) / sizeof(btop[0]), GT_TK_BTOP_COUNT);
 	for (int k = 0; k < GT_TK_BTOP_COUNT; k++)
 		assert_string_equal(gt_theme_key_name((enum gt_theme_key)k),
-				    btop[k]);
+		                    btop[k]);
 	for (int k = 0; k < GT_TK_COUNT; k++) {
 		const char *n = gt_theme_key_name((enum gt_theme_key)k);
 		assert_int_equal(gt_theme_key_lookup(n, strlen(n)), k);
@@ -988,7 +988,7 @@ static void test_search_order(void **state)
 #define FOUND_IN(name, dir)                                                    \
 	do {                                                                   \
 		assert_int_equal(gt_theme_find(name, opt, out, sizeof(out)),   \
-				 0);                                           \
+		                 0);                                           \
 		snprintf(p, sizeof(p), "%s/%s", dir, "");                      \
 		assert_memory_equal(out, p, strlen(p));                        \
 	} while (0)
@@ -1077,9 +1077,9 @@ static void test_list_names(void **state)
 		for (int i = 0; i < n; i++) {
 			if (i > 0)
 				assert_true(strcasecmp(big[i - 1], big[i]) <=
-					    0);
+				            0);
 			seen += strcmp(big[i], "A") == 0 ||
-				strcmp(big[i], "c") == 0;
+			        strcmp(big[i], "c") == 0;
 		}
 		assert_int_equal(seen, 2);
 	}
