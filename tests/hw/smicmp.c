@@ -208,7 +208,7 @@ static const char *smi_value(const struct smi_gpu *g, const struct field *f,
 }
 
 struct tally {
-	unsigned match, differ, only_smi, only_gputop, both_na;
+	unsigned match, differ, shown, only_smi, only_gputop, both_na;
 };
 
 static void show(const char *label, const char *ours, const char *theirs,
@@ -301,11 +301,13 @@ static void compare_field(const struct field *f, const cJSON *dev,
 		break;
 	}
 	}
-	if (ok) {
-		t->match++;
+	if (ok && f->tol < 0) {
+		t->shown++;
 		show(f->label, ours, theirs,
-		     f->tol < 0 ? "shown (not compared: moves too fast)"
-		                : "match");
+		     "shown (not compared: moves too fast)");
+	} else if (ok) {
+		t->match++;
+		show(f->label, ours, theirs, "match");
 	} else {
 		t->differ++;
 		show(f->label, ours, theirs,
@@ -550,9 +552,11 @@ int main(int argc, char **argv)
 			t.differ++;
 		}
 	}
-	printf("\nsummary: %u GPU(s) paired; %u match, %u differ, %u only "
-	       "nvidia-smi, %u only gputop, %u N/A in both\n",
-	       paired, t.match, t.differ, t.only_smi, t.only_gputop, t.both_na);
+	printf("\nsummary: %u GPU(s) paired; %u match, %u differ, %u shown "
+	       "without comparing, %u only nvidia-smi, %u only gputop, %u N/A "
+	       "in both\n",
+	       paired, t.match, t.differ, t.shown, t.only_smi, t.only_gputop,
+	       t.both_na);
 	smi_free(&before);
 	smi_free(&after);
 	cJSON_Delete(snap);
