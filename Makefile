@@ -38,16 +38,19 @@ SAN_FLAGS :=
 endif
 
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) \
-              $(PKG_CFLAGS) -Isrc -Isrc/collectors -Isrc/ui \
+              $(PKG_CFLAGS) -Isrc \
               -DGPUTOP_VERSION='"$(VERSION)"' -DGPUTOP_DATADIR='"$(DATADIR)"'
 DEPFLAGS  := -MMD -MP
 LDFLAGS   ?=
 LIBS      := $(PKG_LIBS) -lpthread -ldl -lm
 
-SRC      := $(wildcard src/*.c src/collectors/*.c src/ui/*.c)
+SRC      := $(wildcard src/*.c src/*/*.c)
 OBJ      := $(SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ  := $(filter-out $(BUILD)/src/main.o,$(OBJ))
-UNIT_SRC := $(wildcard tests/unit/test_*.c tests/integration/test_*.c)
+# Unit tests mirror the sources (tests/unit/<folder>/test_<module>.c); each
+# builds to $(BUILD)/tests/test_<module>.
+UNIT_SRC := $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c \
+              tests/integration/test_*.c)
 UNIT_BIN := $(addprefix $(BUILD)/tests/,$(notdir $(UNIT_SRC:.c=)))
 FAKE_SRC := $(wildcard tests/fake-nvml/*.c)
 FAKE_LIB := $(BUILD)/fake-nvml/libnvidia-ml.so.1
@@ -76,13 +79,12 @@ $(FAKE_LIB): $(FAKE_SRC) $(wildcard tests/fake-nvml/*.h) src/collectors/nvml_abi
 	    -Wl,-soname,libnvidia-ml.so.1 -o $@ $(FAKE_SRC) -lm
 	$(Q)ln -sf libnvidia-ml.so.1 $(BUILD)/fake-nvml/libnvidia-ml.so
 
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB_OBJ)
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
-
-$(BUILD)/tests/test_%: tests/integration/test_%.c $(LIB_OBJ)
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcmocka $(LIBS)
+define test_rule
+$(BUILD)/tests/$(notdir $(1:.c=)): $(1) $$(LIB_OBJ)
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(CC) $$(ALL_CFLAGS) -Itests $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $$(LIB_OBJ) -lcmocka $$(LIBS)
+endef
+$(foreach t,$(UNIT_SRC),$(eval $(call test_rule,$(t))))
 
 $(BUILD)/tests/stress_%: tests/stress/stress_%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -161,11 +163,11 @@ clean:
 	rm -rf build
 
 format:
-	clang-format -i $(SRC) $(wildcard src/*.h src/*/*.h tests/*/*.c tests/*/*.h)
+	clang-format -i $(SRC) $(wildcard src/*.h src/*/*.h tests/*/*.c tests/*/*.h tests/*/*/*.c)
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-	    --std=c11 -D_GNU_SOURCE -Isrc -Isrc/collectors --inline-suppr \
+	    --std=c11 -D_GNU_SOURCE -Isrc --inline-suppr \
 	    --suppress=missingIncludeSystem src
 
 -include $(OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collector.h"
+#include "core/collector.h"
 
 const char gt_cli_usage[] =
     "Usage: gputop [OPTION]...\n"

@@ -13,7 +13,7 @@
 #include <syslog.h>
 #include <time.h>
 
-#include "view.h"
+#include "core/view.h"
 
 void gt_headless_session_config(const struct gt_cli *cli,
                                 struct gt_ctlsession_config *cfg, char *state,

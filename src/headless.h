@@ -10,9 +10,9 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "collector.h"
-#include "ctlsession.h"
-#include "profile.h"
+#include "core/collector.h"
+#include "control/control_session.h"
+#include "config/profile.h"
 
 /* Paths of the state file and audit log for the command line (--state-dir
  * or the defaults), filled into cfg with the other options. The buffers

@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "collector.h"
-#include "list.h"
-#include "snapshot.h"
-#include "dashboard.h"
+#include "core/collector.h"
+#include "export/list.h"
+#include "export/snapshot.h"
+#include "ui/dashboard.h"
 #include "headless.h"
-#include "view.h"
+#include "core/view.h"
 
 /* Set from the signal handler: the one piece of global mutable state, since
  * a handler cannot be given a context pointer. */

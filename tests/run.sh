@@ -105,7 +105,7 @@ for build in "$@"; do
 		run_one "$build/check-exports" tests/fake-nvml/check-exports.sh \
 			"$GPUTOP_FAKE_NVML_LIB" tests/fixtures/nvidia
 	fi
-	for t in tests/integration/*.sh; do
+	for t in tests/integration/*.sh tests/terminal/*.sh; do
 		[ -x "$t" ] && run_one "$build/$(basename "$t")" "$t"
 	done
 done

@@ -33,13 +33,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "amdgpu_ids.h"
-#include "amdgpu_libdrm.h"
-#include "amdgpu_parse.h"
-#include "amdgpu_priv.h"
-#include "drmnode.h"
-#include "fdinfo.h"
-#include "sysfs.h"
+#include "collectors/amdgpu_ids.h"
+#include "collectors/amdgpu_libdrm.h"
+#include "collectors/amdgpu_parse.h"
+#include "collectors/amdgpu_priv.h"
+#include "linux/drmnode.h"
+#include "linux/fdinfo.h"
+#include "linux/sysfs.h"
 
 void gt_amdgpu_fail_errno(struct gt_val *val, int rc)
 {

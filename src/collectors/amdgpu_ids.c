@@ -19,12 +19,12 @@
  * data. The chip families come from AMD's public product specifications.
  * When a distribution's amdgpu.ids has an entry, that entry wins.
  */
-#include "amdgpu_ids.h"
+#include "collectors/amdgpu_ids.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
+#include "core/model.h"
 
 struct builtin {
 	uint16_t device;

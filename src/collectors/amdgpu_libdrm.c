@@ -3,7 +3,7 @@
  * (see amdgpu_libdrm.h). Not named amdgpu_drm.c: libdrm's own amdgpu_drm.h
  * (the kernel uapi header, included here) would clash with its header.
  */
-#include "amdgpu_libdrm.h"
+#include "collectors/amdgpu_libdrm.h"
 
 #include <amdgpu.h>
 #include <amdgpu_drm.h>

@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-#include "model.h"
+#include "core/model.h"
 
 /* Asks the device for one sensor (AMDGPU_INFO_SENSOR_*): 0 and *value, or
  * a negative errno (-EINVAL: not supported; -ENOENT: DPM disabled). */

@@ -4,7 +4,7 @@
  * bytes are read little-endian one by one, so no struct layout, alignment
  * or host byte order is assumed.
  */
-#include "amdgpu_metrics.h"
+#include "collectors/amdgpu_metrics.h"
 
 #include <errno.h>
 #include <string.h>

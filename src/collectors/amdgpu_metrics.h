@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "core/model.h"
 
 /* The decoded table. Every gt_val is OK or GT_WHY_UNSUPPORTED_DEVICE. */
 struct gt_amdgpu_metrics {

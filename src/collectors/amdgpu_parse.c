@@ -3,7 +3,7 @@
  * amdgpu_parse.h). Everything works on (pointer, length) slices so that NUL
  * bytes inside a file never cut it short; a NUL counts as a blank.
  */
-#include "amdgpu_parse.h"
+#include "collectors/amdgpu_parse.h"
 
 #include <errno.h>
 #include <string.h>

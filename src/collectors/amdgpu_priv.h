@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "backend.h"
-#include "drmdev.h"
+#include "core/backend.h"
+#include "linux/drmdev.h"
 
 /* Environment variable naming another amdgpu.ids file (tests, or a newer
  * copy than the distribution's). */

@@ -33,11 +33,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "amdgpu_metrics.h"
-#include "amdgpu_parse.h"
-#include "amdgpu_priv.h"
-#include "fdinfo.h"
-#include "sysfs.h"
+#include "collectors/amdgpu_metrics.h"
+#include "collectors/amdgpu_parse.h"
+#include "collectors/amdgpu_priv.h"
+#include "linux/fdinfo.h"
+#include "linux/sysfs.h"
 
 static void asleep(struct amdgpu_dev *d, struct gt_sample *s)
 {

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "demo_priv.h"
-#include "model.h"
+#include "core/backend.h"
+#include "collectors/demo_priv.h"
+#include "core/model.h"
 
 struct demo_dev {
 	uint64_t n;        /* samples taken so far */

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "demo_priv.h"
-#include "model.h"
+#include "collectors/demo_priv.h"
+#include "core/model.h"
 
 #define ECC_FIELDS                                                             \
 	(NA_F(GT_F_ECC_CORRECTED_VOLATILE) |                                   \

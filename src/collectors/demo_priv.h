@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "core/model.h"
 
 #define MIB            (INT64_C(1) << 20)
 #define GIB            (INT64_C(1) << 30)

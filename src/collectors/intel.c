@@ -19,15 +19,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "clock.h"
-#include "drmdev.h"
-#include "drmnode.h"
-#include "fdinfo.h"
-#include "intel_ids.h"
-#include "intel_query.h"
-#include "intel_sysfs.h"
-#include "sysfs.h"
+#include "core/backend.h"
+#include "core/clock.h"
+#include "linux/drmdev.h"
+#include "linux/drmnode.h"
+#include "linux/fdinfo.h"
+#include "collectors/intel_ids.h"
+#include "collectors/intel_query.h"
+#include "collectors/intel_sysfs.h"
+#include "linux/sysfs.h"
 
 struct intel_dev {
 	struct gt_drmdev drm;

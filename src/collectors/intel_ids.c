@@ -14,7 +14,7 @@
  * and names is factual data; this table is part of gputop under its MIT
  * licence. Update it from the same three sources.
  */
-#include "intel_ids.h"
+#include "collectors/intel_ids.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "core/model.h"
 
 #define XE_LP   "Xe-LP"
 #define XE_HPG  "Xe-HPG"

@@ -5,7 +5,7 @@
  * ../shared/reference/intel-and-fdinfo.md §1.6a): libdrm 2.4.114, still
  * current on Debian 12, has no xe_drm.h at all.
  */
-#include "intel_query.h"
+#include "collectors/intel_query.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * backend (see intel_sysfs.h). Paths follow the kernel ABI documents and
  * sources listed in ../shared/reference/intel-and-fdinfo.md §1.2-1.5.
  */
-#include "intel_sysfs.h"
+#include "collectors/intel_sysfs.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model.h"
-#include "sysfs.h"
+#include "core/model.h"
+#include "linux/sysfs.h"
 
 static bool exists(const char *dir, const char *leaf)
 {

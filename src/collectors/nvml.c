@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "clock.h"
-#include "nvml_api.h"
-#include "nvml_priv.h"
+#include "core/backend.h"
+#include "core/clock.h"
+#include "collectors/nvml_api.h"
+#include "collectors/nvml_priv.h"
 
 /* Records the outcome of one call; returns true when the device is gone. */
 static bool put(struct gt_val *val, nvmlReturn_t rc, int64_t v)

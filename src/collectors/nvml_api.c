@@ -2,7 +2,7 @@
  * nvml_api.c - loading libnvidia-ml with dlopen, resolving versioned
  * symbols with their fallbacks, and the pure decoders of NVML values.
  */
-#include "nvml_api.h"
+#include "collectors/nvml_api.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "nvml_abi.h"
+#include "core/model.h"
+#include "collectors/nvml_abi.h"
 
 #define NVML_FN(name) __typeof__(name) *
 

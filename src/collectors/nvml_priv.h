@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "nvml_api.h"
+#include "core/backend.h"
+#include "collectors/nvml_api.h"
 
 /* Values read on the slow cadence, repeated in the samples between. */
 struct slow_cache {

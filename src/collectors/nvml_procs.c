@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvml_priv.h"
+#include "collectors/nvml_priv.h"
 
 typedef nvmlReturn_t (*list_fn)(nvmlDevice_t, unsigned *, void *);
 

@@ -3,7 +3,7 @@
  * backend is added here and nowhere else (no constructor tricks). Also
  * the names of backend states.
  */
-#include "backend.h"
+#include "core/backend.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * returns. Drawing goes through the widgets of panels.c into stdscr, then
  * one doupdate(): ncurses sends only what changed.
  */
-#include "dashboard.h"
+#include "ui/dashboard.h"
 
 #include <curses.h>
 #include <langinfo.h>
@@ -24,16 +24,16 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "dash_priv.h"
-#include "layout.h"
-#include "model.h"
-#include "overlay.h"
-#include "panels.h"
-#include "setup.h"
-#include "text.h"
-#include "theme.h"
-#include "view.h"
+#include "config/config.h"
+#include "ui/dashboard_priv.h"
+#include "ui/layout.h"
+#include "core/model.h"
+#include "ui/overlay.h"
+#include "ui/panels.h"
+#include "ui/setup.h"
+#include "core/text.h"
+#include "ui/theme.h"
+#include "core/view.h"
 
 void gt_dash_notice(struct dash *d, const char *msg)
 {

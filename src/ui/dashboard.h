@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "collector.h"
-#include "ctlsession.h"
+#include "core/collector.h"
+#include "control/control_session.h"
 
 struct gt_dash_opts {
 	const char *theme;       /* theme name or path; NULL = built-in */

@@ -3,7 +3,7 @@
  * Graph rows are computed one at a time into a row buffer, so a graph of
  * any size is drawn without a w x h scratch array.
  */
-#include "gpugraph.h"
+#include "ui/gpugraph.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #ifndef GPUTOP_GPUGRAPH_H
 #define GPUTOP_GPUGRAPH_H
 
-#include "panels.h"
+#include "ui/panels.h"
 
 enum gt_plot {
 	GT_PLOT_GPU,

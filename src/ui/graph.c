@@ -5,7 +5,7 @@
  * the same result, and the bit layout is checkable against the Unicode
  * braille pattern definition.
  */
-#include "graph.h"
+#include "ui/graph.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,12 +1,12 @@
 /*
  * history.c - graph history per device (see history.h).
  */
-#include "history.h"
+#include "ui/history.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "model.h"
+#include "core/model.h"
 
 void gt_history_init(struct gt_history *h)
 {

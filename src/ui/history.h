@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ring.h"
+#include "core/ring.h"
 
 #define GT_HISTORY_LEN 1024
 

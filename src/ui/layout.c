@@ -4,7 +4,7 @@
  * process table's share and the "how to get more" message. Pure: no
  * ncurses, no I/O, no globals.
  */
-#include "layout.h"
+#include "ui/layout.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,15 +3,15 @@
  * overlay.h). Every function key has a letter key too: some terminals
  * never deliver F-keys.
  */
-#include "overlay.h"
+#include "ui/overlay.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "panels.h"
-#include "proctable.h"
-#include "text.h"
+#include "ui/panels.h"
+#include "ui/proctable.h"
+#include "core/text.h"
 
 static const char *const help_lines[] = {
     "Keys (letters work where F-keys do not reach)",

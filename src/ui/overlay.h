@@ -9,10 +9,10 @@
 #include <curses.h>
 #include <stdint.h>
 
-#include "layout.h"
-#include "model.h"
-#include "palette.h"
-#include "view.h"
+#include "ui/layout.h"
+#include "core/model.h"
+#include "ui/palette.h"
+#include "core/view.h"
 
 enum gt_overlay_kind {
 	GT_OVERLAY_NONE,

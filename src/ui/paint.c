@@ -3,7 +3,7 @@
  * and handed to ncurses as ready cells: waddnstr would run every byte
  * through mbrtowc and wctob, which cost more than the rest of a frame.
  */
-#include "paint.h"
+#include "ui/paint.h"
 
 #include <stdbool.h>
 #include <wchar.h>

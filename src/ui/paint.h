@@ -11,7 +11,7 @@
 #include <curses.h>
 #include <stdint.h>
 
-#include "layout.h"
+#include "ui/layout.h"
 
 /* Text clipped to the rectangle's width from column col of row row;
  * returns the cells written. Wide characters take two cells and are left

@@ -5,7 +5,7 @@
  * pairs; with a 256-colour description the nearest cube colour is used,
  * since ncurses can only send the colours its terminal description names.
  */
-#include "palette.h"
+#include "ui/palette.h"
 
 #include <curses.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #ifndef GPUTOP_PALETTE_H
 #define GPUTOP_PALETTE_H
 
-#include "theme.h"
+#include "ui/theme.h"
 
 enum gt_role {
 	GT_ROLE_MAIN,

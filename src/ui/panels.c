@@ -3,14 +3,14 @@
  * panels.h). Names come from devices and processes: they are escaped
  * before they reach the terminal.
  */
-#include "panels.h"
+#include "ui/panels.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "gpugraph.h"
-#include "text.h"
+#include "ui/gpugraph.h"
+#include "core/text.h"
 
 void gt_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
                  bool fahrenheit)

@@ -10,13 +10,13 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "graph.h"
-#include "history.h"
-#include "layout.h"
-#include "model.h"
-#include "paint.h"
-#include "palette.h"
-#include "proctable.h"
+#include "ui/graph.h"
+#include "ui/history.h"
+#include "ui/layout.h"
+#include "core/model.h"
+#include "ui/paint.h"
+#include "ui/palette.h"
+#include "ui/proctable.h"
 
 struct gt_panel_data {
 	const struct gt_static *st;

@@ -5,7 +5,7 @@
  * needs neither qsort_r (whose argument order differs between libcs) nor a
  * global for the sort column, and equal input always gives equal output.
  */
-#include "proctable.h"
+#include "ui/proctable.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "text.h"
+#include "core/text.h"
 
 const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT] = {
     /* header      key          width right  numeric desc   keep */

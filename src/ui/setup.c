@@ -3,17 +3,17 @@
  * symbols, temperature unit, process table, graphs, panel size, one line
  * per process column, one line per GPU.
  */
-#include "setup.h"
+#include "ui/setup.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "graph.h"
-#include "panels.h"
-#include "proctable.h"
-#include "overlay.h"
-#include "text.h"
-#include "theme.h"
+#include "ui/graph.h"
+#include "ui/panels.h"
+#include "ui/proctable.h"
+#include "ui/overlay.h"
+#include "core/text.h"
+#include "ui/theme.h"
 
 enum {
 	LINE_INTERVAL,

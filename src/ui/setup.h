@@ -9,9 +9,9 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "collector.h"
-#include "config.h"
-#include "palette.h"
+#include "core/collector.h"
+#include "config/config.h"
+#include "ui/palette.h"
 
 #define GT_SETUP_MAX_THEMES 64
 

@@ -3,7 +3,7 @@
  * binding it when the dialog opens, checking it when the user confirms,
  * and sending through a pidfd so the signal cannot reach a reused pid.
  */
-#include "sigtarget.h"
+#include "ui/sigtarget.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,8 +14,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "proctable.h"
-#include "text.h"
+#include "ui/proctable.h"
+#include "core/text.h"
 
 void gt_sigtarget_init(struct gt_sigtarget *t)
 {

@@ -4,7 +4,7 @@
  * theme_dirs.c's. See theme.h for the rules; the comments here say why the
  * code follows them.
  */
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
  * setup dialog. Reading a file once found is theme.c's; see theme.h for the
  * rules.
  */
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -16,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "dashboard.h"
-#include "fdinfo.h"
-#include "procinfo.h"
-#include "ring.h"
+#include "core/collector.h"
+#include "ui/dashboard.h"
+#include "linux/fdinfo.h"
+#include "linux/procinfo.h"
+#include "core/ring.h"
 
 static uint64_t cpu_ns(void)
 {

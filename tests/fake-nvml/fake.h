@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "nvml_abi.h"
+#include "collectors/nvml_abi.h"
 
 #pragma GCC visibility push(hidden)
 

@@ -19,10 +19,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "json_path.h"
-#include "open_watch.h"
-#include "run_gputop.h"
-#include "unpriv.h"
+#include "support/json_path.h"
+#include "support/open_watch.h"
+#include "support/run_gputop.h"
+#include "support/unpriv.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -33,8 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "view.h"
+#include "core/collector.h"
+#include "core/view.h"
 
 static const char *fixtures(void)
 {

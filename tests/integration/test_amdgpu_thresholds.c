@@ -21,8 +21,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "json_path.h"
-#include "run_gputop.h"
+#include "support/json_path.h"
+#include "support/run_gputop.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,8 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "model.h"
+#include "core/backend.h"
+#include "core/model.h"
 
 static const char *capture(const char *name)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collector.h"
+#include "core/collector.h"
 
 static const char *env_or_fail(const char *name)
 {

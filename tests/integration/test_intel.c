@@ -18,10 +18,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "json_path.h"
-#include "open_watch.h"
-#include "run_gputop.h"
-#include "unpriv.h"
+#include "support/json_path.h"
+#include "support/open_watch.h"
+#include "support/run_gputop.h"
+#include "support/unpriv.h"
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -34,11 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "clock.h"
-#include "collector.h"
-#include "fdinfo.h"
-#include "model.h"
+#include "core/backend.h"
+#include "core/clock.h"
+#include "core/collector.h"
+#include "linux/fdinfo.h"
+#include "core/model.h"
 
 /* ---- files and trees ---- */
 

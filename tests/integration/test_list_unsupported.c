@@ -21,9 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "list.h"
-#include "run_gputop.h"
+#include "core/collector.h"
+#include "export/list.h"
+#include "support/run_gputop.h"
 
 #define SECTION "Unsupported DRM devices (no backend reads them):\n"
 

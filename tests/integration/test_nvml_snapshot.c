@@ -12,8 +12,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "json_path.h"
-#include "run_gputop.h"
+#include "support/json_path.h"
+#include "support/run_gputop.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nvml_api.h"
+#include "collectors/nvml_api.h"
 
 static char *scenario_path(const char *name)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "view.h"
+#include "core/collector.h"
+#include "core/view.h"
 
 struct shared {
 	struct gt_collector *c;

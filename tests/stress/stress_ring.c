@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "publish.h"
-#include "ring.h"
+#include "core/publish.h"
+#include "core/ring.h"
 
 #define WORDS 61 /* an odd size: the tail is not a whole multiple of 8 */
 #define RECORDS 200000u

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "collector.h"
+#include "core/collector.h"
 
 #define ERRLEN 256
 

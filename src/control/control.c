@@ -1,0 +1,419 @@
+/*
+ * control.c - the control object (see control.h): its configuration, the
+ * restore journal it notes originals in and saves before every first
+ * write, the audit log, the real sysfs writer, and the restore through
+ * gt_restore_apply with this module's callbacks. The writes themselves
+ * live in control_nvml.c (NVIDIA), control_sysfs.c (AMD) and
+ * control_intel.c (Intel).
+ */
+#include "control/control.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+struct gt_control {
+	const struct gt_nvml_api *nvml;
+	bool privileged;
+	bool syslog;
+	time_t fixed_time;
+	gt_control_write_fn write;
+	void *write_ctx;
+	int (*journal_saved)(void *ctx, const struct gt_restore_journal *j,
+	                     char *err, size_t len);
+	void *journal_ctx;
+	char root[PATH_MAX];
+	char state[PATH_MAX];
+	char audit[PATH_MAX];
+	struct gt_restore_journal j;
+};
+
+int gt_control_refuse(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return GT_CONTROL_REFUSED;
+}
+
+/* ------------------------------------------------------------------ */
+/* The control object, journal and audit log                           */
+/* ------------------------------------------------------------------ */
+
+static int copy_path(char *dst, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= PATH_MAX)
+		return -1;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+struct gt_control *gt_control_new(const struct gt_control_config *cfg,
+                                  char *err, size_t len)
+{
+	struct gt_control *c = calloc(1, sizeof(*c));
+	const char *root = cfg->sysfs_root ? cfg->sysfs_root : "/sys";
+	struct stat st;
+	char *slash;
+
+	if (!c) {
+		gt_control_refuse(err, len, "out of memory");
+		return NULL;
+	}
+	c->nvml = cfg->nvml;
+	c->privileged = cfg->privileged == GT_CONTROL_PRIV_AUTO
+	                    ? geteuid() == 0
+	                    : cfg->privileged == GT_CONTROL_PRIV_YES;
+	c->fixed_time = cfg->fixed_time;
+	c->syslog = cfg->syslog;
+	c->write = cfg->write;
+	c->write_ctx = cfg->write_ctx;
+	c->journal_saved = cfg->journal_saved;
+	c->journal_ctx = cfg->journal_ctx;
+	if (copy_path(c->root, root) || gt_restore_init(&c->j, root)) {
+		gt_control_refuse(err, len,
+		                  "sysfs root %s: not an absolute path", root);
+		goto fail;
+	}
+	if (cfg->state_path ? copy_path(c->state, cfg->state_path)
+	                    : gt_restore_default_path(c->state, PATH_MAX)) {
+		gt_control_refuse(err, len,
+		                  "no place for the restore state file (set "
+		                  "HOME or XDG_STATE_HOME)");
+		goto fail;
+	}
+	/* The audit log sits beside the state file by default: the same
+	 * private directory, per user, /var/lib/gputop for root. */
+	if (cfg->audit_path) {
+		if (copy_path(c->audit, cfg->audit_path))
+			goto long_path;
+	} else {
+		memcpy(c->audit, c->state, PATH_MAX);
+		slash = strrchr(c->audit, '/');
+		if (!slash || (size_t)(slash - c->audit) + 11 >= PATH_MAX)
+			goto long_path;
+		strcpy(slash + 1, "audit.log");
+	}
+	/* A state file left by a gputop that died holds the true originals
+	 * (the devices now hold gputop's values): keep it, never save over
+	 * it with an empty journal. */
+	if (lstat(c->state, &st) == 0 &&
+	    gt_restore_load(c->state, root, &c->j, err, len) != 0)
+		goto fail;
+	return c;
+long_path:
+	gt_control_refuse(err, len, "audit log path too long");
+fail:
+	free(c);
+	return NULL;
+}
+
+void gt_control_free(struct gt_control *c)
+{
+	free(c);
+}
+
+bool gt_control_privileged(const struct gt_control *c)
+{
+	return c->privileged;
+}
+
+const char *gt_control_readonly_reason(const struct gt_control *c)
+{
+	return c->privileged ? ""
+	                     : "changing GPU settings needs root: run gputop "
+	                       "with sudo (gputop is never setuid)";
+}
+
+size_t gt_control_pending(const struct gt_control *c)
+{
+	return c->j.n;
+}
+
+const struct gt_restore_journal *gt_control_journal(const struct gt_control *c)
+{
+	return &c->j;
+}
+
+const char *gt_control_state_path(const struct gt_control *c)
+{
+	return c->state;
+}
+
+const struct gt_nvml_api *gt_control_nvml_api(const struct gt_control *c)
+{
+	return c->nvml;
+}
+
+int64_t gt_control_now(const struct gt_control *c)
+{
+	return c->fixed_time ? (int64_t)c->fixed_time : (int64_t)time(NULL);
+}
+
+int gt_control_refuse_unprivileged(const struct gt_control *c, const char *what,
+                                   char *err, size_t len)
+{
+	(void)c;
+	return gt_control_refuse(
+	    err, len,
+	    "%s needs root: run gputop with sudo (gputop is never "
+	    "setuid; without root its dialogs are read-only)",
+	    what);
+}
+
+/* mkdir -p of path's parent directory, private like the state file's. */
+static void make_parent(const char *path)
+{
+	char dir[PATH_MAX];
+
+	memcpy(dir, path, strlen(path) + 1);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		(void)mkdir(dir, 0700);
+		*p = '/';
+	}
+}
+
+static int open_audit(const struct gt_control *c)
+{
+	return open(c->audit,
+	            O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	            0600);
+}
+
+/* "text" with \" \\ and \xNN for what is not printable ASCII: one field,
+ * one line, whatever a sysfs file held. */
+static void quote(char *dst, size_t size, const char *s)
+{
+	size_t k = 0;
+
+	dst[k++] = '"';
+	for (; s && *s && k + 6 < size; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			k += (size_t)snprintf(dst + k, size - k, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			k += (size_t)snprintf(dst + k, size - k, "\\x%02x", ch);
+		else
+			dst[k++] = (char)ch;
+	}
+	dst[k++] = '"';
+	dst[k] = '\0';
+}
+
+void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
+                      const char *setting, const char *old,
+                      const char *new_value, const char *result)
+{
+	char t[32], qo[400], qn[400], line[1600];
+	time_t now = (time_t)gt_control_now(c);
+	struct tm tm;
+	int n, fd;
+
+	if (!gmtime_r(&now, &tm) ||
+	    strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(t, sizeof(t), "@%lld", (long long)now);
+	quote(qo, sizeof(qo), old);
+	quote(qn, sizeof(qn), new_value);
+	n = snprintf(line, sizeof(line), "%s %s %s %s old=%s new=%s %s\n", t,
+	             kind, dev, setting, qo, qn, result);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1, line[n - 1] = '\n';
+	if (c->syslog)
+		syslog(LOG_NOTICE, "%s %s %s old=%s new=%s %s", kind, dev,
+		       setting, qo, qn, result);
+	/* One O_APPEND write a line: the guardian may log to the same file. */
+	make_parent(c->audit);
+	fd = open_audit(c);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)n) != n) {
+		/* nothing better to do: the write itself already happened */
+	}
+	close(fd);
+}
+
+static int audit_ready(struct gt_control *c, char *err, size_t len)
+{
+	int fd;
+
+	make_parent(c->audit);
+	fd = open_audit(c);
+	if (fd < 0)
+		return gt_control_refuse(err, len,
+		                         "cannot open the audit log %s: %s; "
+		                         "nothing written",
+		                         c->audit, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+/* Notes the actions and saves the state file when any is new; on failure
+ * none stays noted. */
+static int note(struct gt_control *c, const struct gt_restore_action *a,
+                size_t n, char *err, size_t len)
+{
+	char why[GT_RESTORE_PATH_MAX + 128];
+	size_t n0 = c->j.n;
+	bool added = false;
+
+	for (size_t i = 0; i < n; i++) {
+		int rc = gt_restore_note(&c->j, &a[i], why, sizeof(why));
+		if (rc < 0) {
+			c->j.n = n0;
+			return gt_control_refuse(err, len,
+			                         "cannot journal the original "
+			                         "value: %s; nothing written",
+			                         why);
+		}
+		added |= rc == 0;
+	}
+	if (!added)
+		return 0;
+	if (gt_restore_save(&c->j, c->state, why, sizeof(why)) != 0) {
+		c->j.n = n0; /* nothing of it was written: forget it */
+		return gt_control_refuse(err, len,
+		                         "cannot save the restore state: %s; "
+		                         "nothing written",
+		                         why);
+	}
+	/* The guardian must hold the originals before the write too. */
+	if (c->journal_saved &&
+	    c->journal_saved(c->journal_ctx, &c->j, why, sizeof(why)) != 0)
+		return gt_control_refuse(err, len,
+		                         "cannot hand the restore state to the "
+		                         "guardian: %s; nothing written",
+		                         why);
+	return 0;
+}
+
+int gt_control_prepare(struct gt_control *c, const struct gt_restore_action *a,
+                       size_t n, char *err, size_t len)
+{
+	return audit_ready(c, err, len) || note(c, a, n, err, len) ? -1 : 0;
+}
+
+int gt_control_write_file(const char *path, const char *value)
+{
+	char buf[GT_RESTORE_VALUE_MAX + 1];
+	size_t n = strlen(value);
+	struct stat st;
+	ssize_t w;
+	int fd, e = 0;
+
+	if (n >= GT_RESTORE_VALUE_MAX)
+		return -EINVAL;
+	memcpy(buf, value, n);
+	buf[n++] = '\n';
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+	                    O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	/* One write(): the kernel parses each write as one command. */
+	do
+		w = write(fd, buf, n);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		e = errno;
+	else if ((size_t)w != n)
+		e = EIO;
+	if (close(fd) != 0 && !e)
+		e = errno;
+	return -e;
+}
+
+const char *gt_control_sysfs_root(const struct gt_control *c)
+{
+	return c->root;
+}
+
+int gt_control_write_value(struct gt_control *c, const char *path,
+                           const char *value)
+{
+	return c->write ? c->write(c->write_ctx, path, value)
+	                : gt_control_write_file(path, value);
+}
+
+/* ------------------------------------------------------------------ */
+/* Restore                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A journaled sysfs write goes to the module whose setter made it. */
+static int restore_sysfs(void *ctx, const char *path, const char *value)
+{
+	return gt_control_intel_leaf(path)
+	           ? gt_control_intel_restore_write(ctx, path, value)
+	           : gt_control_amd_restore_write(ctx, path, value);
+}
+
+void gt_control_restore_ops(struct gt_control *c, struct gt_restore_ops *ops)
+{
+	*ops = (struct gt_restore_ops){
+	    .ctx = c,
+	    .sysfs_write = restore_sysfs,
+	    .nvml_fan_auto = gt_control_nvml_restore_fan_auto,
+	    .nvml_power_limit = gt_control_nvml_restore_power_limit,
+	    .amd_fan_curve_reset = gt_control_amd_restore_curve,
+	};
+}
+
+int gt_control_load_state(struct gt_control *c, char *err, size_t len)
+{
+	struct stat st;
+
+	/* A journal in use is what the file holds (it is saved at each
+	 * note); a missing file is nothing to restore. */
+	if (c->j.n > 0 || lstat(c->state, &st) != 0)
+		return 0;
+	return gt_restore_load(c->state, c->root, &c->j, err, len) ? -1 : 0;
+}
+
+int gt_control_restore_all(struct gt_control *c, char *report, size_t len)
+{
+	struct gt_restore_ops ops;
+	int failures;
+
+	if (!c->privileged) {
+		gt_control_refuse(
+		    report, len, "%s",
+		    "restoring GPU settings needs root: run gputop "
+		    "--restore with sudo");
+		return -1;
+	}
+	gt_control_restore_ops(c, &ops);
+	failures = gt_restore_apply(&c->j, &ops, report, len);
+	/* Keep the state file (and the journal) until every action worked:
+	 * a later --restore can try the rest again. */
+	if (failures == 0 && gt_restore_clear(c->state) == 0)
+		gt_restore_init(&c->j, c->root);
+	return failures;
+}
+
+int gt_control_forget(struct gt_control *c)
+{
+	if (gt_restore_clear(c->state) < 0)
+		return -1;
+	gt_restore_init(&c->j, c->root);
+	return 0;
+}

@@ -1,0 +1,396 @@
+/*
+ * collector.c - probing, the sampling schedule and publication (see
+ * collector.h). Owns the backends, the per-device rings and the process
+ * info cache; everything readers see goes through a ring or a gt_pub.
+ */
+#include "core/collector.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "linux/fdinfo.h"
+#include "linux/procinfo.h"
+
+static void devlist_free(void *obj)
+{
+	free(obj);
+}
+
+static void proclist_free(void *obj)
+{
+	struct gt_proclist *pl = obj;
+	for (size_t i = 0; i < pl->count; i++)
+		free(pl->items[i].cmdline);
+	free(pl->items);
+	free(pl);
+}
+
+static uint64_t at_least(uint64_t v, uint64_t min)
+{
+	return v < min ? min : v;
+}
+
+/* Reads every device's facts and publishes them as a new devlist. */
+static int publish_devlist(struct gt_collector *c)
+{
+	struct gt_devlist *dl =
+	    calloc(1, sizeof(*dl) + c->ndevices * sizeof(dl->items[0]));
+	if (!dl)
+		return -1;
+	dl->count = c->ndevices;
+	dl->generation = ++c->devlist_generation;
+	for (size_t i = 0; i < c->ndevices; i++) {
+		struct gt_device *d = &c->devices[i];
+		struct gt_static *st = &dl->items[i];
+		gt_static_init(st);
+		if (d->backend->ops->get_static(d->backend, d->backend_dev,
+		                                st) < 0)
+			d->lost = true;
+		st->index = (unsigned)i;
+	}
+	gt_pub_publish(&c->devlist, dl);
+	return 0;
+}
+
+static void probe_backends(struct gt_collector *c)
+{
+	const struct gt_backend_ops *const *table = gt_backend_table;
+	size_t n = gt_backend_table_len;
+	static const struct gt_backend_ops *const demo_only[] = {
+	    &gt_demo_backend};
+
+	if (c->cfg.demo) {
+		table = demo_only;
+		n = 1;
+	}
+	for (size_t i = 0; i < n && c->nbackends < GT_MAX_BACKENDS; i++) {
+		struct gt_backend *b = &c->backends[c->nbackends++];
+		memset(b, 0, sizeof(*b));
+		b->ops = table[i];
+		b->ops->probe(b, &c->cfg.backend);
+		if (b->status != GT_BACKEND_OK)
+			b->device_count = 0;
+		if (b->device_count && b->ops->uses_fdinfo)
+			c->uses_fdinfo = true;
+	}
+}
+
+static int alloc_devices(struct gt_collector *c)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < c->nbackends; i++)
+		total += c->backends[i].device_count;
+	c->devices = calloc(total ? total : 1, sizeof(*c->devices));
+	if (!c->devices)
+		return -1;
+	for (size_t i = 0; i < c->nbackends; i++) {
+		struct gt_backend *b = &c->backends[i];
+		for (unsigned j = 0; j < b->device_count; j++) {
+			struct gt_device *d = &c->devices[c->ndevices];
+			d->backend = b;
+			d->backend_dev = j;
+			if (gt_ring_init(&d->samples, GT_RING_SAMPLES,
+			                 sizeof(struct gt_sample)) < 0)
+				return -1;
+			c->ndevices++;
+		}
+	}
+	return 0;
+}
+
+struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
+{
+	struct gt_collector *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->cfg = *cfg;
+	if (c->cfg.interval_ns == 0)
+		c->cfg.interval_ns = GT_INTERVAL_DEFAULT_NS;
+	c->cfg.interval_ns = at_least(c->cfg.interval_ns, GT_INTERVAL_MIN_NS);
+	if (c->cfg.proc_interval_ns == 0)
+		c->cfg.proc_interval_ns =
+		    at_least(2 * c->cfg.interval_ns, 1000000000ull);
+	if (c->cfg.slow_interval_ns == 0)
+		c->cfg.slow_interval_ns =
+		    at_least(5 * c->cfg.interval_ns, 5000000000ull);
+	atomic_init(&c->interval_ns, c->cfg.interval_ns);
+	gt_pub_init(&c->devlist, devlist_free);
+	gt_pub_init(&c->proclist, proclist_free);
+	pthread_mutex_init(&c->stop_lock, NULL);
+	pthread_mutex_init(&c->tick_lock, NULL);
+	pthread_cond_init(&c->stop_cond, NULL);
+
+	/* The fdinfo scanner is shared by the DRM backends through their
+	 * options; the collector owns it and drives it once per round. */
+	c->fdinfo = gt_fdinfo_new(c->cfg.backend.procfs_root);
+	c->cfg.backend.fdinfo = c->fdinfo;
+	probe_backends(c);
+	c->procinfo = gt_procinfo_new(c->cfg.backend.procfs_root);
+	if (!c->fdinfo || !c->procinfo || alloc_devices(c) < 0 ||
+	    publish_devlist(c) < 0) {
+		gt_collector_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+void gt_collector_close(struct gt_collector *c)
+{
+	if (!c)
+		return;
+	gt_collector_stop(c);
+	for (size_t i = 0; i < c->ndevices; i++)
+		gt_ring_destroy(&c->devices[i].samples);
+	free(c->devices);
+	for (size_t i = 0; i < c->nbackends; i++)
+		if (c->backends[i].ops->shutdown)
+			c->backends[i].ops->shutdown(&c->backends[i]);
+	gt_pub_destroy(&c->devlist);
+	gt_pub_destroy(&c->proclist);
+	gt_proc_vec_free(&c->scratch);
+	gt_procinfo_free(c->procinfo);
+	gt_fdinfo_free(c->fdinfo);
+	pthread_cond_destroy(&c->stop_cond);
+	pthread_mutex_destroy(&c->stop_lock);
+	pthread_mutex_destroy(&c->tick_lock);
+	free(c);
+}
+
+static bool sample_devices(struct gt_collector *c, bool slow, uint64_t tick)
+{
+	bool facts_changed = false;
+	for (size_t i = 0; i < c->ndevices; i++) {
+		struct gt_device *d = &c->devices[i];
+		struct gt_sample s;
+		gt_sample_init(&s);
+		if (!d->lost) {
+			int rc = d->backend->ops->sample(
+			    d->backend, d->backend_dev, &s, slow);
+			if (rc < 0)
+				d->lost = true;
+			else if (rc > 0)
+				facts_changed = true;
+		}
+		if (d->lost) {
+			/* Keep pushing: readers see the device is still
+			 * being watched, and why it has no values. */
+			gt_sample_init(&s);
+			gt_sample_fail_all(&s, GT_WHY_LOST);
+			s.state = GT_DEV_LOST;
+		}
+		s.monotonic_ns = gt_monotonic_ns();
+		s.seq = tick;
+		gt_ring_push(&d->samples, &s);
+	}
+	return facts_changed;
+}
+
+static int compare_proc(const void *a, const void *b)
+{
+	const struct gt_process *pa = a, *pb = b;
+	if (pa->device_index != pb->device_index)
+		return pa->device_index < pb->device_index ? -1 : 1;
+	return (pa->pid > pb->pid) - (pa->pid < pb->pid);
+}
+
+static void collect_processes(struct gt_collector *c, uint64_t tick)
+{
+	struct gt_proc_vec *vec = &c->scratch;
+	uint64_t now = gt_monotonic_ns();
+
+	gt_proc_vec_clear(vec);
+	vec->unreadable = 0;
+	for (size_t i = 0; i < c->ndevices; i++) {
+		struct gt_device *d = &c->devices[i];
+		size_t first = vec->count;
+		if (d->lost || !d->backend->ops->processes)
+			continue;
+		if (d->backend->ops->processes(d->backend, d->backend_dev,
+		                               vec) < 0) {
+			d->lost = true;
+			continue;
+		}
+		for (size_t j = first; j < vec->count; j++) {
+			vec->items[j].device_index = (unsigned)i;
+			if (!vec->items[j].host_known)
+				gt_procinfo_fill(c->procinfo, &vec->items[j],
+				                 now);
+		}
+	}
+	gt_procinfo_sweep(c->procinfo, now);
+	if (vec->count > 1)
+		qsort(vec->items, vec->count, sizeof(vec->items[0]),
+		      compare_proc);
+
+	struct gt_proclist *pl = calloc(1, sizeof(*pl));
+	if (!pl)
+		return; /* keep the previous list: better stale than empty */
+	pl->seq = tick;
+	pl->monotonic_ns = now;
+	/* Hand the scratch array over to the published list. */
+	pl->items = vec->items;
+	pl->count = vec->count;
+	pl->unreadable = vec->unreadable;
+	vec->items = NULL;
+	vec->count = 0;
+	vec->cap = 0;
+	gt_pub_publish(&c->proclist, pl);
+}
+
+void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
+{
+	pthread_mutex_lock(&c->tick_lock);
+	uint64_t now = gt_monotonic_ns();
+	bool all = what == GT_TICK_ALL;
+	bool slow = all || now >= c->next_slow_ns;
+	bool procs = all || now >= c->next_proc_ns;
+	uint64_t tick = c->tick++;
+
+	if (slow)
+		c->next_slow_ns = now + c->cfg.slow_interval_ns;
+	if (procs)
+		c->next_proc_ns = now + c->cfg.proc_interval_ns;
+	/* fdinfo first: DRM backends derive device busy time from it in
+	 * sample(). Only they use it; an NVIDIA-only machine never walks
+	 * every process's file descriptors. */
+	if (procs && c->uses_fdinfo)
+		gt_fdinfo_update(c->fdinfo, now, false);
+	if (sample_devices(c, slow, tick))
+		publish_devlist(c);
+	/* The hook goes before the process round: a fan loop should not wait
+	 * for /proc walks. The lock only excludes gt_collector_set_hook. */
+	pthread_mutex_lock(&c->stop_lock);
+	if (c->hook)
+		c->hook(c->hook_ctx, c, now);
+	pthread_mutex_unlock(&c->stop_lock);
+	if (procs)
+		collect_processes(c, tick);
+	atomic_fetch_add(&c->ticks_done, 1);
+	pthread_mutex_unlock(&c->tick_lock);
+}
+
+bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns)
+{
+	const struct timespec step = {0, 2000000};
+	uint64_t deadline = gt_monotonic_ns() + timeout_ns;
+	while (atomic_load(&c->ticks_done) == 0) {
+		if (gt_monotonic_ns() >= deadline)
+			return false;
+		nanosleep(&step, NULL);
+	}
+	return true;
+}
+
+static void *collector_main(void *arg)
+{
+	struct gt_collector *c = arg;
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+
+	pthread_mutex_lock(&c->stop_lock);
+	while (!c->stop) {
+		pthread_mutex_unlock(&c->stop_lock);
+		gt_collector_tick(c, GT_TICK_SCHEDULED);
+		uint64_t iv = atomic_load(&c->interval_ns);
+		uint64_t cap = atomic_load(&c->max_sleep_ns);
+		if (cap && cap < iv)
+			iv = cap;
+		next.tv_nsec += (long)(iv % 1000000000ull);
+		next.tv_sec += (time_t)(iv / 1000000000ull);
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		/* A tick that overran (slow driver) starts the next one now
+		 * instead of trying to catch up with a burst. */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
+			next = now;
+		pthread_mutex_lock(&c->stop_lock);
+		while (!c->stop &&
+		       pthread_cond_timedwait(&c->stop_cond, &c->stop_lock,
+		                              &next) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&c->stop_lock);
+	return NULL;
+}
+
+int gt_collector_start(struct gt_collector *c)
+{
+	pthread_condattr_t attr;
+	int rc;
+
+	if (c->running)
+		return 0;
+	/* The wake-up deadline is on the monotonic clock, so a wall-clock
+	 * jump cannot stall or hurry sampling. */
+	pthread_cond_destroy(&c->stop_cond);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->stop_cond, &attr);
+	pthread_condattr_destroy(&attr);
+	c->stop = false;
+	rc = pthread_create(&c->thread, NULL, collector_main, c);
+	if (rc == 0)
+		c->running = true;
+	return rc;
+}
+
+void gt_collector_stop(struct gt_collector *c)
+{
+	if (!c->running)
+		return;
+	pthread_mutex_lock(&c->stop_lock);
+	c->stop = true;
+	pthread_cond_signal(&c->stop_cond);
+	pthread_mutex_unlock(&c->stop_lock);
+	pthread_join(c->thread, NULL);
+	c->running = false;
+}
+
+void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns)
+{
+	atomic_store(&c->interval_ns,
+	             at_least(interval_ns, GT_INTERVAL_MIN_NS));
+}
+
+void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,
+                           void *ctx)
+{
+	pthread_mutex_lock(&c->stop_lock);
+	c->hook = fn;
+	c->hook_ctx = ctx;
+	pthread_mutex_unlock(&c->stop_lock);
+}
+
+void gt_collector_quiesce(struct gt_collector *c)
+{
+	pthread_mutex_lock(&c->tick_lock);
+}
+
+void gt_collector_resume(struct gt_collector *c)
+{
+	pthread_mutex_unlock(&c->tick_lock);
+}
+
+void gt_collector_set_max_sleep(struct gt_collector *c, uint64_t ns)
+{
+	atomic_store(&c->max_sleep_ns, ns);
+}
+
+int gt_collector_latest(const struct gt_collector *c, size_t i,
+                        struct gt_sample *out)
+{
+	uint64_t pos = 0;
+	if (i >= c->ndevices)
+		return -1;
+	return gt_ring_read_latest(&c->devices[i].samples, out, &pos) ==
+	               GT_RING_OK
+	           ? 0
+	           : -1;
+}

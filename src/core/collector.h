@@ -1,0 +1,141 @@
+/*
+ * collector.h - the one thread that samples every backend on a schedule and
+ * publishes the results: per-device sample rings, the device facts list and
+ * the process list. Readers (dashboard, snapshot, exporter) only read these;
+ * they never call a backend, so a slow driver cannot freeze them.
+ */
+#ifndef GPUTOP_COLLECTOR_H
+#define GPUTOP_COLLECTOR_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/backend.h"
+#include "core/clock.h"
+#include "core/model.h"
+#include "core/publish.h"
+#include "core/ring.h"
+
+#define GT_RING_SAMPLES        1024 /* per device: 17 minutes at 1 s */
+#define GT_MAX_BACKENDS        8
+#define GT_INTERVAL_MIN_NS     100000000ull /* 0.1 s */
+#define GT_INTERVAL_DEFAULT_NS 1000000000ull
+
+struct gt_collector_config {
+	struct gt_backend_options backend;
+	bool demo;                 /* only the demo backend */
+	uint64_t interval_ns;      /* fast metrics */
+	uint64_t proc_interval_ns; /* process lists; 0 = 2 * interval, >= 1 s */
+	uint64_t slow_interval_ns; /* costly calls; 0 = 5 * interval, >= 5 s */
+};
+
+/* Published, immutable: the static facts of every device. */
+struct gt_devlist {
+	uint64_t generation; /* bumps when any device's facts change */
+	size_t count;
+	struct gt_static items[];
+};
+
+/* Published, immutable: every GPU process of one process round. */
+struct gt_proclist {
+	uint64_t seq;
+	uint64_t monotonic_ns;
+	size_t count;
+	struct gt_process *items; /* owned, cmdlines too */
+	size_t unreadable; /* processes whose GPU use could not be read */
+};
+
+struct gt_procinfo;
+struct gt_fdinfo;
+struct gt_collector;
+
+/* Runs on the collector thread after each tick's samples are in the rings:
+ * the control session's fan loops and its guardian heartbeat live here, so
+ * they act on the same readings the screen shows and stop when sampling
+ * stops (a hung collector is what the guardian must notice). */
+typedef void (*gt_tick_hook_fn)(void *ctx, struct gt_collector *c,
+                                uint64_t now_ns);
+
+/* One device as the collector tracks it. */
+struct gt_device {
+	struct gt_backend *backend;
+	unsigned backend_dev; /* the backend's own index */
+	bool lost;
+	struct gt_ring samples;
+};
+
+struct gt_collector {
+	struct gt_collector_config cfg;
+	struct gt_backend backends[GT_MAX_BACKENDS];
+	size_t nbackends;
+	struct gt_device *devices;
+	size_t ndevices;
+	struct gt_pub devlist;  /* const struct gt_devlist * */
+	struct gt_pub proclist; /* const struct gt_proclist * */
+	struct gt_procinfo *procinfo;
+	struct gt_fdinfo *fdinfo;   /* shared by the DRM backends */
+	bool uses_fdinfo;           /* some backend with devices reads it */
+	struct gt_proc_vec scratch; /* collector-thread-only */
+	_Atomic uint64_t interval_ns;
+	uint64_t tick;
+	_Atomic uint64_t ticks_done; /* rounds finished (any thread) */
+	uint64_t next_proc_ns, next_slow_ns;
+	uint64_t devlist_generation;
+	/* Set under stop_lock; read by the collector thread each tick. */
+	gt_tick_hook_fn hook;
+	void *hook_ctx;
+	/* Non-zero: wake at least this often, whatever the interval (a fan
+	 * loop must run and heartbeat every second). */
+	_Atomic uint64_t max_sleep_ns;
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t stop_lock; /* only to wake the thread for stop */
+	/* Held for each whole tick: gt_collector_quiesce waits for the tick
+	 * in progress, so nothing is inside a driver library while another
+	 * thread forks. */
+	pthread_mutex_t tick_lock;
+	pthread_cond_t stop_cond;
+	bool stop;
+};
+
+/* Probes every backend and reads device facts. Returns NULL only on ENOMEM;
+ * a machine without GPUs gives a collector with zero devices whose backends
+ * say why. */
+struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg);
+void gt_collector_close(struct gt_collector *c); /* stops the thread too */
+
+enum gt_tick_what {
+	GT_TICK_SCHEDULED = 0, /* processes and slow calls when due */
+	GT_TICK_ALL = 1,       /* everything now (one-shot commands) */
+};
+
+/* One round on the calling thread. Not to be mixed with a running thread. */
+void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what);
+
+int gt_collector_start(struct gt_collector *c); /* 0, or an errno value */
+void gt_collector_stop(struct gt_collector *c);
+void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns);
+/* Installs (fn) or removes (NULL) the tick hook; safe while running: once
+ * this returns, a removed hook is not running and will not run again. */
+void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,
+                           void *ctx);
+/* Waits for the tick in progress and holds off the next one until
+ * gt_collector_resume: no collector call into a driver library is in
+ * flight in between (a child forked then inherits no lock held halfway
+ * through a call). Callers must not hold locks the tick hook takes. */
+void gt_collector_quiesce(struct gt_collector *c);
+void gt_collector_resume(struct gt_collector *c);
+/* Waits until the collector has finished at least one round, for at most
+ * timeout_ns; true if it has. The dashboard waits a moment so its first
+ * frame has numbers, but never for a driver that hangs. */
+bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns);
+/* Caps the sleep between ticks (0: no cap). */
+void gt_collector_set_max_sleep(struct gt_collector *c, uint64_t ns);
+/* The newest sample of device i; 0, or -1 when there is none yet. For the
+ * tick hook (the collector thread) and other readers alike. */
+int gt_collector_latest(const struct gt_collector *c, size_t i,
+                        struct gt_sample *out);
+
+#endif

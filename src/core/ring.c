@@ -1,0 +1,150 @@
+/*
+ * ring.c - the lock-free sample ring (see ring.h for the protocol).
+ *
+ * Ordering follows the classic fence-based sequence lock: the writer marks
+ * the slot odd, issues a release fence, stores the payload, then publishes
+ * the even sequence with release; the reader loads the sequence with
+ * acquire, copies the payload, issues an acquire fence and re-reads the
+ * sequence. Equal even values before and after mean the copy is whole.
+ */
+#include "core/ring.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t round_pow2(size_t n)
+{
+	size_t p = 1;
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+int gt_ring_init(struct gt_ring *r, size_t capacity, size_t elem_size)
+{
+	memset(r, 0, sizeof(*r));
+	/* Refuse sizes whose arithmetic below would overflow. */
+	if (capacity == 0 || elem_size == 0 || capacity > (SIZE_MAX >> 1) + 1 ||
+	    elem_size > SIZE_MAX - 7)
+		return -1;
+	r->capacity = round_pow2(capacity);
+	r->elem_size = elem_size;
+	r->words = (elem_size + 7) / 8;
+	if (r->words > SIZE_MAX / sizeof(uint64_t) / r->capacity)
+		return -1;
+	r->seq = calloc(r->capacity, sizeof(*r->seq));
+	r->data = calloc(r->capacity * r->words, sizeof(*r->data));
+	if (!r->seq || !r->data) {
+		gt_ring_destroy(r);
+		return -1;
+	}
+	for (size_t i = 0; i < r->capacity; i++)
+		atomic_init(&r->seq[i], 0);
+	for (size_t i = 0; i < r->capacity * r->words; i++)
+		atomic_init(&r->data[i], 0);
+	atomic_init(&r->head, 0);
+	return 0;
+}
+
+void gt_ring_destroy(struct gt_ring *r)
+{
+	free(r->seq);
+	free(r->data);
+	r->seq = NULL;
+	r->data = NULL;
+}
+
+void gt_ring_push(struct gt_ring *r, const void *elem)
+{
+	uint64_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
+	size_t slot = (size_t)(pos & (r->capacity - 1));
+	_Atomic uint64_t *dst = &r->data[slot * r->words];
+	const unsigned char *src = elem;
+
+	atomic_store_explicit(&r->seq[slot], 2 * pos + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	for (size_t w = 0; w < r->words; w++) {
+		uint64_t word = 0;
+		size_t off = w * 8;
+		size_t n = r->elem_size - off < 8 ? r->elem_size - off : 8;
+		memcpy(&word, src + off, n);
+		atomic_store_explicit(&dst[w], word, memory_order_relaxed);
+	}
+	atomic_store_explicit(&r->seq[slot], 2 * pos + 2, memory_order_release);
+	atomic_store_explicit(&r->head, pos + 1, memory_order_release);
+}
+
+uint64_t gt_ring_head(const struct gt_ring *r)
+{
+	return atomic_load_explicit(&r->head, memory_order_acquire);
+}
+
+enum gt_ring_result gt_ring_read_at(const struct gt_ring *r, uint64_t pos,
+                                    void *out)
+{
+	size_t slot = (size_t)(pos & (r->capacity - 1));
+	uint64_t want = 2 * pos + 2;
+	uint64_t before =
+	    atomic_load_explicit(&r->seq[slot], memory_order_acquire);
+
+	if (before < want)
+		return GT_RING_EMPTY;
+	if (before != want)
+		return GT_RING_OVERWRITTEN;
+
+	const _Atomic uint64_t *src = &r->data[slot * r->words];
+	unsigned char *dst = out;
+	for (size_t w = 0; w < r->words; w++) {
+		uint64_t word =
+		    atomic_load_explicit(&src[w], memory_order_relaxed);
+		size_t off = w * 8;
+		size_t n = r->elem_size - off < 8 ? r->elem_size - off : 8;
+		memcpy(dst + off, &word, n);
+	}
+	atomic_thread_fence(memory_order_acquire);
+	uint64_t after =
+	    atomic_load_explicit(&r->seq[slot], memory_order_relaxed);
+	return after == want ? GT_RING_OK : GT_RING_OVERWRITTEN;
+}
+
+enum gt_ring_result gt_ring_read_latest(const struct gt_ring *r, void *out,
+                                        uint64_t *pos_out)
+{
+	for (;;) {
+		uint64_t head = gt_ring_head(r);
+		if (head == 0)
+			return GT_RING_EMPTY;
+		if (gt_ring_read_at(r, head - 1, out) == GT_RING_OK) {
+			if (pos_out)
+				*pos_out = head - 1;
+			return GT_RING_OK;
+		}
+		/* Lapped by a full ring's worth of writes while copying: the
+		 * newer head is whole now, so try again. */
+	}
+}
+
+enum gt_ring_result gt_ring_read_next(const struct gt_ring *r,
+                                      struct gt_ring_cursor *cursor, void *out)
+{
+	for (;;) {
+		uint64_t head = gt_ring_head(r);
+		if (cursor->next >= head)
+			return GT_RING_EMPTY;
+		if (head - cursor->next > r->capacity) {
+			uint64_t oldest = head - r->capacity;
+			cursor->lost += oldest - cursor->next;
+			cursor->next = oldest;
+		}
+		enum gt_ring_result res = gt_ring_read_at(r, cursor->next, out);
+		if (res == GT_RING_OK) {
+			cursor->next++;
+			return GT_RING_OK;
+		}
+		/* Overwritten while we looked: the record is gone; count it
+		 * and move on to the next one. */
+		cursor->lost++;
+		cursor->next++;
+	}
+}

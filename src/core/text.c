@@ -1,0 +1,160 @@
+/*
+ * text.c - owns escaping and UTF-8 repair of untrusted bytes (see text.h).
+ * One decoder serves both so that they agree on what is valid UTF-8.
+ */
+#include "core/text.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Decodes the sequence at s (n > 0 bytes left). Returns its length when it is
+ * valid UTF-8, else 0. *span gets the bytes to consume either way: for an
+ * invalid sequence the maximal subpart, so a valid character right after a
+ * broken one is never swallowed.
+ */
+static size_t utf8_decode(const unsigned char *s, size_t n, size_t *span)
+{
+	unsigned char c = s[0];
+	unsigned char lo = 0x80, hi = 0xbf; /* allowed range of the 2nd byte */
+	size_t need;
+
+	if (c < 0x80) {
+		*span = 1;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 2;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 3;
+		if (c == 0xe0)
+			lo = 0xa0; /* overlong below U+0800 */
+		else if (c == 0xed)
+			hi = 0x9f; /* surrogates U+D800..U+DFFF */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 4;
+		if (c == 0xf0)
+			lo = 0x90; /* overlong below U+10000 */
+		else if (c == 0xf4)
+			hi = 0x8f; /* above U+10FFFF */
+	} else {
+		/* continuation byte, C0/C1 overlong lead, or F5..FF */
+		*span = 1;
+		return 0;
+	}
+
+	size_t i = 1;
+	for (; i < need && i < n; i++) {
+		unsigned char b = s[i];
+		if (i == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xbf))
+			break;
+	}
+	*span = i;
+	return i == need ? need : 0;
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* Writes the escape of one control byte into out (>= 5 bytes); returns its
+ * length. */
+static size_t escape_control(unsigned char c, char *out)
+{
+	switch (c) {
+	case 0x1b:
+		memcpy(out, "\\e", 2);
+		return 2;
+	case '\n':
+		memcpy(out, "\\n", 2);
+		return 2;
+	case '\t':
+		memcpy(out, "\\t", 2);
+		return 2;
+	default:
+		out[0] = '\\';
+		out[1] = 'x';
+		out[2] = hexdig[c >> 4];
+		out[3] = hexdig[c & 0xf];
+		return 4;
+	}
+}
+
+size_t gt_text_escape(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t out = 0;
+
+	if (dstlen == 0)
+		return 0;
+	if (!src)
+		srclen = 0;
+
+	size_t i = 0;
+	while (i < srclen) {
+		char unit[16]; /* one character or escape: at most 3 bytes x
+		                  \xNN */
+		size_t ulen, span;
+		size_t valid = utf8_decode(s + i, srclen - i, &span);
+
+		if (valid == 1 && (s[i] < 0x20 || s[i] == 0x7f)) {
+			ulen = escape_control(s[i], unit);
+		} else if (valid == 2 && s[i] == 0xc2 && s[i + 1] <= 0x9f) {
+			memcpy(unit, "\\u00", 4);
+			unit[4] = hexdig[s[i + 1] >> 4];
+			unit[5] = hexdig[s[i + 1] & 0xf];
+			ulen = 6;
+		} else if (valid) {
+			memcpy(unit, s + i, valid);
+			ulen = valid;
+		} else {
+			ulen = 0;
+			for (size_t k = 0; k < span; k++) {
+				unit[ulen++] = '\\';
+				unit[ulen++] = 'x';
+				unit[ulen++] = hexdig[s[i + k] >> 4];
+				unit[ulen++] = hexdig[s[i + k] & 0xf];
+			}
+		}
+
+		if (ulen >= dstlen - out)
+			break; /* no room for the whole unit and the NUL */
+		memcpy(dst + out, unit, ulen);
+		out += ulen;
+		i += span;
+	}
+	dst[out] = '\0';
+	return out;
+}
+
+char *gt_text_utf8_sanitize(const char *src, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)src;
+
+	if (!src)
+		len = 0;
+	/* Worst case: every byte becomes a 3-byte U+FFFD. */
+	if (len > (SIZE_MAX - 1) / 3)
+		return NULL;
+	char *dst = malloc(len * 3 + 1);
+	if (!dst)
+		return NULL;
+
+	size_t out = 0, i = 0;
+	while (i < len) {
+		size_t span;
+		size_t valid = utf8_decode(s + i, len - i, &span);
+
+		if (valid == 1 && s[i] == '\0') {
+			dst[out++] = ' ';
+		} else if (valid) {
+			memcpy(dst + out, s + i, valid);
+			out += valid;
+		} else {
+			memcpy(dst + out, "\xef\xbf\xbd", 3);
+			out += 3;
+		}
+		i += span;
+	}
+	dst[out] = '\0';
+	return dst;
+}

@@ -1,0 +1,47 @@
+/*
+ * sysfs.h - safe reads of small kernel attribute files (sysfs, hwmon,
+ * debugfs-like text), shared by the amdgpu and Intel backends. Every read
+ * is bounded, tolerates the quirks of real files (NUL padding, missing
+ * newline, trailing blanks) and reports failure as a negative errno, so a
+ * missing or unreadable file becomes a reason, never a crash.
+ */
+#ifndef GPUTOP_SYSFS_H
+#define GPUTOP_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/model.h"
+
+/* Reads the file at dir/leaf (leaf may be NULL: dir is the file) into buf,
+ * NUL-terminated, trailing NULs and white space removed. Returns the length,
+ * or -errno (-ENOENT, -EACCES, -ENAMETOOLONG, ...). Never blocks on a FIFO. */
+ssize_t gt_sysfs_read(const char *dir, const char *leaf, char *buf, size_t len);
+
+/* Reads a whole binary file (gpu_metrics) up to len bytes; -errno on error. */
+ssize_t gt_sysfs_read_bin(const char *dir, const char *leaf, void *buf,
+                          size_t len);
+
+/* Reads one integer (decimal, or 0x hex); -EINVAL when the text is not one. */
+int gt_sysfs_read_i64(const char *dir, const char *leaf, int64_t *out);
+
+/* Sets val from dir/leaf scaled by mul/div (e.g. µW -> mW: 1, 1000), or fails
+ * it with the reason the error means (ENOENT: no sensor; EACCES/EPERM:
+ * permission; others: driver error with the errno as code). Returns the
+ * errno (0 on success). */
+int gt_sysfs_val(struct gt_val *val, const char *dir, const char *leaf,
+                 int64_t mul, int64_t div);
+
+/* The reason an errno from a sysfs read gives a value. */
+enum gt_why gt_sysfs_why(int err);
+
+/* dst = a/b; -ENAMETOOLONG if it does not fit. */
+int gt_sysfs_join(char *dst, size_t len, const char *a, const char *b);
+
+/* True if path, with symlinks resolved, lies inside dir (also resolved):
+ * writes go only to a device's own files. */
+bool gt_sysfs_inside(const char *path, const char *dir);
+
+#endif

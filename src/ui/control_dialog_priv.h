@@ -1,0 +1,33 @@
+/*
+ * ctldialog_priv.h - shared by the two halves of the control dialogs:
+ * ctldialog.c (state, plan, keys) and ctldialog_draw.c (drawing).
+ */
+#ifndef GPUTOP_CTLDIALOG_PRIV_H
+#define GPUTOP_CTLDIALOG_PRIV_H
+
+#include <stdint.h>
+
+#include "ui/control_dialog.h"
+
+enum gt_ctldlg_field {
+	F_PRESET,
+	F_POWER,
+	F_LEVEL,
+	F_PROFILE,
+	F_FMIN,
+	F_FMAX,
+	F_MODE,
+	F_FAN_PRESET,
+	F_POINT,
+	F_HYST,
+	F_DELAY,
+	F_FANS,
+	F__COUNT
+};
+
+/* The fields the dialog shows, in order, into out (F__COUNT entries);
+ * returns how many. */
+int gt_ctldlg_fields(const struct gt_ctldlg *d, enum gt_ctldlg_field *out);
+int64_t gt_ctldlg_clamp(int64_t v, int64_t lo, int64_t hi);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * dash_priv.h - the dashboard's state, shared by the files that make up
+ * the dashboard (dashboard.c: the loop and drawing; dashinput.c: keys and
+ * mouse; dashterm.c: the terminal's restore on fatal signals; dashctl.c:
+ * the control dialogs' glue). Not for other modules: they use dashboard.h.
+ */
+#ifndef GPUTOP_DASH_PRIV_H
+#define GPUTOP_DASH_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "ui/control_dialog.h"
+#include "ui/dashboard.h"
+#include "ui/graph.h"
+#include "ui/history.h"
+#include "ui/layout.h"
+#include "ui/overlay.h"
+#include "ui/palette.h"
+#include "ui/proctable.h"
+#include "ui/setup.h"
+#include "ui/sigtarget.h"
+#include "ui/theme.h"
+#include "core/view.h"
+
+struct dash {
+	struct gt_collector *c;
+	const struct gt_dash_opts *opts;
+	struct gt_view view;
+	struct gt_history *hist; /* one per device */
+	size_t nhist;
+	uint64_t *last_new_ns; /* when each device last gave a sample */
+	uint64_t started_ns;   /* a device with no sample since is NO DATA */
+	struct gt_layout layout;
+	struct gt_rect *rects;
+	struct gt_layout_opts lopts;
+	struct gt_theme theme;
+	struct gt_palette pal;
+	struct gt_config cfg; /* the settings; saved only on request */
+	char cfg_path[1024];
+	enum gt_glyphs auto_glyphs; /* from the locale, for glyphs = auto */
+	struct gt_setup setup;
+	bool setup_open;
+	int *vis; /* device indexes of the GPUs shown (not hidden) */
+	int nvis;
+	struct gt_proctable_state pt;
+	size_t *order;
+	size_t norder, order_cap;
+	int widths[GT_COL__COUNT];
+	uint64_t interval_ns;
+	struct gt_overlay ov;
+	struct gt_sigtarget sig; /* the process the signal dialog is for */
+	struct gt_ctldlg dlg;
+	bool restore_offer; /* a state file from an earlier run is pending */
+	char notice[256];
+	uint64_t notice_until;
+	char filter_err[128];
+	/* gputop's own cost, shown in the status line. */
+	uint64_t self_cpu_ns, self_wall_ns;
+	double self_cpu_pct;
+	uint64_t self_rss;
+	uint64_t frames;
+	long long drawn_second; /* wall-clock second of the last frame */
+	char host[64];          /* the machine's name, for the title */
+	uint64_t last_proc_seq;
+	bool follow_lost;
+};
+
+/* A short message in the status line for 5 s. */
+void gt_dash_notice(struct dash *d, const char *msg);
+/* Device index of the selected GPU, -1 when none is shown. */
+int gt_dash_selected_device(const struct dash *d);
+/* The selected row's process, NULL when none. */
+const struct gt_process *gt_dash_selected_process(const struct dash *d);
+/* The graph symbols in use (glyphs = auto resolved). */
+enum gt_glyphs gt_dash_glyphs(const struct dash *d);
+/* The theme the settings name, with a notice when it has problems. */
+void gt_dash_load_theme(struct dash *d);
+
+/* dashinput.c: one key (or KEY_MOUSE, KEY_RESIZE); false to quit. */
+bool gt_dash_key(struct dash *d, int ch);
+/* Keeps the sideways scroll of command lines within the longest one. */
+void gt_dash_clamp_hscroll(struct dash *d);
+
+/* dashterm.c: save the terminal's modes before initscr; arm after it
+ * (prepares the bytes that put the terminal back and installs the handlers
+ * of the signals that would end gputop without them); disarm after endwin.
+ */
+void gt_dash_term_save(void);
+void gt_dash_term_arm(void);
+void gt_dash_term_disarm(void);
+
+/* dashctl.c: the power and fan dialogs and the restore offer. */
+void gt_dash_control_open(struct dash *d, enum gt_ctldlg_kind kind);
+bool gt_dash_control_key(struct dash *d, int ch);
+void gt_dash_control_draw(struct dash *d);
+bool gt_dash_control_poll(struct dash *d);
+
+#endif

@@ -1,0 +1,492 @@
+/*
+ * test_layout.c - tests of the layout engine (src/ui/layout.c): a sweep of
+ * every terminal size from 20x6 to 400x120 for 0 to 16 GPUs checking the
+ * invariants every layout must hold, a sweep of the too-small sizes, and
+ * the fixed cases the dashboard issue's acceptance names (8 GPUs at
+ * 200x50, 120x40, 80x24 and 40x12; one FULL GPU at 120x40).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ui/layout.h"
+
+#define MAX_GPUS 16
+
+struct sweep_ctx {
+	int cols, rows, ngpus;
+	const struct gt_layout_opts *o;
+};
+
+/* Fails the test naming the case, so a sweep failure says where. */
+#define CHECK(ctx, cond)                                                       \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			fail_msg("%dx%d ngpus=%d sel=%d procs=%d graphs=%d: "  \
+			         "%s",                                         \
+			         (ctx)->cols, (ctx)->rows, (ctx)->ngpus,       \
+			         (ctx)->o->selected_gpu,                       \
+			         (int)(ctx)->o->show_processes,                \
+			         (int)(ctx)->o->show_graphs, #cond);           \
+	} while (0)
+
+static bool shown(const struct gt_rect *r)
+{
+	return r->w > 0 && r->h > 0;
+}
+
+static bool is_zero(const struct gt_rect *r)
+{
+	return r->x == 0 && r->y == 0 && r->w == 0 && r->h == 0;
+}
+
+static bool inside(const struct gt_rect *r, int cols, int rows)
+{
+	return r->x >= 0 && r->y >= 0 && r->x + r->w <= cols &&
+	       r->y + r->h <= rows;
+}
+
+static bool overlap(const struct gt_rect *a, const struct gt_rect *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
+	       b->y < a->y + a->h;
+}
+
+static bool rect_eq(const struct gt_rect *a, const struct gt_rect *b)
+{
+	return a->x == b->x && a->y == b->y && a->w == b->w && a->h == b->h;
+}
+
+static int layout(int cols, int rows, int ngpus, const struct gt_layout_opts *o,
+                  struct gt_layout *L, struct gt_rect *gpus)
+{
+	memset(L, 0xA5, sizeof(*L)); /* stale garbage must be overwritten */
+	for (int i = 0; i < ngpus; i++)
+		gpus[i] = (struct gt_rect){7, 7, 7, 7};
+	L->gpus = ngpus > 0 ? gpus : NULL;
+	return gt_layout_compute(cols, rows, ngpus, o, L);
+}
+
+/* The size a message suggests: every message ends "; WxH shows ...". */
+static bool suggested(const char *msg, int *w, int *h)
+{
+	const char *p = strrchr(msg, ';');
+
+	return p && sscanf(p, "; %dx%d shows", w, h) == 2;
+}
+
+/* Every invariant of one layout. Returns the number of GPUs shown. */
+static int check_one(int cols, int rows, int ngpus,
+                     const struct gt_layout_opts *o)
+{
+	struct sweep_ctx c = {cols, rows, ngpus, o};
+	struct gt_rect gpus[MAX_GPUS], gpus2[MAX_GPUS];
+	struct gt_rect all[MAX_GPUS + 3];
+	struct gt_layout L, L2;
+	int nall = 0, sel, proc_min, xs[MAX_GPUS], nxs = 0, bottom = 0;
+	int minh, minw;
+
+	CHECK(&c, layout(cols, rows, ngpus, o, &L, gpus) == 0);
+	CHECK(&c, L.gpus == (ngpus > 0 ? gpus : NULL));
+	CHECK(&c, memchr(L.message, '\0', sizeof(L.message)) != NULL);
+
+	/* Deterministic: a second call gives the same answer. */
+	CHECK(&c, layout(cols, rows, ngpus, o, &L2, gpus2) == 0);
+	CHECK(&c,
+	      rect_eq(&L.title, &L2.title) && rect_eq(&L.status, &L2.status) &&
+	          rect_eq(&L.procs, &L2.procs) && L.mode == L2.mode &&
+	          L.gpu_first == L2.gpu_first && L.gpu_count == L2.gpu_count &&
+	          L.columns == L2.columns && L.too_small == L2.too_small &&
+	          strcmp(L.message, L2.message) == 0);
+	for (int i = 0; i < ngpus; i++)
+		CHECK(&c, rect_eq(&gpus[i], &gpus2[i]));
+
+	/* Window of GPUs is consistent with the rectangles. */
+	CHECK(&c, L.gpu_first >= 0 && L.gpu_count >= 0 &&
+	              L.gpu_first + L.gpu_count <= ngpus);
+	for (int i = 0; i < ngpus; i++) {
+		bool in = i >= L.gpu_first && i < L.gpu_first + L.gpu_count;
+
+		CHECK(&c, in ? shown(&gpus[i]) : is_zero(&gpus[i]));
+	}
+
+	/* Every rectangle is either {0} or inside the terminal, and shown
+	 * ones never overlap. */
+	all[nall++] = L.title;
+	all[nall++] = L.status;
+	all[nall++] = L.procs;
+	for (int i = 0; i < ngpus; i++)
+		all[nall++] = gpus[i];
+	for (int i = 0; i < nall; i++) {
+		CHECK(&c, shown(&all[i]) || is_zero(&all[i]));
+		CHECK(&c, !shown(&all[i]) || inside(&all[i], cols, rows));
+		for (int j = 0; j < i; j++)
+			CHECK(&c, !(shown(&all[i]) && shown(&all[j]) &&
+			            overlap(&all[i], &all[j])));
+	}
+
+	if (cols < GT_LAYOUT_LINE_MIN_W || rows < GT_LAYOUT_MIN_ROWS) {
+		int w, h;
+		struct gt_layout big;
+
+		CHECK(&c, L.too_small);
+		CHECK(&c, L.message[0] != '\0');
+		CHECK(&c, L.gpu_count == 0);
+		CHECK(&c, !shown(&L.title) && !shown(&L.procs));
+		CHECK(&c, cols <= 0 || rows <= 0 ||
+		              (L.status.w == cols && L.status.h == rows));
+		/* The size it suggests really shows every GPU. */
+		CHECK(&c, suggested(L.message, &w, &h));
+		CHECK(&c, layout(w, h, ngpus, o, &big, gpus2) == 0);
+		CHECK(&c, !big.too_small && big.gpu_count == ngpus);
+		return 0;
+	}
+
+	CHECK(&c, !L.too_small);
+	CHECK(&c, rect_eq(&L.title, &(struct gt_rect){0, 0, cols, 1}));
+	CHECK(&c, rect_eq(&L.status, &(struct gt_rect){0, rows - 1, cols, 1}));
+	if (ngpus > 0)
+		CHECK(&c, L.gpu_count >= 1);
+	else
+		CHECK(&c, L.gpu_count == 0);
+	/* Big enough for one line per GPU plus title and status: all shown. */
+	if (rows >= ngpus + 2)
+		CHECK(&c, L.gpu_count == ngpus);
+	if (ngpus > 0) {
+		sel = o->selected_gpu < 0        ? 0
+		      : o->selected_gpu >= ngpus ? ngpus - 1
+		                                 : o->selected_gpu;
+		CHECK(&c,
+		      sel >= L.gpu_first && sel < L.gpu_first + L.gpu_count);
+	}
+
+	/* Panels: one height per layout, at least the mode's minimum size,
+	 * and as many distinct columns as `columns` says. */
+	switch (L.mode) {
+	case GT_GPU_FULL:
+		minh = o->show_graphs ? GT_LAYOUT_FULL_MIN_H
+		                      : GT_LAYOUT_FULL_NOGRAPH_H;
+		minw = GT_LAYOUT_FULL_MIN_W;
+		break;
+	case GT_GPU_COMPACT:
+		minh = GT_LAYOUT_COMPACT_H;
+		minw = GT_LAYOUT_COMPACT_MIN_W;
+		break;
+	default:
+		CHECK(&c, L.mode == GT_GPU_LINE);
+		minh = GT_LAYOUT_LINE_H;
+		minw = GT_LAYOUT_LINE_MIN_W;
+		break;
+	}
+	CHECK(&c, L.mode >= o->max_mode);
+	for (int i = L.gpu_first; i < L.gpu_first + L.gpu_count; i++) {
+		const struct gt_rect *g = &gpus[i];
+		int k = 0;
+
+		CHECK(&c, g->h == gpus[L.gpu_first].h);
+		CHECK(&c, L.mode == GT_GPU_FULL ? g->h >= minh : g->h == minh);
+		CHECK(&c, g->w >= minw);
+		while (k < nxs && xs[k] != g->x)
+			k++;
+		if (k == nxs)
+			xs[nxs++] = g->x;
+		if (g->y + g->h > bottom)
+			bottom = g->y + g->h;
+	}
+	if (L.gpu_count > 0)
+		CHECK(&c, L.columns == nxs);
+
+	/* The process table: only when asked, never while GPUs are hidden,
+	 * at least its minimum, and it takes every row below the panels. */
+	proc_min =
+	    o->proc_min_rows > 0 ? o->proc_min_rows : GT_LAYOUT_PROC_MIN_ROWS;
+	if (shown(&L.procs)) {
+		CHECK(&c, o->show_processes);
+		CHECK(&c, L.gpu_count == ngpus);
+		CHECK(&c, L.procs.h >= proc_min && L.procs.w == cols);
+		CHECK(&c, L.procs.y + L.procs.h == rows - 1);
+		if (ngpus > 0)
+			CHECK(&c, L.procs.y == bottom);
+	}
+
+	/* Anything hidden is said, with a size that really shows it. */
+	if (L.gpu_count < ngpus ||
+	    (o->show_processes && !shown(&L.procs) && ngpus > 0)) {
+		int w, h;
+		struct gt_layout big;
+
+		CHECK(&c, L.message[0] != '\0');
+		CHECK(&c, suggested(L.message, &w, &h));
+		CHECK(&c, w == cols && h > rows);
+		CHECK(&c, layout(w, h, ngpus, o, &big, gpus2) == 0);
+		CHECK(&c, big.gpu_count == ngpus);
+		if (L.gpu_count == ngpus)
+			CHECK(&c, shown(&big.procs));
+	} else {
+		CHECK(&c, L.message[0] == '\0');
+	}
+	return L.gpu_count;
+}
+
+/* Every size 20x6..400x120 for the GPU counts in mask (bit n: n GPUs),
+ * with a selection and a scroll hint that vary with the size; checks
+ * monotonicity along both axes: a bigger terminal never shows fewer GPUs. */
+static void sweep(bool procs, bool graphs, enum gt_gpu_mode max_mode,
+                  unsigned mask)
+{
+	int prev_row[401] = {0}; /* GPUs shown at (cols, rows - 1) */
+
+	for (int ngpus = 0; ngpus <= MAX_GPUS; ngpus++) {
+		if (!(mask & 1u << ngpus))
+			continue;
+
+		for (int rows = 6; rows <= 120; rows++) {
+			int prev_col = 0;
+
+			for (int cols = 20; cols <= 400; cols++) {
+				struct gt_layout_opts o = {
+				    .show_processes = procs,
+				    .show_graphs = graphs,
+				    .max_mode = max_mode,
+				    .selected_gpu =
+				        ngpus ? (cols * 7 + rows) % ngpus : 0,
+				    .first_gpu_hint =
+				        ngpus ? (cols + rows * 3) % ngpus : 0,
+				};
+				struct sweep_ctx c = {cols, rows, ngpus, &o};
+				int n = check_one(cols, rows, ngpus, &o);
+
+				CHECK(&c, n >= prev_col);
+				if (rows > 6)
+					CHECK(&c, n >= prev_row[cols]);
+				prev_col = n;
+				prev_row[cols] = n;
+			}
+		}
+	}
+}
+
+/* Every GPU count 0..16 for the dashboard's defaults; a spread of counts
+ * (both sides of each tiling and paging edge) for the other options, to
+ * keep the suite fast under ASan. */
+#define ALL_COUNTS 0x1ffffu
+#define SOME_COUNTS                                                            \
+	(1u << 0 | 1u << 1 | 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5 | 1u << 7 | \
+	 1u << 8 | 1u << 9 | 1u << 12 | 1u << 16)
+
+static void test_sweep_procs_graphs(void **state)
+{
+	(void)state;
+	sweep(true, true, GT_GPU_FULL, ALL_COUNTS);
+}
+
+static void test_sweep_no_procs_no_graphs(void **state)
+{
+	(void)state;
+	sweep(false, false, GT_GPU_FULL, SOME_COUNTS);
+}
+
+static void test_sweep_forced_compact(void **state)
+{
+	(void)state;
+	sweep(true, false, GT_GPU_COMPACT, SOME_COUNTS);
+}
+
+/* Below 20 columns or 3 rows (and nonsense sizes): the too-small screen,
+ * whose message names a size that shows every GPU. */
+static void test_sweep_too_small(void **state)
+{
+	(void)state;
+	for (int ngpus = 0; ngpus <= MAX_GPUS; ngpus++)
+		for (int rows = -1; rows <= 8; rows++)
+			for (int cols = -1; cols <= 25; cols++) {
+				struct gt_layout_opts o = {
+				    .show_processes = true,
+				    .show_graphs = true,
+				    .selected_gpu = ngpus - 1,
+				};
+				check_one(cols, rows, ngpus, &o);
+			}
+}
+
+static const struct gt_layout_opts dash = {
+    .show_processes = true,
+    .show_graphs = true,
+};
+
+static void test_one_gpu_full_at_120x40(void **state)
+{
+	struct gt_rect g[1];
+	struct gt_layout L;
+
+	(void)state;
+	assert_int_equal(layout(120, 40, 1, &dash, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_FULL);
+	assert_int_equal(L.gpu_count, 1);
+	assert_true(shown(&L.procs));
+	/* Spare rows went to the graph, not only to the table. */
+	assert_true(g[0].h > GT_LAYOUT_FULL_MIN_H);
+	assert_string_equal(L.message, "");
+}
+
+/* The acceptance sizes for the 8x H100 scenario. */
+static void test_eight_gpus_acceptance_sizes(void **state)
+{
+	static const int sizes[][2] = {
+	    {200, 50}, {120, 40}, {80, 24}, {40, 12}};
+	struct gt_rect g[8];
+	struct gt_layout L;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		for (int procs = 0; procs < 2; procs++) {
+			struct gt_layout_opts o = dash;
+
+			o.show_processes = procs;
+			o.selected_gpu = 7;
+			assert_int_equal(
+			    layout(sizes[i][0], sizes[i][1], 8, &o, &L, g), 0);
+			assert_int_equal(L.gpu_first, 0);
+			assert_int_equal(L.gpu_count, 8);
+			for (int k = 0; k < 8; k++)
+				assert_true(shown(&g[k]));
+		}
+	}
+}
+
+static void test_eight_gpus_procs_at_120x40(void **state)
+{
+	struct gt_rect g[8];
+	struct gt_layout L;
+
+	(void)state;
+	assert_int_equal(layout(120, 40, 8, &dash, &L, g), 0);
+	assert_true(shown(&L.procs));
+	assert_true(L.procs.h >= 20);
+	assert_int_equal(L.mode, GT_GPU_COMPACT);
+	assert_int_equal(L.columns, 2);
+	/* 200x50 has room for FULL panels in two columns and a table. */
+	assert_int_equal(layout(200, 50, 8, &dash, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_FULL);
+	assert_int_equal(L.columns, 2);
+	assert_true(shown(&L.procs));
+	/* 80x24: one line per GPU and the table below. */
+	assert_int_equal(layout(80, 24, 8, &dash, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_LINE);
+	assert_int_equal(L.columns, 1);
+	assert_true(shown(&L.procs));
+	/* 40x12: no room for the table; it goes, the GPUs stay, and the
+	 * message says what size brings it back. */
+	assert_int_equal(layout(40, 12, 8, &dash, &L, g), 0);
+	assert_false(shown(&L.procs));
+	assert_string_equal(L.message, "process table hidden; 40x16 shows it");
+}
+
+static void test_columns_from_160(void **state)
+{
+	struct gt_rect g[2];
+	struct gt_layout L;
+
+	(void)state;
+	assert_int_equal(layout(160, 40, 2, &dash, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_FULL);
+	assert_int_equal(L.columns, 2);
+	assert_true(rect_eq(&g[0], &(struct gt_rect){0, 1, 80, g[0].h}));
+	assert_true(rect_eq(&g[1], &(struct gt_rect){80, 1, 80, g[0].h}));
+	assert_int_equal(layout(159, 40, 2, &dash, &L, g), 0);
+	assert_int_equal(L.columns, 1);
+	assert_int_equal(g[1].y, g[0].y + g[0].h);
+	/* One GPU never tiles. */
+	assert_int_equal(layout(400, 40, 1, &dash, &L, g), 0);
+	assert_int_equal(L.columns, 1);
+	assert_int_equal(g[0].w, 400);
+}
+
+/* 16 GPUs on a terminal that fits 8 lines: a window that follows the
+ * selection, scrolling only as far as needed. */
+static void test_window_follows_selection(void **state)
+{
+	struct gt_rect g[16];
+	struct gt_layout L;
+	struct gt_layout_opts o = dash;
+
+	(void)state;
+	o.selected_gpu = 12;
+	assert_int_equal(layout(60, 10, 16, &o, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_LINE);
+	assert_int_equal(L.gpu_first, 5);
+	assert_int_equal(L.gpu_count, 8);
+	assert_false(shown(&L.procs));
+	assert_string_equal(L.message, "GPUs 5-12 of 16; 60x18 shows all");
+	assert_true(rect_eq(&g[5], &(struct gt_rect){0, 1, 60, 1}));
+	assert_true(rect_eq(&g[12], &(struct gt_rect){0, 8, 60, 1}));
+	/* Moving up inside the window does not scroll it. */
+	o.first_gpu_hint = 5;
+	o.selected_gpu = 6;
+	assert_int_equal(layout(60, 10, 16, &o, &L, g), 0);
+	assert_int_equal(L.gpu_first, 5);
+	/* Out-of-range selection and hint are clamped. */
+	o.selected_gpu = 99;
+	o.first_gpu_hint = -3;
+	assert_int_equal(layout(60, 10, 16, &o, &L, g), 0);
+	assert_int_equal(L.gpu_first, 8);
+	/* Two LINE columns at 80 wide show all 16 in 8 rows. */
+	assert_int_equal(layout(80, 10, 16, &o, &L, g), 0);
+	assert_int_equal(L.gpu_count, 16);
+	assert_int_equal(L.columns, 2);
+	assert_true(rect_eq(&g[8], &(struct gt_rect){40, 1, 40, 1}));
+}
+
+static void test_too_small_message(void **state)
+{
+	struct gt_rect g[8];
+	struct gt_layout L;
+
+	(void)state;
+	assert_int_equal(layout(15, 4, 8, &dash, &L, g), 0);
+	assert_true(L.too_small);
+	assert_true(rect_eq(&L.status, &(struct gt_rect){0, 0, 15, 4}));
+	assert_string_equal(L.message,
+	                    "terminal 15x4 is too small; 20x10 shows all GPUs");
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct gt_rect g[2];
+	struct gt_layout L = {.gpus = NULL};
+
+	(void)state;
+	assert_int_equal(gt_layout_compute(80, 24, 1, &dash, NULL), -1);
+	assert_int_equal(gt_layout_compute(80, 24, -1, &dash, &L), -1);
+	assert_int_equal(gt_layout_compute(80, 24, 2, &dash, &L), -1);
+	/* NULL options mean the zero defaults; 0 GPUs is fine. */
+	assert_int_equal(gt_layout_compute(80, 24, 0, NULL, &L), 0);
+	L.gpus = g;
+	assert_int_equal(gt_layout_compute(80, 24, 2, NULL, &L), 0);
+	assert_int_equal(L.gpu_count, 2);
+	assert_false(shown(&L.procs));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sweep_procs_graphs),
+	    cmocka_unit_test(test_sweep_no_procs_no_graphs),
+	    cmocka_unit_test(test_sweep_forced_compact),
+	    cmocka_unit_test(test_sweep_too_small),
+	    cmocka_unit_test(test_one_gpu_full_at_120x40),
+	    cmocka_unit_test(test_eight_gpus_acceptance_sizes),
+	    cmocka_unit_test(test_eight_gpus_procs_at_120x40),
+	    cmocka_unit_test(test_columns_from_160),
+	    cmocka_unit_test(test_window_follows_selection),
+	    cmocka_unit_test(test_too_small_message),
+	    cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,606 @@
+/*
+ * test_widgets.c - the dashboard's widgets draw nothing outside their
+ * rectangle: every widget (FULL, COMPACT and LINE GPU panels, the history
+ * graphs, the process table) is drawn into a pad pre-filled with a
+ * sentinel, for rectangles from 1x1 up and for 1, 8 and 16 GPUs' data with
+ * long and wide (CJK) names, throttle badges, N/A values and lost devices,
+ * and every cell outside the rectangle must still hold the sentinel. Also
+ * the pieces behind the panels' issues: the graph plan, the temperature
+ * steps, badge fitting, and the sort header.
+ */
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <cmocka.h>
+
+#include "ui/gpugraph.h"
+#include "ui/panels.h"
+
+#define NGPU_MAX 16
+#define NPROC    40
+#define SENTINEL L'~'
+
+struct fixture {
+	SCREEN *scr;
+	FILE *out, *in;
+	struct gt_static st[NGPU_MAX];
+	struct gt_sample s[NGPU_MAX];
+	struct gt_history *hist; /* NGPU_MAX, heap: they are big */
+	struct gt_palette pal;
+	struct gt_process procs[NPROC];
+	size_t order[NPROC];
+};
+
+static void set(struct gt_val *v, int64_t x)
+{
+	gt_val_set(v, x);
+}
+
+static void hist_push(struct gt_history *h, const double *vals)
+{
+	for (int k = 0; k < GT_SERIES__COUNT; k++) {
+		h->v[k][h->head] = vals[k];
+		h->seen_value[k] = h->seen_value[k] || !isnan(vals[k]);
+		h->seen_positive[k] = h->seen_positive[k] || vals[k] > 0;
+	}
+	h->head = (h->head + 1) % GT_HISTORY_LEN;
+	if (h->count < GT_HISTORY_LEN)
+		h->count++;
+}
+
+/* GPU i's data: each index varies something a widget must lay out. */
+static void make_gpu(struct fixture *f, int i)
+{
+	struct gt_static *st = &f->st[i];
+	struct gt_sample *s = &f->s[i];
+	gt_static_init(st);
+	gt_sample_init(s);
+	st->index = (unsigned)i;
+	snprintf(st->pci_bus_id, sizeof(st->pci_bus_id), "0000:%02x:00.0", i);
+	snprintf(st->driver, sizeof(st->driver), "nvidia");
+	snprintf(st->driver_version, sizeof(st->driver_version), "590.48.01");
+	if (i % 4 == 1) /* wide characters: two cells each */
+		snprintf(
+		    st->name, sizeof(st->name),
+		    "\u6d4b\u8bd5\u663e\u5361 GPU \u6d4b\u8bd5\u663e\u5361 "
+		    "\u6d4b\u8bd5");
+	else if (i % 4 == 2) /* combining marks and a long name */
+		snprintf(st->name, sizeof(st->name),
+		         "Rade\u0301on Pro\u0301 W7900 Dual Slot Workstation "
+		         "Edition with a very long marketing name");
+	else if (i % 4 == 3)
+		st->name[0] = '\0';
+	else
+		snprintf(st->name, sizeof(st->name), "NVIDIA H100 80GB HBM3");
+	st->demo = i == 5;
+	if (i % 3 != 2) { /* every third one: thresholds N/A */
+		set(&st->f[GT_S_TEMP_SLOWDOWN], 87000);
+		set(&st->f[GT_S_TEMP_SHUTDOWN], 93000);
+		set(&st->f[GT_S_PCIE_MAX_GEN], 5);
+		set(&st->f[GT_S_PCIE_MAX_WIDTH], 16);
+		set(&st->f[GT_S_CLK_GRAPHICS_MAX], 1980);
+		set(&st->f[GT_S_CLK_MEM_MAX], 2619);
+		set(&st->f[GT_S_VRAM_TOTAL], 80ll << 30);
+	}
+	if (i % 5 != 4) { /* every fifth one: samples N/A */
+		set(&s->f[GT_F_UTIL_GPU], 100 * (i * 7 % 101));
+		set(&s->f[GT_F_UTIL_MEMBW], 100 * (i * 3 % 101));
+		set(&s->f[GT_F_UTIL_ENC], i % 2 ? 2500 : 0);
+		set(&s->f[GT_F_UTIL_DEC], i % 2 ? 10000 : 0);
+		set(&s->f[GT_F_MEM_TOTAL], 80ll << 30);
+		set(&s->f[GT_F_MEM_USED], (long long)i << 30);
+		set(&s->f[GT_F_TEMP_GPU], 40000 + 4000 * i);
+		set(&s->f[GT_F_POWER_DRAW], 100000 * i + 12345);
+		set(&s->f[GT_F_POWER_ENFORCED], 700000);
+		set(&s->f[GT_F_CLK_GRAPHICS], 1500);
+		set(&s->f[GT_F_CLK_MEM], 2619);
+		set(&s->f[GT_F_PCIE_GEN], i % 2 ? 3 : 5);
+		set(&s->f[GT_F_PCIE_WIDTH], 16);
+		set(&s->f[GT_F_PCIE_TX], 123456789ll * i);
+		set(&s->f[GT_F_PCIE_RX], 987654ll * i);
+		set(&s->f[GT_F_FAN_PERCENT0], 4500);
+		set(&s->f[GT_F_FAN_RPM0], 2100);
+		s->fan_count = (unsigned)(i % 3);
+		if (i % 2) /* every active throttle reason there is */
+			set(&s->f[GT_F_THROTTLE], 0x83FC);
+		if (i % 4 == 0) {
+			set(&s->f[GT_F_GTT_USED], 1ll << 30);
+			set(&s->f[GT_F_GTT_TOTAL], 16ll << 30);
+		}
+	}
+	s->state = i == 6 ? GT_DEV_LOST : i == 7 ? GT_DEV_ASLEEP : s->state;
+	gt_history_init(&f->hist[i]);
+	for (int k = 0; k < 300 * (i % 3); k++) {
+		double v[GT_SERIES__COUNT];
+		for (int j = 0; j < GT_SERIES__COUNT; j++)
+			v[j] =
+			    k % 17 == 0 ? NAN : fmod(k * (j + 1) * 7.3, 100.0);
+		v[GT_SERIES_POWER] = k * 3.7; /* autoscaled well past 1 kW */
+		hist_push(&f->hist[i], v);
+	}
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	f->hist = calloc(NGPU_MAX, sizeof(*f->hist));
+	assert_non_null(f->hist);
+	setlocale(LC_ALL, "C.UTF-8");
+	/* One stream both ways: nothing is read, output is thrown away. */
+	f->out = fopen("/dev/null", "r+");
+	f->in = f->out;
+	assert_non_null(f->out);
+	f->scr = newterm("xterm-256color", f->out, f->in);
+	if (!f->scr)
+		f->scr = newterm("xterm", f->out, f->in);
+	assert_non_null(f->scr);
+	set_term(f->scr);
+	for (int i = 0; i < NGPU_MAX; i++)
+		make_gpu(f, i);
+	for (int i = 0; i < NPROC; i++) {
+		struct gt_process *p = &f->procs[i];
+		memset(p, 0, sizeof(*p));
+		for (int k = 0; k < GT_P__COUNT; k++)
+			gt_val_fail(&p->f[k], GT_WHY_NOT_COLLECTED, 0);
+		p->pid = 1000 + i;
+		p->device_index = (unsigned)(i % NGPU_MAX);
+		snprintf(p->user, sizeof(p->user),
+		         i % 2 ? "\u7528\u6237" : "u");
+		snprintf(p->name, sizeof(p->name), "proc%d", i);
+		snprintf(p->container, sizeof(p->container),
+		         "docker:\u5bb9\u5668%d", i);
+		set(&p->f[GT_P_GPU], 100 * i);
+		set(&p->f[GT_P_MEM], (long long)i << 28);
+		f->order[i] = (size_t)i;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	endwin();
+	delscreen(f->scr);
+	fclose(f->out);
+	free(f->hist);
+	free(f);
+	return 0;
+}
+
+/* A pad with a 2-cell sentinel margin around a w x h rectangle. */
+static WINDOW *sentinel_pad(int w, int h, struct gt_rect *r)
+{
+	WINDOW *p = newpad(h + 4, w + 6);
+	assert_non_null(p);
+	for (int y = 0; y < h + 4; y++)
+		for (int x = 0; x < w + 6; x++) {
+			cchar_t c;
+			wchar_t wc[2] = {SENTINEL, 0};
+			setcchar(&c, wc, A_NORMAL, 0, NULL);
+			mvwadd_wch(p, y, x, &c);
+		}
+	*r = (struct gt_rect){3, 2, w, h};
+	return p;
+}
+
+/* Cells inside that changed, and fails on any cell outside that did. */
+static int check_outside(WINDOW *p, struct gt_rect r, const char *what, int i)
+{
+	int rows, cols, inside = 0;
+	getmaxyx(p, rows, cols);
+	for (int y = 0; y < rows; y++)
+		for (int x = 0; x < cols; x++) {
+			cchar_t c;
+			wchar_t wc[CCHARW_MAX + 1] = {0};
+			attr_t a;
+			short pair;
+			mvwin_wch(p, y, x, &c);
+			getcchar(&c, wc, &a, &pair, NULL);
+			bool in = x >= r.x && x < r.x + r.w && y >= r.y &&
+			          y < r.y + r.h;
+			if (in)
+				inside += wc[0] != SENTINEL;
+			else if (wc[0] != SENTINEL)
+				fail_msg("%s (data %d) in %dx%d drew U+%04X at "
+				         "row %d col %d, outside rows %d..%d "
+				         "cols %d..%d",
+				         what, i, r.w, r.h, (unsigned)wc[0], y,
+				         x, r.y, r.y + r.h - 1, r.x,
+				         r.x + r.w - 1);
+		}
+	return inside;
+}
+
+static const int widths[] = {1,  2,  3,  5,  7,  10,  16,  17,  24,
+                             33, 40, 59, 60, 80, 101, 160, 203, 400};
+static const int heights[] = {1, 2, 3, 4, 5, 6, 8, 9, 13, 20, 31, 60};
+
+static void panel_data(struct fixture *f, int i, enum gt_glyphs g,
+                       struct gt_panel_data *d)
+{
+	*d = (struct gt_panel_data){
+	    .st = &f->st[i],
+	    .s = &f->s[i],
+	    .hist = &f->hist[i],
+	    .pal = &f->pal,
+	    .glyphs = g,
+	    .seconds_per_sample = i == 3 ? 0 : 1.0,
+	    .selected = i == 0,
+	    .fahrenheit = i % 2,
+	    .stale = i == 8,
+	    .all_series = i == 9,
+	};
+}
+
+static void sweep_panels(struct fixture *f, int ngpus)
+{
+	static const char *const names[] = {"FULL", "COMPACT", "LINE"};
+	int drawn = 0;
+	for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+		for (size_t hi = 0; hi < sizeof(heights) / sizeof(heights[0]);
+		     hi++) {
+			struct gt_rect r;
+			int w = widths[wi], h = heights[hi];
+			WINDOW *p = sentinel_pad(w, h, &r);
+			for (int i = 0; i < ngpus; i++)
+				for (int m = 0; m < 3; m++) {
+					struct gt_panel_data d;
+					panel_data(f, i,
+					           (enum gt_glyphs)(i % 3), &d);
+					gt_panel_draw(p, r, (enum gt_gpu_mode)m,
+					              &d);
+					drawn += check_outside(p, r, names[m],
+					                       i) > 0;
+				}
+			/* The graphs alone, as the FULL panel places them. */
+			for (int i = 0; i < ngpus; i++) {
+				struct gt_panel_data d;
+				panel_data(f, i, (enum gt_glyphs)(i % 3), &d);
+				gt_gpu_graphs(p, r, &d);
+				check_outside(p, r, "graphs", i);
+			}
+			delwin(p);
+		}
+	/* Not vacuous: the widgets did draw inside their rectangles. */
+	assert_true(drawn > 0);
+}
+
+static void test_panels_one_gpu(void **state)
+{
+	sweep_panels(*state, 1);
+}
+
+static void test_panels_eight_gpus(void **state)
+{
+	sweep_panels(*state, 8);
+}
+
+static void test_panels_sixteen_gpus(void **state)
+{
+	sweep_panels(*state, 16);
+}
+
+static void sweep_table(struct fixture *f, size_t nproc)
+{
+	struct gt_proctable_state st;
+	gt_proctable_state_init(&st);
+	for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+		for (size_t hi = 0; hi < sizeof(heights) / sizeof(heights[0]);
+		     hi++) {
+			struct gt_rect r;
+			int w = widths[wi], h = heights[hi], wd[GT_COL__COUNT];
+			WINDOW *p = sentinel_pad(w, h, &r);
+			gt_proctable_widths(w, NULL, wd);
+			for (int v = 0; v < 4; v++) {
+				st.sort_col = (enum gt_proctable_col)(
+				    v * 5 % GT_COL__COUNT);
+				st.reverse = v % 2;
+				st.selected = v;
+				st.hscroll = v * 3;
+				struct gt_table_data td = {
+				    .procs = f->procs,
+				    .order = f->order,
+				    .count = nproc,
+				    .st = &st,
+				    .pal = &f->pal,
+				    .widths = wd,
+				    .note = v == 1 ? " GPU 3 only  filter: "
+				                     "\u7528\u6237 "
+				                   : NULL,
+				};
+				gt_table_draw(p, r, &td);
+				check_outside(p, r, "table", v);
+			}
+			delwin(p);
+		}
+}
+
+static void test_table_sizes(void **state)
+{
+	sweep_table(*state, 1);
+	sweep_table(*state, 8);
+	sweep_table(*state, NPROC);
+}
+
+/* gt_put itself: wide characters never straddle the rectangle's edge. */
+static void test_put_wide_clip(void **state)
+{
+	(void)state;
+	for (int w = 1; w <= 9; w++) {
+		struct gt_rect r;
+		WINDOW *p = sentinel_pad(w, 1, &r);
+		int n = gt_put(p, r, 0, 0, 0, "\u6d4b\u8bd5a\u6d4b\u8bd5");
+		assert_true(n <= w);
+		check_outside(p, r, "gt_put", w);
+		delwin(p);
+	}
+	assert_int_equal(gt_cells("a\u6d4b\u0301b"), 4);
+}
+
+/* Issue 1: memory bandwidth, ENC/DEC and power all get a graph at 8 GPUs
+ * on 200x50 (a 3-row graph area 100 wide), and none is unreadably narrow. */
+static void test_graph_plan(void **state)
+{
+	(void)state;
+	struct gt_graph_slot s[GT_PLOT__COUNT];
+	unsigned all = (1u << GT_PLOT_MEMBW) | (1u << GT_PLOT_ENC) |
+	               (1u << GT_PLOT_DEC) | (1u << GT_PLOT_POWER);
+	int n = gt_graph_plan(100, 3, all, s);
+	assert_int_equal(n, 5);
+	assert_int_equal(s[0].plot, GT_PLOT_GPU);
+	assert_int_equal(s[0].r.h, 2);
+	for (int i = 1; i < n; i++) {
+		assert_int_equal(s[i].plot, GT_PLOT_GPU + i);
+		assert_int_equal(s[i].r.y, 2);
+		assert_int_equal(s[i].r.h, 1);
+		assert_true(s[i].r.w >= GT_GRAPH_MIN_W);
+	}
+	assert_int_equal(s[n - 1].r.x + s[n - 1].r.w, 100);
+	/* Idle encoders take no room. */
+	n = gt_graph_plan(100, 3, (1u << GT_PLOT_MEMBW), s);
+	assert_int_equal(n, 2);
+	assert_int_equal(s[1].r.w, 100);
+	/* Narrow: the last ones go first. */
+	n = gt_graph_plan(40, 9, all, s);
+	assert_int_equal(n, 3);
+	assert_int_equal(s[2].plot, GT_PLOT_ENC);
+	assert_int_equal(s[1].r.h, 3);
+	/* Too low to share. */
+	assert_int_equal(gt_graph_plan(100, 2, all, s), 1);
+	assert_int_equal(gt_graph_plan(0, 5, all, s), 0);
+}
+
+static void test_graph_wanted(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_panel_data d;
+	panel_data(f, 0, GT_GLYPHS_BRAILLE, &d);
+	struct gt_history *h = &f->hist[0];
+	gt_history_init(h);
+	assert_int_equal(gt_graph_wanted(&d), 0);
+	double v[GT_SERIES__COUNT];
+	for (int k = 0; k < GT_SERIES__COUNT; k++)
+		v[k] = 0;
+	hist_push(h, v);
+	assert_int_equal(gt_graph_wanted(&d),
+	                 (1u << GT_PLOT_MEMBW) | (1u << GT_PLOT_POWER));
+	d.all_series = true;
+	assert_int_equal(gt_graph_wanted(&d), 0x1Eu);
+	d.all_series = false;
+	v[GT_SERIES_DEC] = 3;
+	hist_push(h, v);
+	assert_true(gt_graph_wanted(&d) & (1u << GT_PLOT_DEC));
+	assert_false(gt_graph_wanted(&d) & (1u << GT_PLOT_ENC));
+	make_gpu(f, 0);
+}
+
+/* Issue 2: the power graph's axis label. */
+static void test_watts_axis(void **state)
+{
+	(void)state;
+	char b[16];
+	gt_fmt_watts_axis(b, sizeof(b), 500);
+	assert_string_equal(b, "500W");
+	gt_fmt_watts_axis(b, sizeof(b), 2000);
+	assert_string_equal(b, "2kW");
+	gt_fmt_watts_axis(b, sizeof(b), 0.5);
+	assert_string_equal(b, "0.5W");
+}
+
+/* Issue 3: colour steps against slowdown and shutdown. */
+static void test_temp_levels(void **state)
+{
+	(void)state;
+	struct gt_val t, slow, shut, na;
+	gt_val_set(&slow, 87000);
+	gt_val_set(&shut, 93000);
+	gt_val_fail(&na, GT_WHY_NOT_COLLECTED, 0);
+	gt_val_set(&t, 76999);
+	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_NORMAL);
+	gt_val_set(&t, 77000);
+	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_WARM);
+	gt_val_set(&t, 86999);
+	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_WARM);
+	gt_val_set(&t, 87000);
+	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_HOT);
+	/* Only shutdown known: 5 °C below it counts as slowdown. */
+	gt_val_set(&t, 88000);
+	assert_int_equal(gt_temp_level(&t, &na, &shut), GT_TEMP_HOT);
+	gt_val_set(&t, 78000);
+	assert_int_equal(gt_temp_level(&t, &na, &shut), GT_TEMP_WARM);
+	gt_val_set(&t, 120000);
+	assert_int_equal(gt_temp_level(&t, &na, &na), GT_TEMP_NORMAL);
+	assert_int_equal(gt_temp_level(&na, &slow, &shut), GT_TEMP_UNKNOWN);
+}
+
+/* Reads row `row` of a pad back as UTF-8. */
+static void read_row(WINDOW *p, int row, int x0, int n, char *out, size_t len)
+{
+	size_t k = 0;
+	for (int x = x0; x < x0 + n && k + 8 < len; x++) {
+		cchar_t c;
+		wchar_t wc[CCHARW_MAX + 1] = {0};
+		attr_t a;
+		short pair;
+		mvwin_wch(p, row, x, &c);
+		getcchar(&c, wc, &a, &pair, NULL);
+		int m = (int)wcrtomb(out + k, wc[0], NULL);
+		if (m > 0)
+			k += (size_t)m;
+	}
+	out[k] = '\0';
+}
+
+/* Issue 3: both thresholds shown, in the user's unit. */
+static void test_temp_text_thresholds(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_panel_data d;
+	struct gt_rect r;
+	char row[1024];
+	panel_data(f, 0, GT_GLYPHS_ASCII, &d);
+	WINDOW *p = sentinel_pad(120, 9, &r);
+	gt_panel_draw(p, r, GT_GPU_FULL, &d);
+	read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
+	assert_non_null(strstr(row, "slow 87\u00b0C"));
+	assert_non_null(strstr(row, "shut 93\u00b0C"));
+	d.fahrenheit = true;
+	gt_panel_draw(p, r, GT_GPU_FULL, &d);
+	read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
+	assert_non_null(strstr(row, "shut 199\u00b0F"));
+	delwin(p);
+}
+
+/* Issue 5: badges and the PCI id never overwrite each other. */
+static void test_name_line_badges(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_panel_data d;
+	char row[2048];
+	panel_data(f, 1, GT_GLYPHS_ASCII, &d); /* throttled */
+	snprintf(f->st[1].name, sizeof(f->st[1].name), "NVIDIA H100 80GB HBM3");
+	for (int w = 60; w <= 200; w += 7) {
+		struct gt_rect r;
+		WINDOW *p = sentinel_pad(w, 9, &r);
+		gt_panel_draw(p, r, GT_GPU_FULL, &d);
+		read_row(p, r.y, r.x, r.w, row, sizeof(row));
+		char *pci = strstr(row, "0000:01:00.0");
+		char *badge = strstr(row, " PWR ");
+		if (!badge)
+			badge = strstr(row, " power_cap ");
+		assert_non_null(badge);
+		/* The PCI id shows whole or not at all. */
+		if (!pci)
+			assert_null(strstr(row, "0000:"));
+		else
+			assert_true(pci + strlen("0000:01:00.0") < badge);
+		delwin(p);
+	}
+	make_gpu(f, 1);
+}
+
+static void test_badges_fit(void **state)
+{
+	struct fixture *f = *state;
+	char b[256];
+	int n = gt_throttle_badges(b, sizeof(b), &f->s[1], false, -1);
+	assert_int_equal(n, (int)strlen(b));
+	assert_non_null(strstr(b, " power_cap "));
+	n = gt_throttle_badges(b, sizeof(b), &f->s[1], true, 12);
+	assert_true(n <= 12);
+	assert_string_equal(b, " PWR +");
+	assert_int_equal(gt_throttle_badges(b, sizeof(b), &f->s[0], true, -1),
+	                 0);
+}
+
+/* Issue 4: the sorted column's header reads cleanly with its marker. */
+static void test_sort_header(void **state)
+{
+	(void)state;
+	int wd[GT_COL__COUNT];
+	char cell[64];
+	gt_proctable_widths(200, NULL, wd);
+	int room =
+	    gt_table_sort_header(wd, GT_COL_VRAM, true, cell, sizeof(cell));
+	assert_int_equal(room, wd[GT_COL_VRAM]);
+	assert_int_equal((int)strlen(cell), room);
+	assert_non_null(strstr(cell, "VRAMv"));
+	gt_table_sort_header(wd, GT_COL_ENC, false, cell, sizeof(cell));
+	assert_non_null(strstr(cell, "ENC^"));
+	assert_null(strstr(cell, "ENC^C"));
+	gt_table_sort_header(wd, GT_COL_HOST_MEM, true, cell, sizeof(cell));
+	assert_string_equal(cell, "HOSTMEMv");
+	gt_table_sort_header(wd, GT_COL_GPU, true, cell, sizeof(cell));
+	assert_string_equal(cell, "GPU%v");
+	gt_table_sort_header(wd, GT_COL_USER, true, cell, sizeof(cell));
+	assert_int_equal(strncmp(cell, "USERv ", 6), 0);
+}
+
+/* Issue 4 drawn: no leftover characters of the plain header. */
+static void test_sort_header_drawn(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_proctable_state st;
+	struct gt_rect r;
+	int wd[GT_COL__COUNT];
+	char row[2048];
+	gt_proctable_state_init(&st);
+	WINDOW *p = sentinel_pad(200, 5, &r);
+	gt_proctable_widths(200, NULL, wd);
+	for (int c = 0; c < GT_COL__COUNT; c++) {
+		st.sort_col = (enum gt_proctable_col)c;
+		struct gt_table_data td = {.procs = f->procs,
+		                           .order = f->order,
+		                           .count = 3,
+		                           .st = &st,
+		                           .pal = &f->pal,
+		                           .widths = wd};
+		gt_table_draw(p, r, &td);
+		read_row(p, r.y, r.x, r.w, row, sizeof(row));
+		assert_null(strstr(row, "VRAMvAM"));
+		assert_null(strstr(row, "VRAMAM"));
+		assert_null(strstr(row, "ENCvC"));
+		assert_null(strstr(row, "MEMvCONTAINER"));
+		assert_null(strstr(row, "vCONTAINER"));
+		/* The marker never takes a separator: headers stay apart. */
+		for (int k = 1; k < GT_COL__COUNT; k++) {
+			int x =
+			    gt_proctable_col_x(wd, (enum gt_proctable_col)k);
+			if (x > 0)
+				assert_int_equal(row[x - 1], ' ');
+		}
+		assert_true(strstr(row, "v") || strstr(row, "^"));
+	}
+	delwin(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_panels_one_gpu),
+	    cmocka_unit_test(test_panels_eight_gpus),
+	    cmocka_unit_test(test_panels_sixteen_gpus),
+	    cmocka_unit_test(test_table_sizes),
+	    cmocka_unit_test(test_put_wide_clip),
+	    cmocka_unit_test(test_graph_plan),
+	    cmocka_unit_test(test_graph_wanted),
+	    cmocka_unit_test(test_watts_axis),
+	    cmocka_unit_test(test_temp_levels),
+	    cmocka_unit_test(test_temp_text_thresholds),
+	    cmocka_unit_test(test_name_line_badges),
+	    cmocka_unit_test(test_badges_fit),
+	    cmocka_unit_test(test_sort_header),
+	    cmocka_unit_test(test_sort_header_drawn),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
