@@ -16,8 +16,8 @@
 #include "core/view.h"
 
 void gt_headless_session_config(const struct gt_cli *cli,
-                                struct gt_ctlsession_config *cfg, char *state,
-                                char *audit, size_t len)
+                                struct gt_control_session_config *cfg,
+                                char *state, char *audit, size_t len)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->nvml_lib = cli->nvml_lib;
@@ -31,13 +31,15 @@ void gt_headless_session_config(const struct gt_cli *cli,
 	}
 }
 
-static struct gt_ctl_change *add(struct gt_ctl_change *out, size_t *n,
-                                 size_t max, const struct gt_ctl_caps *caps,
-                                 size_t device, enum gt_ctl_kind kind)
+static struct gt_control_change *add(struct gt_control_change *out, size_t *n,
+                                     size_t max,
+                                     const struct gt_control_caps *caps,
+                                     size_t device,
+                                     enum gt_control_change_kind kind)
 {
 	if (*n >= max)
 		return NULL;
-	struct gt_ctl_change *ch = &out[(*n)++];
+	struct gt_control_change *ch = &out[(*n)++];
 	memset(ch, 0, sizeof(*ch));
 	ch->kind = kind;
 	ch->vendor = caps->vendor;
@@ -64,11 +66,11 @@ static bool given(const struct gt_profile_entry *e, enum gt_profile_key k)
 }
 
 static int power_changes(const struct gt_profile_entry *e,
-                         const struct gt_ctl_caps *caps, size_t device,
-                         struct gt_ctl_change *out, size_t *n, size_t max,
+                         const struct gt_control_caps *caps, size_t device,
+                         struct gt_control_change *out, size_t *n, size_t max,
                          char *err, size_t len)
 {
-	struct gt_ctl_change *ch;
+	struct gt_control_change *ch;
 
 	if (given(e, GT_PK_PERF_LEVEL) || given(e, GT_PK_POWER_PROFILE)) {
 		if (caps->vendor != GT_VENDOR_AMD || !caps->has_level)
@@ -105,12 +107,12 @@ static int power_changes(const struct gt_profile_entry *e,
 	}
 	if (given(e, GT_PK_PERF_LEVEL) && profile < 0 &&
 	    strcmp(e->perf_level, caps->level) != 0 &&
-	    (ch = add(out, n, max, caps, device, GT_CTL_PERF_LEVEL)))
+	    (ch = add(out, n, max, caps, device, GT_CHANGE_PERF_LEVEL)))
 		snprintf(ch->text, sizeof(ch->text), "%s", e->perf_level);
 	if (profile >= 0 &&
 	    (profile != caps->profile_active ||
 	     strcmp(caps->level, "manual") != 0) &&
-	    (ch = add(out, n, max, caps, device, GT_CTL_POWER_PROFILE)))
+	    (ch = add(out, n, max, caps, device, GT_CHANGE_POWER_PROFILE)))
 		ch->value = profile;
 	if (given(e, GT_PK_POWER_LIMIT)) {
 		if (!caps->power.known)
@@ -126,8 +128,8 @@ static int power_changes(const struct gt_profile_entry *e,
 			    err, len,
 			    "power_limit = default: the GPU does not say "
 			    "its default");
-		if (v != caps->power.cur &&
-		    (ch = add(out, n, max, caps, device, GT_CTL_POWER_LIMIT)))
+		if (v != caps->power.cur && (ch = add(out, n, max, caps, device,
+		                                      GT_CHANGE_POWER_LIMIT)))
 			ch->value = v;
 	}
 	if (given(e, GT_PK_FREQ_MIN) || given(e, GT_PK_FREQ_MAX)) {
@@ -141,7 +143,8 @@ static int power_changes(const struct gt_profile_entry *e,
 		int64_t hi = given(e, GT_PK_FREQ_MAX) ? e->freq_max_mhz
 		                                      : caps->freq_max.cur;
 		if ((lo != caps->freq_min.cur || hi != caps->freq_max.cur) &&
-		    (ch = add(out, n, max, caps, device, GT_CTL_FREQ_LIMITS))) {
+		    (ch = add(out, n, max, caps, device,
+		              GT_CHANGE_FREQ_LIMITS))) {
 			ch->value = lo;
 			ch->value2 = hi;
 		}
@@ -150,12 +153,12 @@ static int power_changes(const struct gt_profile_entry *e,
 }
 
 int gt_profile_changes(const struct gt_profile_entry *e,
-                       const struct gt_ctl_caps *caps, size_t device,
-                       struct gt_ctl_change *out, size_t max, char *err,
+                       const struct gt_control_caps *caps, size_t device,
+                       struct gt_control_change *out, size_t max, char *err,
                        size_t len)
 {
 	size_t n = 0;
-	struct gt_ctl_change *ch;
+	struct gt_control_change *ch;
 
 	if (caps->why[0])
 		return fail(err, len, "%s", caps->why);
@@ -166,8 +169,8 @@ int gt_profile_changes(const struct gt_profile_entry *e,
 	if (caps->fan_method == GT_FAN_METHOD_NONE)
 		return fail(err, len, "fan: %s", caps->fan_why);
 	ch = add(out, &n, max, caps, device,
-	         e->fan == GT_PROFILE_FAN_AUTO ? GT_CTL_FAN_AUTO
-	                                       : GT_CTL_FAN_CURVE);
+	         e->fan == GT_PROFILE_FAN_AUTO ? GT_CHANGE_FAN_AUTO
+	                                       : GT_CHANGE_FAN_CURVE);
 	if (!ch)
 		return fail(err, len, "too many settings for one GPU");
 	ch->fan_mask = e->fan_mask;
@@ -181,7 +184,7 @@ int gt_profile_changes(const struct gt_profile_entry *e,
 		ch->loop.panic_mc = caps->slowdown_mc;
 	ch->loop.hysteresis_mc = e->hysteresis_mc;
 	ch->loop.down_delay_ns = e->down_delay_ns;
-	if (ch->kind == GT_CTL_FAN_CURVE &&
+	if (ch->kind == GT_CHANGE_FAN_CURVE &&
 	    caps->fan_method == GT_FAN_METHOD_AMD_FIRMWARE && ch->curve.n != 5)
 		return fail(err, len,
 		            "fan: this card's firmware curve has exactly 5 "
@@ -201,35 +204,36 @@ static void print_report(FILE *f, const char *report)
 
 int gt_headless_restore(const struct gt_cli *cli)
 {
-	struct gt_ctlsession_config cfg;
+	struct gt_control_session_config cfg;
 	char state[512], audit[512], err[512], report[4096];
 
 	gt_headless_session_config(cli, &cfg, state, audit, sizeof(state));
-	struct gt_ctlsession *s = gt_ctlsession_new(&cfg, err, sizeof(err));
+	struct gt_control_session *s =
+	    gt_control_session_new(&cfg, err, sizeof(err));
 	if (!s) {
 		fprintf(stderr, "gputop: %s\n", err);
 		return GT_EXIT_FAILURE;
 	}
-	size_t n = gt_ctlsession_pending(s);
+	size_t n = gt_control_session_pending(s);
 	if (n == 0) {
 		printf("gputop: nothing to restore (no state file at %s)\n",
-		       gt_ctlsession_state_path(s));
-		gt_ctlsession_free(s);
+		       gt_control_session_state_path(s));
+		gt_control_session_free(s);
 		return GT_EXIT_OK;
 	}
-	int rc = gt_ctlsession_restore_all(s, report, sizeof(report));
+	int rc = gt_control_session_restore_all(s, report, sizeof(report));
 	print_report(rc == 0 ? stdout : stderr, report);
 	if (rc == 0)
 		printf("gputop: restored %zu setting(s) from %s\n", n,
-		       gt_ctlsession_state_path(s));
+		       gt_control_session_state_path(s));
 	else if (rc < 0)
 		fprintf(stderr, "gputop: not restored\n");
 	else
 		fprintf(stderr,
 		        "gputop: %d of %zu setting(s) could not be restored; "
 		        "the state file %s is kept\n",
-		        rc, n, gt_ctlsession_state_path(s));
-	gt_ctlsession_free(s);
+		        rc, n, gt_control_session_state_path(s));
+	gt_control_session_free(s);
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
@@ -237,9 +241,9 @@ int gt_headless_restore(const struct gt_cli *cli)
 
 #define MAX_PER_GPU 6
 
-static bool is_loop(const struct gt_ctl_change *ch)
+static bool is_loop(const struct gt_control_change *ch)
 {
-	return ch->kind == GT_CTL_FAN_CURVE &&
+	return ch->kind == GT_CHANGE_FAN_CURVE &&
 	       (ch->fan_method == GT_FAN_METHOD_NVML_LOOP ||
 	        ch->fan_method == GT_FAN_METHOD_AMD_PWM_LOOP);
 }
@@ -262,13 +266,13 @@ static void say(bool daemon, int prio, const char *fmt, ...)
 /* The plan for every GPU, refused as a whole before anything is written. */
 struct plan {
 	size_t n;
-	struct gt_ctl_change ch[GT_PROFILE_MAX_BLOCKS * MAX_PER_GPU];
+	struct gt_control_change ch[GT_PROFILE_MAX_BLOCKS * MAX_PER_GPU];
 	bool loops;
 };
 
-static int make_plan(struct gt_ctlsession *s, const struct gt_devlist *devs,
-                     const struct gt_profile *p, struct plan *plan, char *err,
-                     size_t len)
+static int make_plan(struct gt_control_session *s,
+                     const struct gt_devlist *devs, const struct gt_profile *p,
+                     struct plan *plan, char *err, size_t len)
 {
 	char why[400];
 	plan->n = 0;
@@ -277,11 +281,11 @@ static int make_plan(struct gt_ctlsession *s, const struct gt_devlist *devs,
 		const struct gt_static *st = &devs->items[i];
 		const struct gt_profile_entry *e =
 		    gt_profile_match(p, st->pci_bus_id);
-		struct gt_ctl_caps caps;
+		struct gt_control_caps caps;
 		if (!e)
 			continue;
 		memset(&caps, 0, sizeof(caps));
-		if (gt_ctlsession_caps(s, st, &caps) < 0 && !caps.why[0])
+		if (gt_control_session_caps(s, st, &caps) < 0 && !caps.why[0])
 			snprintf(caps.why, sizeof(caps.why),
 			         "the device cannot be controlled");
 		size_t room = sizeof(plan->ch) / sizeof(plan->ch[0]) - plan->n;
@@ -327,7 +331,7 @@ static void wait_for_stop(volatile sig_atomic_t *stop)
 		nanosleep(&ts, NULL);
 }
 
-static int run_plan(struct gt_ctlsession *s, struct gt_collector *c,
+static int run_plan(struct gt_control_session *s, struct gt_collector *c,
                     const struct plan *plan, const struct gt_cli *cli,
                     volatile sig_atomic_t *stop)
 {
@@ -335,14 +339,14 @@ static int run_plan(struct gt_ctlsession *s, struct gt_collector *c,
 	bool d = cli->daemon;
 
 	for (size_t i = 0; i < plan->n; i++) {
-		struct gt_ctl_result res;
-		if (gt_ctlsession_apply(s, &plan->ch[i], &res) !=
+		struct gt_control_result res;
+		if (gt_control_session_apply(s, &plan->ch[i], &res) !=
 		    GT_CONTROL_OK) {
 			say(d, LOG_ERR, "profile '%s': GPU %zu: %s: %s",
 			    cli->profile, plan->ch[i].device, res.asked,
 			    res.err);
-			int bad = gt_ctlsession_restore_all(s, report,
-			                                    sizeof(report));
+			int bad = gt_control_session_restore_all(
+			    s, report, sizeof(report));
 			say(d, LOG_ERR, "%s",
 			    bad == 0
 			        ? "every change already made was restored"
@@ -356,7 +360,7 @@ static int run_plan(struct gt_ctlsession *s, struct gt_collector *c,
 	}
 	if (!d) {
 		/* One-shot: the user asked for these values to stay. */
-		if (gt_ctlsession_release(s) < 0)
+		if (gt_control_session_release(s) < 0)
 			say(d, LOG_WARNING,
 			    "the state file could not be removed: the next "
 			    "start will offer to restore the old values");
@@ -370,8 +374,8 @@ static int run_plan(struct gt_ctlsession *s, struct gt_collector *c,
 	    cli->profile, plan->loops ? " the fan loops" : "");
 	wait_for_stop(stop);
 	gt_collector_stop(c);
-	gt_ctlsession_detach(s);
-	int bad = gt_ctlsession_restore_all(s, report, sizeof(report));
+	gt_control_session_detach(s);
+	int bad = gt_control_session_restore_all(s, report, sizeof(report));
 	say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
 	    bad == 0 ? "stopped; original settings restored"
 	             : "stopped; some settings could not be restored (see "
@@ -382,7 +386,7 @@ static int run_plan(struct gt_ctlsession *s, struct gt_collector *c,
 int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
                       volatile sig_atomic_t *stop)
 {
-	struct gt_ctlsession_config cfg;
+	struct gt_control_session_config cfg;
 	struct gt_profile_list *list = NULL;
 	const struct gt_profile *p = NULL;
 	struct gt_view view;
@@ -398,17 +402,18 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 		openlog("gputop", LOG_PID, LOG_DAEMON);
 	gt_headless_session_config(cli, &cfg, state, audit, sizeof(state));
 	cfg.syslog = cli->daemon;
-	struct gt_ctlsession *s = gt_ctlsession_new(&cfg, err, sizeof(err));
+	struct gt_control_session *s =
+	    gt_control_session_new(&cfg, err, sizeof(err));
 	if (!s) {
 		say(cli->daemon, LOG_ERR, "%s", err);
 		gt_profile_list_free(list);
 		return GT_EXIT_FAILURE;
 	}
-	if (gt_ctlsession_pending(s) > 0) {
+	if (gt_control_session_pending(s) > 0) {
 		say(cli->daemon, LOG_ERR,
 		    "an earlier gputop left changed settings in %s: run "
 		    "gputop --restore first",
-		    gt_ctlsession_state_path(s));
+		    gt_control_session_state_path(s));
 		goto out;
 	}
 	gt_collector_tick(c, GT_TICK_ALL);
@@ -437,12 +442,12 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 		rc = GT_EXIT_OK;
 		goto out;
 	}
-	const char *ro = gt_ctlsession_readonly_reason(s);
+	const char *ro = gt_control_session_readonly_reason(s);
 	if (ro[0]) {
 		say(cli->daemon, LOG_ERR, "%s", ro);
 		goto out;
 	}
-	gt_ctlsession_attach(s, c);
+	gt_control_session_attach(s, c);
 	if (gt_collector_start(c) != 0) {
 		say(cli->daemon, LOG_ERR, "cannot start the collector thread");
 		goto out;
@@ -450,8 +455,8 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 	rc = run_plan(s, c, &plan, cli, stop);
 out:
 	gt_collector_stop(c);
-	gt_ctlsession_detach(s);
-	gt_ctlsession_free(s);
+	gt_control_session_detach(s);
+	gt_control_session_free(s);
 	gt_profile_list_free(list);
 	if (cli->daemon)
 		closelog();

@@ -18,8 +18,8 @@
  * or the defaults), filled into cfg with the other options. The buffers
  * must outlive cfg. */
 void gt_headless_session_config(const struct gt_cli *cli,
-                                struct gt_ctlsession_config *cfg, char *state,
-                                char *audit, size_t len);
+                                struct gt_control_session_config *cfg,
+                                char *state, char *audit, size_t len);
 
 /* The changes one gpu block asks of one device, in the order they are
  * applied, leaving out what is already in force. Returns the number, or
@@ -27,8 +27,8 @@ void gt_headless_session_config(const struct gt_cli *cli,
  * it lacks, an unknown power profile name, a level that contradicts the
  * profile). */
 int gt_profile_changes(const struct gt_profile_entry *e,
-                       const struct gt_ctl_caps *caps, size_t device,
-                       struct gt_ctl_change *out, size_t max, char *err,
+                       const struct gt_control_caps *caps, size_t device,
+                       struct gt_control_change *out, size_t max, char *err,
                        size_t len);
 
 int gt_headless_restore(const struct gt_cli *cli);

@@ -110,32 +110,32 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	/* Control: nothing is opened or written until a dialog is used;
 	 * a state file left by an earlier run is loaded so the dashboard can
 	 * offer to restore it. */
-	struct gt_ctlsession *ctl = NULL;
+	struct gt_control_session *ctl = NULL;
 	char ctl_why[600] = "";
 	if (cfg->demo) {
 		snprintf(ctl_why, sizeof(ctl_why),
 		         "DEMO devices are simulated: there is nothing to "
 		         "change");
 	} else {
-		struct gt_ctlsession_config ccfg;
+		struct gt_control_session_config ccfg;
 		char state[512], audit[512];
 		gt_headless_session_config(cli, &ccfg, state, audit,
 		                           sizeof(state));
-		ctl = gt_ctlsession_new(&ccfg, ctl_why, sizeof(ctl_why));
+		ctl = gt_control_session_new(&ccfg, ctl_why, sizeof(ctl_why));
 	}
 	if (ctl)
-		gt_ctlsession_attach(ctl, *cp);
+		gt_control_session_attach(ctl, *cp);
 	/* The first round runs on the collector thread too: a driver that
 	 * hangs from the start must not keep the screen blank. Up to 1 s is
 	 * worth waiting for a first frame with numbers; after that the panels
 	 * show what they have and say NO DATA. */
 	if (gt_collector_start(*cp) != 0) {
 		perror("gputop: starting the collector thread");
-		gt_ctlsession_free(ctl);
+		gt_control_session_free(ctl);
 		return GT_EXIT_FAILURE;
 	}
 	gt_collector_wait_first_tick(*cp, 1000000000ull);
-	struct gt_dash_opts dopts = {
+	struct gt_dashboard_opts dopts = {
 	    .theme = cli->theme,
 	    .themes_dir = cli->themes_dir,
 	    .procfs_root = cli->procfs_root,
@@ -147,13 +147,13 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
 	gt_collector_stop(*cp);
 	if (ctl) {
-		gt_ctlsession_detach(ctl);
+		gt_control_session_detach(ctl);
 		/* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run
 		 * changed. (Fatal signals and SIGKILL: the guardian does.) */
-		if (gt_ctlsession_changed(ctl)) {
+		if (gt_control_session_changed(ctl)) {
 			char report[4096];
-			int bad = gt_ctlsession_restore_all(ctl, report,
-			                                    sizeof(report));
+			int bad = gt_control_session_restore_all(
+			    ctl, report, sizeof(report));
 			if (bad != 0)
 				fprintf(
 				    stderr,
@@ -161,9 +161,9 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 				    "failed:\n%s"
 				    "gputop: the state file %s is kept; "
 				    "gputop --restore retries\n",
-				    report, gt_ctlsession_state_path(ctl));
+				    report, gt_control_session_state_path(ctl));
 		}
-		gt_ctlsession_free(ctl);
+		gt_control_session_free(ctl);
 	}
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }

@@ -52,10 +52,10 @@ static void demo_probe(struct gt_backend *b,
 	}
 	priv->seed = opt ? opt->demo_seed : 0;
 	for (unsigned d = 0; d < DEMO_NDEV; d++) {
-		struct demo_ctx c = {priv->seed, d, &demo_profiles[d]};
+		struct demo_ctx c = {priv->seed, d, &gt_demo_profiles[d]};
 		/* The counter has run since the driver loaded, days ago. */
-		priv->dev[d].energy_mj =
-		    demo_round(3.0e8 + 4.0e10 * demo_hash01(&c, CH_ENERGY, 0));
+		priv->dev[d].energy_mj = demo_round(
+		    3.0e8 + 4.0e10 * gt_demo_hash01(&c, CH_ENERGY, 0));
 	}
 	b->status = GT_BACKEND_OK;
 	b->device_count = DEMO_NDEV;
@@ -69,7 +69,7 @@ static int demo_get_static(struct gt_backend *b, unsigned dev,
 {
 	if (!b->priv || dev >= DEMO_NDEV)
 		return -1;
-	const struct demo_profile *p = &demo_profiles[dev];
+	const struct demo_profile *p = &gt_demo_profiles[dev];
 
 	out->vendor = p->vendor;
 	snprintf(out->id, sizeof(out->id), "pci:%.16s", p->bus);
@@ -105,26 +105,26 @@ static int demo_sample(struct gt_backend *b, unsigned dev,
 		return -1;
 
 	struct demo_dev *dd = &priv->dev[dev];
-	const struct demo_profile *p = &demo_profiles[dev];
+	const struct demo_profile *p = &gt_demo_profiles[dev];
 	const struct demo_ctx c = {priv->seed, dev, p};
 	const int64_t t = (int64_t)dd->n++;
 	int64_t v[GT_F_FAN_PERCENT0] = {0};
 	bool capped;
 
-	double u = demo_util_at(&c, t);
-	int64_t draw = demo_power_at(&c, t, &capped);
+	double u = gt_demo_util_at(&c, t);
+	int64_t draw = gt_demo_power_at(&c, t, &capped);
 	bool busy = u >= 0.05;
 
 	v[GT_F_UTIL_GPU] = demo_round(u * 10000.0);
 	v[GT_F_UTIL_MEMBW] =
 	    demo_round(10000.0 * u * p->membw_gain *
-	               (0.8 + 0.3 * demo_smooth(&c, CH_MEMBW, t, 6)));
+	               (0.8 + 0.3 * gt_demo_smooth(&c, CH_MEMBW, t, 6)));
 	for (unsigned i = 0; i < p->nprocs; i++) {
 		v[GT_F_UTIL_ENC] +=
-		    demo_proc_engine(&c, i, 2, p->procs[i].enc, t);
+		    gt_demo_proc_engine(&c, i, 2, p->procs[i].enc, t);
 		v[GT_F_UTIL_DEC] +=
-		    demo_proc_engine(&c, i, 3, p->procs[i].dec, t);
-		v[GT_F_MEM_USED] += demo_proc_mem(&c, i, t);
+		    gt_demo_proc_engine(&c, i, 3, p->procs[i].dec, t);
+		v[GT_F_MEM_USED] += gt_demo_proc_mem(&c, i, t);
 	}
 	if (v[GT_F_UTIL_ENC] > 10000)
 		v[GT_F_UTIL_ENC] = 10000;
@@ -136,19 +136,19 @@ static int demo_sample(struct gt_backend *b, unsigned dev,
 	v[GT_F_MEM_FREE] = v[GT_F_MEM_TOTAL] - v[GT_F_MEM_USED] - p->reserved;
 
 	double edge = (double)p->ambient_mc +
-	              (double)p->mc_per_w * demo_power_lagged_w(&c, t) +
-	              600.0 * (demo_smooth(&c, CH_TEMP, t, 7) - 0.5);
-	v[GT_F_TEMP_GPU] = demo_whole_degrees(edge);
-	v[GT_F_TEMP_HOTSPOT] =
-	    demo_whole_degrees(edge + (double)p->hot_mc +
-	                       (double)p->hot_mc_per_w * (double)draw / 1000.0);
-	v[GT_F_TEMP_MEM] = demo_whole_degrees(
+	              (double)p->mc_per_w * gt_demo_power_lagged_w(&c, t) +
+	              600.0 * (gt_demo_smooth(&c, CH_TEMP, t, 7) - 0.5);
+	v[GT_F_TEMP_GPU] = gt_demo_whole_degrees(edge);
+	v[GT_F_TEMP_HOTSPOT] = gt_demo_whole_degrees(edge + (double)p->hot_mc +
+	                                             (double)p->hot_mc_per_w *
+	                                                 (double)draw / 1000.0);
+	v[GT_F_TEMP_MEM] = gt_demo_whole_degrees(
 	    edge + (double)p->mem_mc +
-	    1500.0 * (demo_smooth(&c, CH_MEMTEMP, t, 11) - 0.5));
+	    1500.0 * (gt_demo_smooth(&c, CH_MEMTEMP, t, 11) - 0.5));
 
 	v[GT_F_POWER_DRAW] = draw;
-	v[GT_F_POWER_LIMIT] = demo_power_limit(p);
-	v[GT_F_POWER_ENFORCED] = demo_power_limit(p);
+	v[GT_F_POWER_LIMIT] = gt_demo_power_limit(p);
+	v[GT_F_POWER_ENFORCED] = gt_demo_power_limit(p);
 	dd->energy_mj += draw; /* mW over one simulated second */
 	v[GT_F_ENERGY] = dd->energy_mj;
 	v[GT_F_PSTATE] = busy ? 0 : 8;
@@ -156,9 +156,9 @@ static int demo_sample(struct gt_backend *b, unsigned dev,
 	int64_t gmax = p->s[GT_S_CLK_GRAPHICS_MAX];
 	double gf = p->vendor == GT_VENDOR_NVIDIA
 	                ? 1.0
-	                : 0.9 + 0.1 * demo_smooth(&c, CH_CLK, t, 4);
+	                : 0.9 + 0.1 * gt_demo_smooth(&c, CH_CLK, t, 4);
 	if (capped) /* the power cap pulls the clocks down */
-		gf = 0.88 + 0.07 * demo_hash01(&c, CH_CLK, t);
+		gf = 0.88 + 0.07 * gt_demo_hash01(&c, CH_CLK, t);
 	v[GT_F_CLK_GRAPHICS] =
 	    busy ? demo_round((double)gmax * gf / 15.0) * 15 : p->clk_gfx_idle;
 	if (v[GT_F_CLK_GRAPHICS] > gmax)
@@ -173,20 +173,21 @@ static int demo_sample(struct gt_backend *b, unsigned dev,
 	/* NVML reports whole KiB/s. */
 	v[GT_F_PCIE_RX] =
 	    demo_round((double)p->rx_peak * u *
-	               demo_smooth(&c, CH_PCIE_RX, t, 3) / 1024.0) *
+	               gt_demo_smooth(&c, CH_PCIE_RX, t, 3) / 1024.0) *
 	    1024;
 	v[GT_F_PCIE_TX] =
 	    demo_round((double)p->tx_peak * u *
-	               demo_smooth(&c, CH_PCIE_TX, t, 3) / 1024.0) *
+	               gt_demo_smooth(&c, CH_PCIE_TX, t, 3) / 1024.0) *
 	    1024;
 
 	v[GT_F_THROTTLE] =
 	    (capped ? GT_THR_SW_POWER_CAP : 0) | (busy ? 0 : GT_THR_IDLE);
 
 	/* A healthy HBM part: one corrected error every half hour or so. */
-	int64_t period = 1200 + demo_round(2400.0 * demo_hash01(&c, CH_ECC, 0));
+	int64_t period =
+	    1200 + demo_round(2400.0 * gt_demo_hash01(&c, CH_ECC, 0));
 	v[GT_F_ECC_CORRECTED_VOLATILE] =
-	    (t + demo_round((double)period * demo_hash01(&c, CH_ECC, 1))) /
+	    (t + demo_round((double)period * gt_demo_hash01(&c, CH_ECC, 1))) /
 	    period;
 	v[GT_F_ECC_CORRECTED_AGGREGATE] =
 	    p->ecc_history + v[GT_F_ECC_CORRECTED_VOLATILE];
@@ -228,11 +229,11 @@ static int demo_sample(struct gt_backend *b, unsigned dev,
 	for (unsigned i = 0; i < out->fan_count && i < GT_MAX_FANS; i++) {
 		/* Fans follow the (already lagging) temperature; the second
 		 * one runs a touch off the first as real pairs do. */
-		int64_t pct = demo_fan_percent(p, v[GT_F_TEMP_GPU]);
+		int64_t pct = gt_demo_fan_percent(p, v[GT_F_TEMP_GPU]);
 		if (pct > 0)
 			pct += demo_round(
 			    120.0 * i -
-			    60.0 * demo_smooth(&c, CH_FAN + 16 * i, t, 5));
+			    60.0 * gt_demo_smooth(&c, CH_FAN + 16 * i, t, 5));
 		if (pct < 0)
 			pct = 0;
 		if (pct > 10000)
@@ -255,11 +256,11 @@ static int demo_processes(struct gt_backend *b, unsigned dev,
 	if (!priv || dev >= DEMO_NDEV)
 		return -1;
 
-	const struct demo_profile *p = &demo_profiles[dev];
+	const struct demo_profile *p = &gt_demo_profiles[dev];
 	const struct demo_ctx c = {priv->seed, dev, p};
 	/* The list describes the moment of the latest sample. */
 	const int64_t t = priv->dev[dev].n ? (int64_t)priv->dev[dev].n - 1 : 0;
-	double u = demo_util_at(&c, t);
+	double u = gt_demo_util_at(&c, t);
 
 	for (unsigned i = 0; i < p->nprocs; i++) {
 		const struct demo_proc *pr = &p->procs[i];
@@ -275,33 +276,33 @@ static int demo_processes(struct gt_backend *b, unsigned dev,
 		copy_str(q->name, sizeof(q->name), pr->name);
 		copy_str(q->container, sizeof(q->container), pr->container);
 		q->cmdline = strdup(pr->cmdline);
-		gt_val_set(
-		    &q->f[GT_P_GPU],
-		    demo_round(10000.0 * u * pr->gpu_share *
-		               (0.9 + 0.1 * demo_smooth(&c, CH_PROC + 8 * i + 1,
-		                                        t, 6))));
-		gt_val_set(&q->f[GT_P_MEM], demo_proc_mem(&c, i, t));
+		gt_val_set(&q->f[GT_P_GPU],
+		           demo_round(10000.0 * u * pr->gpu_share *
+		                      (0.9 + 0.1 * gt_demo_smooth(
+		                                       &c, CH_PROC + 8 * i + 1,
+		                                       t, 6))));
+		gt_val_set(&q->f[GT_P_MEM], gt_demo_proc_mem(&c, i, t));
 		if (p->vendor == GT_VENDOR_AMD)
 			gt_val_set(&q->f[GT_P_GTT],
-			           demo_proc_mem(&c, i, t) / 16);
+			           gt_demo_proc_mem(&c, i, t) / 16);
 		else
 			gt_val_fail(&q->f[GT_P_GTT], GT_WHY_UNSUPPORTED_DEVICE,
 			            0);
 		gt_val_set(&q->f[GT_P_ENC],
-		           demo_proc_engine(&c, i, 2, pr->enc, t));
+		           gt_demo_proc_engine(&c, i, 2, pr->enc, t));
 		gt_val_set(&q->f[GT_P_DEC],
-		           demo_proc_engine(&c, i, 3, pr->dec, t));
-		gt_val_set(
-		    &q->f[GT_P_CPU],
-		    demo_round(pr->cpu *
-		               (0.8 + 0.4 * demo_smooth(&c, CH_PROC + 8 * i + 4,
-		                                        t, 5))));
+		           gt_demo_proc_engine(&c, i, 3, pr->dec, t));
+		gt_val_set(&q->f[GT_P_CPU],
+		           demo_round(pr->cpu *
+		                      (0.8 + 0.4 * gt_demo_smooth(
+		                                       &c, CH_PROC + 8 * i + 4,
+		                                       t, 5))));
 		gt_val_set(
 		    &q->f[GT_P_HOST_MEM],
 		    demo_round(
 		        (double)pr->host_mem *
-		        (0.97 +
-		         0.06 * demo_smooth(&c, CH_PROC + 8 * i + 5, t, 30)) /
+		        (0.97 + 0.06 * gt_demo_smooth(&c, CH_PROC + 8 * i + 5,
+		                                      t, 30)) /
 		        4096.0) *
 		        4096);
 	}

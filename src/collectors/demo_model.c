@@ -28,7 +28,7 @@
 	 NA_F(GT_F_CLK_GRAPHICS_MIN_LIMIT) |                                   \
 	 NA_F(GT_F_CLK_GRAPHICS_MAX_LIMIT) | NA_F(GT_F_IDLE_RESIDENCY))
 
-const struct demo_profile demo_profiles[] = {
+const struct demo_profile gt_demo_profiles[] = {
     {
         .vendor = GT_VENDOR_NVIDIA,
         .name = "NVIDIA H100 80GB HBM3",
@@ -315,8 +315,9 @@ const struct demo_profile demo_profiles[] = {
     },
 };
 
-_Static_assert(sizeof(demo_profiles) / sizeof(demo_profiles[0]) == DEMO_NDEV,
-               "DEMO_NDEV must count demo_profiles");
+_Static_assert(sizeof(gt_demo_profiles) / sizeof(gt_demo_profiles[0]) ==
+                   DEMO_NDEV,
+               "DEMO_NDEV must count gt_demo_profiles");
 
 static uint64_t splitmix64(uint64_t x)
 {
@@ -327,7 +328,7 @@ static uint64_t splitmix64(uint64_t x)
 }
 
 /* A uniform number in [0, 1) for (seed, device, channel, k). */
-double demo_hash01(const struct demo_ctx *c, unsigned chan, int64_t k)
+double gt_demo_hash01(const struct demo_ctx *c, unsigned chan, int64_t k)
 {
 	uint64_t key = ((uint64_t)c->dev << 48) ^ ((uint64_t)chan << 32);
 	uint64_t h =
@@ -348,12 +349,13 @@ static double smoothstep(double f)
 
 /* Value noise in [0, 1): random knots every period samples, eased between,
  * so a quantity drifts instead of jumping. */
-double demo_smooth(const struct demo_ctx *c, unsigned chan, int64_t t,
-                   int64_t period)
+double gt_demo_smooth(const struct demo_ctx *c, unsigned chan, int64_t t,
+                      int64_t period)
 {
 	int64_t k = floor_div(t, period);
 	double f = smoothstep((double)(t - k * period) / (double)period);
-	double a = demo_hash01(c, chan, k), b = demo_hash01(c, chan, k + 1);
+	double a = gt_demo_hash01(c, chan, k),
+	       b = gt_demo_hash01(c, chan, k + 1);
 	return a + (b - a) * f;
 }
 
@@ -371,7 +373,7 @@ static double clamp01(double x)
 }
 
 /* Device utilisation in [0, 1] at simulated second t. */
-double demo_util_at(const struct demo_ctx *c, int64_t t)
+double gt_demo_util_at(const struct demo_ctx *c, int64_t t)
 {
 	int64_t w, ph;
 	double u;
@@ -382,40 +384,40 @@ double demo_util_at(const struct demo_ctx *c, int64_t t)
 		 * checkpoint is written or an eval batch runs. */
 		w = floor_div(t, 47);
 		ph = t - w * 47;
-		if (demo_hash01(c, CH_DIP, w) < 0.4 && ph < 3)
-			u = 0.28 + 0.2 * demo_smooth(c, CH_UTIL, t, 2);
+		if (gt_demo_hash01(c, CH_DIP, w) < 0.4 && ph < 3)
+			u = 0.28 + 0.2 * gt_demo_smooth(c, CH_UTIL, t, 2);
 		else
-			u = 0.92 + 0.075 * demo_smooth(c, CH_UTIL, t, 5);
+			u = 0.92 + 0.075 * gt_demo_smooth(c, CH_UTIL, t, 5);
 		break;
 	case LOAD_GAMING:
 		/* Scene-dependent waves, with the odd loading screen. */
 		w = floor_div(t, 150);
 		ph = t - w * 150;
-		if (demo_hash01(c, CH_DIP, w) < 0.5 && ph < 10)
-			u = 0.1 + 0.1 * demo_smooth(c, CH_UTIL, t, 3);
+		if (gt_demo_hash01(c, CH_DIP, w) < 0.5 && ph < 10)
+			u = 0.1 + 0.1 * gt_demo_smooth(c, CH_UTIL, t, 3);
 		else
 			u = 0.5 +
 			    0.34 * wave(t, 37,
-			                (int64_t)(37 *
-			                          demo_hash01(c, CH_WAVE, 0))) +
-			    0.2 * (demo_smooth(c, CH_UTIL, t, 4) - 0.5);
+			                (int64_t)(37 * gt_demo_hash01(
+			                                   c, CH_WAVE, 0))) +
+			    0.2 * (gt_demo_smooth(c, CH_UTIL, t, 4) - 0.5);
 		break;
 	case LOAD_TRANSCODE:
-		u = 0.14 + 0.12 * demo_smooth(c, CH_UTIL, t, 6);
+		u = 0.14 + 0.12 * gt_demo_smooth(c, CH_UTIL, t, 6);
 		break;
 	case LOAD_DESKTOP:
 	default:
 		w = floor_div(t, 23);
 		ph = t - w * 23;
-		u = 0.04 + 0.1 * demo_smooth(c, CH_UTIL, t, 8);
-		if (demo_hash01(c, CH_DIP, w) < 0.3 && ph < 2)
+		u = 0.04 + 0.1 * gt_demo_smooth(c, CH_UTIL, t, 8);
+		if (gt_demo_hash01(c, CH_DIP, w) < 0.3 && ph < 2)
 			u += 0.35;
 		break;
 	}
 	return clamp01(u);
 }
 
-int64_t demo_power_limit(const struct demo_profile *p)
+int64_t gt_demo_power_limit(const struct demo_profile *p)
 {
 	return (p->s_na & NA_S(GT_S_POWER_DEFAULT)) ? INT64_MAX
 	                                            : p->s[GT_S_POWER_DEFAULT];
@@ -423,60 +425,63 @@ int64_t demo_power_limit(const struct demo_profile *p)
 
 /* Power follows utilisation; demand above the limit is capped, which is
  * what sets the power-cap throttle reason. */
-int64_t demo_power_at(const struct demo_ctx *c, int64_t t, bool *capped)
+int64_t gt_demo_power_at(const struct demo_ctx *c, int64_t t, bool *capped)
 {
 	const struct demo_profile *p = c->p;
-	double u = demo_util_at(c, t);
+	double u = gt_demo_util_at(c, t);
 	double demand = (double)p->idle_mw +
 	                (double)(p->full_mw - p->idle_mw) * u *
-	                    (0.94 + 0.12 * demo_smooth(c, CH_POWER, t, 3));
-	int64_t limit = demo_power_limit(p);
+	                    (0.94 + 0.12 * gt_demo_smooth(c, CH_POWER, t, 3));
+	int64_t limit = gt_demo_power_limit(p);
 
 	*capped = demand > (double)limit;
 	if (*capped)
-		return demo_round((double)limit *
-		                  (0.985 + 0.013 * demo_hash01(c, CH_CAP, t)));
+		return demo_round(
+		    (double)limit *
+		    (0.985 + 0.013 * gt_demo_hash01(c, CH_CAP, t)));
 	return demo_round(demand);
 }
 
 /* Heat capacity: the edge temperature tracks an exponentially weighted
  * mean of the last minute of power, so it lags the load. */
-double demo_power_lagged_w(const struct demo_ctx *c, int64_t t)
+double gt_demo_power_lagged_w(const struct demo_ctx *c, int64_t t)
 {
 	double sum = 0.0, wsum = 0.0, w = 1.0;
 	bool capped;
 
 	for (int k = 0; k < 64; k++) {
-		sum += w * (double)demo_power_at(c, t - k, &capped) / 1000.0;
+		sum += w * (double)gt_demo_power_at(c, t - k, &capped) / 1000.0;
 		wsum += w;
 		w *= 0.94;
 	}
 	return sum / wsum;
 }
 
-int64_t demo_whole_degrees(double mc)
+int64_t gt_demo_whole_degrees(double mc)
 {
 	return demo_round(mc / 1000.0) * 1000;
 }
 
-int64_t demo_proc_mem(const struct demo_ctx *c, unsigned i, int64_t t)
+int64_t gt_demo_proc_mem(const struct demo_ctx *c, unsigned i, int64_t t)
 {
 	const struct demo_proc *pr = &c->p->procs[i];
-	double m = (double)pr->mem + (double)pr->mem_swing *
-	                                 demo_smooth(c, CH_PROC + 8 * i, t, 40);
+	double m =
+	    (double)pr->mem +
+	    (double)pr->mem_swing * gt_demo_smooth(c, CH_PROC + 8 * i, t, 40);
 	return demo_round(m / (double)(2 * MIB)) * 2 * MIB;
 }
 
-int64_t demo_proc_engine(const struct demo_ctx *c, unsigned i, unsigned sub,
-                         int32_t level, int64_t t)
+int64_t gt_demo_proc_engine(const struct demo_ctx *c, unsigned i, unsigned sub,
+                            int32_t level, int64_t t)
 {
 	if (level == 0)
 		return 0;
 	return demo_round(
-	    level * (0.8 + 0.2 * demo_smooth(c, CH_PROC + 8 * i + sub, t, 9)));
+	    level *
+	    (0.8 + 0.2 * gt_demo_smooth(c, CH_PROC + 8 * i + sub, t, 9)));
 }
 
-int64_t demo_fan_percent(const struct demo_profile *p, int64_t temp_mc)
+int64_t gt_demo_fan_percent(const struct demo_profile *p, int64_t temp_mc)
 {
 	if (temp_mc < p->fan_on_mc)
 		return p->fan_on_mc > 0 ? 0 : p->fan_min_cp; /* zero-rpm mode */

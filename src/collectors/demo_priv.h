@@ -80,12 +80,12 @@ struct demo_profile {
 	struct demo_proc procs[DEMO_MAX_PROCS];
 };
 
-/* A constant, not sizeof(demo_profiles): demo.c sizes arrays with it, and
+/* A constant, not sizeof(gt_demo_profiles): demo.c sizes arrays with it, and
  * demo_model.c checks it against the table. */
 #define DEMO_NDEV 4u
 
 /* Defined, and explained, in demo_model.c. */
-extern const struct demo_profile demo_profiles[];
+extern const struct demo_profile gt_demo_profiles[];
 
 /* Everything one evaluation needs: a value depends on nothing else. */
 struct demo_ctx {
@@ -95,18 +95,18 @@ struct demo_ctx {
 };
 
 /* Defined, and explained, in demo_model.c. */
-double demo_hash01(const struct demo_ctx *c, unsigned chan, int64_t k);
-double demo_smooth(const struct demo_ctx *c, unsigned chan, int64_t t,
-                   int64_t period);
-double demo_util_at(const struct demo_ctx *c, int64_t t);
-int64_t demo_power_limit(const struct demo_profile *p);
-int64_t demo_power_at(const struct demo_ctx *c, int64_t t, bool *capped);
-double demo_power_lagged_w(const struct demo_ctx *c, int64_t t);
-int64_t demo_whole_degrees(double mc);
-int64_t demo_proc_mem(const struct demo_ctx *c, unsigned i, int64_t t);
-int64_t demo_proc_engine(const struct demo_ctx *c, unsigned i, unsigned sub,
-                         int32_t level, int64_t t);
-int64_t demo_fan_percent(const struct demo_profile *p, int64_t temp_mc);
+double gt_demo_hash01(const struct demo_ctx *c, unsigned chan, int64_t k);
+double gt_demo_smooth(const struct demo_ctx *c, unsigned chan, int64_t t,
+                      int64_t period);
+double gt_demo_util_at(const struct demo_ctx *c, int64_t t);
+int64_t gt_demo_power_limit(const struct demo_profile *p);
+int64_t gt_demo_power_at(const struct demo_ctx *c, int64_t t, bool *capped);
+double gt_demo_power_lagged_w(const struct demo_ctx *c, int64_t t);
+int64_t gt_demo_whole_degrees(double mc);
+int64_t gt_demo_proc_mem(const struct demo_ctx *c, unsigned i, int64_t t);
+int64_t gt_demo_proc_engine(const struct demo_ctx *c, unsigned i, unsigned sub,
+                            int32_t level, int64_t t);
+int64_t gt_demo_fan_percent(const struct demo_profile *p, int64_t temp_mc);
 
 static inline int64_t demo_round(double x)
 {

@@ -12,98 +12,100 @@
 #define DEFAULT_LIB "libnvidia-ml.so.1"
 
 struct sym {
-	size_t offset;           /* of the pointer in struct gt_nvml_api */
-	const char *names[3];    /* tried in order */
+	size_t offset;        /* of the pointer in struct gt_nvml_api */
+	const char *names[3]; /* tried in order */
 	bool required;
 };
 
 #define SYM(field, req, ...)                                                   \
-	{offsetof(struct gt_nvml_api, field), {__VA_ARGS__}, req}
+	{                                                                      \
+		offsetof(struct gt_nvml_api, field), {__VA_ARGS__}, req        \
+	}
 
 /* Versioned names first: a versioned symbol's presence promises its newer
  * semantics (count_v2 counts GPUs we may not open; memory_v2 separates
  * reserved memory). The _v2 process lists share the v3 24-byte layout. */
 static const struct sym symbols[] = {
-	SYM(init, true, "nvmlInit_v2", "nvmlInit"),
-	SYM(shutdown, true, "nvmlShutdown"),
-	SYM(error_string, true, "nvmlErrorString"),
-	SYM(count, true, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"),
-	SYM(handle_by_index, true, "nvmlDeviceGetHandleByIndex_v2",
-	    "nvmlDeviceGetHandleByIndex"),
-	SYM(driver_version, false, "nvmlSystemGetDriverVersion"),
-	SYM(nvml_version, false, "nvmlSystemGetNVMLVersion"),
-	SYM(cuda_version, false, "nvmlSystemGetCudaDriverVersion"),
-	SYM(name, false, "nvmlDeviceGetName"),
-	SYM(uuid, false, "nvmlDeviceGetUUID"),
-	SYM(serial, false, "nvmlDeviceGetSerial"),
-	SYM(pci_info, false, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"),
-	SYM(pci_info_v1, false, "nvmlDeviceGetPciInfo"),
-	SYM(architecture, false, "nvmlDeviceGetArchitecture"),
-	SYM(compute_capability, false, "nvmlDeviceGetCudaComputeCapability"),
-	SYM(vbios, false, "nvmlDeviceGetVbiosVersion"),
-	SYM(utilization, false, "nvmlDeviceGetUtilizationRates"),
-	SYM(encoder, false, "nvmlDeviceGetEncoderUtilization"),
-	SYM(decoder, false, "nvmlDeviceGetDecoderUtilization"),
-	SYM(memory_v2, false, "nvmlDeviceGetMemoryInfo_v2"),
-	SYM(memory_v1, false, "nvmlDeviceGetMemoryInfo"),
-	SYM(bar1, false, "nvmlDeviceGetBAR1MemoryInfo"),
-	SYM(temperature_v, false, "nvmlDeviceGetTemperatureV"),
-	SYM(temperature, false, "nvmlDeviceGetTemperature"),
-	SYM(threshold, false, "nvmlDeviceGetTemperatureThreshold"),
-	SYM(margin, false, "nvmlDeviceGetMarginTemperature"),
-	SYM(num_fans, false, "nvmlDeviceGetNumFans"),
-	SYM(fan_speed_v2, false, "nvmlDeviceGetFanSpeed_v2"),
-	SYM(fan_speed, false, "nvmlDeviceGetFanSpeed"),
-	SYM(fan_rpm, false, "nvmlDeviceGetFanSpeedRPM"),
-	SYM(fan_min_max, false, "nvmlDeviceGetMinMaxFanSpeed"),
-	SYM(power_usage, false, "nvmlDeviceGetPowerUsage"),
-	SYM(energy, false, "nvmlDeviceGetTotalEnergyConsumption"),
-	SYM(power_limit, false, "nvmlDeviceGetPowerManagementLimit"),
-	SYM(power_default, false, "nvmlDeviceGetPowerManagementDefaultLimit"),
-	SYM(power_range, false, "nvmlDeviceGetPowerManagementLimitConstraints"),
-	SYM(power_enforced, false, "nvmlDeviceGetEnforcedPowerLimit"),
-	SYM(pstate, false, "nvmlDeviceGetPerformanceState",
-	    "nvmlDeviceGetPowerState"),
-	SYM(clock, false, "nvmlDeviceGetClockInfo"),
-	SYM(max_clock, false, "nvmlDeviceGetMaxClockInfo"),
-	SYM(clock_events, false, "nvmlDeviceGetCurrentClocksEventReasons",
-	    "nvmlDeviceGetCurrentClocksThrottleReasons"),
-	SYM(pcie_gen, false, "nvmlDeviceGetCurrPcieLinkGeneration"),
-	SYM(pcie_width, false, "nvmlDeviceGetCurrPcieLinkWidth"),
-	SYM(pcie_max_gen, false, "nvmlDeviceGetMaxPcieLinkGeneration"),
-	SYM(pcie_max_width, false, "nvmlDeviceGetMaxPcieLinkWidth"),
-	SYM(pcie_throughput, false, "nvmlDeviceGetPcieThroughput"),
-	SYM(ecc_mode, false, "nvmlDeviceGetEccMode"),
-	SYM(ecc_errors, false, "nvmlDeviceGetTotalEccErrors"),
-	SYM(mig_mode, false, "nvmlDeviceGetMigMode"),
-	SYM(field_values, false, "nvmlDeviceGetFieldValues"),
-	SYM(process_utilization, false, "nvmlDeviceGetProcessUtilization"),
-	SYM(compute_procs, false, "nvmlDeviceGetComputeRunningProcesses_v3",
-	    "nvmlDeviceGetComputeRunningProcesses_v2"),
-	SYM(graphics_procs, false, "nvmlDeviceGetGraphicsRunningProcesses_v3",
-	    "nvmlDeviceGetGraphicsRunningProcesses_v2"),
-	SYM(mps_procs, false, "nvmlDeviceGetMPSComputeRunningProcesses_v3",
-	    "nvmlDeviceGetMPSComputeRunningProcesses_v2"),
-	SYM(compute_procs_v1, false, "nvmlDeviceGetComputeRunningProcesses"),
-	SYM(graphics_procs_v1, false, "nvmlDeviceGetGraphicsRunningProcesses"),
-	SYM(mps_procs_v1, false, "nvmlDeviceGetMPSComputeRunningProcesses"),
-	SYM(set_power_limit_v2, false, "nvmlDeviceSetPowerManagementLimit_v2"),
-	SYM(set_power_limit, false, "nvmlDeviceSetPowerManagementLimit"),
-	SYM(set_fan_speed, false, "nvmlDeviceSetFanSpeed_v2"),
-	SYM(set_default_fan_speed, false, "nvmlDeviceSetDefaultFanSpeed_v2"),
+    SYM(init, true, "nvmlInit_v2", "nvmlInit"),
+    SYM(shutdown, true, "nvmlShutdown"),
+    SYM(error_string, true, "nvmlErrorString"),
+    SYM(count, true, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"),
+    SYM(handle_by_index, true, "nvmlDeviceGetHandleByIndex_v2",
+        "nvmlDeviceGetHandleByIndex"),
+    SYM(driver_version, false, "nvmlSystemGetDriverVersion"),
+    SYM(nvml_version, false, "nvmlSystemGetNVMLVersion"),
+    SYM(cuda_version, false, "nvmlSystemGetCudaDriverVersion"),
+    SYM(name, false, "nvmlDeviceGetName"),
+    SYM(uuid, false, "nvmlDeviceGetUUID"),
+    SYM(serial, false, "nvmlDeviceGetSerial"),
+    SYM(pci_info, false, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"),
+    SYM(pci_info_v1, false, "nvmlDeviceGetPciInfo"),
+    SYM(architecture, false, "nvmlDeviceGetArchitecture"),
+    SYM(compute_capability, false, "nvmlDeviceGetCudaComputeCapability"),
+    SYM(vbios, false, "nvmlDeviceGetVbiosVersion"),
+    SYM(utilization, false, "nvmlDeviceGetUtilizationRates"),
+    SYM(encoder, false, "nvmlDeviceGetEncoderUtilization"),
+    SYM(decoder, false, "nvmlDeviceGetDecoderUtilization"),
+    SYM(memory_v2, false, "nvmlDeviceGetMemoryInfo_v2"),
+    SYM(memory_v1, false, "nvmlDeviceGetMemoryInfo"),
+    SYM(bar1, false, "nvmlDeviceGetBAR1MemoryInfo"),
+    SYM(temperature_v, false, "nvmlDeviceGetTemperatureV"),
+    SYM(temperature, false, "nvmlDeviceGetTemperature"),
+    SYM(threshold, false, "nvmlDeviceGetTemperatureThreshold"),
+    SYM(margin, false, "nvmlDeviceGetMarginTemperature"),
+    SYM(num_fans, false, "nvmlDeviceGetNumFans"),
+    SYM(fan_speed_v2, false, "nvmlDeviceGetFanSpeed_v2"),
+    SYM(fan_speed, false, "nvmlDeviceGetFanSpeed"),
+    SYM(fan_rpm, false, "nvmlDeviceGetFanSpeedRPM"),
+    SYM(fan_min_max, false, "nvmlDeviceGetMinMaxFanSpeed"),
+    SYM(power_usage, false, "nvmlDeviceGetPowerUsage"),
+    SYM(energy, false, "nvmlDeviceGetTotalEnergyConsumption"),
+    SYM(power_limit, false, "nvmlDeviceGetPowerManagementLimit"),
+    SYM(power_default, false, "nvmlDeviceGetPowerManagementDefaultLimit"),
+    SYM(power_range, false, "nvmlDeviceGetPowerManagementLimitConstraints"),
+    SYM(power_enforced, false, "nvmlDeviceGetEnforcedPowerLimit"),
+    SYM(pstate, false, "nvmlDeviceGetPerformanceState",
+        "nvmlDeviceGetPowerState"),
+    SYM(clock, false, "nvmlDeviceGetClockInfo"),
+    SYM(max_clock, false, "nvmlDeviceGetMaxClockInfo"),
+    SYM(clock_events, false, "nvmlDeviceGetCurrentClocksEventReasons",
+        "nvmlDeviceGetCurrentClocksThrottleReasons"),
+    SYM(pcie_gen, false, "nvmlDeviceGetCurrPcieLinkGeneration"),
+    SYM(pcie_width, false, "nvmlDeviceGetCurrPcieLinkWidth"),
+    SYM(pcie_max_gen, false, "nvmlDeviceGetMaxPcieLinkGeneration"),
+    SYM(pcie_max_width, false, "nvmlDeviceGetMaxPcieLinkWidth"),
+    SYM(pcie_throughput, false, "nvmlDeviceGetPcieThroughput"),
+    SYM(ecc_mode, false, "nvmlDeviceGetEccMode"),
+    SYM(ecc_errors, false, "nvmlDeviceGetTotalEccErrors"),
+    SYM(mig_mode, false, "nvmlDeviceGetMigMode"),
+    SYM(field_values, false, "nvmlDeviceGetFieldValues"),
+    SYM(process_utilization, false, "nvmlDeviceGetProcessUtilization"),
+    SYM(compute_procs, false, "nvmlDeviceGetComputeRunningProcesses_v3",
+        "nvmlDeviceGetComputeRunningProcesses_v2"),
+    SYM(graphics_procs, false, "nvmlDeviceGetGraphicsRunningProcesses_v3",
+        "nvmlDeviceGetGraphicsRunningProcesses_v2"),
+    SYM(mps_procs, false, "nvmlDeviceGetMPSComputeRunningProcesses_v3",
+        "nvmlDeviceGetMPSComputeRunningProcesses_v2"),
+    SYM(compute_procs_v1, false, "nvmlDeviceGetComputeRunningProcesses"),
+    SYM(graphics_procs_v1, false, "nvmlDeviceGetGraphicsRunningProcesses"),
+    SYM(mps_procs_v1, false, "nvmlDeviceGetMPSComputeRunningProcesses"),
+    SYM(set_power_limit_v2, false, "nvmlDeviceSetPowerManagementLimit_v2"),
+    SYM(set_power_limit, false, "nvmlDeviceSetPowerManagementLimit"),
+    SYM(set_fan_speed, false, "nvmlDeviceSetFanSpeed_v2"),
+    SYM(set_default_fan_speed, false, "nvmlDeviceSetDefaultFanSpeed_v2"),
 };
 
 int gt_nvml_api_load(struct gt_nvml_api *api, const char *path, char *why,
-		     size_t whylen)
+                     size_t whylen)
 {
 	memset(api, 0, sizeof(*api));
 	api->dl = dlopen(path ? path : DEFAULT_LIB, RTLD_NOW | RTLD_LOCAL);
 	if (!api->dl) {
 		const char *err = dlerror();
 		snprintf(why, whylen,
-			 "%s (no NVIDIA driver installed? --nvml-lib PATH "
-			 "chooses the library)",
-			 err ? err : "dlopen failed");
+		         "%s (no NVIDIA driver installed? --nvml-lib PATH "
+		         "chooses the library)",
+		         err ? err : "dlopen failed");
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++) {
@@ -113,8 +115,8 @@ int gt_nvml_api_load(struct gt_nvml_api *api, const char *path, char *why,
 			fn = dlsym(api->dl, s->names[k]);
 		if (!fn && s->required) {
 			snprintf(why, whylen,
-				 "%s lacks %s: not a usable NVML library",
-				 path ? path : DEFAULT_LIB, s->names[0]);
+			         "%s lacks %s: not a usable NVML library",
+			         path ? path : DEFAULT_LIB, s->names[0]);
 			gt_nvml_api_unload(api);
 			return -1;
 		}
@@ -165,15 +167,15 @@ unsigned gt_nvml_throttle(unsigned long long reasons)
 		unsigned long long nvml;
 		unsigned gt;
 	} map[] = {
-		{nvmlClocksEventReasonGpuIdle, GT_THR_IDLE},
-		{nvmlClocksEventReasonApplicationsClocksSetting, GT_THR_APP_CLOCKS},
-		{nvmlClocksEventReasonSwPowerCap, GT_THR_SW_POWER_CAP},
-		{nvmlClocksEventReasonHwSlowdown, GT_THR_HW_SLOWDOWN},
-		{nvmlClocksEventReasonSyncBoost, GT_THR_SYNC_BOOST},
-		{nvmlClocksEventReasonSwThermalSlowdown, GT_THR_SW_THERMAL},
-		{nvmlClocksEventReasonHwThermalSlowdown, GT_THR_HW_THERMAL},
-		{nvmlClocksEventReasonHwPowerBrakeSlowdown, GT_THR_HW_POWER_BRAKE},
-		{nvmlClocksEventReasonDisplayClockSetting, GT_THR_DISPLAY_CLOCKS},
+	    {nvmlClocksEventReasonGpuIdle, GT_THR_IDLE},
+	    {nvmlClocksEventReasonApplicationsClocksSetting, GT_THR_APP_CLOCKS},
+	    {nvmlClocksEventReasonSwPowerCap, GT_THR_SW_POWER_CAP},
+	    {nvmlClocksEventReasonHwSlowdown, GT_THR_HW_SLOWDOWN},
+	    {nvmlClocksEventReasonSyncBoost, GT_THR_SYNC_BOOST},
+	    {nvmlClocksEventReasonSwThermalSlowdown, GT_THR_SW_THERMAL},
+	    {nvmlClocksEventReasonHwThermalSlowdown, GT_THR_HW_THERMAL},
+	    {nvmlClocksEventReasonHwPowerBrakeSlowdown, GT_THR_HW_POWER_BRAKE},
+	    {nvmlClocksEventReasonDisplayClockSetting, GT_THR_DISPLAY_CLOCKS},
 	};
 	unsigned out = 0;
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -227,7 +229,7 @@ void gt_nvml_bus_id(char *dst, size_t len, const nvmlPciInfo_t *pci)
 {
 	/* Domains above 0xffff exist (Intel VMD): Linux prints them whole. */
 	snprintf(dst, len, "%04x:%02x:%02x.0", pci->domain, pci->bus & 0xffu,
-		 pci->device & 0xffu);
+	         pci->device & 0xffu);
 }
 
 const char *gt_nvml_arch_name(nvmlDeviceArchitecture_t arch)
@@ -266,10 +268,12 @@ const char *gt_nvml_init_hint(nvmlReturn_t rc)
 		       "'modprobe nvidia' or reinstall the driver";
 	case NVML_ERROR_NO_PERMISSION:
 		return "permission denied opening /dev/nvidiactl: check the "
-		       "device node permissions (or the container's device list)";
+		       "device node permissions (or the container's device "
+		       "list)";
 	case NVML_ERROR_LIB_RM_VERSION_MISMATCH:
 		return "the NVML library and the loaded kernel module are "
-		       "different versions: reboot, or reload the nvidia module";
+		       "different versions: reboot, or reload the nvidia "
+		       "module";
 	case NVML_ERROR_TIMEOUT:
 		return "the driver did not answer in time: check dmesg for Xid "
 		       "errors";
@@ -279,7 +283,7 @@ const char *gt_nvml_init_hint(nvmlReturn_t rc)
 }
 
 size_t gt_nvml_merge_procs(const struct gt_nvml_proc *in, size_t n,
-			   struct gt_nvml_proc *out)
+                           struct gt_nvml_proc *out)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {

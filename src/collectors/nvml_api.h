@@ -87,7 +87,7 @@ struct gt_nvml_api {
 /* Loads path (NULL = libnvidia-ml.so.1) and resolves the table. On failure
  * returns -1 and writes a reason a user can act on into why. */
 int gt_nvml_api_load(struct gt_nvml_api *api, const char *path, char *why,
-		     size_t whylen);
+                     size_t whylen);
 void gt_nvml_api_unload(struct gt_nvml_api *api);
 
 /* Pure decoders (unit-tested). */
@@ -117,6 +117,6 @@ struct gt_nvml_proc {
  * process in both lists reports the same allocation twice). Returns the
  * merged count; out must hold n entries. */
 size_t gt_nvml_merge_procs(const struct gt_nvml_proc *in, size_t n,
-			   struct gt_nvml_proc *out);
+                           struct gt_nvml_proc *out);
 
 #endif

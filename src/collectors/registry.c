@@ -7,14 +7,14 @@
 
 #include <string.h>
 
-const struct gt_backend_ops *const gt_backend_table[] = {
+const struct gt_backend_ops *const gt_registry_backends[] = {
     &gt_nvml_backend,
     &gt_amdgpu_backend,
     &gt_intel_backend,
 };
 
-const size_t gt_backend_table_len =
-    sizeof(gt_backend_table) / sizeof(gt_backend_table[0]);
+const size_t gt_registry_backend_count =
+    sizeof(gt_registry_backends) / sizeof(gt_registry_backends[0]);
 
 const char *gt_backend_status_name(enum gt_backend_status status)
 {

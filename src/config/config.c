@@ -109,7 +109,7 @@ static void classify(const char *raw, size_t len, struct pline *p)
 static int find_key(const char *name)
 {
 	for (int k = 0; k < CFG_NKEYS; k++)
-		if (strcasecmp(name, cfg_keys[k].name) == 0)
+		if (strcasecmp(name, gt_config_keys[k].name) == 0)
 			return k;
 	return -1;
 }
@@ -282,11 +282,11 @@ int gt_config_load_profiles(const char *path, struct gt_config *c,
 			snprintf(why, sizeof(why), "unknown key '%s'",
 			         gt_config_shown(p->name, sv, sizeof(sv)));
 		} else if (p->why) {
-			snprintf(why, sizeof(why), "%s: %s", cfg_keys[k].name,
-			         p->why);
+			snprintf(why, sizeof(why), "%s: %s",
+			         gt_config_keys[k].name, p->why);
 		} else {
-			cfg_parse_value(&cfg_keys[k], p->value, c, why,
-			                sizeof(why));
+			gt_config_parse_value(&gt_config_keys[k], p->value, c,
+			                      why, sizeof(why));
 		}
 		if (why[0])
 			problem(&pr, lineno, why);
@@ -345,8 +345,8 @@ int gt_config_default_path(char *out, size_t len)
 static void put_key(FILE *f, const struct keydef *k, const struct gt_config *c)
 {
 	char v[1024], list[160];
-	cfg_column_list(list, sizeof(list));
-	cfg_format_value(k, c, v, sizeof(v));
+	gt_config_column_list(list, sizeof(list));
+	gt_config_format_value(k, c, v, sizeof(v));
 	fprintf(f, "# %s (%s)\n%s = %s\n", k->help,
 	        k->choices ? k->choices : list, k->name, v);
 }
@@ -355,7 +355,7 @@ static void put_missing(FILE *f, const bool *present, const struct gt_config *c)
 {
 	for (int k = 0; k < CFG_NKEYS; k++)
 		if (!present[k])
-			put_key(f, &cfg_keys[k], c);
+			put_key(f, &gt_config_keys[k], c);
 }
 
 /*
@@ -420,8 +420,10 @@ static void write_patched(FILE *f, const char *buf, size_t len, struct pline *p,
 		    (k = find_key(p->name)) >= 0) {
 			if (!written[k]) { /* later repeats are dropped */
 				written[k] = true;
-				cfg_format_value(&cfg_keys[k], c, v, sizeof(v));
-				fprintf(f, "%s = %s%s%s\n", cfg_keys[k].name, v,
+				gt_config_format_value(&gt_config_keys[k], c, v,
+				                       sizeof(v));
+				fprintf(f, "%s = %s%s%s\n",
+				        gt_config_keys[k].name, v,
 				        p->comment ? "  " : "",
 				        p->comment ? p->comment : "");
 			}

@@ -34,21 +34,21 @@ struct keydef {
 	const struct cfg_word *words;
 };
 
-/* A constant, not sizeof(cfg_keys): config.c sizes arrays with it, and
+/* A constant, not sizeof(gt_config_keys): config.c sizes arrays with it, and
  * config_values.c checks it against the table. */
 #define CFG_NKEYS 11
 
 /* Defined, and explained, in config_values.c. */
-extern const struct keydef cfg_keys[];
+extern const struct keydef gt_config_keys[];
 
 /* Parses v into c's field for k, or leaves c alone and explains in why. */
-int cfg_parse_value(const struct keydef *k, const char *v, struct gt_config *c,
-                    char *why, size_t wl);
+int gt_config_parse_value(const struct keydef *k, const char *v,
+                          struct gt_config *c, char *why, size_t wl);
 /* The value of k in the file's syntax. Out-of-range fields are written as
  * their nearest valid value, so a save never writes an unreadable file. */
-void cfg_format_value(const struct keydef *k, const struct gt_config *c,
-                      char *out, size_t len);
+void gt_config_format_value(const struct keydef *k, const struct gt_config *c,
+                            char *out, size_t len);
 /* "a, b, c" of every column key. */
-void cfg_column_list(char *out, size_t len);
+void gt_config_column_list(char *out, size_t len);
 
 #endif

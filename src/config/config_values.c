@@ -39,7 +39,7 @@ static const struct cfg_word w_panels[] = {{"auto", GT_GPU_FULL},
 
 /* The one list of keys: parser, writer and the comments written above new
  * keys all come from it, so they cannot drift apart. */
-const struct keydef cfg_keys[] = {
+const struct keydef gt_config_keys[] = {
     {"interval", "seconds between samples", "0.1 to 3600", T_INTERVAL, 0, 0,
      NULL},
     {"theme", "colour theme", "a name or a path; \"\" = built-in", T_THEME, 0,
@@ -62,8 +62,8 @@ const struct keydef cfg_keys[] = {
     {"hide_gpus", "GPUs not shown", "PCI ids such as 0000:18:00.0, or none",
      T_HIDE, 0, 0, NULL},
 };
-_Static_assert(sizeof(cfg_keys) / sizeof(cfg_keys[0]) == CFG_NKEYS,
-               "CFG_NKEYS must count cfg_keys");
+_Static_assert(sizeof(gt_config_keys) / sizeof(gt_config_keys[0]) == CFG_NKEYS,
+               "CFG_NKEYS must count gt_config_keys");
 
 void gt_config_defaults(struct gt_config *c)
 {
@@ -129,7 +129,7 @@ static int parse_column(const char *v)
 	return -1;
 }
 
-void cfg_column_list(char *out, size_t len)
+void gt_config_column_list(char *out, size_t len)
 {
 	size_t k = 0;
 	out[0] = '\0';
@@ -191,8 +191,8 @@ int gt_config_pci_normalize(const char *s, char *out, size_t len)
 	return -1;
 }
 
-int cfg_parse_value(const struct keydef *k, const char *v, struct gt_config *c,
-                    char *why, size_t wl)
+int gt_config_parse_value(const struct keydef *k, const char *v,
+                          struct gt_config *c, char *why, size_t wl)
 {
 	char sv[200], list[160], buf[4096], *it[32];
 	int i = -1, n;
@@ -253,7 +253,7 @@ int cfg_parse_value(const struct keydef *k, const char *v, struct gt_config *c,
 			c->sort_col = i;
 			return 0;
 		}
-		cfg_column_list(list, sizeof(list));
+		gt_config_column_list(list, sizeof(list));
 		snprintf(why, wl, "unknown column '%s' for sort (%s)", sv,
 		         list);
 		return -1;
@@ -266,7 +266,7 @@ int cfg_parse_value(const struct keydef *k, const char *v, struct gt_config *c,
 		for (int j = 0; j < n; j++) {
 			bool all = strcasecmp(it[j], "all") == 0;
 			if (!all && (i = parse_column(it[j])) < 0) {
-				cfg_column_list(list, sizeof(list));
+				gt_config_column_list(list, sizeof(list));
 				snprintf(why, wl,
 				         "unknown column '%s' for columns (%s)",
 				         gt_config_shown(it[j], sv, sizeof(sv)),
@@ -311,8 +311,8 @@ int cfg_parse_value(const struct keydef *k, const char *v, struct gt_config *c,
 	return -1;
 }
 
-void cfg_format_value(const struct keydef *k, const struct gt_config *c,
-                      char *out, size_t len)
+void gt_config_format_value(const struct keydef *k, const struct gt_config *c,
+                            char *out, size_t len)
 {
 	size_t w = 0;
 	uint64_t ns = c->interval_ns;

@@ -300,11 +300,11 @@ int gt_control_sysfs_write(struct gt_control *c, const char *path,
                            size_t len);
 /* gt_control_caps's AMD and Intel parts, for the device directory:
  * 0, or -1 with caps->why. */
-struct gt_ctl_caps;
+struct gt_control_caps;
 int gt_control_amd_caps(struct gt_control *c, const char *devdir,
-                        struct gt_ctl_caps *caps);
+                        struct gt_control_caps *caps);
 int gt_control_intel_caps(struct gt_control *c, const char *devdir,
-                          struct gt_ctl_caps *caps);
+                          struct gt_control_caps *caps);
 /* Whether a journaled sysfs path names a file the Intel setters write (by
  * its name: no AMD leaf shares one), so that the restore hands it to
  * gt_control_intel_restore_write rather than to the AMD callback. */

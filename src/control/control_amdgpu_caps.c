@@ -21,7 +21,7 @@
 /* The fan as the setters would drive it: the firmware curve where the
  * card has one (RDNA3+, where pwm1 is not dependable), else the pwm loop
  * (pre-RDNA3), else why neither. */
-static void fan_caps(const struct amd *d, struct gt_ctl_caps *caps)
+static void fan_caps(const struct amd *d, struct gt_control_caps *caps)
 {
 	char fan[PATH_MAX];
 	struct od_curve o;
@@ -93,9 +93,9 @@ static void fan_caps(const struct amd *d, struct gt_ctl_caps *caps)
 	caps->fan_count = 1;
 }
 
-static void power_caps(const struct amd *d, struct gt_ctl_caps *caps)
+static void power_caps(const struct amd *d, struct gt_control_caps *caps)
 {
-	struct gt_ctl_range *r = &caps->power;
+	struct gt_control_range *r = &caps->power;
 	unsigned long lo = gt_amd_read_ul(d, L_CAP, "power1_cap_min", 0);
 	unsigned long hi = gt_amd_read_ul(d, L_CAP, "power1_cap_max", 0);
 	unsigned long def =
@@ -115,7 +115,7 @@ static void power_caps(const struct amd *d, struct gt_ctl_caps *caps)
 		return;
 	}
 	/* As the setter: a min of 0 means the driver does not say. */
-	*r = (struct gt_ctl_range){
+	*r = (struct gt_control_range){
 	    .known = true,
 	    .min = (int64_t)(lo < UW_PER_W ? UW_PER_W : lo),
 	    .max = (int64_t)hi,
@@ -125,7 +125,7 @@ static void power_caps(const struct amd *d, struct gt_ctl_caps *caps)
 }
 
 int gt_control_amd_caps(struct gt_control *c, const char *devdir,
-                        struct gt_ctl_caps *caps)
+                        struct gt_control_caps *caps)
 {
 	struct amd d;
 	char *t;

@@ -5,8 +5,8 @@
  * control_amdcaps.c (what the dialogs may offer). Not for other modules:
  * they use control.h and ctlcaps.h.
  */
-#ifndef GPUTOP_CONTROL_AMD_PRIV_H
-#define GPUTOP_CONTROL_AMD_PRIV_H
+#ifndef GPUTOP_CONTROL_AMDGPU_PRIV_H
+#define GPUTOP_CONTROL_AMDGPU_PRIV_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -15,7 +15,7 @@
 
 #include "control/control.h"
 
-struct gt_ctl_profile;
+struct gt_control_profile;
 
 /* The only files gputop writes, relative to the device directory (the
  * hwmon ones inside its hwmon/hwmonN); their names are in control_sysfs.c. */
@@ -58,8 +58,8 @@ unsigned long gt_amd_read_ul(const struct amd *d, enum leaf l, const char *name,
 /* The performance level word (GT_CONTROL_LEVEL_MAX bytes): 0 or -errno. */
 int gt_amd_read_level(const struct amd *d, char *out);
 /* The profiles a pp_power_profile_mode text prints: how many into out. */
-size_t gt_amd_profile_list(const char *t, size_t n, struct gt_ctl_profile *out,
-                           size_t max);
+size_t gt_amd_profile_list(const char *t, size_t n,
+                           struct gt_control_profile *out, size_t max);
 /* value for leaf l checked against this card: 0 or REFUSED with err. */
 int gt_amd_validate(const struct amd *d, enum leaf l, const char *value,
                     char *err, size_t len);

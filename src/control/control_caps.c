@@ -18,16 +18,16 @@
 #include "linux/drmdev.h"
 #include "collectors/nvml_api.h"
 
-static void unknown(struct gt_ctl_range *r, const char *why)
+static void unknown(struct gt_control_range *r, const char *why)
 {
-	*r = (struct gt_ctl_range){.def = -1, .cur = -1};
+	*r = (struct gt_control_range){.def = -1, .cur = -1};
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
 /* Nothing settable: the reason for the device and for every setting.
  * Returns -1. */
 __attribute__((format(printf, 2, 3))) static int
-nothing(struct gt_ctl_caps *caps, const char *fmt, ...)
+nothing(struct gt_control_caps *caps, const char *fmt, ...)
 {
 	char why[GT_CAPS_WHY_MAX];
 	va_list ap;
@@ -73,10 +73,10 @@ static bool nv_handle(const struct gt_nvml_api *api, const char *bus,
 /* The power limit and fans, as gt_control_nvml_power_limit and
  * gt_control_nvml_fan_speed check them. */
 static int nv_caps(struct gt_control *c, const struct gt_static *st,
-                   struct gt_ctl_caps *caps)
+                   struct gt_control_caps *caps)
 {
 	const struct gt_nvml_api *api = gt_control_nvml_api(c);
-	struct gt_ctl_range *p = &caps->power;
+	struct gt_control_range *p = &caps->power;
 	unsigned lo = 0, hi = 0, v = 0, fans = 0;
 	nvmlDevice_t h;
 
@@ -96,7 +96,7 @@ static int nv_caps(struct gt_control *c, const struct gt_static *st,
 		unknown(p, "this GPU does not report its power limit range "
 		           "(nvmlDeviceGetPowerManagementLimitConstraints)");
 	else
-		*p = (struct gt_ctl_range){
+		*p = (struct gt_control_range){
 		    .known = true,
 		    .min = lo,
 		    .max = hi,
@@ -156,8 +156,8 @@ static int find_dev(const struct gt_control *c, const char *bus, char *dir,
 	return rc;
 }
 
-int gt_control_caps(struct gt_control *c, const struct gt_static *st,
-                    struct gt_ctl_caps *caps)
+int gt_control_caps_read(struct gt_control *c, const struct gt_static *st,
+                         struct gt_control_caps *caps)
 {
 	static const char intel_only[] =
 	    "gputop sets frequency limits on Intel GPUs only";

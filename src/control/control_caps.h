@@ -8,8 +8,8 @@
  * Units as in model.h: mW for NVIDIA power, µW for AMD/Intel hwmon power,
  * MHz, cpercent for fan speeds, m°C for temperatures.
  */
-#ifndef GPUTOP_CTLCAPS_H
-#define GPUTOP_CTLCAPS_H
+#ifndef GPUTOP_CONTROL_CAPS_H
+#define GPUTOP_CONTROL_CAPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,7 +26,7 @@ struct gt_control;
 #define GT_CAPS_NAME_MAX     32
 
 /* One settable number. known = false: the device does not say (why). */
-struct gt_ctl_range {
+struct gt_control_range {
 	bool known;
 	int64_t min, max;
 	int64_t def; /* the device's default; -1 when unknown */
@@ -42,12 +42,12 @@ enum gt_fan_method {
 	GT_FAN_METHOD_AMD_FIRMWARE, /* gpu_od/fan_ctrl/fan_curve (RDNA3+) */
 };
 
-struct gt_ctl_profile {
+struct gt_control_profile {
 	int index; /* the number written to pp_power_profile_mode */
 	char name[GT_CAPS_NAME_MAX];
 };
 
-struct gt_ctl_caps {
+struct gt_control_caps {
 	enum gt_vendor vendor;
 	/* What the setters take: the NVML PCI bus id ("0000:01:00.0") for
 	 * NVIDIA, the device's sysfs directory for AMD and Intel. */
@@ -62,7 +62,7 @@ struct gt_ctl_caps {
 	/* Power limit: NVIDIA mW (nvmlDeviceGetPowerManagementLimitConstraints,
 	 * default and current limit); AMD hwmon power1_cap µW; Intel hwmon
 	 * power1_max µW. */
-	struct gt_ctl_range power;
+	struct gt_control_range power;
 
 	/* AMD power_dpm_force_performance_level. */
 	bool has_level;
@@ -70,12 +70,12 @@ struct gt_ctl_caps {
 
 	/* AMD pp_power_profile_mode, in the card's own table order. */
 	size_t nprofiles;
-	struct gt_ctl_profile profiles[GT_CAPS_MAX_PROFILES];
+	struct gt_control_profile profiles[GT_CAPS_MAX_PROFILES];
 	int profile_active; /* index, or -1 */
 
 	/* Intel frequency limits, MHz: min/max of each range are the
 	 * hardware's (RPn..RP0), cur is the limit in force. */
-	struct gt_ctl_range freq_min, freq_max;
+	struct gt_control_range freq_min, freq_max;
 
 	/* The files a change writes, for the preview (AMD/Intel power: the
 	 * hwmon limit; Intel: the GT's limit files); "" where none. */
@@ -98,7 +98,7 @@ struct gt_ctl_caps {
 	int32_t fw_speed_min_cpercent, fw_speed_max_cpercent;
 	/* The slowdown threshold (m°C) from the device's static facts, where
 	 * a software curve hands the fan back at once; -1 when unknown (the
-	 * loop's default then applies). Filled by gt_ctlsession_caps. */
+	 * loop's default then applies). Filled by gt_control_session_caps. */
 	int64_t slowdown_mc;
 };
 
@@ -110,7 +110,7 @@ struct gt_ctl_caps {
  * the device not found); then every setting's why says the same. Each
  * setting the device lacks is marked (known = false with why, has_level =
  * false, nprofiles = 0, fan_method = NONE with fan_why). */
-int gt_control_caps(struct gt_control *c, const struct gt_static *st,
-                    struct gt_ctl_caps *caps);
+int gt_control_caps_read(struct gt_control *c, const struct gt_static *st,
+                         struct gt_control_caps *caps);
 
 #endif

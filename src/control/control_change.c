@@ -1,7 +1,7 @@
 /*
  * ctlchange.c - one control change as words and as its opposite: the exact
- * writes it makes (gt_ctl_change_describe, for the preview) and the change
- * that puts back what is in force now (gt_ctl_change_revert_of). Pure:
+ * writes it makes (gt_control_change_describe, for the preview) and the change
+ * that puts back what is in force now (gt_control_change_revert_of). Pure:
  * reads nothing and writes nothing.
  */
 #include <stdarg.h>
@@ -10,13 +10,14 @@
 
 #include "control/control_session.h"
 
-unsigned gt_ctl_change_fans(const struct gt_ctl_change *ch)
+unsigned gt_control_change_fans(const struct gt_control_change *ch)
 {
 	unsigned n = ch->fan_count ? ch->fan_count : 1;
 	return n > GT_MAX_FANS ? GT_MAX_FANS : n;
 }
 
-bool gt_ctl_change_drives_fan(const struct gt_ctl_change *ch, unsigned fan)
+bool gt_control_change_drives_fan(const struct gt_control_change *ch,
+                                  unsigned fan)
 {
 	return ch->fan_mask == 0 || (ch->fan_mask & (1u << fan));
 }
@@ -63,9 +64,9 @@ static void describe_curve(struct out *o, const struct gt_fancurve *c)
 	line(o, "curve: %s", pts);
 }
 
-size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
-                              const struct gt_ctl_change *ch, char *buf,
-                              size_t len)
+size_t gt_control_change_describe(const struct gt_control_caps *caps,
+                                  const struct gt_control_change *ch, char *buf,
+                                  size_t len)
 {
 	struct out o = {buf, len, 0, 0};
 	const char *dev = ch->dev;
@@ -73,7 +74,7 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 	if (len)
 		buf[0] = '\0';
 	switch (ch->kind) {
-	case GT_CTL_POWER_LIMIT:
+	case GT_CHANGE_POWER_LIMIT:
 		if (ch->vendor == GT_VENDOR_NVIDIA)
 			line(
 			    &o,
@@ -83,11 +84,11 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 			line(&o, "%s <- %lld", caps->power_file,
 			     (long long)ch->value);
 		break;
-	case GT_CTL_PERF_LEVEL:
+	case GT_CHANGE_PERF_LEVEL:
 		line(&o, "%s/power_dpm_force_performance_level <- %s", dev,
 		     ch->text);
 		break;
-	case GT_CTL_POWER_PROFILE:
+	case GT_CHANGE_POWER_PROFILE:
 		if (strcmp(caps->level, "manual") != 0)
 			line(&o,
 			     "%s/power_dpm_force_performance_level <- manual",
@@ -95,7 +96,7 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 		line(&o, "%s/pp_power_profile_mode <- %lld", dev,
 		     (long long)ch->value);
 		break;
-	case GT_CTL_FREQ_LIMITS: {
+	case GT_CHANGE_FREQ_LIMITS: {
 		/* In the setter's order: the minimum never passes the
 		 * maximum in force, so a higher minimum goes second. */
 		bool max_first = ch->value > caps->freq_max.cur;
@@ -112,10 +113,11 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 		}
 		break;
 	}
-	case GT_CTL_FAN_AUTO:
+	case GT_CHANGE_FAN_AUTO:
 		if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-			for (unsigned f = 0; f < gt_ctl_change_fans(ch); f++)
-				if (gt_ctl_change_drives_fan(ch, f))
+			for (unsigned f = 0; f < gt_control_change_fans(ch);
+			     f++)
+				if (gt_control_change_drives_fan(ch, f))
 					line(&o,
 					     "nvmlDeviceSetDefaultFanSpeed_v2(%"
 					     "s, "
@@ -128,11 +130,12 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 			line(&o, "%s/pwm1_enable <- 2", caps->hwmon);
 		}
 		break;
-	case GT_CTL_FAN_CURVE:
+	case GT_CHANGE_FAN_CURVE:
 		describe_curve(&o, &ch->curve);
 		if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-			for (unsigned f = 0; f < gt_ctl_change_fans(ch); f++) {
-				if (!gt_ctl_change_drives_fan(ch, f))
+			for (unsigned f = 0; f < gt_control_change_fans(ch);
+			     f++) {
+				if (!gt_control_change_drives_fan(ch, f))
 					continue;
 				line(&o,
 				     "each second: "
@@ -166,38 +169,38 @@ size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
 	return o.lines;
 }
 
-int gt_ctl_change_revert_of(const struct gt_ctl_caps *caps,
-                            const struct gt_ctl_change *ch,
-                            struct gt_ctl_change *out)
+int gt_control_change_revert_of(const struct gt_control_caps *caps,
+                                const struct gt_control_change *ch,
+                                struct gt_control_change *out)
 {
 	*out = *ch;
 	switch (ch->kind) {
-	case GT_CTL_POWER_LIMIT:
+	case GT_CHANGE_POWER_LIMIT:
 		if (!caps->power.known || caps->power.cur < 0)
 			return -1;
 		out->value = caps->power.cur;
 		return 0;
-	case GT_CTL_PERF_LEVEL:
+	case GT_CHANGE_PERF_LEVEL:
 		if (!caps->has_level || !caps->level[0])
 			return -1;
 		snprintf(out->text, sizeof(out->text), "%s", caps->level);
 		return 0;
-	case GT_CTL_POWER_PROFILE:
+	case GT_CHANGE_POWER_PROFILE:
 		if (caps->profile_active < 0)
 			return -1;
 		out->value = caps->profile_active;
 		return 0;
-	case GT_CTL_FREQ_LIMITS:
+	case GT_CHANGE_FREQ_LIMITS:
 		if (caps->freq_min.cur < 0 || caps->freq_max.cur < 0)
 			return -1;
 		out->value = caps->freq_min.cur;
 		out->value2 = caps->freq_max.cur;
 		return 0;
-	case GT_CTL_FAN_AUTO:
-	case GT_CTL_FAN_CURVE:
+	case GT_CHANGE_FAN_AUTO:
+	case GT_CHANGE_FAN_CURVE:
 		/* The fan was under the firmware before (or under an earlier
 		 * curve of gputop's, which the firmware also takes over). */
-		out->kind = GT_CTL_FAN_AUTO;
+		out->kind = GT_CHANGE_FAN_AUTO;
 		return 0;
 	}
 	return -1;

@@ -537,9 +537,9 @@ int gt_control_intel_restore_write(void *ctx, const char *path,
 /* ------------------------------------------------------------------ */
 
 int gt_control_intel_caps(struct gt_control *c, const char *devdir,
-                          struct gt_ctl_caps *caps)
+                          struct gt_control_caps *caps)
 {
-	struct gt_ctl_range *p = &caps->power;
+	struct gt_control_range *p = &caps->power;
 	int64_t lo, hi, cur[2];
 	struct intel d;
 
@@ -570,7 +570,7 @@ int gt_control_intel_caps(struct gt_control *c, const char *devdir,
 		         "this device's hwmon has no power limit (power1_max)");
 	else if (range_of(&d, W_POWER, &lo, &hi, p->why, sizeof(p->why)) == 0)
 		/* The ABI documents give the rated max as PL1's default. */
-		*p = (struct gt_ctl_range){
+		*p = (struct gt_control_range){
 		    .known = true,
 		    .min = lo,
 		    .max = hi,
@@ -585,7 +585,7 @@ int gt_control_intel_caps(struct gt_control *c, const char *devdir,
 	                    sizeof(caps->freq_min.why)) != 0) {
 		caps->freq_max = caps->freq_min;
 	} else {
-		caps->freq_min = (struct gt_ctl_range){
+		caps->freq_min = (struct gt_control_range){
 		    .known = true,
 		    .min = lo,
 		    .max = hi,

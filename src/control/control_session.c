@@ -28,14 +28,14 @@ struct loop {
 	int64_t panic_mc;
 	struct gt_fancurve curve;
 	struct gt_fanloop fl[GT_MAX_FANS]; /* NVML: per fan; AMD: fl[0] */
-	struct gt_ctl_loop_status st;
+	struct gt_control_loop_status st;
 	uint64_t last_seq;
 	bool have_seq;
 };
 
-struct gt_ctlsession {
+struct gt_control_session {
 	pthread_mutex_t lock;
-	struct gt_ctlsession_config cfg;
+	struct gt_control_session_config cfg;
 	char nvml_lib[GT_RESTORE_PATH_MAX];
 	char sysfs_root[GT_RESTORE_PATH_MAX];
 	char state_path[GT_RESTORE_PATH_MAX];
@@ -48,7 +48,7 @@ struct gt_ctlsession {
 	struct gt_collector *col;
 	struct loop *loops; /* by device index */
 	size_t nloops;
-	char notice[GT_CTL_RESULT_MAX + 32];
+	char notice[GT_CONTROL_RESULT_MAX + 32];
 	bool changed;
 };
 
@@ -65,7 +65,7 @@ static const char *opt(const char *s)
 static int guardian_factory(void *ctx, struct gt_restore_ops *ops, char *err,
                             size_t len)
 {
-	struct gt_ctlsession *s = ctx;
+	struct gt_control_session *s = ctx;
 	struct gt_control_config cfg = {
 	    .sysfs_root = opt(s->sysfs_root),
 	    .state_path = opt(s->state_path),
@@ -98,7 +98,7 @@ static int guardian_factory(void *ctx, struct gt_restore_ops *ops, char *err,
 static int on_journal_saved(void *ctx, const struct gt_restore_journal *j,
                             char *err, size_t len)
 {
-	struct gt_ctlsession *s = ctx;
+	struct gt_control_session *s = ctx;
 
 	if (!s->guardian) {
 		uint64_t timeout = s->cfg.guardian_timeout_ns
@@ -131,10 +131,11 @@ static void copy(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src ? src : "");
 }
 
-struct gt_ctlsession *gt_ctlsession_new(const struct gt_ctlsession_config *cfg,
-                                        char *err, size_t len)
+struct gt_control_session *
+gt_control_session_new(const struct gt_control_session_config *cfg, char *err,
+                       size_t len)
 {
-	struct gt_ctlsession *s = calloc(1, sizeof(*s));
+	struct gt_control_session *s = calloc(1, sizeof(*s));
 	char why[256];
 
 	if (!s) {
@@ -182,17 +183,17 @@ struct gt_ctlsession *gt_ctlsession_new(const struct gt_ctlsession_config *cfg,
 	};
 	s->ctl = gt_control_new(&cc, err, len);
 	if (!s->ctl) {
-		gt_ctlsession_free(s);
+		gt_control_session_free(s);
 		return NULL;
 	}
 	return s;
 }
 
-void gt_ctlsession_free(struct gt_ctlsession *s)
+void gt_control_session_free(struct gt_control_session *s)
 {
 	if (!s)
 		return;
-	gt_ctlsession_detach(s);
+	gt_control_session_detach(s);
 	gt_guardian_free(s->guardian);
 	gt_control_free(s->ctl);
 	if (s->api_ready) {
@@ -206,10 +207,11 @@ void gt_ctlsession_free(struct gt_ctlsession *s)
 
 static void hook(void *ctx, struct gt_collector *c, uint64_t now_ns)
 {
-	gt_ctlsession_tick(ctx, c, now_ns);
+	gt_control_session_tick(ctx, c, now_ns);
 }
 
-void gt_ctlsession_attach(struct gt_ctlsession *s, struct gt_collector *c)
+void gt_control_session_attach(struct gt_control_session *s,
+                               struct gt_collector *c)
 {
 	pthread_mutex_lock(&s->lock);
 	s->col = c;
@@ -219,7 +221,7 @@ void gt_ctlsession_attach(struct gt_ctlsession *s, struct gt_collector *c)
 	gt_collector_set_hook(c, hook, s);
 }
 
-void gt_ctlsession_detach(struct gt_ctlsession *s)
+void gt_control_session_detach(struct gt_control_session *s)
 {
 	struct gt_collector *c = s->col;
 	if (!c)
@@ -231,12 +233,12 @@ void gt_ctlsession_detach(struct gt_ctlsession *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-const char *gt_ctlsession_readonly_reason(struct gt_ctlsession *s)
+const char *gt_control_session_readonly_reason(struct gt_control_session *s)
 {
 	return gt_control_readonly_reason(s->ctl);
 }
 
-size_t gt_ctlsession_pending(struct gt_ctlsession *s)
+size_t gt_control_session_pending(struct gt_control_session *s)
 {
 	pthread_mutex_lock(&s->lock);
 	size_t n = gt_control_pending(s->ctl);
@@ -244,16 +246,17 @@ size_t gt_ctlsession_pending(struct gt_ctlsession *s)
 	return n;
 }
 
-const char *gt_ctlsession_state_path(struct gt_ctlsession *s)
+const char *gt_control_session_state_path(struct gt_control_session *s)
 {
 	return s->state_path;
 }
 
-int gt_ctlsession_caps(struct gt_ctlsession *s, const struct gt_static *st,
-                       struct gt_ctl_caps *caps)
+int gt_control_session_caps(struct gt_control_session *s,
+                            const struct gt_static *st,
+                            struct gt_control_caps *caps)
 {
 	pthread_mutex_lock(&s->lock);
-	int rc = gt_control_caps(s->ctl, st, caps);
+	int rc = gt_control_caps_read(s->ctl, st, caps);
 	pthread_mutex_unlock(&s->lock);
 	caps->slowdown_mc = st->f[GT_S_TEMP_SLOWDOWN].why == GT_WHY_OK
 	                        ? st->f[GT_S_TEMP_SLOWDOWN].v
@@ -263,7 +266,7 @@ int gt_ctlsession_caps(struct gt_ctlsession *s, const struct gt_static *st,
 
 /* ---- applying ------------------------------------------------------ */
 
-static struct loop *loop_for(struct gt_ctlsession *s, size_t device)
+static struct loop *loop_for(struct gt_control_session *s, size_t device)
 {
 	if (device >= s->nloops) {
 		size_t n = device + 1;
@@ -290,7 +293,7 @@ static int64_t temp_of(const struct gt_sample *smp, enum gt_fan_method m)
 }
 
 /* Carries out one decision for fan f (AMD: the hwmon fan). */
-static int loop_write(struct gt_ctlsession *s, struct loop *l, unsigned f,
+static int loop_write(struct gt_control_session *s, struct loop *l, unsigned f,
                       const struct gt_fan_decision *d, char *err, size_t len)
 {
 	unsigned applied = 0;
@@ -320,10 +323,10 @@ static int loop_write(struct gt_ctlsession *s, struct loop *l, unsigned f,
 }
 
 /* One step of one loop with one reading; the lock is held. */
-static void loop_step(struct gt_ctlsession *s, struct loop *l, int64_t temp,
-                      uint64_t now_ns)
+static void loop_step(struct gt_control_session *s, struct loop *l,
+                      int64_t temp, uint64_t now_ns)
 {
-	char err[GT_CTL_RESULT_MAX];
+	char err[GT_CONTROL_RESULT_MAX];
 	unsigned nf = l->method == GT_FAN_METHOD_NVML_LOOP ? l->fan_count : 1;
 
 	for (unsigned f = 0; f < nf && f < GT_MAX_FANS; f++) {
@@ -351,17 +354,18 @@ static void loop_step(struct gt_ctlsession *s, struct loop *l, int64_t temp,
 	}
 }
 
-static int collector_sample(struct gt_ctlsession *s, size_t device,
+static int collector_sample(struct gt_control_session *s, size_t device,
                             struct gt_sample *smp)
 {
 	return s->col ? gt_collector_latest(s->col, device, smp) : -1;
 }
 
-static void start_loop(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
-                       struct gt_ctl_result *res)
+static void start_loop(struct gt_control_session *s,
+                       const struct gt_control_change *ch,
+                       struct gt_control_result *res)
 {
 	struct loop *l = loop_for(s, ch->device);
-	char err[GT_CTL_RESULT_MAX] = "";
+	char err[GT_CONTROL_RESULT_MAX] = "";
 
 	if (!l) {
 		res->rc = GT_CONTROL_REFUSED;
@@ -377,7 +381,7 @@ static void start_loop(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 	fresh.method = ch->fan_method;
 	copy(fresh.dev, sizeof(fresh.dev), ch->dev);
 	fresh.fan_mask = ch->fan_mask;
-	fresh.fan_count = gt_ctl_change_fans(ch);
+	fresh.fan_count = gt_control_change_fans(ch);
 	fresh.curve = ch->curve;
 	for (unsigned f = 0; f < GT_MAX_FANS; f++)
 		if (gt_fanloop_init(&fresh.fl[f], &ch->loop, err, sizeof(err)) <
@@ -415,7 +419,7 @@ static void start_loop(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 		         l->st.applied_cpercent / 100);
 }
 
-static void stop_loop(struct gt_ctlsession *s, size_t device)
+static void stop_loop(struct gt_control_session *s, size_t device)
 {
 	if (device < s->nloops) {
 		s->loops[device].active = false;
@@ -424,13 +428,14 @@ static void stop_loop(struct gt_ctlsession *s, size_t device)
 	}
 }
 
-static void fan_auto(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
-                     struct gt_ctl_result *res)
+static void fan_auto(struct gt_control_session *s,
+                     const struct gt_control_change *ch,
+                     struct gt_control_result *res)
 {
 	stop_loop(s, ch->device);
 	if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-		for (unsigned f = 0; f < gt_ctl_change_fans(ch); f++) {
-			if (!gt_ctl_change_drives_fan(ch, f))
+		for (unsigned f = 0; f < gt_control_change_fans(ch); f++) {
+			if (!gt_control_change_drives_fan(ch, f))
 				continue;
 			res->rc = gt_control_nvml_fan_auto(
 			    s->ctl, ch->dev, f, res->err, sizeof(res->err));
@@ -445,7 +450,7 @@ static void fan_auto(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 		snprintf(res->applied, sizeof(res->applied), "automatic");
 }
 
-static void applied_unsigned(struct gt_ctl_result *res, unsigned long v,
+static void applied_unsigned(struct gt_control_result *res, unsigned long v,
                              unsigned long asked, const char *unit)
 {
 	if (v == GT_CONTROL_UNREAD || v == (unsigned long)-1) {
@@ -456,8 +461,9 @@ static void applied_unsigned(struct gt_ctl_result *res, unsigned long v,
 	res->differs = v != asked;
 }
 
-int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
-                        struct gt_ctl_result *res)
+int gt_control_session_apply(struct gt_control_session *s,
+                             const struct gt_control_change *ch,
+                             struct gt_control_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	/* The first change forks the guardian, which initialises NVML
@@ -474,7 +480,7 @@ int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 		gt_collector_quiesce(quiet);
 	pthread_mutex_lock(&s->lock);
 	switch (ch->kind) {
-	case GT_CTL_POWER_LIMIT:
+	case GT_CHANGE_POWER_LIMIT:
 		if (ch->vendor == GT_VENDOR_NVIDIA) {
 			unsigned mw = 0;
 			snprintf(res->asked, sizeof(res->asked), "%lld mW",
@@ -502,7 +508,7 @@ int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 				    res, uw, (unsigned long)ch->value, "µW");
 		}
 		break;
-	case GT_CTL_PERF_LEVEL: {
+	case GT_CHANGE_PERF_LEVEL: {
 		char lvl[GT_CONTROL_LEVEL_MAX] = "";
 		snprintf(res->asked, sizeof(res->asked), "%s", ch->text);
 		res->rc = gt_control_amd_perf_level(s->ctl, ch->dev, ch->text,
@@ -515,7 +521,7 @@ int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 		}
 		break;
 	}
-	case GT_CTL_POWER_PROFILE: {
+	case GT_CHANGE_POWER_PROFILE: {
 		int idx = -1;
 		snprintf(res->asked, sizeof(res->asked), "profile %lld",
 		         (long long)ch->value);
@@ -529,7 +535,7 @@ int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 		}
 		break;
 	}
-	case GT_CTL_FREQ_LIMITS: {
+	case GT_CHANGE_FREQ_LIMITS: {
 		unsigned lo = 0, hi = 0;
 		snprintf(res->asked, sizeof(res->asked), "%lld-%lld MHz",
 		         (long long)ch->value, (long long)ch->value2);
@@ -544,11 +550,11 @@ int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 		}
 		break;
 	}
-	case GT_CTL_FAN_AUTO:
+	case GT_CHANGE_FAN_AUTO:
 		snprintf(res->asked, sizeof(res->asked), "automatic");
 		fan_auto(s, ch, res);
 		break;
-	case GT_CTL_FAN_CURVE:
+	case GT_CHANGE_FAN_CURVE:
 		snprintf(res->asked, sizeof(res->asked), "fan curve");
 		if (ch->fan_method == GT_FAN_METHOD_AMD_FIRMWARE) {
 			struct gt_fancurve got = {0};
@@ -593,38 +599,39 @@ int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
 	return res->rc;
 }
 
-size_t gt_ctlsession_apply_list(struct gt_ctlsession *s,
-                                const struct gt_ctl_change *ch,
-                                const struct gt_ctl_change *rev,
-                                const bool *rev_known, size_t n,
-                                struct gt_ctl_result *res)
+size_t gt_control_session_apply_list(struct gt_control_session *s,
+                                     const struct gt_control_change *ch,
+                                     const struct gt_control_change *rev,
+                                     const bool *rev_known, size_t n,
+                                     struct gt_control_result *res)
 {
 	size_t i;
 	for (i = 0; i < n; i++) {
-		if (gt_ctlsession_apply(s, &ch[i], &res[i]) == GT_CONTROL_OK)
+		if (gt_control_session_apply(s, &ch[i], &res[i]) ==
+		    GT_CONTROL_OK)
 			continue;
 		/* All or nothing: undo what went before (and a partial
 		 * write of this one), newest first. */
-		struct gt_ctl_result undo[1];
+		struct gt_control_result undo[1];
 		for (size_t k = i + 1; k-- > 0;) {
 			if (k == i && res[i].rc == GT_CONTROL_REFUSED)
 				continue; /* refused: nothing was written */
-			gt_ctlsession_revert_list(s, &rev[k], &rev_known[k], 1,
-			                          undo);
+			gt_control_session_revert_list(s, &rev[k],
+			                               &rev_known[k], 1, undo);
 		}
 		return i + 1;
 	}
 	return n;
 }
 
-size_t gt_ctlsession_revert_list(struct gt_ctlsession *s,
-                                 const struct gt_ctl_change *rev,
-                                 const bool *rev_known, size_t n,
-                                 struct gt_ctl_result *res)
+size_t gt_control_session_revert_list(struct gt_control_session *s,
+                                      const struct gt_control_change *rev,
+                                      const bool *rev_known, size_t n,
+                                      struct gt_control_result *res)
 {
 	for (size_t k = n; k-- > 0;) {
-		if (rev_known[k] || rev[k].kind == GT_CTL_FAN_AUTO) {
-			gt_ctlsession_apply(s, &rev[k], &res[k]);
+		if (rev_known[k] || rev[k].kind == GT_CHANGE_FAN_AUTO) {
+			gt_control_session_apply(s, &rev[k], &res[k]);
 			continue;
 		}
 		memset(&res[k], 0, sizeof(res[k]));
@@ -636,7 +643,7 @@ size_t gt_ctlsession_revert_list(struct gt_ctlsession *s,
 	return n;
 }
 
-bool gt_ctlsession_changed(struct gt_ctlsession *s)
+bool gt_control_session_changed(struct gt_control_session *s)
 {
 	pthread_mutex_lock(&s->lock);
 	bool c = s->changed;
@@ -644,8 +651,8 @@ bool gt_ctlsession_changed(struct gt_ctlsession *s)
 	return c;
 }
 
-void gt_ctlsession_loop_status(struct gt_ctlsession *s, size_t device,
-                               struct gt_ctl_loop_status *out)
+void gt_control_session_loop_status(struct gt_control_session *s, size_t device,
+                                    struct gt_control_loop_status *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->applied_cpercent = -1;
@@ -657,7 +664,8 @@ void gt_ctlsession_loop_status(struct gt_ctlsession *s, size_t device,
 	pthread_mutex_unlock(&s->lock);
 }
 
-void gt_ctlsession_take_notice(struct gt_ctlsession *s, char *out, size_t len)
+void gt_control_session_take_notice(struct gt_control_session *s, char *out,
+                                    size_t len)
 {
 	pthread_mutex_lock(&s->lock);
 	snprintf(out, len, "%s", s->notice);
@@ -665,8 +673,8 @@ void gt_ctlsession_take_notice(struct gt_ctlsession *s, char *out, size_t len)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void gt_ctlsession_tick(struct gt_ctlsession *s, struct gt_collector *c,
-                        uint64_t now_ns)
+void gt_control_session_tick(struct gt_control_session *s,
+                             struct gt_collector *c, uint64_t now_ns)
 {
 	pthread_mutex_lock(&s->lock);
 	for (size_t i = 0; i < s->nloops; i++) {
@@ -705,7 +713,8 @@ void gt_ctlsession_tick(struct gt_ctlsession *s, struct gt_collector *c,
 	pthread_mutex_unlock(&s->lock);
 }
 
-int gt_ctlsession_restore_all(struct gt_ctlsession *s, char *report, size_t len)
+int gt_control_session_restore_all(struct gt_control_session *s, char *report,
+                                   size_t len)
 {
 	int rc = 0;
 
@@ -725,7 +734,7 @@ int gt_ctlsession_restore_all(struct gt_ctlsession *s, char *report, size_t len)
 	return rc;
 }
 
-int gt_ctlsession_release(struct gt_ctlsession *s)
+int gt_control_session_release(struct gt_control_session *s)
 {
 	pthread_mutex_lock(&s->lock);
 	for (size_t i = 0; i < s->nloops; i++)

@@ -5,15 +5,15 @@
  * dialogs (UI thread), the fan loops (collector thread, through the tick
  * hook) and the exit paths share them safely.
  *
- * A change is described before it is made (gt_ctl_change_describe: the
+ * A change is described before it is made (gt_control_change_describe: the
  * exact files and values, or the NVML calls), applied with read-back
- * (gt_ctlsession_apply), and undone by applying the change that puts the
- * previous value back (gt_ctl_change_revert_of). Everything gputop changed
- * is restored by gt_ctlsession_restore_all on every orderly exit; the
+ * (gt_control_session_apply), and undone by applying the change that puts the
+ * previous value back (gt_control_change_revert_of). Everything gputop changed
+ * is restored by gt_control_session_restore_all on every orderly exit; the
  * guardian covers the others.
  */
-#ifndef GPUTOP_CTLSESSION_H
-#define GPUTOP_CTLSESSION_H
+#ifndef GPUTOP_CONTROL_SESSION_H
+#define GPUTOP_CONTROL_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,9 +24,9 @@
 #include "control/fancurve.h"
 
 struct gt_collector;
-struct gt_ctlsession; /* opaque */
+struct gt_control_session; /* opaque */
 
-struct gt_ctlsession_config {
+struct gt_control_session_config {
 	const char *nvml_lib;   /* NULL: libnvidia-ml.so.1; loaded lazily */
 	bool no_nvml;           /* demo or no NVIDIA backend: never load */
 	const char *sysfs_root; /* NULL: /sys */
@@ -37,17 +37,17 @@ struct gt_ctlsession_config {
 	uint64_t guardian_timeout_ns; /* 0: GT_GUARDIAN_TIMEOUT_NS */
 };
 
-enum gt_ctl_kind {
-	GT_CTL_POWER_LIMIT,   /* value: mW (NVIDIA) or µW (AMD cap, Intel) */
-	GT_CTL_PERF_LEVEL,    /* text: AMD performance level */
-	GT_CTL_POWER_PROFILE, /* value: AMD pp_power_profile_mode index */
-	GT_CTL_FREQ_LIMITS,   /* value: min MHz, value2: max MHz (Intel) */
-	GT_CTL_FAN_AUTO,      /* fans back to the firmware */
-	GT_CTL_FAN_CURVE,     /* curve (loop or firmware, by fan_method) */
+enum gt_control_change_kind {
+	GT_CHANGE_POWER_LIMIT, /* value: mW (NVIDIA) or µW (AMD cap, Intel) */
+	GT_CHANGE_PERF_LEVEL,  /* text: AMD performance level */
+	GT_CHANGE_POWER_PROFILE, /* value: AMD pp_power_profile_mode index */
+	GT_CHANGE_FREQ_LIMITS,   /* value: min MHz, value2: max MHz (Intel) */
+	GT_CHANGE_FAN_AUTO,      /* fans back to the firmware */
+	GT_CHANGE_FAN_CURVE,     /* curve (loop or firmware, by fan_method) */
 };
 
-struct gt_ctl_change {
-	enum gt_ctl_kind kind;
+struct gt_control_change {
+	enum gt_control_change_kind kind;
 	enum gt_vendor vendor;
 	size_t device;                 /* the collector's device index */
 	char dev[GT_RESTORE_PATH_MAX]; /* caps.dev: what the setters take */
@@ -60,18 +60,18 @@ struct gt_ctl_change {
 	struct gt_fanloop_config loop;
 };
 
-#define GT_CTL_RESULT_MAX 256
+#define GT_CONTROL_RESULT_MAX 256
 
-struct gt_ctl_result {
+struct gt_control_result {
 	int rc; /* GT_CONTROL_OK / _REFUSED / _FAILED */
-	char err[GT_CTL_RESULT_MAX];
-	char asked[GT_CTL_RESULT_MAX];   /* what was asked, in words */
-	char applied[GT_CTL_RESULT_MAX]; /* what the device reports now */
-	bool differs;                    /* applied is not what was asked */
+	char err[GT_CONTROL_RESULT_MAX];
+	char asked[GT_CONTROL_RESULT_MAX];   /* what was asked, in words */
+	char applied[GT_CONTROL_RESULT_MAX]; /* what the device reports now */
+	bool differs;                        /* applied is not what was asked */
 };
 
 /* The loop of one device, for the fan dialog. */
-struct gt_ctl_loop_status {
+struct gt_control_loop_status {
 	bool active;
 	bool firmware;   /* an AMD firmware curve set by gputop (no loop) */
 	int64_t temp_mc; /* the reading the loop last used */
@@ -82,92 +82,98 @@ struct gt_ctl_loop_status {
 };
 
 /* The session opens no library and writes nothing until the first change.
- * An existing state file is loaded (gt_ctlsession_pending then counts its
+ * An existing state file is loaded (gt_control_session_pending then counts its
  * actions): NULL with err when it cannot be (corrupt, refused). */
-struct gt_ctlsession *gt_ctlsession_new(const struct gt_ctlsession_config *cfg,
-                                        char *err, size_t len);
-/* Frees without restoring: call gt_ctlsession_restore_all first. Without
+struct gt_control_session *
+gt_control_session_new(const struct gt_control_session_config *cfg, char *err,
+                       size_t len);
+/* Frees without restoring: call gt_control_session_restore_all first. Without
  * it, the guardian (if any) restores, as if gputop had died. */
-void gt_ctlsession_free(struct gt_ctlsession *s);
+void gt_control_session_free(struct gt_control_session *s);
 
 /* Installs the fan-loop hook on the collector (and caps its sleep at 1 s
  * while a loop or the guardian runs); detach before closing it. */
-void gt_ctlsession_attach(struct gt_ctlsession *s, struct gt_collector *c);
-void gt_ctlsession_detach(struct gt_ctlsession *s);
+void gt_control_session_attach(struct gt_control_session *s,
+                               struct gt_collector *c);
+void gt_control_session_detach(struct gt_control_session *s);
 
 /* "" when changes can be made; else why not and what to do. */
-const char *gt_ctlsession_readonly_reason(struct gt_ctlsession *s);
+const char *gt_control_session_readonly_reason(struct gt_control_session *s);
 /* Actions to restore (from a state file of an earlier run, or changes
  * made now). */
-size_t gt_ctlsession_pending(struct gt_ctlsession *s);
-const char *gt_ctlsession_state_path(struct gt_ctlsession *s);
+size_t gt_control_session_pending(struct gt_control_session *s);
+const char *gt_control_session_state_path(struct gt_control_session *s);
 
-int gt_ctlsession_caps(struct gt_ctlsession *s, const struct gt_static *st,
-                       struct gt_ctl_caps *caps);
+int gt_control_session_caps(struct gt_control_session *s,
+                            const struct gt_static *st,
+                            struct gt_control_caps *caps);
 
 /* ctlchange.c. The NVML fans a change concerns (fan_count, at least 1 and
  * at most GT_MAX_FANS), and whether it drives fan f (fan_mask 0: all). */
-unsigned gt_ctl_change_fans(const struct gt_ctl_change *ch);
-bool gt_ctl_change_drives_fan(const struct gt_ctl_change *ch, unsigned fan);
+unsigned gt_control_change_fans(const struct gt_control_change *ch);
+bool gt_control_change_drives_fan(const struct gt_control_change *ch,
+                                  unsigned fan);
 
 /* The exact writes the change makes, one per line ("FILE <- VALUE" or
  * "nvmlCall(args)"), into out. Returns the number of lines. */
-size_t gt_ctl_change_describe(const struct gt_ctl_caps *caps,
-                              const struct gt_ctl_change *ch, char *out,
-                              size_t len);
+size_t gt_control_change_describe(const struct gt_control_caps *caps,
+                                  const struct gt_control_change *ch, char *out,
+                                  size_t len);
 /* The change that puts back what caps says is in force now (the revert of
  * ch). -1 when it cannot be known (then revert means fans to automatic
  * and the restore journal's originals). */
-int gt_ctl_change_revert_of(const struct gt_ctl_caps *caps,
-                            const struct gt_ctl_change *ch,
-                            struct gt_ctl_change *out);
+int gt_control_change_revert_of(const struct gt_control_caps *caps,
+                                const struct gt_control_change *ch,
+                                struct gt_control_change *out);
 
 /* Makes the change (a software curve: starts the loop and takes its first
  * step at once) and reads it back. Returns res->rc. */
-int gt_ctlsession_apply(struct gt_ctlsession *s, const struct gt_ctl_change *ch,
-                        struct gt_ctl_result *res);
+int gt_control_session_apply(struct gt_control_session *s,
+                             const struct gt_control_change *ch,
+                             struct gt_control_result *res);
 
 /* Applies ch[0..n) in order, stopping at the first that fails; the ones
  * applied before it are reverted at once (rev[i] where rev_known[i], else
  * their fans back to automatic). res[i] for each attempted change. Returns
  * the number of results written. */
-size_t gt_ctlsession_apply_list(struct gt_ctlsession *s,
-                                const struct gt_ctl_change *ch,
-                                const struct gt_ctl_change *rev,
-                                const bool *rev_known, size_t n,
-                                struct gt_ctl_result *res);
+size_t gt_control_session_apply_list(struct gt_control_session *s,
+                                     const struct gt_control_change *ch,
+                                     const struct gt_control_change *rev,
+                                     const bool *rev_known, size_t n,
+                                     struct gt_control_result *res);
 /* Puts back what the changes replaced, last first: rev[i] where known;
  * where not, res[i] says the original comes back when gputop exits.
  * Returns n. */
-size_t gt_ctlsession_revert_list(struct gt_ctlsession *s,
-                                 const struct gt_ctl_change *rev,
-                                 const bool *rev_known, size_t n,
-                                 struct gt_ctl_result *res);
+size_t gt_control_session_revert_list(struct gt_control_session *s,
+                                      const struct gt_control_change *rev,
+                                      const bool *rev_known, size_t n,
+                                      struct gt_control_result *res);
 /* True once this session has written anything (so exit must restore). */
-bool gt_ctlsession_changed(struct gt_ctlsession *s);
+bool gt_control_session_changed(struct gt_control_session *s);
 
-void gt_ctlsession_loop_status(struct gt_ctlsession *s, size_t device,
-                               struct gt_ctl_loop_status *out);
+void gt_control_session_loop_status(struct gt_control_session *s, size_t device,
+                                    struct gt_control_loop_status *out);
 
 /* A one-line notice from the collector thread's side (the guardian gone,
  * a loop's panic hand-back), "" if none; reading clears it. */
-void gt_ctlsession_take_notice(struct gt_ctlsession *s, char *out, size_t len);
+void gt_control_session_take_notice(struct gt_control_session *s, char *out,
+                                    size_t len);
 
 /* Stops every loop and restores every journaled original (last change
  * first), then tells the guardian it is done. 0 when all restored (or
  * nothing to do), else the number of failures (report says which), or
  * -1 when refused (report says why). */
-int gt_ctlsession_restore_all(struct gt_ctlsession *s, char *report,
-                              size_t len);
+int gt_control_session_restore_all(struct gt_control_session *s, char *report,
+                                   size_t len);
 
 /* Leaves every change in force for good: loops stop (their fans stay
  * where they are), the journal and state file are dropped, the guardian
  * leaves without acting. For `--apply` without --daemon. 0 or -1. */
-int gt_ctlsession_release(struct gt_ctlsession *s);
+int gt_control_session_release(struct gt_control_session *s);
 
 /* One step of every loop with the newest samples: the tick hook's body
  * (public for tests that drive it without a running collector thread). */
-void gt_ctlsession_tick(struct gt_ctlsession *s, struct gt_collector *c,
-                        uint64_t now_ns);
+void gt_control_session_tick(struct gt_control_session *s,
+                             struct gt_collector *c, uint64_t now_ns);
 
 #endif

@@ -251,8 +251,8 @@ int gt_amd_read_level(const struct amd *d, char *out)
  * upper-case name token (flat and nested rows, list lines, the rotated
  * header's columns); data rows never put a name after a number. NULs
  * (page padding) count as blanks. Returns how many went into out. */
-size_t gt_amd_profile_list(const char *t, size_t n, struct gt_ctl_profile *out,
-                           size_t max)
+size_t gt_amd_profile_list(const char *t, size_t n,
+                           struct gt_control_profile *out, size_t max)
 {
 	char prev[16] = "";
 	size_t got = 0;
@@ -296,7 +296,7 @@ size_t gt_amd_profile_list(const char *t, size_t n, struct gt_ctl_profile *out,
  * active profile's index (index < 0), or -errno. */
 static int profile_scan(const struct amd *d, int index)
 {
-	struct gt_ctl_profile p[GT_CAPS_MAX_PROFILES];
+	struct gt_control_profile p[GT_CAPS_MAX_PROFILES];
 	char *t = malloc(TEXT_MAX);
 	ssize_t n = t ? gt_amd_read_leaf(d, L_PROFILE, t, TEXT_MAX) : -ENOMEM;
 	int rc = n < 0 ? (int)n : 0;

@@ -90,8 +90,8 @@ struct gt_backend_ops {
 
 /* The explicit table of backends, in probe order (registry.c). The demo
  * backend is not in it: it only runs when asked for with --demo. */
-extern const struct gt_backend_ops *const gt_backend_table[];
-extern const size_t gt_backend_table_len;
+extern const struct gt_backend_ops *const gt_registry_backends[];
+extern const size_t gt_registry_backend_count;
 extern const struct gt_backend_ops gt_demo_backend;
 extern const struct gt_backend_ops gt_nvml_backend;
 extern const struct gt_backend_ops gt_amdgpu_backend;

@@ -56,8 +56,8 @@ static int publish_devlist(struct gt_collector *c)
 
 static void probe_backends(struct gt_collector *c)
 {
-	const struct gt_backend_ops *const *table = gt_backend_table;
-	size_t n = gt_backend_table_len;
+	const struct gt_backend_ops *const *table = gt_registry_backends;
+	size_t n = gt_registry_backend_count;
 	static const struct gt_backend_ops *const demo_only[] = {
 	    &gt_demo_backend};
 

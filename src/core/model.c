@@ -106,7 +106,7 @@ const struct gt_field_desc gt_field_desc[GT_F__COUNT] = {
 
 _Static_assert(GT_MAX_FANS == 8, "FAN_DESC rows above cover exactly 8 fans");
 
-const struct gt_field_desc gt_proc_desc[GT_P__COUNT] = {
+const struct gt_field_desc gt_process_desc[GT_P__COUNT] = {
     [GT_P_GPU] = {"process", "gpu_percent", GT_UNIT_CPERCENT},
     [GT_P_MEM] = {"process", "memory_bytes", GT_UNIT_BYTES},
     [GT_P_ENC] = {"process", "encoder_percent", GT_UNIT_CPERCENT},

@@ -309,7 +309,7 @@ struct gt_field_desc {
 
 extern const struct gt_field_desc gt_static_desc[GT_S__COUNT];
 extern const struct gt_field_desc gt_field_desc[GT_F__COUNT];
-extern const struct gt_field_desc gt_proc_desc[GT_P__COUNT];
+extern const struct gt_field_desc gt_process_desc[GT_P__COUNT];
 
 void gt_static_init(struct gt_static *st);
 void gt_sample_init(struct gt_sample *s);

@@ -262,8 +262,8 @@ static cJSON *process_json(const struct gt_process *p,
 	}
 	put_str(obj, "type", proc_type_name(p->type));
 	for (int i = 0; i < GT_P__COUNT; i++)
-		put_val(obj, &r, NULL, gt_proc_desc[i].key, &p->f[i],
-		        gt_proc_desc[i].unit);
+		put_val(obj, &r, NULL, gt_process_desc[i].key, &p->f[i],
+		        gt_process_desc[i].unit);
 	cJSON_AddItemToObject(obj, "unavailable", r.unavailable);
 	return obj;
 }

@@ -155,15 +155,15 @@ static const struct {
 	const char *name;
 	enum gt_fdinfo_class cls;
 } engine_names[] = {
-	{ "gfx", GT_FDI_RENDER },       { "render", GT_FDI_RENDER },
-	{ "rcs", GT_FDI_RENDER },       { "compute", GT_FDI_COMPUTE },
-	{ "ccs", GT_FDI_COMPUTE },      { "dma", GT_FDI_COPY },
-	{ "sdma", GT_FDI_COPY },        { "copy", GT_FDI_COPY },
-	{ "bcs", GT_FDI_COPY },         { "video", GT_FDI_CODEC },
-	{ "vcs", GT_FDI_CODEC },        { "dec", GT_FDI_DEC },
-	{ "jpeg", GT_FDI_DEC },         { "enc", GT_FDI_ENC },
-	{ "enc_1", GT_FDI_ENC },        { "video-enhance", GT_FDI_VPP },
-	{ "vecs", GT_FDI_VPP },         { "vpe", GT_FDI_VPP },
+    {"gfx", GT_FDI_RENDER},  {"render", GT_FDI_RENDER},
+    {"rcs", GT_FDI_RENDER},  {"compute", GT_FDI_COMPUTE},
+    {"ccs", GT_FDI_COMPUTE}, {"dma", GT_FDI_COPY},
+    {"sdma", GT_FDI_COPY},   {"copy", GT_FDI_COPY},
+    {"bcs", GT_FDI_COPY},    {"video", GT_FDI_CODEC},
+    {"vcs", GT_FDI_CODEC},   {"dec", GT_FDI_DEC},
+    {"jpeg", GT_FDI_DEC},    {"enc", GT_FDI_ENC},
+    {"enc_1", GT_FDI_ENC},   {"video-enhance", GT_FDI_VPP},
+    {"vecs", GT_FDI_VPP},    {"vpe", GT_FDI_VPP},
 };
 
 static bool class_exact(struct span v, enum gt_fdinfo_class *cls)
@@ -180,7 +180,7 @@ static bool class_exact(struct span v, enum gt_fdinfo_class *cls)
 
 enum gt_fdinfo_class gt_fdinfo_engine_class(const char *name)
 {
-	struct span v = { name, strlen(name) };
+	struct span v = {name, strlen(name)};
 	enum gt_fdinfo_class cls;
 
 	if (class_exact(v, &cls))
@@ -200,7 +200,7 @@ enum gt_fdinfo_class gt_fdinfo_engine_class(const char *name)
 /* The engine called name (found or added); NULL when the name is empty or
  * too long, or the table is full. */
 static struct gt_fdinfo_engine *engine_get(struct gt_fdinfo_sample *s,
-					   struct span name)
+                                           struct span name)
 {
 	if (name.n == 0 || name.n >= GT_FDINFO_ENGINE_NAME)
 		return NULL;
@@ -235,7 +235,8 @@ static bool region_mem(struct span r, enum gt_fdinfo_mem *mem)
 		return false;
 	}
 	rest = r;
-	if (span_eat(&rest, "system") && (rest.n == 0 || span_all_digits(rest))) {
+	if (span_eat(&rest, "system") &&
+	    (rest.n == 0 || span_all_digits(rest))) {
 		*mem = GT_FDI_GTT;
 		return true;
 	}
@@ -249,7 +250,7 @@ static bool region_mem(struct span r, enum gt_fdinfo_mem *mem)
 }
 
 static void mem_add(struct gt_fdinfo_sample *s, struct span region,
-		    enum gt_fdinfo_mem_kind kind, struct span value)
+                    enum gt_fdinfo_mem_kind kind, struct span value)
 {
 	enum gt_fdinfo_mem mem;
 	uint64_t bytes;
@@ -267,7 +268,7 @@ static void mem_add(struct gt_fdinfo_sample *s, struct span region,
 /* drm-engine-<e>: "<n> ns" (or a bare number); "<p> %" in the short-lived
  * percentage variant of 5.19-era amdgpu patches. */
 static void engine_time(struct gt_fdinfo_sample *s, struct span name,
-			struct span value)
+                        struct span value)
 {
 	struct span v = value;
 	uint64_t ns;
@@ -295,7 +296,7 @@ static void engine_time(struct gt_fdinfo_sample *s, struct span name,
 
 /* "gfx0: 70.59%" (amdgpu 5.14-5.18): a known engine base plus ring index. */
 static void legacy_ring(struct gt_fdinfo_sample *s, struct span key,
-			struct span value)
+                        struct span value)
 {
 	struct span base = key;
 	enum gt_fdinfo_class cls;
@@ -325,7 +326,7 @@ static void set_driver(struct gt_fdinfo_sample *s, struct span v)
 }
 
 static void parse_drm_key(struct gt_fdinfo_sample *s, struct span k,
-			  struct span v)
+                          struct span v)
 {
 	uint64_t x;
 	struct gt_fdinfo_engine *e;
@@ -381,9 +382,10 @@ static void parse_line(struct gt_fdinfo_sample *s, struct span line)
 	/* The first ':' splits; the key may carry blanks before it (amdgpu's
 	 * "drm-memory-gtt: \t"), the value any run of them. amdgpu 5.15 keys
 	 * hold a space ("vram mem"), so only the ends are trimmed. */
-	struct span k = span_trim((struct span){ line.s, (size_t)(colon - line.s) });
-	struct span v = span_trim((struct span){
-		colon + 1, line.n - (size_t)(colon - line.s) - 1 });
+	struct span k =
+	    span_trim((struct span){line.s, (size_t)(colon - line.s)});
+	struct span v = span_trim(
+	    (struct span){colon + 1, line.n - (size_t)(colon - line.s) - 1});
 
 	if (span_eat(&k, "drm-")) {
 		parse_drm_key(s, k, v);
@@ -396,11 +398,11 @@ static void parse_line(struct gt_fdinfo_sample *s, struct span line)
 			s->has_pasid = true;
 		}
 	} else if (span_eq(k, "vram mem")) {
-		mem_add(s, (struct span){ "vram", 4 }, GT_FDI_MEMORY, v);
+		mem_add(s, (struct span){"vram", 4}, GT_FDI_MEMORY, v);
 	} else if (span_eq(k, "gtt mem")) {
-		mem_add(s, (struct span){ "gtt", 3 }, GT_FDI_MEMORY, v);
+		mem_add(s, (struct span){"gtt", 3}, GT_FDI_MEMORY, v);
 	} else if (span_eq(k, "cpu mem")) {
-		mem_add(s, (struct span){ "cpu", 3 }, GT_FDI_MEMORY, v);
+		mem_add(s, (struct span){"cpu", 3}, GT_FDI_MEMORY, v);
 	} else {
 		legacy_ring(s, k, v);
 	}
@@ -419,7 +421,7 @@ bool gt_fdinfo_parse(const char *text, size_t len, struct gt_fdinfo_sample *out)
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
-		parse_line(out, (struct span){ text + pos, end - pos });
+		parse_line(out, (struct span){text + pos, end - pos});
 		pos = end + 1;
 	}
 
@@ -428,7 +430,7 @@ bool gt_fdinfo_parse(const char *text, size_t len, struct gt_fdinfo_sample *out)
 	/* amdgpu before drm-usage-stats: the only driver that printed
 	 * "pdev:" and "pasid:" without "drm-driver:". */
 	if (out->has_pdev && out->has_pasid) {
-		set_driver(out, (struct span){ "amdgpu", 6 });
+		set_driver(out, (struct span){"amdgpu", 6});
 		out->legacy = true;
 		return true;
 	}
@@ -436,7 +438,7 @@ bool gt_fdinfo_parse(const char *text, size_t len, struct gt_fdinfo_sample *out)
 }
 
 bool gt_fdinfo_sample_mem(const struct gt_fdinfo_sample *s,
-			  enum gt_fdinfo_mem mem, uint64_t *bytes)
+                          enum gt_fdinfo_mem mem, uint64_t *bytes)
 {
 	for (int k = 0; k < GT_FDI__KIND_COUNT; k++) {
 		if (s->kinds_have[mem] & (1u << k)) {
@@ -480,7 +482,7 @@ static bool eat_hex(struct span *v, size_t max, uint64_t *out)
 
 bool gt_fdinfo_pdev_parse(const char *s, size_t len, uint64_t *key)
 {
-	struct span v = span_trim((struct span){ s, len });
+	struct span v = span_trim((struct span){s, len});
 	uint64_t a, b, dev, fn, domain = 0, bus;
 
 	if (!eat_hex(&v, 8, &a) || !span_eat(&v, ":") || !eat_hex(&v, 8, &b))

@@ -18,7 +18,7 @@
 /* Longest engine name kept (with NUL); longer names are ignored rather than
  * cut, so two long names can never merge. */
 #define GT_FDINFO_ENGINE_NAME 24
-#define GT_FDINFO_DRIVER_LEN 32
+#define GT_FDINFO_DRIVER_LEN  32
 /* Capacities above this are treated as bogus and clamped. */
 #define GT_FDINFO_MAX_CAPACITY 256u
 
@@ -31,26 +31,26 @@ enum gt_fdinfo_class {
 	GT_FDI_COMPUTE, /* compute (amdgpu, i915), ccs (xe) */
 	GT_FDI_COPY,    /* dma/sdma (amdgpu), copy (i915), bcs (xe) */
 	GT_FDI_OTHER,   /* any other name: SoC GPUs (msm gpu, panfrost
-			 * fragment/vertex-tiler, panthor, v3d), NPUs */
+	                 * fragment/vertex-tiler, panthor, v3d), NPUs */
 	GT_FDI_CODEC,   /* one engine that encodes and decodes: video (i915),
-			 * vcs (xe) */
+	                 * vcs (xe) */
 	GT_FDI_DEC,     /* dec, jpeg (amdgpu) */
 	GT_FDI_ENC,     /* enc, enc_1 (amdgpu; on VCN 4+ the unified queue
-			 * counts all video work as enc) */
+	                 * counts all video work as enc) */
 	GT_FDI_VPP,     /* video post-processing: video-enhance (i915), vecs
-			 * (xe), vpe (amdgpu) */
+	                 * (xe), vpe (amdgpu) */
 	GT_FDI__CLASS_COUNT
 };
 
 /* Bit masks over enum gt_fdinfo_class. */
 #define GT_FDI_BIT(c) (1u << (c))
-#define GT_FDI_GPU_MASK                                                         \
+#define GT_FDI_GPU_MASK                                                        \
 	(GT_FDI_BIT(GT_FDI_RENDER) | GT_FDI_BIT(GT_FDI_COMPUTE) |              \
 	 GT_FDI_BIT(GT_FDI_COPY) | GT_FDI_BIT(GT_FDI_OTHER))
-#define GT_FDI_ENC_MASK                                                         \
+#define GT_FDI_ENC_MASK                                                        \
 	(GT_FDI_BIT(GT_FDI_ENC) | GT_FDI_BIT(GT_FDI_CODEC) |                   \
 	 GT_FDI_BIT(GT_FDI_VPP))
-#define GT_FDI_DEC_MASK                                                         \
+#define GT_FDI_DEC_MASK                                                        \
 	(GT_FDI_BIT(GT_FDI_DEC) | GT_FDI_BIT(GT_FDI_CODEC) |                   \
 	 GT_FDI_BIT(GT_FDI_VPP))
 
@@ -64,8 +64,8 @@ enum {
 
 struct gt_fdinfo_engine {
 	char name[GT_FDINFO_ENGINE_NAME];
-	uint8_t cls;  /* enum gt_fdinfo_class */
-	uint8_t have; /* GT_FDI_HAVE_* */
+	uint8_t cls;       /* enum gt_fdinfo_class */
+	uint8_t have;      /* GT_FDI_HAVE_* */
 	uint32_t capacity; /* drm-engine-capacity-<e>, 1 when absent */
 	uint64_t ns;
 	uint64_t cycles;
@@ -80,19 +80,19 @@ enum gt_fdinfo_mem { GT_FDI_VRAM, GT_FDI_GTT, GT_FDI__MEM_COUNT };
 enum gt_fdinfo_mem_kind {
 	GT_FDI_RESIDENT, /* drm-resident-<r>: backing store present now */
 	GT_FDI_MEMORY,   /* drm-memory-<r> (deprecated) and amdgpu 5.15's
-			  * "vram mem:" lines */
+	                  * "vram mem:" lines */
 	GT_FDI_TOTAL,    /* drm-total-<r> */
 	GT_FDI__KIND_COUNT
 };
 
 struct gt_fdinfo_sample {
 	char driver[GT_FDINFO_DRIVER_LEN]; /* drm-driver, "" when absent */
-	bool legacy;        /* amdgpu 5.14-5.18: no drm-driver, "pdev:" */
+	bool legacy; /* amdgpu 5.14-5.18: no drm-driver, "pdev:" */
 	bool has_pdev;
 	bool has_client_id;
 	bool has_pasid;
-	bool any_mem;       /* some size key for any region was seen */
-	uint64_t pdev;      /* see gt_fdinfo_pdev_parse() */
+	bool any_mem;  /* some size key for any region was seen */
+	uint64_t pdev; /* see gt_fdinfo_pdev_parse() */
 	uint64_t client_id;
 	uint64_t pasid;
 	uint32_t n_engines;
@@ -110,13 +110,14 @@ struct gt_fdinfo_sample {
  * client: it has drm-driver, or amdgpu's legacy pdev: + pasid: lines (then
  * driver is set to "amdgpu" and legacy to true).
  */
-bool gt_fdinfo_parse(const char *text, size_t len, struct gt_fdinfo_sample *out);
+bool gt_fdinfo_parse(const char *text, size_t len,
+                     struct gt_fdinfo_sample *out);
 
 /* Memory of one kind: the resident size if the driver printed one, else
  * the deprecated drm-memory-* / legacy size, else the total. false (and 0)
  * when the sample has no key for that memory. */
 bool gt_fdinfo_sample_mem(const struct gt_fdinfo_sample *s,
-			  enum gt_fdinfo_mem mem, uint64_t *bytes);
+                          enum gt_fdinfo_mem mem, uint64_t *bytes);
 
 /* Class of an engine name; names with a ring index ("gfx0", "enc_10")
  * take the class of their base name. Unknown names are GT_FDI_OTHER. */

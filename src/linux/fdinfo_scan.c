@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FDI_DRM_MAJOR 226u
+#define FDI_DRM_MAJOR   226u
 #define FDI_ACCEL_MAJOR 261u
-#define FDI_PF_KTHREAD 0x00200000ull
+#define FDI_PF_KTHREAD  0x00200000ull
 /* In a cached descriptor number: the descriptor is a DRM one. Numbers are
  * at most INT32_MAX, so the top bit is free. */
 #define FDI_FD_DRM 0x80000000u
@@ -38,7 +38,7 @@
  * (ext4 with small inodes), else the kernel's coarse clock, one tick
  * (10 ms at HZ=100), with a margin. */
 #define FDI_RACY_COARSE_NS 1000000000ll
-#define FDI_RACY_FINE_NS 20000000ll
+#define FDI_RACY_FINE_NS   20000000ll
 /* PROC_SUPER_MAGIC (linux/magic.h): procfs, whose times never move. */
 #define FDI_PROC_MAGIC 0x9fa0
 
@@ -146,7 +146,7 @@ static bool fdi_reserve(void **arr, size_t *cap, size_t n, size_t size)
  * DRM files, so they must count neither as unreadable nor be looked at
  * again. */
 static void fdi_read_stat(int rootfd, int32_t pid, uint64_t *start,
-			  bool *kthread)
+                          bool *kthread)
 {
 	char name[32], buf[1024];
 	*start = 0;
@@ -182,7 +182,7 @@ static void fdi_read_stat(int rootfd, int32_t pid, uint64_t *start,
 }
 
 static void fdi_stamp_take(struct fdi_proc *ent, const struct stat *st,
-			   const struct fdi_walk *w)
+                           const struct fdi_walk *w)
 {
 	struct fdi_stamp *s = &ent->stamp;
 	s->dev = (uint64_t)st->st_dev;
@@ -213,7 +213,7 @@ static void fdi_stamp_take(struct fdi_proc *ent, const struct stat *st,
 }
 
 static bool fdi_stamp_same_dir(const struct fdi_stamp *a,
-			       const struct fdi_stamp *b)
+                               const struct fdi_stamp *b)
 {
 	return a->dev == b->dev && a->ino == b->ino &&
 	       a->ctime_s == b->ctime_s && a->ctime_ns == b->ctime_ns;
@@ -234,7 +234,8 @@ static bool fdi_stamp_eq(const struct fdi_stamp *a, const struct fdi_stamp *b)
  * the scan cheap. */
 static bool fdi_is_drm_fd(int dirfd, const char *name, const char *target)
 {
-	if (fdi_starts(target, "/dev/dri/") || fdi_starts(target, "/dev/accel/"))
+	if (fdi_starts(target, "/dev/dri/") ||
+	    fdi_starts(target, "/dev/accel/"))
 		return true;
 	if (!fdi_starts(target, "/dev/") && !strstr(target, "/dri/") &&
 	    !strstr(target, "/accel/"))
@@ -277,7 +278,7 @@ static int fdi_u32_cmp(const void *a, const void *b)
  * refused link sets ent->denied and is left out, to be tried again.
  * Returns the count, or -1 on ENOMEM. */
 static ssize_t fdi_list(struct fdi_walk *w, DIR *dir,
-			const struct fdi_proc *known, struct fdi_proc *ent)
+                        const struct fdi_proc *known, struct fdi_proc *ent)
 {
 	struct gt_fdinfo_scan_cache *c = w->cache;
 	size_t n = 0;
@@ -295,7 +296,7 @@ static ssize_t fdi_list(struct fdi_walk *w, DIR *dir,
 			char target[256];
 			w->out->links++;
 			ssize_t len = readlinkat(dirfd(dir), de->d_name, target,
-						 sizeof(target) - 1);
+			                         sizeof(target) - 1);
 			if (len < 0) {
 				ent->denied |= gt_fdinfo_errno_denied(errno);
 				continue;
@@ -333,7 +334,7 @@ static void fdi_take_fds(struct fdi_proc *ent, struct fdi_proc *old)
 /* Sets ent's descriptors to the n in the scratch list, in old's array when
  * that is what it holds or can be resized. false on ENOMEM. */
 static bool fdi_store_fds(struct fdi_walk *w, struct fdi_proc *ent,
-			  struct fdi_proc *old, size_t n)
+                          struct fdi_proc *old, size_t n)
 {
 	const uint32_t *list = w->cache->list;
 	if (old && old->fds && old->nfds == n &&
@@ -371,8 +372,8 @@ enum fdi_pid_result {
 /* Looks at pid, whose entry at the last walk was old (NULL: none; its
  * descriptor array may move to ent), and fills ent. */
 static enum fdi_pid_result fdi_walk_pid(struct fdi_walk *w, int32_t pid,
-					struct fdi_proc *old,
-					struct fdi_proc *ent)
+                                        struct fdi_proc *old,
+                                        struct fdi_proc *ent)
 {
 	char name[32];
 	struct stat st;
@@ -386,14 +387,14 @@ static enum fdi_pid_result fdi_walk_pid(struct fdi_walk *w, int32_t pid,
 		return FDI_PID_NONE;
 
 	/* The slow pass: spread over the walks by pid. */
-	bool full = !old ||
-		    (w->cache->walks + (uint32_t)pid) % w->full_every == 0;
+	bool full =
+	    !old || (w->cache->walks + (uint32_t)pid) % w->full_every == 0;
 	/* The same directory object: the same process (procfs keeps the
 	 * inode and its ctime while the process lives; elsewhere any change
 	 * moves ctime). Then also the same contents, unless the stamp says
 	 * otherwise. */
 	bool same_dir = old && old->stamped && !old->racy && ent->stamped &&
-			fdi_stamp_same_dir(&old->stamp, &ent->stamp);
+	                fdi_stamp_same_dir(&old->stamp, &ent->stamp);
 	if (same_dir) {
 		ent->start = old->start;
 		ent->kthread = old->kthread;
@@ -414,8 +415,8 @@ static enum fdi_pid_result fdi_walk_pid(struct fdi_walk *w, int32_t pid,
 	}
 	/* Another process under the same pid has nothing in common with the
 	 * one cached: an unknown start time proves nothing. */
-	bool same_proc = old && (same_dir || (ent->start != 0 &&
-					      ent->start == old->start));
+	bool same_proc =
+	    old && (same_dir || (ent->start != 0 && ent->start == old->start));
 	const struct fdi_proc *known = same_proc && !full ? old : NULL;
 
 	int dfd = openat(w->rootfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -502,8 +503,8 @@ static bool fdi_read_pids(struct gt_fdinfo_scan_cache *c, DIR *dir, size_t *n)
 
 bool gt_fdinfo_is_broker(int32_t pid, const char *comm)
 {
-	static const char *const brokers[] = { "systemd-logind", "seatd",
-					       "systemd" };
+	static const char *const brokers[] = {"systemd-logind", "seatd",
+	                                      "systemd"};
 	size_t n = strcspn(comm, "\n");
 
 	if (pid == 1)
@@ -557,7 +558,7 @@ static int fdi_pid_cmp(const void *a, const void *b)
 /* The result from the cache after a walk: the pids with DRM descriptors,
  * the unreadable count. -ENOMEM leaves out empty. */
 static int fdi_result(const struct gt_fdinfo_scan_cache *c, int rootfd,
-		      struct gt_fdinfo_scan *out)
+                      struct gt_fdinfo_scan *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->nprocs; i++) {
@@ -616,14 +617,19 @@ static uint64_t fdi_full_every(const struct gt_fdinfo_scan_cache *c)
 /* One walk with cache c; the cache's previous entries are consumed in pid
  * order as the new ones are made, so a pid that is gone is dropped. */
 static int fdi_walk(struct gt_fdinfo_scan_cache *c, DIR *dir,
-		    struct gt_fdinfo_scan *out)
+                    struct gt_fdinfo_scan *out)
 {
 	struct timespec ts;
 	struct statfs sfs;
 	size_t npids, o = 0, n = 0;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	struct fdi_walk w = { c, out, dirfd(dir), (int64_t)ts.tv_sec,
-			      (int64_t)ts.tv_nsec, fdi_full_every(c), false };
+	struct fdi_walk w = {c,
+	                     out,
+	                     dirfd(dir),
+	                     (int64_t)ts.tv_sec,
+	                     (int64_t)ts.tv_nsec,
+	                     fdi_full_every(c),
+	                     false};
 	w.procfs = fstatfs(w.rootfd, &sfs) == 0 && sfs.f_type == FDI_PROC_MAGIC;
 
 	void *grown = c->next;
@@ -666,7 +672,7 @@ static int fdi_walk(struct gt_fdinfo_scan_cache *c, DIR *dir,
 }
 
 int gt_fdinfo_scan_run(const char *root, struct gt_fdinfo_scan_cache *cache,
-		       struct gt_fdinfo_scan *out)
+                       struct gt_fdinfo_scan *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!cache) { /* a cache that lives for one walk reads everything */

@@ -24,8 +24,8 @@
  * in between. N = 8 is 80 s at the collector's defaults, 256 is 43 min.
  */
 #define GT_FDINFO_SCAN_FULL_LINKS 512u
-#define GT_FDINFO_SCAN_FULL_MIN 8u
-#define GT_FDINFO_SCAN_FULL_MAX 256u
+#define GT_FDINFO_SCAN_FULL_MIN   8u
+#define GT_FDINFO_SCAN_FULL_MAX   256u
 
 /* The DRM descriptors of one process. */
 struct gt_fdinfo_pid {
@@ -105,7 +105,7 @@ size_t gt_fdinfo_scan_cache_count(const struct gt_fdinfo_scan_cache *cache);
  * 100,000).
  */
 int gt_fdinfo_scan_run(const char *root, struct gt_fdinfo_scan_cache *cache,
-		       struct gt_fdinfo_scan *out);
+                       struct gt_fdinfo_scan *out);
 
 void gt_fdinfo_scan_free(struct gt_fdinfo_scan *scan);
 

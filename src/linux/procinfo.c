@@ -298,7 +298,8 @@ static void user_lookup(struct gt_procinfo *pi, uint32_t uid, char *out)
 
 /* Reads cmdline and cgroup (below the pid directory dfd) into e: done
  * once per process image. */
-static void read_statics(struct gt_procinfo *pi, struct pi_entry *e, int dfd)
+static void read_statics(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                         int dfd)
 {
 	size_t len;
 
@@ -361,7 +362,7 @@ static uint32_t read_uid(struct gt_procinfo *pi, int dfd)
 
 /* CPU % from CPU ns used since the baseline. A baseline from the other
  * source (stat's ticks vs the CPU clock) is not comparable: start again. */
-static void fill_cpu(struct pi_entry *e, uint64_t cpu_ns, bool clock,
+static void fill_cpu(struct gt_procinfo_entry *e, uint64_t cpu_ns, bool clock,
                      uint64_t now_ns, struct gt_val *out)
 {
 	if (!e->has_base || clock != e->base_clock || cpu_ns < e->cpu_ns ||
@@ -397,7 +398,8 @@ static void fill_cpu(struct pi_entry *e, uint64_t cpu_ns, bool clock,
  * kept open and the pid's CPU clock. false outside our own pid namespace
  * (a pid of another one means another process to the clock) and where
  * the descriptor budget is spent. */
-static bool fast_open(struct gt_procinfo *pi, struct pi_entry *e, int dfd)
+static bool fast_open(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                      int dfd)
 {
 	if (e->fast_open)
 		return true;
@@ -430,9 +432,9 @@ enum fast_result {
 
 /* The CPU ns (the pid's process CPU clock) and resident pages (statm's
  * second number); with recheck, comm is compared with the cached one. */
-static enum fast_result fast_read(struct gt_procinfo *pi, struct pi_entry *e,
-                                  bool recheck, uint64_t *cpu_ns,
-                                  uint64_t *pages)
+static enum fast_result fast_read(struct gt_procinfo *pi,
+                                  struct gt_procinfo_entry *e, bool recheck,
+                                  uint64_t *cpu_ns, uint64_t *pages)
 {
 	struct timespec ts;
 	size_t len;
@@ -473,8 +475,8 @@ static void set_rss_pages(struct gt_procinfo *pi, uint64_t pages,
 }
 
 /* Copies what the cache knows of e into p. */
-static void copy_out(const struct gt_procinfo *pi, const struct pi_entry *e,
-                     struct gt_process *p)
+static void copy_out(const struct gt_procinfo *pi,
+                     const struct gt_procinfo_entry *e, struct gt_process *p)
 {
 	p->host_known = true;
 	/* A copied tree's or another namespace's start times mean nothing
@@ -501,7 +503,8 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	size_t len;
 	int err = ENOENT, fd = -1, dfd = -1;
 	uint64_t cpu_ns, pages;
-	struct pi_entry tmp, *e = p->pid > 0 ? pi_cache_find(pi, p->pid) : NULL;
+	struct gt_procinfo_entry tmp,
+	    *e = p->pid > 0 ? gt_procinfo_cache_find(pi, p->pid) : NULL;
 
 	if (e && e->absent_until > pi->round) {
 		e->round = pi->round;
@@ -526,7 +529,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 			return;
 		}
 		if (r == FAST_GONE)
-			pi_entry_close_fast(pi, e);
+			gt_procinfo_entry_close_fast(pi, e);
 		/* FAST_EXEC: stat below tells the new comm; the kept
 		 * descriptors still pin the same process. */
 	}
@@ -535,7 +538,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		err = read_fd(pi, e->stat_fd, PI_STAT_MAX, &len);
 		if (err || !parse_stat(pi->buf, len, &st) ||
 		    st.start != e->start) {
-			pi_entry_close_fd(pi, e); /* the task ended */
+			gt_procinfo_entry_close_fd(pi, e); /* the task ended */
 			err = ENOENT;
 		}
 	}
@@ -560,7 +563,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		if (err == ENOENT && p->pid > 0) {
 			/* Remember the absence for a few rounds. */
 			if (!e)
-				e = pi_cache_add(pi, p->pid, 0);
+				e = gt_procinfo_cache_add(pi, p->pid, 0);
 			if (e) {
 				e->round = pi->round;
 				e->absent_until = pi->round + PI_ABSENT_ROUNDS;
@@ -574,13 +577,13 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 
 	bool cached = true;
 	if (e && e->start != st.start) /* the pid was reused */
-		pi_entry_reset(pi, e, p->pid, st.start);
+		gt_procinfo_entry_reset(pi, e, p->pid, st.start);
 	if (!e)
-		e = pi_cache_add(pi, p->pid, st.start);
+		e = gt_procinfo_cache_add(pi, p->pid, st.start);
 	if (!e) {
 		/* No memory for the cache: answer this once, uncached. */
 		memset(&tmp, 0, sizeof(tmp));
-		pi_entry_reset(pi, &tmp, p->pid, st.start);
+		gt_procinfo_entry_reset(pi, &tmp, p->pid, st.start);
 		e = &tmp;
 		cached = false;
 	}
@@ -614,12 +617,12 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
 		set_rss_pages(pi, pages, &p->f[GT_P_HOST_MEM]);
 		/* The fast path never reads stat: no descriptor for it. */
-		pi_entry_close_stat(pi, e);
+		gt_procinfo_entry_close_stat(pi, e);
 		if (fd >= 0)
 			close(fd);
 	} else {
 		if (cached)
-			pi_entry_close_fast(pi, e);
+			gt_procinfo_entry_close_fast(pi, e);
 		/* stat is what each round reads: keep it open. */
 		if (fd >= 0) {
 			if (cached && !e->fd_open && pi->nfds < pi->max_fds) {
@@ -711,7 +714,7 @@ void gt_procinfo_free(struct gt_procinfo *pi)
 {
 	if (!pi)
 		return;
-	pi_cache_free(pi);
+	gt_procinfo_cache_free(pi);
 	free(pi->buf);
 	free(pi->pwbuf);
 	free(pi->root);

@@ -1,9 +1,10 @@
 /*
  * procinfo_cache.c - owns the per-pid cache of procinfo.c: finding, adding,
- * resetting and sweeping the entries (struct pi_entry, procinfo_priv.h) and
- * closing the descriptors they keep open. The index is this file's alone:
- * procinfo.c reaches entries through pi_cache_find() and pi_cache_add()
- * only, so the index cannot go stale behind its back.
+ * resetting and sweeping the entries (struct gt_procinfo_entry,
+ * procinfo_priv.h) and closing the descriptors they keep open. The index is
+ * this file's alone: procinfo.c reaches entries through
+ * gt_procinfo_cache_find() and gt_procinfo_cache_add() only, so the index
+ * cannot go stale behind its back.
  *
  * The cache is a dense array of entries plus an open-addressing index of
  * entry positions (linear probing, load <= 1/2). A sweep compacts the array
@@ -58,13 +59,14 @@ static int index_resize(struct gt_procinfo *pi, size_t want)
 	return 0;
 }
 
-struct pi_entry *pi_cache_find(struct gt_procinfo *pi, int32_t pid)
+struct gt_procinfo_entry *gt_procinfo_cache_find(struct gt_procinfo *pi,
+                                                 int32_t pid)
 {
 	if (!pi->nslots)
 		return NULL;
 	size_t s = slot_of(pid, pi->nslots);
 	while (pi->slots[s] >= 0) {
-		struct pi_entry *e = &pi->ents[pi->slots[s]];
+		struct gt_procinfo_entry *e = &pi->ents[pi->slots[s]];
 		if (e->pid == pid)
 			return e;
 		s = (s + 1) & (pi->nslots - 1);
@@ -72,7 +74,8 @@ struct pi_entry *pi_cache_find(struct gt_procinfo *pi, int32_t pid)
 	return NULL;
 }
 
-void pi_entry_close_fast(struct gt_procinfo *pi, struct pi_entry *e)
+void gt_procinfo_entry_close_fast(struct gt_procinfo *pi,
+                                  struct gt_procinfo_entry *e)
 {
 	if (e->fast_open) {
 		close(e->statm_fd);
@@ -82,7 +85,8 @@ void pi_entry_close_fast(struct gt_procinfo *pi, struct pi_entry *e)
 	}
 }
 
-void pi_entry_close_stat(struct gt_procinfo *pi, struct pi_entry *e)
+void gt_procinfo_entry_close_stat(struct gt_procinfo *pi,
+                                  struct gt_procinfo_entry *e)
 {
 	if (e->fd_open) {
 		close(e->stat_fd);
@@ -91,16 +95,18 @@ void pi_entry_close_stat(struct gt_procinfo *pi, struct pi_entry *e)
 	}
 }
 
-void pi_entry_close_fd(struct gt_procinfo *pi, struct pi_entry *e)
+void gt_procinfo_entry_close_fd(struct gt_procinfo *pi,
+                                struct gt_procinfo_entry *e)
 {
-	pi_entry_close_stat(pi, e);
-	pi_entry_close_fast(pi, e);
+	gt_procinfo_entry_close_stat(pi, e);
+	gt_procinfo_entry_close_fast(pi, e);
 }
 
-void pi_entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
-                    uint64_t start)
+void gt_procinfo_entry_reset(struct gt_procinfo *pi,
+                             struct gt_procinfo_entry *e, int32_t pid,
+                             uint64_t start)
 {
-	pi_entry_close_fd(pi, e);
+	gt_procinfo_entry_close_fd(pi, e);
 	free(e->cmdline);
 	memset(e, 0, sizeof(*e));
 	e->pid = pid;
@@ -109,15 +115,16 @@ void pi_entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
 }
 
 /* Adds a fresh entry; NULL on ENOMEM (the caller then works uncached). */
-struct pi_entry *pi_cache_add(struct gt_procinfo *pi, int32_t pid,
-                              uint64_t start)
+struct gt_procinfo_entry *gt_procinfo_cache_add(struct gt_procinfo *pi,
+                                                int32_t pid, uint64_t start)
 {
 	if (pi->nents == pi->capents) {
 		size_t cap = pi->capents ? pi->capents * 2 : 32;
 		if (cap > (size_t)INT32_MAX ||
 		    cap > SIZE_MAX / sizeof(*pi->ents))
 			return NULL;
-		struct pi_entry *ne = realloc(pi->ents, cap * sizeof(*ne));
+		struct gt_procinfo_entry *ne =
+		    realloc(pi->ents, cap * sizeof(*ne));
 		if (!ne)
 			return NULL;
 		pi->ents = ne;
@@ -127,11 +134,11 @@ struct pi_entry *pi_cache_add(struct gt_procinfo *pi, int32_t pid,
 	    index_resize(pi, pi->nents + 1) < 0)
 		return NULL;
 
-	struct pi_entry *e = &pi->ents[pi->nents];
+	struct gt_procinfo_entry *e = &pi->ents[pi->nents];
 	e->cmdline = NULL;
 	e->fd_open = false;
 	e->fast_open = false;
-	pi_entry_reset(pi, e, pid, start);
+	gt_procinfo_entry_reset(pi, e, pid, start);
 	size_t s = slot_of(pid, pi->nslots);
 	while (pi->slots[s] >= 0)
 		s = (s + 1) & (pi->nslots - 1);
@@ -147,7 +154,7 @@ void gt_procinfo_sweep(struct gt_procinfo *pi, uint64_t now_ns)
 	(void)now_ns;
 	for (size_t i = 0; i < pi->nents; i++) {
 		if (pi->ents[i].round != pi->round) {
-			pi_entry_close_fd(pi, &pi->ents[i]);
+			gt_procinfo_entry_close_fd(pi, &pi->ents[i]);
 			free(pi->ents[i].cmdline);
 			continue;
 		}
@@ -160,7 +167,8 @@ void gt_procinfo_sweep(struct gt_procinfo *pi, uint64_t now_ns)
 	/* Give back what a burst of short-lived processes left behind. */
 	if (pi->capents > 64 && keep < pi->capents / 4) {
 		size_t cap = keep * 2 > 32 ? keep * 2 : 32;
-		struct pi_entry *ne = realloc(pi->ents, cap * sizeof(*ne));
+		struct gt_procinfo_entry *ne =
+		    realloc(pi->ents, cap * sizeof(*ne));
 		if (ne) {
 			pi->ents = ne;
 			pi->capents = cap;
@@ -181,10 +189,10 @@ size_t gt_procinfo_cache_count(const struct gt_procinfo *pi)
 	return pi ? pi->nents : 0;
 }
 
-void pi_cache_free(struct gt_procinfo *pi)
+void gt_procinfo_cache_free(struct gt_procinfo *pi)
 {
 	for (size_t i = 0; i < pi->nents; i++) {
-		pi_entry_close_fd(pi, &pi->ents[i]);
+		gt_procinfo_entry_close_fd(pi, &pi->ents[i]);
 		free(pi->ents[i].cmdline);
 	}
 	free(pi->ents);

@@ -15,7 +15,7 @@
 
 #define PI_USERS 32u
 
-struct pi_entry {
+struct gt_procinfo_entry {
 	int32_t pid;
 	uint32_t uid;     /* uid the user string belongs to */
 	uint64_t start;   /* stat field 22: a reused pid has another */
@@ -72,7 +72,7 @@ struct gt_procinfo {
 	uint64_t page_size; /* bytes, for stat's resident pages */
 	uint64_t round;
 
-	struct pi_entry *ents; /* dense, owned */
+	struct gt_procinfo_entry *ents; /* dense, owned */
 	size_t nents, capents;
 	int32_t *slots; /* index into ents, -1 = empty; power of two */
 	size_t nslots;
@@ -93,14 +93,19 @@ struct gt_procinfo {
 
 /* The cache's calls (procinfo_cache.c). An entry's descriptors count in
  * pi->nfds, so they are closed through these only. */
-struct pi_entry *pi_cache_find(struct gt_procinfo *pi, int32_t pid);
-struct pi_entry *pi_cache_add(struct gt_procinfo *pi, int32_t pid,
-                              uint64_t start);
-void pi_entry_reset(struct gt_procinfo *pi, struct pi_entry *e, int32_t pid,
-                    uint64_t start);
-void pi_entry_close_fast(struct gt_procinfo *pi, struct pi_entry *e);
-void pi_entry_close_stat(struct gt_procinfo *pi, struct pi_entry *e);
-void pi_entry_close_fd(struct gt_procinfo *pi, struct pi_entry *e);
-void pi_cache_free(struct gt_procinfo *pi);
+struct gt_procinfo_entry *gt_procinfo_cache_find(struct gt_procinfo *pi,
+                                                 int32_t pid);
+struct gt_procinfo_entry *gt_procinfo_cache_add(struct gt_procinfo *pi,
+                                                int32_t pid, uint64_t start);
+void gt_procinfo_entry_reset(struct gt_procinfo *pi,
+                             struct gt_procinfo_entry *e, int32_t pid,
+                             uint64_t start);
+void gt_procinfo_entry_close_fast(struct gt_procinfo *pi,
+                                  struct gt_procinfo_entry *e);
+void gt_procinfo_entry_close_stat(struct gt_procinfo *pi,
+                                  struct gt_procinfo_entry *e);
+void gt_procinfo_entry_close_fd(struct gt_procinfo *pi,
+                                struct gt_procinfo_entry *e);
+void gt_procinfo_cache_free(struct gt_procinfo *pi);
 
 #endif

@@ -17,12 +17,13 @@ const char *gt_power_preset_name(enum gt_power_preset p)
 	return (unsigned)p < GT_POWER__COUNT ? preset_names[p] : "?";
 }
 
-int gt_ctldlg_fields(const struct gt_ctldlg *d, enum gt_ctldlg_field *out)
+int gt_control_dialog_fields(const struct gt_control_dialog *d,
+                             enum gt_control_dialog_field *out)
 {
 	int n = 0;
-	const struct gt_ctl_caps *c = &d->caps;
+	const struct gt_control_caps *c = &d->caps;
 
-	if (d->kind == GT_CTLDLG_POWER) {
+	if (d->kind == GT_CONTROL_DIALOG_POWER) {
 		out[n++] = F_PRESET;
 		if (c->vendor == GT_VENDOR_AMD && c->has_level)
 			out[n++] = F_LEVEL;
@@ -53,7 +54,7 @@ int gt_ctldlg_fields(const struct gt_ctldlg *d, enum gt_ctldlg_field *out)
 	return n;
 }
 
-int64_t gt_ctldlg_clamp(int64_t v, int64_t lo, int64_t hi)
+int64_t gt_control_dialog_clamp(int64_t v, int64_t lo, int64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
 }
@@ -71,7 +72,7 @@ static int level_named(const char *word)
 	return level_index(word);
 }
 
-static int64_t power_default(const struct gt_ctl_caps *c)
+static int64_t power_default(const struct gt_control_caps *c)
 {
 	if (c->power.def > 0)
 		return c->power.def;
@@ -80,15 +81,16 @@ static int64_t power_default(const struct gt_ctl_caps *c)
 	return c->power.max;
 }
 
-static int64_t power_pct(const struct gt_ctl_caps *c, int pct)
+static int64_t power_pct(const struct gt_control_caps *c, int pct)
 {
-	return gt_ctldlg_clamp(power_default(c) * pct / 100, c->power.min,
-	                       c->power.max);
+	return gt_control_dialog_clamp(power_default(c) * pct / 100,
+	                               c->power.min, c->power.max);
 }
 
-void gt_ctldlg_power_preset(struct gt_ctldlg *d, enum gt_power_preset p)
+void gt_control_dialog_power_preset(struct gt_control_dialog *d,
+                                    enum gt_power_preset p)
 {
-	const struct gt_ctl_caps *c = &d->caps;
+	const struct gt_control_caps *c = &d->caps;
 	int64_t fmin_lo = c->freq_min.min, fmax_hi = c->freq_max.max;
 
 	d->preset = p;
@@ -128,7 +130,7 @@ void gt_ctldlg_power_preset(struct gt_ctldlg *d, enum gt_power_preset p)
 			d->profile = (int)i;
 }
 
-static void fan_preset(struct gt_ctldlg *d, int p)
+static void fan_preset(struct gt_control_dialog *d, int p)
 {
 	d->fan_preset = p;
 	if (p < GT_FAN_PRESET_COUNT)
@@ -137,9 +139,10 @@ static void fan_preset(struct gt_ctldlg *d, int p)
 		d->point = (int)d->curve.n - 1;
 }
 
-void gt_ctldlg_open(struct gt_ctldlg *d, enum gt_ctldlg_kind kind,
-                    size_t device, const struct gt_ctl_caps *caps,
-                    const char *readonly_why)
+void gt_control_dialog_open(struct gt_control_dialog *d,
+                            enum gt_control_dialog_kind kind, size_t device,
+                            const struct gt_control_caps *caps,
+                            const char *readonly_why)
 {
 	memset(d, 0, sizeof(*d));
 	d->open = true;
@@ -175,11 +178,12 @@ void gt_ctldlg_open(struct gt_ctldlg *d, enum gt_ctldlg_kind kind,
 
 /* ---- the plan ------------------------------------------------------ */
 
-static struct gt_ctl_change *add(struct gt_ctldlg *d, enum gt_ctl_kind kind)
+static struct gt_control_change *add(struct gt_control_dialog *d,
+                                     enum gt_control_change_kind kind)
 {
-	if (d->nchanges >= GT_CTLDLG_MAX_CHANGES)
+	if (d->nchanges >= GT_CONTROL_DIALOG_MAX_CHANGES)
 		return NULL;
-	struct gt_ctl_change *ch = &d->changes[d->nchanges++];
+	struct gt_control_change *ch = &d->changes[d->nchanges++];
 	memset(ch, 0, sizeof(*ch));
 	ch->kind = kind;
 	ch->vendor = d->caps.vendor;
@@ -190,10 +194,10 @@ static struct gt_ctl_change *add(struct gt_ctldlg *d, enum gt_ctl_kind kind)
 	return ch;
 }
 
-static void plan_power(struct gt_ctldlg *d)
+static void plan_power(struct gt_control_dialog *d)
 {
-	const struct gt_ctl_caps *c = &d->caps;
-	struct gt_ctl_change *ch;
+	const struct gt_control_caps *c = &d->caps;
+	struct gt_control_change *ch;
 
 	if (c->vendor == GT_VENDOR_AMD && c->has_level) {
 		const char *want = gt_amd_perf_levels[d->level];
@@ -203,32 +207,32 @@ static void plan_power(struct gt_ctldlg *d)
 		/* The profile setter switches to manual itself. */
 		if (strcmp(want, c->level) != 0 &&
 		    !(profile_changes && strcmp(want, "manual") == 0) &&
-		    (ch = add(d, GT_CTL_PERF_LEVEL)))
+		    (ch = add(d, GT_CHANGE_PERF_LEVEL)))
 			snprintf(ch->text, sizeof(ch->text), "%s", want);
 		if (profile_changes && strcmp(want, "manual") == 0 &&
-		    (ch = add(d, GT_CTL_POWER_PROFILE)))
+		    (ch = add(d, GT_CHANGE_POWER_PROFILE)))
 			ch->value = c->profiles[d->profile].index;
 	}
 	if (c->power.known && d->power != c->power.cur &&
-	    (ch = add(d, GT_CTL_POWER_LIMIT)))
+	    (ch = add(d, GT_CHANGE_POWER_LIMIT)))
 		ch->value = d->power;
 	if (c->vendor == GT_VENDOR_INTEL && c->freq_min.known &&
 	    c->freq_max.known &&
 	    (d->fmin != c->freq_min.cur || d->fmax != c->freq_max.cur) &&
-	    (ch = add(d, GT_CTL_FREQ_LIMITS))) {
+	    (ch = add(d, GT_CHANGE_FREQ_LIMITS))) {
 		ch->value = d->fmin;
 		ch->value2 = d->fmax;
 	}
 }
 
-static void plan_fan(struct gt_ctldlg *d)
+static void plan_fan(struct gt_control_dialog *d)
 {
-	struct gt_ctl_change *ch;
-	const struct gt_ctl_caps *c = &d->caps;
+	struct gt_control_change *ch;
+	const struct gt_control_caps *c = &d->caps;
 
 	if (c->fan_method == GT_FAN_METHOD_NONE)
 		return;
-	ch = add(d, d->fan_auto ? GT_CTL_FAN_AUTO : GT_CTL_FAN_CURVE);
+	ch = add(d, d->fan_auto ? GT_CHANGE_FAN_AUTO : GT_CHANGE_FAN_CURVE);
 	if (!ch)
 		return;
 	ch->fan_mask = d->fan_sel < 0 ? 0 : 1u << d->fan_sel;
@@ -245,24 +249,24 @@ static void plan_fan(struct gt_ctldlg *d)
 	ch->loop.down_delay_ns = (uint64_t)d->delay_s * 1000000000ull;
 }
 
-size_t gt_ctldlg_plan(struct gt_ctldlg *d)
+size_t gt_control_dialog_plan(struct gt_control_dialog *d)
 {
 	size_t used = 0;
 
 	d->nchanges = 0;
-	if (d->kind == GT_CTLDLG_POWER)
+	if (d->kind == GT_CONTROL_DIALOG_POWER)
 		plan_power(d);
 	else
 		plan_fan(d);
 	d->preview[0] = '\0';
 	for (size_t i = 0; i < d->nchanges; i++) {
 		d->revert_known[i] =
-		    gt_ctl_change_revert_of(&d->caps, &d->changes[i],
-		                            &d->reverts[i]) == 0;
+		    gt_control_change_revert_of(&d->caps, &d->changes[i],
+		                                &d->reverts[i]) == 0;
 		if (used < sizeof(d->preview))
-			gt_ctl_change_describe(&d->caps, &d->changes[i],
-			                       d->preview + used,
-			                       sizeof(d->preview) - used);
+			gt_control_change_describe(&d->caps, &d->changes[i],
+			                           d->preview + used,
+			                           sizeof(d->preview) - used);
 		used = strlen(d->preview);
 	}
 	return d->nchanges;
@@ -270,23 +274,23 @@ size_t gt_ctldlg_plan(struct gt_ctldlg *d)
 
 /* ---- keys ---------------------------------------------------------- */
 
-static void step_field(struct gt_ctldlg *d, enum gt_ctldlg_field f, int dir,
-                       bool big)
+static void step_field(struct gt_control_dialog *d,
+                       enum gt_control_dialog_field f, int dir, bool big)
 {
-	const struct gt_ctl_caps *c = &d->caps;
+	const struct gt_control_caps *c = &d->caps;
 	int64_t pstep = c->vendor == GT_VENDOR_NVIDIA ? 5000 : 5000000;
 
 	switch (f) {
 	case F_PRESET:
-		gt_ctldlg_power_preset(
+		gt_control_dialog_power_preset(
 		    d,
 		    (enum gt_power_preset)((d->preset + GT_POWER__COUNT + dir) %
 		                           GT_POWER__COUNT));
 		return;
 	case F_POWER:
-		d->power =
-		    gt_ctldlg_clamp(d->power + dir * pstep * (big ? 10 : 1),
-		                    c->power.min, c->power.max);
+		d->power = gt_control_dialog_clamp(
+		    d->power + dir * pstep * (big ? 10 : 1), c->power.min,
+		    c->power.max);
 		break;
 	case F_LEVEL: {
 		int n = 0;
@@ -304,16 +308,16 @@ static void step_field(struct gt_ctldlg *d, enum gt_ctldlg_field f, int dir,
 		d->level = level_named("manual");
 		break;
 	case F_FMIN:
-		d->fmin =
-		    gt_ctldlg_clamp(d->fmin + (int64_t)dir * (big ? 500 : 50),
-		                    c->freq_min.min, c->freq_min.max);
+		d->fmin = gt_control_dialog_clamp(
+		    d->fmin + (int64_t)dir * (big ? 500 : 50), c->freq_min.min,
+		    c->freq_min.max);
 		if (d->fmax < d->fmin)
 			d->fmax = d->fmin;
 		break;
 	case F_FMAX:
-		d->fmax =
-		    gt_ctldlg_clamp(d->fmax + (int64_t)dir * (big ? 500 : 50),
-		                    c->freq_max.min, c->freq_max.max);
+		d->fmax = gt_control_dialog_clamp(
+		    d->fmax + (int64_t)dir * (big ? 500 : 50), c->freq_max.min,
+		    c->freq_max.max);
 		if (d->fmin > d->fmax)
 			d->fmin = d->fmax;
 		break;
@@ -329,10 +333,10 @@ static void step_field(struct gt_ctldlg *d, enum gt_ctldlg_field f, int dir,
 		return;
 	case F_HYST:
 		d->hysteresis_c =
-		    (int)gt_ctldlg_clamp(d->hysteresis_c + dir, 0, 15);
+		    (int)gt_control_dialog_clamp(d->hysteresis_c + dir, 0, 15);
 		return;
 	case F_DELAY:
-		d->delay_s = (int)gt_ctldlg_clamp(
+		d->delay_s = (int)gt_control_dialog_clamp(
 		    d->delay_s + dir * (big ? 10 : 1), 0, 120);
 		return;
 	case F_FANS:
@@ -344,42 +348,43 @@ static void step_field(struct gt_ctldlg *d, enum gt_ctldlg_field f, int dir,
 	case F__COUNT:
 		return;
 	}
-	if (d->kind == GT_CTLDLG_POWER)
+	if (d->kind == GT_CONTROL_DIALOG_POWER)
 		d->preset = GT_POWER_CUSTOM;
 }
 
 /* The selected curve point: temperature by dt (°C), speed by ds (%). */
-static void edit_point(struct gt_ctldlg *d, int dt, int ds)
+static void edit_point(struct gt_control_dialog *d, int dt, int ds)
 {
 	struct gt_fan_point *p = &d->curve.pt[d->point];
-	p->temp_mc = (int32_t)gt_ctldlg_clamp(p->temp_mc + dt * 1000, 0,
-	                                      GT_FANCURVE_TEMP_MAX_MC);
-	p->cpercent = (int32_t)gt_ctldlg_clamp(p->cpercent + ds * 100, 0,
-	                                       GT_CPERCENT_FULL);
+	p->temp_mc = (int32_t)gt_control_dialog_clamp(p->temp_mc + dt * 1000, 0,
+	                                              GT_FANCURVE_TEMP_MAX_MC);
+	p->cpercent = (int32_t)gt_control_dialog_clamp(p->cpercent + ds * 100,
+	                                               0, GT_CPERCENT_FULL);
 	d->fan_preset = GT_FAN_PRESET_COUNT; /* custom */
 }
 
-static enum gt_ctldlg_request key_edit(struct gt_ctldlg *d, int ch)
+static enum gt_control_dialog_request key_edit(struct gt_control_dialog *d,
+                                               int ch)
 {
-	enum gt_ctldlg_field f[F__COUNT];
-	int n = gt_ctldlg_fields(d, f);
-	char err[GT_CTL_RESULT_MAX];
+	enum gt_control_dialog_field f[F__COUNT];
+	int n = gt_control_dialog_fields(d, f);
+	char err[GT_CONTROL_RESULT_MAX];
 
 	switch (ch) {
 	case 27:
 	case 'q':
 		d->open = false;
-		return GT_CTLDLG_CLOSE;
+		return GT_CONTROL_DIALOG_CLOSE;
 	case KEY_UP:
 	case KEY_BTAB:
 		if (n)
 			d->field = (d->field + n - 1) % n;
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	case KEY_DOWN:
 	case '\t':
 		if (n)
 			d->field = (d->field + 1) % n;
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	case KEY_LEFT:
 	case KEY_RIGHT:
 	case KEY_PPAGE:
@@ -388,25 +393,25 @@ static enum gt_ctldlg_request key_edit(struct gt_ctldlg *d, int ch)
 			step_field(d, f[d->field],
 			           ch == KEY_LEFT || ch == KEY_NPAGE ? -1 : 1,
 			           ch == KEY_PPAGE || ch == KEY_NPAGE);
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	case '1':
 	case '2':
 	case '3':
 	case '4':
 	case '5':
-		if (d->kind == GT_CTLDLG_POWER)
-			gt_ctldlg_power_preset(
+		if (d->kind == GT_CONTROL_DIALOG_POWER)
+			gt_control_dialog_power_preset(
 			    d, (enum gt_power_preset)(ch - '1'));
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	case 'a':
-		if (d->kind == GT_CTLDLG_FAN)
+		if (d->kind == GT_CONTROL_DIALOG_FAN)
 			d->fan_auto = !d->fan_auto;
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	case '+':
 	case '-':
 	case '[':
 	case ']':
-		if (d->kind == GT_CTLDLG_FAN && !d->fan_auto)
+		if (d->kind == GT_CONTROL_DIALOG_FAN && !d->fan_auto)
 			edit_point(d,
 			           ch == '['   ? -1
 			           : ch == ']' ? 1
@@ -414,101 +419,106 @@ static enum gt_ctldlg_request key_edit(struct gt_ctldlg *d, int ch)
 			           ch == '+'   ? 5
 			           : ch == '-' ? -5
 			                       : 0);
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
 		d->msg[0] = '\0';
-		if (d->kind == GT_CTLDLG_FAN && !d->fan_auto &&
+		if (d->kind == GT_CONTROL_DIALOG_FAN && !d->fan_auto &&
 		    gt_fancurve_validate(&d->curve, err, sizeof(err)) < 0) {
 			snprintf(d->msg, sizeof(d->msg), "refused: %s", err);
-			return GT_CTLDLG_NOTHING;
+			return GT_CONTROL_DIALOG_NOTHING;
 		}
-		if (gt_ctldlg_plan(d) == 0) {
+		if (gt_control_dialog_plan(d) == 0) {
 			snprintf(d->msg, sizeof(d->msg),
 			         "nothing to change: every value is in force");
-			return GT_CTLDLG_NOTHING;
+			return GT_CONTROL_DIALOG_NOTHING;
 		}
-		d->stage = GT_CTLDLG_PREVIEW;
-		return GT_CTLDLG_NOTHING;
+		d->stage = GT_CONTROL_DIALOG_PREVIEW;
+		return GT_CONTROL_DIALOG_NOTHING;
 	default:
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	}
 }
 
-enum gt_ctldlg_request gt_ctldlg_key(struct gt_ctldlg *d, int ch,
-                                     uint64_t now_ns)
+enum gt_control_dialog_request
+gt_control_dialog_key(struct gt_control_dialog *d, int ch, uint64_t now_ns)
 {
 	(void)now_ns;
 	if (!d->open)
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	switch (d->stage) {
-	case GT_CTLDLG_EDIT:
+	case GT_CONTROL_DIALOG_EDIT:
 		return key_edit(d, ch);
-	case GT_CTLDLG_PREVIEW:
+	case GT_CONTROL_DIALOG_PREVIEW:
 		if (ch == 'y' || ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 			if (d->readonly) {
 				snprintf(d->msg, sizeof(d->msg),
 				         "read-only: %s", d->readonly_why);
-				d->stage = GT_CTLDLG_EDIT;
-				return GT_CTLDLG_NOTHING;
+				d->stage = GT_CONTROL_DIALOG_EDIT;
+				return GT_CONTROL_DIALOG_NOTHING;
 			}
-			return GT_CTLDLG_APPLY;
+			return GT_CONTROL_DIALOG_APPLY;
 		}
 		if (ch == 27 || ch == 'n' || ch == 'q')
-			d->stage = GT_CTLDLG_EDIT;
-		return GT_CTLDLG_NOTHING;
-	case GT_CTLDLG_COUNTDOWN:
+			d->stage = GT_CONTROL_DIALOG_EDIT;
+		return GT_CONTROL_DIALOG_NOTHING;
+	case GT_CONTROL_DIALOG_COUNTDOWN:
 		if (ch == 'k' || ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-			return GT_CTLDLG_KEEP;
+			return GT_CONTROL_DIALOG_KEEP;
 		if (ch == 'r' || ch == 27 || ch == 'q')
-			return GT_CTLDLG_REVERT;
-		return GT_CTLDLG_NOTHING;
-	case GT_CTLDLG_DONE:
+			return GT_CONTROL_DIALOG_REVERT;
+		return GT_CONTROL_DIALOG_NOTHING;
+	case GT_CONTROL_DIALOG_DONE:
 		if (ch == 27 || ch == 'q' || ch == '\n' || ch == '\r' ||
 		    ch == KEY_ENTER) {
 			d->open = false;
-			return GT_CTLDLG_CLOSE;
+			return GT_CONTROL_DIALOG_CLOSE;
 		}
-		return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_NOTHING;
 	}
-	return GT_CTLDLG_NOTHING;
+	return GT_CONTROL_DIALOG_NOTHING;
 }
 
-enum gt_ctldlg_request gt_ctldlg_poll(struct gt_ctldlg *d, uint64_t now_ns)
+enum gt_control_dialog_request
+gt_control_dialog_poll(struct gt_control_dialog *d, uint64_t now_ns)
 {
-	if (d->open && d->stage == GT_CTLDLG_COUNTDOWN &&
+	if (d->open && d->stage == GT_CONTROL_DIALOG_COUNTDOWN &&
 	    now_ns >= d->deadline_ns)
-		return GT_CTLDLG_REVERT;
-	return GT_CTLDLG_NOTHING;
+		return GT_CONTROL_DIALOG_REVERT;
+	return GT_CONTROL_DIALOG_NOTHING;
 }
 
-void gt_ctldlg_applied(struct gt_ctldlg *d, const struct gt_ctl_result *res,
-                       size_t n, uint64_t now_ns)
+void gt_control_dialog_applied(struct gt_control_dialog *d,
+                               const struct gt_control_result *res, size_t n,
+                               uint64_t now_ns)
 {
 	bool failed = false;
-	d->nresults = n > GT_CTLDLG_MAX_CHANGES ? GT_CTLDLG_MAX_CHANGES : n;
+	d->nresults = n > GT_CONTROL_DIALOG_MAX_CHANGES
+	                  ? GT_CONTROL_DIALOG_MAX_CHANGES
+	                  : n;
 	memcpy(d->results, res, d->nresults * sizeof(*res));
 	for (size_t i = 0; i < d->nresults; i++)
 		failed |= res[i].rc != GT_CONTROL_OK;
 	if (failed) {
 		/* What did apply is reverted by the dashboard at once. */
-		d->stage = GT_CTLDLG_DONE;
+		d->stage = GT_CONTROL_DIALOG_DONE;
 		snprintf(d->msg, sizeof(d->msg), "not applied");
 		return;
 	}
-	d->stage = GT_CTLDLG_COUNTDOWN;
-	d->deadline_ns = now_ns + GT_CTLDLG_REVERT_NS;
+	d->stage = GT_CONTROL_DIALOG_COUNTDOWN;
+	d->deadline_ns = now_ns + GT_CONTROL_DIALOG_REVERT_NS;
 	d->msg[0] = '\0';
 }
 
-void gt_ctldlg_reverted(struct gt_ctldlg *d, const struct gt_ctl_result *res,
-                        size_t n, bool by_timeout)
+void gt_control_dialog_reverted(struct gt_control_dialog *d,
+                                const struct gt_control_result *res, size_t n,
+                                bool by_timeout)
 {
 	size_t bad = 0;
 	for (size_t i = 0; i < n; i++)
 		bad += res[i].rc != GT_CONTROL_OK;
-	d->stage = GT_CTLDLG_DONE;
+	d->stage = GT_CONTROL_DIALOG_DONE;
 	if (bad)
 		snprintf(d->msg, sizeof(d->msg),
 		         "revert failed: %s (the originals are restored when "

@@ -5,8 +5,8 @@
  * draws from the data it is given and turns keys into requests; the
  * dashboard carries the requests out through the control session.
  */
-#ifndef GPUTOP_CTLDIALOG_H
-#define GPUTOP_CTLDIALOG_H
+#ifndef GPUTOP_CONTROL_DIALOG_H
+#define GPUTOP_CONTROL_DIALOG_H
 
 #include <curses.h>
 #include <stdbool.h>
@@ -18,16 +18,17 @@
 #include "core/model.h"
 #include "ui/palette.h"
 
-#define GT_CTLDLG_MAX_CHANGES 4
-#define GT_CTLDLG_REVERT_NS   10000000000ull /* the 10 s countdown */
+#define GT_CONTROL_DIALOG_MAX_CHANGES 4
+#define GT_CONTROL_DIALOG_REVERT_NS   10000000000ull /* the 10 s countdown */
 
-enum gt_ctldlg_kind { GT_CTLDLG_POWER, GT_CTLDLG_FAN };
+enum gt_control_dialog_kind { GT_CONTROL_DIALOG_POWER, GT_CONTROL_DIALOG_FAN };
 
-enum gt_ctldlg_stage {
-	GT_CTLDLG_EDIT,      /* fields */
-	GT_CTLDLG_PREVIEW,   /* the exact writes; confirm or go back */
-	GT_CTLDLG_COUNTDOWN, /* applied; reverts at the deadline unless kept */
-	GT_CTLDLG_DONE,      /* kept, reverted or failed: the outcome */
+enum gt_control_dialog_stage {
+	GT_CONTROL_DIALOG_EDIT,      /* fields */
+	GT_CONTROL_DIALOG_PREVIEW,   /* the exact writes; confirm or go back */
+	GT_CONTROL_DIALOG_COUNTDOWN, /* applied; reverts at the deadline unless
+	                                kept */
+	GT_CONTROL_DIALOG_DONE,      /* kept, reverted or failed: the outcome */
 };
 
 enum gt_power_preset {
@@ -39,20 +40,21 @@ enum gt_power_preset {
 	GT_POWER__COUNT
 };
 
-enum gt_ctldlg_request {
-	GT_CTLDLG_NOTHING,
-	GT_CTLDLG_CLOSE,
-	GT_CTLDLG_APPLY,  /* apply changes[0..nchanges) in order */
-	GT_CTLDLG_KEEP,   /* stop the countdown */
-	GT_CTLDLG_REVERT, /* apply reverts (see gt_ctldlg_revert_list) */
+enum gt_control_dialog_request {
+	GT_CONTROL_DIALOG_NOTHING,
+	GT_CONTROL_DIALOG_CLOSE,
+	GT_CONTROL_DIALOG_APPLY,  /* apply changes[0..nchanges) in order */
+	GT_CONTROL_DIALOG_KEEP,   /* stop the countdown */
+	GT_CONTROL_DIALOG_REVERT, /* apply reverts (see
+	                             gt_control_dialog_revert_list) */
 };
 
-struct gt_ctldlg {
+struct gt_control_dialog {
 	bool open;
-	enum gt_ctldlg_kind kind;
-	enum gt_ctldlg_stage stage;
+	enum gt_control_dialog_kind kind;
+	enum gt_control_dialog_stage stage;
 	size_t device;
-	struct gt_ctl_caps caps;
+	struct gt_control_caps caps;
 	bool readonly;
 	char readonly_why[GT_CAPS_WHY_MAX];
 	int field;
@@ -60,7 +62,7 @@ struct gt_ctldlg {
 	/* power */
 	enum gt_power_preset preset;
 	int64_t power; /* caps units */
-	int level;     /* index into gt_ctldlg_levels */
+	int level;     /* index into gt_control_dialog_levels */
 	int profile;   /* index into caps.profiles */
 	int64_t fmin, fmax;
 
@@ -74,22 +76,22 @@ struct gt_ctldlg {
 	int fan_sel; /* -1: all fans */
 
 	/* the plan */
-	struct gt_ctl_change changes[GT_CTLDLG_MAX_CHANGES];
+	struct gt_control_change changes[GT_CONTROL_DIALOG_MAX_CHANGES];
 	size_t nchanges;
-	struct gt_ctl_change reverts[GT_CTLDLG_MAX_CHANGES];
-	bool revert_known[GT_CTLDLG_MAX_CHANGES];
+	struct gt_control_change reverts[GT_CONTROL_DIALOG_MAX_CHANGES];
+	bool revert_known[GT_CONTROL_DIALOG_MAX_CHANGES];
 	char preview[2048];
-	struct gt_ctl_result results[GT_CTLDLG_MAX_CHANGES];
+	struct gt_control_result results[GT_CONTROL_DIALOG_MAX_CHANGES];
 	size_t nresults;
 	uint64_t deadline_ns;
-	char msg[GT_CTL_RESULT_MAX + 64];
+	char msg[GT_CONTROL_RESULT_MAX + 64];
 };
 
 /* What the dialog shows beside its fields. */
-struct gt_ctldlg_data {
+struct gt_control_dialog_data {
 	const struct gt_static *st;
-	const struct gt_sample *smp;           /* newest, or NULL */
-	const struct gt_ctl_loop_status *loop; /* fan dialog, or NULL */
+	const struct gt_sample *smp;               /* newest, or NULL */
+	const struct gt_control_loop_status *loop; /* fan dialog, or NULL */
 	const struct gt_palette *pal;
 	bool fahrenheit;
 	uint64_t now_ns;
@@ -97,28 +99,34 @@ struct gt_ctldlg_data {
 
 /* Opens the dialog for one device with its capabilities. readonly_why:
  * "" when changes can be made. */
-void gt_ctldlg_open(struct gt_ctldlg *d, enum gt_ctldlg_kind kind,
-                    size_t device, const struct gt_ctl_caps *caps,
-                    const char *readonly_why);
+void gt_control_dialog_open(struct gt_control_dialog *d,
+                            enum gt_control_dialog_kind kind, size_t device,
+                            const struct gt_control_caps *caps,
+                            const char *readonly_why);
 /* Sets the fields from a preset (power dialog). */
-void gt_ctldlg_power_preset(struct gt_ctldlg *d, enum gt_power_preset p);
+void gt_control_dialog_power_preset(struct gt_control_dialog *d,
+                                    enum gt_power_preset p);
 const char *gt_power_preset_name(enum gt_power_preset p);
 /* Builds changes[] (only what differs from what is in force) and their
  * reverts, and the preview text. Returns nchanges. */
-size_t gt_ctldlg_plan(struct gt_ctldlg *d);
+size_t gt_control_dialog_plan(struct gt_control_dialog *d);
 
-enum gt_ctldlg_request gt_ctldlg_key(struct gt_ctldlg *d, int ch,
-                                     uint64_t now_ns);
-/* Called every frame: GT_CTLDLG_REVERT when the countdown has run out. */
-enum gt_ctldlg_request gt_ctldlg_poll(struct gt_ctldlg *d, uint64_t now_ns);
+enum gt_control_dialog_request
+gt_control_dialog_key(struct gt_control_dialog *d, int ch, uint64_t now_ns);
+/* Called every frame: GT_CONTROL_DIALOG_REVERT when the countdown has run out.
+ */
+enum gt_control_dialog_request
+gt_control_dialog_poll(struct gt_control_dialog *d, uint64_t now_ns);
 
 /* The dashboard reports what it did. */
-void gt_ctldlg_applied(struct gt_ctldlg *d, const struct gt_ctl_result *res,
-                       size_t n, uint64_t now_ns);
-void gt_ctldlg_reverted(struct gt_ctldlg *d, const struct gt_ctl_result *res,
-                        size_t n, bool by_timeout);
+void gt_control_dialog_applied(struct gt_control_dialog *d,
+                               const struct gt_control_result *res, size_t n,
+                               uint64_t now_ns);
+void gt_control_dialog_reverted(struct gt_control_dialog *d,
+                                const struct gt_control_result *res, size_t n,
+                                bool by_timeout);
 
-void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
-                    const struct gt_ctldlg_data *data);
+void gt_control_dialog_draw(WINDOW *w, const struct gt_control_dialog *d,
+                            const struct gt_control_dialog_data *data);
 
 #endif

@@ -11,7 +11,7 @@
 #include "ui/overlay.h"
 #include "ui/panels.h"
 
-static void fmt_power(char *buf, size_t len, const struct gt_ctl_caps *c,
+static void fmt_power(char *buf, size_t len, const struct gt_control_caps *c,
                       int64_t v)
 {
 	double w =
@@ -22,7 +22,7 @@ static void fmt_power(char *buf, size_t len, const struct gt_ctl_caps *c,
 		snprintf(buf, len, "%.0f W", w);
 }
 
-static const char *field_label(enum gt_ctldlg_field f)
+static const char *field_label(enum gt_control_dialog_field f)
 {
 	static const char *const label[F__COUNT] = {
 	    [F_PRESET] = "Preset",      [F_POWER] = "Power limit",
@@ -39,14 +39,14 @@ static const char *field_label(enum gt_ctldlg_field f)
 static void temp_text(char *buf, size_t len, int64_t mc, bool fahrenheit)
 {
 	struct gt_val v = {.v = mc, .why = GT_WHY_OK};
-	gt_fmt_temp(buf, len, &v, fahrenheit);
+	gt_panels_fmt_temp(buf, len, &v, fahrenheit);
 }
 
-static void field_text(const struct gt_ctldlg *d, bool fahrenheit,
-                       enum gt_ctldlg_field f, char *val, size_t vlen,
+static void field_text(const struct gt_control_dialog *d, bool fahrenheit,
+                       enum gt_control_dialog_field f, char *val, size_t vlen,
                        char *note, size_t nlen)
 {
-	const struct gt_ctl_caps *c = &d->caps;
+	const struct gt_control_caps *c = &d->caps;
 	char a[32], b[32], e[32], n[32];
 
 	note[0] = '\0';
@@ -76,7 +76,7 @@ static void field_text(const struct gt_ctldlg *d, bool fahrenheit,
 		break;
 	case F_FMIN:
 	case F_FMAX: {
-		const struct gt_ctl_range *r =
+		const struct gt_control_range *r =
 		    f == F_FMIN ? &c->freq_min : &c->freq_max;
 		snprintf(val, vlen, "%lld MHz",
 		         (long long)(f == F_FMIN ? d->fmin : d->fmax));
@@ -132,8 +132,9 @@ static void field_text(const struct gt_ctldlg *d, bool fahrenheit,
 
 /* The curve over 20..100 °C and 0..100 %, with the points, the selected
  * point, and the live temperature and fan speed. */
-static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
-                       const struct gt_ctldlg_data *data)
+static void draw_graph(WINDOW *w, struct gt_rect r,
+                       const struct gt_control_dialog *d,
+                       const struct gt_control_dialog_data *data)
 {
 	const int t0 = 20, t1 = 100;
 	int attr = data->pal->role[GT_ROLE_MAIN];
@@ -147,19 +148,19 @@ static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
 		char lab[16];
 		if (y == 0 || y == gh - 1 || y == (gh - 1) / 2) {
 			snprintf(lab, sizeof(lab), "%3d%%", pct);
-			gt_put(w, r, y, 0, attr, lab);
+			gt_paint_put(w, r, y, 0, attr, lab);
 		}
 	}
 	for (int x = 0; x < gw; x++) {
 		int64_t t = (t0 + (int64_t)x * (t1 - t0) / (gw - 1)) * 1000;
 		int32_t s = d->fan_auto ? -1 : gt_fancurve_eval(&d->curve, t);
 		if (s < 0) {
-			gt_put(w, r, gh - 1, 5 + x, attr, ".");
+			gt_paint_put(w, r, gh - 1, 5 + x, attr, ".");
 			continue;
 		}
 		int y =
 		    gh - 1 - (int)((int64_t)s * (gh - 1) / GT_CPERCENT_FULL);
-		gt_put(w, r, y, 5 + x, attr, "-");
+		gt_paint_put(w, r, y, 5 + x, attr, "-");
 	}
 	for (unsigned i = 0; !d->fan_auto && i < d->curve.n; i++) {
 		int64_t t = d->curve.pt[i].temp_mc / 1000;
@@ -169,9 +170,9 @@ static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
 		int y = gh - 1 -
 		        (int)((int64_t)d->curve.pt[i].cpercent * (gh - 1) /
 		              GT_CPERCENT_FULL);
-		gt_put(w, r, y, 5 + x,
-		       (int)i == d->point ? (int)(hi | A_BOLD) : hi,
-		       (int)i == d->point ? "@" : "o");
+		gt_paint_put(w, r, y, 5 + x,
+		             (int)i == d->point ? (int)(hi | A_BOLD) : hi,
+		             (int)i == d->point ? "@" : "o");
 	}
 	/* Live reading: the temperature the loop uses, and the fan now. */
 	const struct gt_sample *smp = data->smp;
@@ -189,11 +190,11 @@ static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
 		fan = (int)smp->f[GT_F_FAN_PERCENT0].v;
 	char axis[96];
 	temp_text(axis, sizeof(axis), (int64_t)t0 * 1000, data->fahrenheit);
-	gt_put(w, r, gh, 5, attr, axis);
+	gt_paint_put(w, r, gh, 5, attr, axis);
 	temp_text(axis, sizeof(axis), (int64_t)t1 * 1000, data->fahrenheit);
-	gt_put(w, r, gh, 5 + gw - 5, attr, axis);
+	gt_paint_put(w, r, gh, 5 + gw - 5, attr, axis);
 	if (temp != GT_FAN_TEMP_INVALID) {
-		int64_t tc = gt_ctldlg_clamp(temp / 1000, t0, t1);
+		int64_t tc = gt_control_dialog_clamp(temp / 1000, t0, t1);
 		int x = (int)((tc - t0) * (gw - 1) / (t1 - t0));
 		int y =
 		    fan < 0
@@ -202,8 +203,8 @@ static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
 		              (int)((int64_t)fan * (gh - 1) / GT_CPERCENT_FULL);
 		for (int yy = 0; yy < gh; yy++)
 			if (yy != y)
-				gt_put(w, r, yy, 5 + x, warn, ":");
-		gt_put(w, r, y, 5 + x, (int)(warn | A_BOLD), "X");
+				gt_paint_put(w, r, yy, 5 + x, warn, ":");
+		gt_paint_put(w, r, y, 5 + x, (int)(warn | A_BOLD), "X");
 		char now[64], tnow[24];
 		temp_text(tnow, sizeof(tnow), temp, data->fahrenheit);
 		if (fan >= 0)
@@ -211,7 +212,7 @@ static void draw_graph(WINDOW *w, struct gt_rect r, const struct gt_ctldlg *d,
 			         fan / 100);
 		else
 			snprintf(now, sizeof(now), "now %s, fan N/A", tnow);
-		gt_put(w, r, gh, 5 + gw / 2 - 8, warn, now);
+		gt_paint_put(w, r, gh, 5 + gw / 2 - 8, warn, now);
 	}
 }
 
@@ -239,7 +240,7 @@ static int draw_lines_at(WINDOW *w, struct gt_rect in, int row, int attr,
 				k = sizeof(buf) - 1;
 			memcpy(buf, p, k);
 			buf[k] = '\0';
-			gt_put(w, in, row++, indent, attr, buf);
+			gt_paint_put(w, in, row++, indent, attr, buf);
 			p += k;
 			n -= k;
 			indent = 4;
@@ -249,8 +250,8 @@ static int draw_lines_at(WINDOW *w, struct gt_rect in, int row, int attr,
 	return row;
 }
 
-void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
-                    const struct gt_ctldlg_data *data)
+void gt_control_dialog_draw(WINDOW *w, const struct gt_control_dialog *d,
+                            const struct gt_control_dialog_data *data)
 {
 	const struct gt_palette *pal = data->pal;
 	int attr = pal->role[GT_ROLE_MAIN];
@@ -265,46 +266,47 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 	getmaxyx(w, rows, cols);
 	(void)rows;
 	snprintf(title, sizeof(title), " %s: [%u] %.60s ",
-	         d->kind == GT_CTLDLG_POWER ? "Power" : "Fan",
+	         d->kind == GT_CONTROL_DIALOG_POWER ? "Power" : "Fan",
 	         data->st ? data->st->index : 0,
 	         data->st ? data->st->name : "");
-	int bh = d->kind == GT_CTLDLG_FAN ? 26 : 18;
+	int bh = d->kind == GT_CONTROL_DIALOG_FAN ? 26 : 18;
 	struct gt_rect in =
 	    gt_overlay_box(w, cols < 110 ? cols : 110, bh, attr, title);
 
 	if (d->caps.why[0]) {
-		gt_put(w, in, row++, 0, warn, d->caps.why);
-		gt_put(w, in, in.h - 1, 0, attr, "Esc close");
+		gt_paint_put(w, in, row++, 0, warn, d->caps.why);
+		gt_paint_put(w, in, in.h - 1, 0, attr, "Esc close");
 		return;
 	}
 	if (d->readonly) {
 		snprintf(line, sizeof(line), "read-only: %s", d->readonly_why);
-		gt_put(w, in, row++, 0, warn, line);
+		gt_paint_put(w, in, row++, 0, warn, line);
 	}
-	if (d->kind == GT_CTLDLG_FAN &&
+	if (d->kind == GT_CONTROL_DIALOG_FAN &&
 	    d->caps.fan_method == GT_FAN_METHOD_NONE) {
-		gt_put(w, in, row++, 0, warn, d->caps.fan_why);
-		gt_put(w, in, in.h - 1, 0, attr, "Esc close");
+		gt_paint_put(w, in, row++, 0, warn, d->caps.fan_why);
+		gt_paint_put(w, in, in.h - 1, 0, attr, "Esc close");
 		return;
 	}
 
 	switch (d->stage) {
-	case GT_CTLDLG_EDIT: {
-		enum gt_ctldlg_field f[F__COUNT];
-		int n = gt_ctldlg_fields(d, f);
+	case GT_CONTROL_DIALOG_EDIT: {
+		enum gt_control_dialog_field f[F__COUNT];
+		int n = gt_control_dialog_fields(d, f);
 		if (n == 0)
-			gt_put(w, in, row++, 0, warn,
-			       "nothing on this device can be changed");
+			gt_paint_put(w, in, row++, 0, warn,
+			             "nothing on this device can be changed");
 		for (int i = 0; i < n && row < in.h - 2; i++, row++) {
 			field_text(d, data->fahrenheit, f[i], val, sizeof(val),
 			           note, sizeof(note));
 			snprintf(line, sizeof(line), "%-14s < %s >",
 			         field_label(f[i]), val);
-			gt_put(w, in, row, 0, i == d->field ? sel : attr, line);
+			gt_paint_put(w, in, row, 0, i == d->field ? sel : attr,
+			             line);
 			if (note[0])
-				gt_put(w, in, row, 44, attr, note);
+				gt_paint_put(w, in, row, 44, attr, note);
 		}
-		if (d->kind == GT_CTLDLG_FAN) {
+		if (d->kind == GT_CONTROL_DIALOG_FAN) {
 			char range[200], slow[24];
 			temp_text(slow, sizeof(slow), d->caps.slowdown_mc,
 			          data->fahrenheit);
@@ -323,7 +325,7 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 				    "first point the firmware drives the fan",
 				    d->caps.fan_min_cpercent / 100,
 				    d->caps.fan_max_cpercent / 100);
-			gt_put(w, in, row++, 0, attr, range);
+			gt_paint_put(w, in, row++, 0, attr, range);
 			if (data->loop && data->loop->active) {
 				char st[160];
 				if (data->loop->applied_cpercent >= 0)
@@ -341,40 +343,42 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 					    "automatic now (%s)",
 					    gt_fan_reason_name(
 					        data->loop->reason));
-				gt_put(w, in, row++, 0, hi, st);
+				gt_paint_put(w, in, row++, 0, hi, st);
 			} else if (data->loop && data->loop->firmware) {
-				gt_put(w, in, row++, 0, hi,
-				       "gputop set the firmware curve");
+				gt_paint_put(w, in, row++, 0, hi,
+				             "gputop set the firmware curve");
 			}
 			struct gt_rect g = {in.x, in.y + row + 1, in.w,
 			                    in.h - row - 4};
 			draw_graph(w, g, d, data);
 		}
 		if (d->msg[0])
-			gt_put(w, in, in.h - 2, 0, warn, d->msg);
-		gt_put(w, in, in.h - 1, 0, attr,
-		       d->kind == GT_CTLDLG_FAN
-		           ? "Up/Down field  Left/Right change  a auto  "
-		             "Enter review  Esc close"
-		           : "Up/Down field  Left/Right change (PgUp/PgDn "
-		             "x10)  Enter review  Esc close");
+			gt_paint_put(w, in, in.h - 2, 0, warn, d->msg);
+		gt_paint_put(
+		    w, in, in.h - 1, 0, attr,
+		    d->kind == GT_CONTROL_DIALOG_FAN
+		        ? "Up/Down field  Left/Right change  a auto  "
+		          "Enter review  Esc close"
+		        : "Up/Down field  Left/Right change (PgUp/PgDn "
+		          "x10)  Enter review  Esc close");
 		break;
 	}
-	case GT_CTLDLG_PREVIEW:
-		gt_put(w, in, row++, 0, hi, "These writes will be made:");
+	case GT_CONTROL_DIALOG_PREVIEW:
+		gt_paint_put(w, in, row++, 0, hi, "These writes will be made:");
 		row = draw_lines_at(w, in, row, attr, d->preview);
 		row++;
-		gt_put(w, in, row++, 0, attr,
-		       "After it is applied you have 10 s to keep it; "
-		       "otherwise it is reverted.");
-		gt_put(w, in, in.h - 1, 0, attr,
-		       d->readonly ? "Esc back (read-only: nothing will be "
-		                     "written)"
-		                   : "Enter/y apply   Esc back");
+		gt_paint_put(w, in, row++, 0, attr,
+		             "After it is applied you have 10 s to keep it; "
+		             "otherwise it is reverted.");
+		gt_paint_put(w, in, in.h - 1, 0, attr,
+		             d->readonly
+		                 ? "Esc back (read-only: nothing will be "
+		                   "written)"
+		                 : "Enter/y apply   Esc back");
 		break;
-	case GT_CTLDLG_COUNTDOWN:
-	case GT_CTLDLG_DONE: {
-		if (d->stage == GT_CTLDLG_COUNTDOWN) {
+	case GT_CONTROL_DIALOG_COUNTDOWN:
+	case GT_CONTROL_DIALOG_DONE: {
+		if (d->stage == GT_CONTROL_DIALOG_COUNTDOWN) {
 			uint64_t left = d->deadline_ns > data->now_ns
 			                    ? d->deadline_ns - data->now_ns
 			                    : 0;
@@ -383,12 +387,13 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 			         "it.",
 			         (unsigned long long)((left + 999999999ull) /
 			                              1000000000ull));
-			gt_put(w, in, row++, 0, (int)(warn | A_BOLD), line);
+			gt_paint_put(w, in, row++, 0, (int)(warn | A_BOLD),
+			             line);
 		} else {
-			gt_put(w, in, row++, 0, hi, d->msg);
+			gt_paint_put(w, in, row++, 0, hi, d->msg);
 		}
 		for (size_t i = 0; i < d->nresults && row < in.h - 1; i++) {
-			const struct gt_ctl_result *r = &d->results[i];
+			const struct gt_control_result *r = &d->results[i];
 			if (r->rc != GT_CONTROL_OK)
 				snprintf(line, sizeof(line), "%s: FAILED: %s",
 				         r->asked, r->err);
@@ -397,17 +402,17 @@ void gt_ctldlg_draw(WINDOW *w, const struct gt_ctldlg *d,
 				         "asked %s; device reports %s%s",
 				         r->asked, r->applied,
 				         r->differs ? "  (DIFFERS)" : "");
-			gt_put(w, in, row++, 0,
-			       r->rc != GT_CONTROL_OK || r->differs ? warn
-			                                            : attr,
-			       line);
+			gt_paint_put(
+			    w, in, row++, 0,
+			    r->rc != GT_CONTROL_OK || r->differs ? warn : attr,
+			    line);
 			if (r->rc == GT_CONTROL_OK && r->err[0])
-				gt_put(w, in, row++, 2, warn, r->err);
+				gt_paint_put(w, in, row++, 2, warn, r->err);
 		}
-		gt_put(w, in, in.h - 1, 0, attr,
-		       d->stage == GT_CTLDLG_COUNTDOWN
-		           ? "k/Enter keep   r/Esc revert now"
-		           : "Enter/Esc close");
+		gt_paint_put(w, in, in.h - 1, 0, attr,
+		             d->stage == GT_CONTROL_DIALOG_COUNTDOWN
+		                 ? "k/Enter keep   r/Esc revert now"
+		                 : "Enter/Esc close");
 		break;
 	}
 	}

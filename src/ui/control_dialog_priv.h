@@ -2,14 +2,14 @@
  * ctldialog_priv.h - shared by the two halves of the control dialogs:
  * ctldialog.c (state, plan, keys) and ctldialog_draw.c (drawing).
  */
-#ifndef GPUTOP_CTLDIALOG_PRIV_H
-#define GPUTOP_CTLDIALOG_PRIV_H
+#ifndef GPUTOP_CONTROL_DIALOG_PRIV_H
+#define GPUTOP_CONTROL_DIALOG_PRIV_H
 
 #include <stdint.h>
 
 #include "ui/control_dialog.h"
 
-enum gt_ctldlg_field {
+enum gt_control_dialog_field {
 	F_PRESET,
 	F_POWER,
 	F_LEVEL,
@@ -27,7 +27,8 @@ enum gt_ctldlg_field {
 
 /* The fields the dialog shows, in order, into out (F__COUNT entries);
  * returns how many. */
-int gt_ctldlg_fields(const struct gt_ctldlg *d, enum gt_ctldlg_field *out);
-int64_t gt_ctldlg_clamp(int64_t v, int64_t lo, int64_t hi);
+int gt_control_dialog_fields(const struct gt_control_dialog *d,
+                             enum gt_control_dialog_field *out);
+int64_t gt_control_dialog_clamp(int64_t v, int64_t lo, int64_t hi);
 
 #endif

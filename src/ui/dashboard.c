@@ -35,20 +35,20 @@
 #include "ui/theme.h"
 #include "core/view.h"
 
-void gt_dash_notice(struct dash *d, const char *msg)
+void gt_dashboard_notice(struct dashboard *d, const char *msg)
 {
 	gt_copy_str(d->notice, sizeof(d->notice), msg);
 	d->notice_until = gt_monotonic_ns() + 5000000000ull;
 }
 
-enum gt_glyphs gt_dash_glyphs(const struct dash *d)
+enum gt_glyphs gt_dashboard_glyphs(const struct dashboard *d)
 {
 	return d->cfg.glyphs < 0 ? d->auto_glyphs
 	                         : (enum gt_glyphs)d->cfg.glyphs;
 }
 
 /* Device index of the selected GPU, -1 when none is shown. */
-int gt_dash_selected_device(const struct dash *d)
+int gt_dashboard_selected_device(const struct dashboard *d)
 {
 	int k = d->lopts.selected_gpu;
 	return k >= 0 && k < d->nvis ? d->vis[k] : -1;
@@ -57,7 +57,7 @@ int gt_dash_selected_device(const struct dash *d)
 /* Seconds device i has given no sample, counted from the start when it
  * never gave one, once that is over three intervals (STALE or NO DATA);
  * 0 while its numbers are fresh. */
-static double device_silence(const struct dash *d, size_t i, uint64_t now,
+static double device_silence(const struct dashboard *d, size_t i, uint64_t now,
                              bool *never)
 {
 	uint64_t since = d->last_new_ns[i] ? d->last_new_ns[i] : d->started_ns;
@@ -67,7 +67,7 @@ static double device_silence(const struct dash *d, size_t i, uint64_t now,
 	return (double)(now - since) / 1e9;
 }
 
-static void update_visible(struct dash *d)
+static void update_visible(struct dashboard *d)
 {
 	size_t n = d->view.devs ? d->view.devs->count : 0;
 	d->nvis = 0;
@@ -79,7 +79,7 @@ static void update_visible(struct dash *d)
 		d->lopts.selected_gpu = d->nvis ? d->nvis - 1 : 0;
 }
 
-static void update_self_usage(struct dash *d)
+static void update_self_usage(struct dashboard *d)
 {
 	struct rusage ru;
 	uint64_t now = gt_monotonic_ns();
@@ -109,7 +109,7 @@ static void update_self_usage(struct dash *d)
 }
 
 /* New samples for every device; true when anything changed. */
-static bool pull(struct dash *d)
+static bool pull(struct dashboard *d)
 {
 	bool changed = false;
 	uint64_t now = gt_monotonic_ns();
@@ -128,7 +128,7 @@ static bool pull(struct dash *d)
 	return changed;
 }
 
-static void rebuild_order(struct dash *d)
+static void rebuild_order(struct dashboard *d)
 {
 	const struct gt_proclist *pl = d->view.procs;
 	size_t n = pl ? pl->count : 0;
@@ -149,7 +149,8 @@ static void rebuild_order(struct dash *d)
 	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
 }
 
-const struct gt_process *gt_dash_selected_process(const struct dash *d)
+const struct gt_process *
+gt_dashboard_selected_process(const struct dashboard *d)
 {
 	if (!d->view.procs || d->pt.selected < 0 ||
 	    (size_t)d->pt.selected >= d->norder)
@@ -160,7 +161,7 @@ const struct gt_process *gt_dash_selected_process(const struct dash *d)
 /* Title: what this is and how many GPUs, then the machine's name at the
  * right (which of several ssh sessions this is); the clock lives in the
  * status line. */
-static void draw_title(struct dash *d)
+static void draw_title(struct dashboard *d)
 {
 	struct gt_rect r = d->layout.title;
 	char buf[256];
@@ -170,14 +171,15 @@ static void draw_title(struct dash *d)
 		demo = demo || d->view.devs->items[i].demo;
 	snprintf(buf, sizeof(buf), "gputop %s  %zu GPU%s", GPUTOP_VERSION, n,
 	         n == 1 ? "" : "s");
-	int x = gt_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_TITLE], buf);
+	int x = gt_paint_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_TITLE], buf);
 	if (demo)
-		x += 2 + gt_put(stdscr, r, 0, x + 2, d->pal.role[GT_ROLE_DEMO],
-		                " DEMO: simulated GPUs, not real hardware ");
-	int hw = gt_cells(d->host);
+		x += 2 + gt_paint_put(
+		             stdscr, r, 0, x + 2, d->pal.role[GT_ROLE_DEMO],
+		             " DEMO: simulated GPUs, not real hardware ");
+	int hw = gt_paint_cells(d->host);
 	if (hw > 0 && x + 2 + hw <= r.w)
-		gt_put(stdscr, r, 0, r.w - hw, d->pal.role[GT_ROLE_MAIN],
-		       d->host);
+		gt_paint_put(stdscr, r, 0, r.w - hw, d->pal.role[GT_ROLE_MAIN],
+		             d->host);
 }
 
 /* The status line's right end: interval, clock, gputop's own CPU and
@@ -185,7 +187,8 @@ static void draw_title(struct dash *d)
  * first, then gputop's own use, then the interval, so a narrow terminal
  * keeps what only the left part says (a notice, which GPUs are shown).
  * Returns the cells of buf. */
-static int format_stats(const struct dash *d, int room, char *buf, size_t len)
+static int format_stats(const struct dashboard *d, int room, char *buf,
+                        size_t len)
 {
 	char clock[16];
 	time_t now = time(NULL);
@@ -208,10 +211,10 @@ static int format_stats(const struct dash *d, int room, char *buf, size_t len)
 			snprintf(buf, len, " %.1fs ", iv);
 		else
 			buf[0] = '\0';
-		if (gt_cells(buf) <= room)
+		if (gt_paint_cells(buf) <= room)
 			break;
 	}
-	return gt_cells(buf);
+	return gt_paint_cells(buf);
 }
 
 /* Splits text into lines of at most `width` code points, at spaces where
@@ -250,13 +253,13 @@ static void put_span(struct gt_rect r, int row, int col, int attr,
 {
 	char line[512];
 	snprintf(line, sizeof(line), "%.*s", n, s);
-	gt_put(stdscr, r, row, col, attr, line);
+	gt_paint_put(stdscr, r, row, col, attr, line);
 }
 
 /* A notice too long for the status line wraps onto the rows above it (up
  * to four, never the title): the whole reason stays readable. Returns
  * the cells its last line takes on the status row. */
-static int draw_notice(struct dash *d, const char *msg)
+static int draw_notice(struct dashboard *d, const char *msg)
 {
 	struct gt_rect r = d->layout.status;
 	char stats[160];
@@ -266,9 +269,9 @@ static int draw_notice(struct dash *d, const char *msg)
 	int full = format_stats(d, r.w, stats, sizeof(stats));
 	int attr = d->pal.role[GT_ROLE_HI];
 
-	if (1 + gt_cells(msg) <= r.w - full) {
-		gt_put(stdscr, r, 0, 1, attr, msg);
-		return 1 + gt_cells(msg);
+	if (1 + gt_paint_cells(msg) <= r.w - full) {
+		gt_paint_put(stdscr, r, 0, 1, attr, msg);
+		return 1 + gt_paint_cells(msg);
 	}
 	int maxl = r.y - 1 < MAXL ? r.y - 1 : MAXL; /* rows below the title */
 	int n = wrap_text(msg, r.w - 2, maxl > 1 ? maxl : 1, start, len);
@@ -280,10 +283,10 @@ static int draw_notice(struct dash *d, const char *msg)
 	}
 	char last[512];
 	snprintf(last, sizeof(last), "%.*s", len[n - 1], start[n - 1]);
-	return 1 + gt_cells(last);
+	return 1 + gt_paint_cells(last);
 }
 
-static void draw_status(struct dash *d)
+static void draw_status(struct dashboard *d)
 {
 	struct gt_rect r = d->layout.status;
 	char buf[512], stats[160];
@@ -297,7 +300,7 @@ static void draw_status(struct dash *d)
 		         d->pt.filter_is_regex ? "regex" : "filter",
 		         d->ov.input,
 		         d->pt.filter_is_regex ? "substring" : "regex");
-		gt_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_HI], buf);
+		gt_paint_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_HI], buf);
 		return;
 	}
 	/* A notice takes the place of the key hints: it is what the user
@@ -313,7 +316,7 @@ static void draw_status(struct dash *d)
 	} else {
 		/* Which GPUs show matters more than the key hints. */
 		const char *m = d->layout.message;
-		int mw = m[0] ? gt_cells(m) + 1 : 0;
+		int mw = m[0] ? gt_paint_cells(m) + 1 : 0;
 		int sw = format_stats(d, r.w - mw - 1, stats, sizeof(stats));
 		/* One blank cell before the stats, "  |" before m. */
 		int keys_room = r.w - sw - mw - 4;
@@ -321,27 +324,27 @@ static void draw_status(struct dash *d)
 		if (keys_room >= 14 || !m[0]) {
 			struct gt_rect left = {
 			    r.x, r.y, m[0] ? keys_room : r.w - sw - 1, 1};
-			x = gt_put(stdscr, left, 0, 0,
-			           d->pal.role[GT_ROLE_INACTIVE],
-			           " q quit  ? help  o setup  / filter  s "
-			           "snapshot  e why N/A");
+			x = gt_paint_put(
+			    stdscr, left, 0, 0, d->pal.role[GT_ROLE_INACTIVE],
+			    " q quit  ? help  o setup  / filter  s "
+			    "snapshot  e why N/A");
 			if (m[0])
-				x += gt_put(stdscr, r, 0, x,
-				            d->pal.role[GT_ROLE_INACTIVE],
-				            "  |");
+				x += gt_paint_put(stdscr, r, 0, x,
+				                  d->pal.role[GT_ROLE_INACTIVE],
+				                  "  |");
 		}
 		if (m[0])
-			x += 1 + gt_put(stdscr, r, 0, x + 1,
-			                d->pal.role[GT_ROLE_INACTIVE], m);
+			x += 1 + gt_paint_put(stdscr, r, 0, x + 1,
+			                      d->pal.role[GT_ROLE_INACTIVE], m);
 		used = x;
 	}
 	int sw = format_stats(d, r.w - used - 1, stats, sizeof(stats));
 	if (sw > 0)
-		gt_put(stdscr, r, 0, r.w - sw, d->pal.role[GT_ROLE_INACTIVE],
-		       stats);
+		gt_paint_put(stdscr, r, 0, r.w - sw,
+		             d->pal.role[GT_ROLE_INACTIVE], stats);
 }
 
-static void draw(struct dash *d)
+static void draw(struct dashboard *d)
 {
 	int rows, cols;
 	getmaxyx(stdscr, rows, cols);
@@ -358,8 +361,8 @@ static void draw(struct dash *d)
 
 	werase(stdscr);
 	if (d->layout.too_small) {
-		gt_put(stdscr, d->layout.status, 0, 0,
-		       d->pal.role[GT_ROLE_WARN], d->layout.message);
+		gt_paint_put(stdscr, d->layout.status, 0, 0,
+		             d->pal.role[GT_ROLE_WARN], d->layout.message);
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;
@@ -380,21 +383,21 @@ static void draw(struct dash *d)
 		    .s = &d->view.latest[i],
 		    .hist = &d->hist[i],
 		    .pal = &d->pal,
-		    .glyphs = gt_dash_glyphs(d),
+		    .glyphs = gt_dashboard_glyphs(d),
 		    .seconds_per_sample = (double)d->interval_ns / 1e9,
 		    .selected = k == d->lopts.selected_gpu,
 		    .fahrenheit = d->cfg.fahrenheit,
 		    .stale = late && !never,
 		    .no_data = late && never,
 		};
-		gt_panel_draw(stdscr, r, d->layout.mode, &pd);
+		gt_panels_draw_gpu(stdscr, r, d->layout.mode, &pd);
 	}
 	if (d->layout.procs.h > 0 && d->view.procs) {
 		char note[96] = "";
 		gt_proctable_widths(d->layout.procs.w, d->cfg.columns,
 		                    d->widths);
 		/* Rows and widths change under a scrolled table. */
-		gt_dash_clamp_hscroll(d);
+		gt_dashboard_clamp_hscroll(d);
 		if (d->pt.device_filter >= 0)
 			snprintf(note, sizeof(note), " GPU %d only ",
 			         d->pt.device_filter);
@@ -418,17 +421,18 @@ static void draw(struct dash *d)
 		    .widths = d->widths,
 		    .note = note[0] ? note : NULL,
 		};
-		gt_table_draw(stdscr, d->layout.procs, &td);
+		gt_proctable_draw(stdscr, d->layout.procs, &td);
 	}
 	draw_status(d);
-	int sel = gt_dash_selected_device(d);
+	int sel = gt_dashboard_selected_device(d);
 	struct gt_overlay_ctx octx = {
 	    .pal = &d->pal,
 	    .view = &d->view,
 	    .selected_gpu = sel,
 	    /* The confirmation names the process the dialog is bound to,
 	     * whatever row is selected by now. */
-	    .process = d->sig.bound ? &d->sig.row : gt_dash_selected_process(d),
+	    .process =
+	        d->sig.bound ? &d->sig.row : gt_dashboard_selected_process(d),
 	};
 	if (sel >= 0)
 		octx.silent_s = device_silence(
@@ -437,13 +441,13 @@ static void draw(struct dash *d)
 	if (d->setup_open)
 		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,
 		              d->cfg_path);
-	gt_dash_control_draw(d);
+	gt_dashboard_control_draw(d);
 	wnoutrefresh(stdscr);
 	doupdate();
 	d->frames++;
 }
 
-void gt_dash_load_theme(struct dash *d)
+void gt_dashboard_load_theme(struct dashboard *d)
 {
 	char path[1024], err[256], msg[400];
 	gt_theme_default(&d->theme);
@@ -456,18 +460,18 @@ void gt_dash_load_theme(struct dash *d)
 		    "theme '%.64s' not found (see --themes-dir): using the "
 		    "built-in one",
 		    d->cfg.theme);
-		gt_dash_notice(d, msg);
+		gt_dashboard_notice(d, msg);
 	} else if (gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
 		snprintf(msg, sizeof(msg), "theme %.200s: %.120s", path, err);
-		gt_dash_notice(d, msg);
+		gt_dashboard_notice(d, msg);
 	} else if (d->theme.nwarn) {
 		snprintf(msg, sizeof(msg), "theme %.200s:%d: %.100s", path,
 		         d->theme.warn[0].line, d->theme.warn[0].msg);
-		gt_dash_notice(d, msg);
+		gt_dashboard_notice(d, msg);
 	}
 }
 
-static int setup(struct dash *d)
+static int setup(struct dashboard *d)
 {
 	size_t n = d->c->ndevices;
 	char err[512], buf[256];
@@ -490,7 +494,7 @@ static int setup(struct dash *d)
 		         "keeps its default, a profile with a problem is not "
 		         "applied; the file is left as it is)",
 		         err);
-		gt_dash_notice(d, msg);
+		gt_dashboard_notice(d, msg);
 		d->notice_until += 10000000000ull;
 	}
 	/* The command line wins over the file. */
@@ -516,11 +520,11 @@ static int setup(struct dash *d)
 		gt_history_init(&d->hist[i]);
 	if (gt_view_open(&d->view, d->c) < 0)
 		return -1;
-	gt_dash_load_theme(d);
+	gt_dashboard_load_theme(d);
 	return 0;
 }
 
-static void teardown(struct dash *d)
+static void teardown(struct dashboard *d)
 {
 	gt_sigtarget_release(&d->sig);
 	free(d->hist);
@@ -530,10 +534,10 @@ static void teardown(struct dash *d)
 	free(d->order);
 }
 
-int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
+int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
                      volatile sig_atomic_t *stop)
 {
-	struct dash d;
+	struct dashboard d;
 	memset(&d, 0, sizeof(d));
 	d.c = c;
 	d.opts = o;
@@ -550,7 +554,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		return -1;
 	}
 	setlocale(LC_ALL, "");
-	gt_dash_term_save();
+	gt_dashboard_term_save();
 	if (!initscr()) {
 		fprintf(stderr,
 		        "gputop: cannot initialise the terminal (TERM=%s)\n",
@@ -559,7 +563,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		teardown(&d);
 		return -1;
 	}
-	gt_dash_term_arm();
+	gt_dashboard_term_arm();
 	cbreak();
 	noecho();
 	nonl();
@@ -581,11 +585,11 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 	 * between is short so a resize or a key feels immediate. */
 	timeout(100);
 	bool dirty = true;
-	d.restore_offer = o->ctl && gt_ctlsession_pending(o->ctl) > 0;
+	d.restore_offer = o->ctl && gt_control_session_pending(o->ctl) > 0;
 	while (!*stop) {
 		if (pull(&d))
 			dirty = true;
-		if (gt_dash_control_poll(&d))
+		if (gt_dashboard_control_poll(&d))
 			dirty = true;
 		if (d.notice[0] && gt_monotonic_ns() >= d.notice_until) {
 			d.notice[0] = '\0';
@@ -602,12 +606,12 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
 		if (ch == ERR)
 			continue;
 		dirty = true;
-		if (!gt_dash_key(&d, ch))
+		if (!gt_dashboard_key(&d, ch))
 			break;
 	}
 
 	endwin();
-	gt_dash_term_disarm();
+	gt_dashboard_term_disarm();
 	gt_view_close(&d.view);
 	teardown(&d);
 	return 0;
@@ -655,10 +659,10 @@ static size_t pty_reader_settled(struct pty_reader *r)
 }
 
 int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
-                       struct gt_dash_bench *out)
+                       struct gt_dashboard_bench_result *out)
 {
-	struct gt_dash_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
-	struct dash d;
+	struct gt_dashboard_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
+	struct dashboard d;
 	int master = posix_openpt(O_RDWR | O_NOCTTY);
 	int rc = -1;
 

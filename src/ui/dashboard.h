@@ -13,7 +13,7 @@
 #include "core/collector.h"
 #include "control/control_session.h"
 
-struct gt_dash_opts {
+struct gt_dashboard_opts {
 	const char *theme;       /* theme name or path; NULL = built-in */
 	const char *themes_dir;  /* --themes-dir, searched first */
 	const char *procfs_root; /* for the host facts of saved snapshots */
@@ -21,7 +21,7 @@ struct gt_dash_opts {
 	bool interval_given; /* --interval was given: wins over the file */
 	/* The control session behind the power (p) and fan (f) dialogs, or
 	 * NULL with ctl_why saying why there is none. Borrowed. */
-	struct gt_ctlsession *ctl;
+	struct gt_control_session *ctl;
 	const char *ctl_why;
 };
 
@@ -29,13 +29,13 @@ struct gt_dash_opts {
  * restored on return and on fatal signals. The collector thread must be
  * running. Returns 0, or -1 if the terminal could not be set up (message
  * on stderr). */
-int gt_dashboard_run(struct gt_collector *c, const struct gt_dash_opts *o,
+int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
                      volatile sig_atomic_t *stop);
 
 /* `make bench`: frames drawn into a pseudo-terminal of cols x rows, one
  * collector round before each, as in steady state at one frame per
  * interval. */
-struct gt_dash_bench {
+struct gt_dashboard_bench_result {
 	int frames;
 	size_t processes;
 	double cpu_ns_per_frame; /* drawing, this thread's CPU */
@@ -43,6 +43,6 @@ struct gt_dash_bench {
 };
 
 int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
-                       struct gt_dash_bench *out);
+                       struct gt_dashboard_bench_result *out);
 
 #endif

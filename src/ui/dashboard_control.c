@@ -11,13 +11,14 @@
 #include "ui/dashboard_priv.h"
 #include "ui/panels.h"
 
-void gt_dash_control_open(struct dash *d, enum gt_ctldlg_kind kind)
+void gt_dashboard_control_open(struct dashboard *d,
+                               enum gt_control_dialog_kind kind)
 {
-	struct gt_ctl_caps caps;
-	int dev = gt_dash_selected_device(d);
+	struct gt_control_caps caps;
+	int dev = gt_dashboard_selected_device(d);
 
 	if (dev < 0 || !d->view.devs || (size_t)dev >= d->view.devs->count) {
-		gt_dash_notice(d, "select a GPU first (Tab)");
+		gt_dashboard_notice(d, "select a GPU first (Tab)");
 		return;
 	}
 	const struct gt_static *st = &d->view.devs->items[dev];
@@ -27,64 +28,65 @@ void gt_dash_control_open(struct dash *d, enum gt_ctldlg_kind kind)
 		snprintf(caps.why, sizeof(caps.why), "%s",
 		         d->opts->ctl_why ? d->opts->ctl_why
 		                          : "control is not available");
-	else if (gt_ctlsession_caps(d->opts->ctl, st, &caps) < 0 &&
+	else if (gt_control_session_caps(d->opts->ctl, st, &caps) < 0 &&
 	         !caps.why[0])
 		snprintf(caps.why, sizeof(caps.why),
 		         "this device cannot be controlled");
-	gt_ctldlg_open(
+	gt_control_dialog_open(
 	    &d->dlg, kind, (size_t)dev, &caps,
-	    d->opts->ctl ? gt_ctlsession_readonly_reason(d->opts->ctl) : "");
+	    d->opts->ctl ? gt_control_session_readonly_reason(d->opts->ctl)
+	                 : "");
 }
 
-static void control_request(struct dash *d, enum gt_ctldlg_request req,
-                            bool by_timeout)
+static void control_request(struct dashboard *d,
+                            enum gt_control_dialog_request req, bool by_timeout)
 {
-	struct gt_ctl_result res[GT_CTLDLG_MAX_CHANGES];
-	struct gt_ctldlg *g = &d->dlg;
+	struct gt_control_result res[GT_CONTROL_DIALOG_MAX_CHANGES];
+	struct gt_control_dialog *g = &d->dlg;
 	size_t n;
 
 	if (!d->opts->ctl)
 		return;
 	switch (req) {
-	case GT_CTLDLG_APPLY:
-		n = gt_ctlsession_apply_list(d->opts->ctl, g->changes,
-		                             g->reverts, g->revert_known,
-		                             g->nchanges, res);
-		gt_ctldlg_applied(g, res, n, gt_monotonic_ns());
+	case GT_CONTROL_DIALOG_APPLY:
+		n = gt_control_session_apply_list(d->opts->ctl, g->changes,
+		                                  g->reverts, g->revert_known,
+		                                  g->nchanges, res);
+		gt_control_dialog_applied(g, res, n, gt_monotonic_ns());
 		break;
-	case GT_CTLDLG_REVERT:
-		n = gt_ctlsession_revert_list(d->opts->ctl, g->reverts,
-		                              g->revert_known, g->nchanges,
-		                              res);
-		gt_ctldlg_reverted(g, res, n, by_timeout);
+	case GT_CONTROL_DIALOG_REVERT:
+		n = gt_control_session_revert_list(d->opts->ctl, g->reverts,
+		                                   g->revert_known, g->nchanges,
+		                                   res);
+		gt_control_dialog_reverted(g, res, n, by_timeout);
 		break;
-	case GT_CTLDLG_KEEP:
-		g->stage = GT_CTLDLG_DONE;
+	case GT_CONTROL_DIALOG_KEEP:
+		g->stage = GT_CONTROL_DIALOG_DONE;
 		snprintf(g->msg, sizeof(g->msg),
 		         "kept; the originals come back when gputop exits");
 		break;
-	case GT_CTLDLG_NOTHING:
-	case GT_CTLDLG_CLOSE:
+	case GT_CONTROL_DIALOG_NOTHING:
+	case GT_CONTROL_DIALOG_CLOSE:
 		break;
 	}
 }
 
-static void restore_offer_key(struct dash *d, int ch)
+static void restore_offer_key(struct dashboard *d, int ch)
 {
 	char report[1024], msg[1100];
 	if (ch == 'r' || ch == 'R') {
-		int bad = gt_ctlsession_restore_all(d->opts->ctl, report,
-		                                    sizeof(report));
+		int bad = gt_control_session_restore_all(d->opts->ctl, report,
+		                                         sizeof(report));
 		char *nl = strchr(report, '\n');
 		if (nl && bad)
 			*nl = '\0';
 		snprintf(msg, sizeof(msg), "%s",
 		         bad == 0 ? "restored the settings of the earlier run"
 		                  : report);
-		gt_dash_notice(d, msg);
+		gt_dashboard_notice(d, msg);
 		d->restore_offer = false;
 	} else if (ch == 27 || ch == 'n' || ch == 'q') {
-		gt_dash_notice(
+		gt_dashboard_notice(
 		    d, "not restored: the state file stays for the next "
 		       "start or gputop --restore");
 		d->restore_offer = false;
@@ -93,7 +95,7 @@ static void restore_offer_key(struct dash *d, int ch)
 
 /* Keys of the control dialogs and the restore offer; false when neither is
  * open. */
-bool gt_dash_control_key(struct dash *d, int ch)
+bool gt_dashboard_control_key(struct dashboard *d, int ch)
 {
 	if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 		return false;
@@ -103,12 +105,12 @@ bool gt_dash_control_key(struct dash *d, int ch)
 	}
 	if (!d->dlg.open)
 		return false;
-	control_request(d, gt_ctldlg_key(&d->dlg, ch, gt_monotonic_ns()),
-	                false);
+	control_request(
+	    d, gt_control_dialog_key(&d->dlg, ch, gt_monotonic_ns()), false);
 	return true;
 }
 
-static void draw_restore_offer(struct dash *d)
+static void draw_restore_offer(struct dashboard *d)
 {
 	char line[600];
 	int attr = d->pal.role[GT_ROLE_MAIN];
@@ -117,18 +119,19 @@ static void draw_restore_offer(struct dash *d)
 	snprintf(line, sizeof(line),
 	         "An earlier gputop changed %zu setting(s) and could not "
 	         "put them back.",
-	         gt_ctlsession_pending(d->opts->ctl));
-	gt_put(stdscr, in, 0, 0, attr, line);
+	         gt_control_session_pending(d->opts->ctl));
+	gt_paint_put(stdscr, in, 0, 0, attr, line);
 	snprintf(line, sizeof(line), "State file: %s",
-	         gt_ctlsession_state_path(d->opts->ctl));
-	gt_put(stdscr, in, 1, 0, attr, line);
-	gt_put(stdscr, in, 3, 0, attr, "r  restore the original values now");
-	gt_put(stdscr, in, 4, 0, attr,
-	       "Esc  not now (the file stays; gputop --restore does it "
-	       "later)");
+	         gt_control_session_state_path(d->opts->ctl));
+	gt_paint_put(stdscr, in, 1, 0, attr, line);
+	gt_paint_put(stdscr, in, 3, 0, attr,
+	             "r  restore the original values now");
+	gt_paint_put(stdscr, in, 4, 0, attr,
+	             "Esc  not now (the file stays; gputop --restore does it "
+	             "later)");
 }
 
-void gt_dash_control_draw(struct dash *d)
+void gt_dashboard_control_draw(struct dashboard *d)
 {
 	if (d->restore_offer && d->opts->ctl) {
 		draw_restore_offer(d);
@@ -136,15 +139,16 @@ void gt_dash_control_draw(struct dash *d)
 	}
 	if (!d->dlg.open)
 		return;
-	struct gt_ctl_loop_status loop;
+	struct gt_control_loop_status loop;
 	const struct gt_sample *smp = NULL;
 	if (d->dlg.device < d->view.nlatest)
 		smp = &d->view.latest[d->dlg.device];
 	if (d->opts->ctl)
-		gt_ctlsession_loop_status(d->opts->ctl, d->dlg.device, &loop);
+		gt_control_session_loop_status(d->opts->ctl, d->dlg.device,
+		                               &loop);
 	else
 		memset(&loop, 0, sizeof(loop));
-	struct gt_ctldlg_data data = {
+	struct gt_control_dialog_data data = {
 	    .st = d->view.devs && d->dlg.device < d->view.devs->count
 	              ? &d->view.devs->items[d->dlg.device]
 	              : NULL,
@@ -154,23 +158,25 @@ void gt_dash_control_draw(struct dash *d)
 	    .fahrenheit = d->cfg.fahrenheit,
 	    .now_ns = gt_monotonic_ns(),
 	};
-	gt_ctldlg_draw(stdscr, &d->dlg, &data);
+	gt_control_dialog_draw(stdscr, &d->dlg, &data);
 }
 
 /* Every frame: the countdown, and what the collector thread's side of
  * the control has to say. True when the screen must be redrawn. */
-bool gt_dash_control_poll(struct dash *d)
+bool gt_dashboard_control_poll(struct dashboard *d)
 {
 	char msg[300];
 	bool dirty = false;
 	if (!d->opts->ctl)
 		return false;
-	if (gt_ctldlg_poll(&d->dlg, gt_monotonic_ns()) == GT_CTLDLG_REVERT)
-		control_request(d, GT_CTLDLG_REVERT, true);
-	gt_ctlsession_take_notice(d->opts->ctl, msg, sizeof(msg));
+	if (gt_control_dialog_poll(&d->dlg, gt_monotonic_ns()) ==
+	    GT_CONTROL_DIALOG_REVERT)
+		control_request(d, GT_CONTROL_DIALOG_REVERT, true);
+	gt_control_session_take_notice(d->opts->ctl, msg, sizeof(msg));
 	if (msg[0]) {
-		gt_dash_notice(d, msg);
+		gt_dashboard_notice(d, msg);
 		dirty = true;
 	}
-	return dirty || (d->dlg.open && d->dlg.stage == GT_CTLDLG_COUNTDOWN);
+	return dirty ||
+	       (d->dlg.open && d->dlg.stage == GT_CONTROL_DIALOG_COUNTDOWN);
 }

@@ -1,6 +1,6 @@
 /*
  * dashinput.c - the dashboard's keys and mouse: what each key and click
- * does to the dashboard's state (struct dash, dash_priv.h). Drawing is
+ * does to the dashboard's state (struct dashboard, dash_priv.h). Drawing is
  * dashboard.c's; this file only changes state and leaves notices.
  */
 #include <curses.h>
@@ -13,13 +13,13 @@
 #include "ui/dashboard_priv.h"
 #include "export/snapshot.h"
 
-static void save_snapshot(struct dash *d)
+static void save_snapshot(struct dashboard *d)
 {
 	char msg[512], path[400];
 	char *json = gt_snapshot_from_view(&d->view, d->opts->procfs_root,
 	                                   d->interval_ns);
 	if (!json) {
-		gt_dash_notice(d, "snapshot: out of memory");
+		gt_dashboard_notice(d, "snapshot: out of memory");
 		return;
 	}
 	if (gt_snapshot_save(json, path, sizeof(path)) == 0)
@@ -27,17 +27,17 @@ static void save_snapshot(struct dash *d)
 	else
 		snprintf(msg, sizeof(msg), "snapshot not saved: %s", path);
 	free(json);
-	gt_dash_notice(d, msg);
+	gt_dashboard_notice(d, msg);
 }
 
-static void select_gpu_at(struct dash *d, int k)
+static void select_gpu_at(struct dashboard *d, int k)
 {
 	d->lopts.selected_gpu = k;
 	if (d->pt.device_filter >= 0)
-		d->pt.device_filter = gt_dash_selected_device(d);
+		d->pt.device_filter = gt_dashboard_selected_device(d);
 }
 
-static void select_gpu(struct dash *d, int delta)
+static void select_gpu(struct dashboard *d, int delta)
 {
 	int n = d->nvis;
 	if (n == 0)
@@ -48,7 +48,7 @@ static void select_gpu(struct dash *d, int delta)
 /* The wheel over the GPUs when not all of them fit: the window moves by
  * one GPU and the selection stays inside it, since the layout always
  * shows the selected GPU. */
-static bool scroll_gpus(struct dash *d, int delta)
+static bool scroll_gpus(struct dashboard *d, int delta)
 {
 	int count = d->layout.gpu_count;
 	if (count <= 0 || count >= d->nvis)
@@ -75,7 +75,7 @@ static bool in_rect(struct gt_rect r, int x, int y)
 /* Cells of the longest command line among the rows of the current view:
  * the row formatter lays it out in a wide COMMAND column, and what is
  * left as padding at the end is not command. */
-static int longest_command(const struct dash *d)
+static int longest_command(const struct dashboard *d)
 {
 	enum { CAP = 2048 };
 	int widths[GT_COL__COUNT] = {0};
@@ -103,7 +103,7 @@ static int longest_command(const struct dash *d)
 	return best;
 }
 
-void gt_dash_clamp_hscroll(struct dash *d)
+void gt_dashboard_clamp_hscroll(struct dashboard *d)
 {
 	if (d->pt.hscroll <= 0)
 		return;
@@ -112,7 +112,7 @@ void gt_dash_clamp_hscroll(struct dash *d)
 		d->pt.hscroll = max > 0 ? max : 0;
 }
 
-static void move_selection(struct dash *d, int delta)
+static void move_selection(struct dashboard *d, int delta)
 {
 	if (d->norder == 0)
 		return;
@@ -125,7 +125,7 @@ static void move_selection(struct dash *d, int delta)
 	d->pt.selected = s;
 }
 
-static void set_interval(struct dash *d, uint64_t ns)
+static void set_interval(struct dashboard *d, uint64_t ns)
 {
 	if (ns < GT_INTERVAL_MIN_NS)
 		ns = GT_INTERVAL_MIN_NS;
@@ -135,10 +135,10 @@ static void set_interval(struct dash *d, uint64_t ns)
 	gt_collector_set_interval(d->c, ns);
 	char msg[64];
 	snprintf(msg, sizeof(msg), "interval %.1f s", (double)ns / 1e9);
-	gt_dash_notice(d, msg);
+	gt_dashboard_notice(d, msg);
 }
 
-static void handle_mouse(struct dash *d)
+static void handle_mouse(struct dashboard *d)
 {
 	MEVENT ev;
 	if (getmouse(&ev) != OK)
@@ -188,18 +188,18 @@ static void handle_mouse(struct dash *d)
 
 /* The process the dialog was opened for, not the row selected now: rows
  * move while the dialog is open. */
-static void handle_signal_choice(struct dash *d, int sig)
+static void handle_signal_choice(struct dashboard *d, int sig)
 {
 	char msg[256];
 	const struct gt_proclist *pl = d->view.procs;
 	gt_sigtarget_send(&d->sig, sig, pl ? pl->items : NULL,
 	                  pl ? pl->count : 0, msg, sizeof(msg));
 	gt_sigtarget_release(&d->sig);
-	gt_dash_notice(d, msg);
+	gt_dashboard_notice(d, msg);
 }
 
 /* Keys of the setup dialog; false when it is not open. */
-static bool setup_key(struct dash *d, int ch)
+static bool setup_key(struct dashboard *d, int ch)
 {
 	char err[512], msg[600];
 	if (!d->setup_open)
@@ -210,7 +210,7 @@ static bool setup_key(struct dash *d, int ch)
 	if (change & GT_SETUP_INTERVAL)
 		set_interval(d, d->cfg.interval_ns);
 	if (change & GT_SETUP_THEME) {
-		gt_dash_load_theme(d);
+		gt_dashboard_load_theme(d);
 		gt_palette_init(&d->pal, &d->theme, d->pal.tier);
 	}
 	if (change & GT_SETUP_SAVE) {
@@ -220,16 +220,16 @@ static bool setup_key(struct dash *d, int ch)
 		else
 			snprintf(msg, sizeof(msg), "settings not saved: %.500s",
 			         err);
-		gt_dash_notice(d, msg);
+		gt_dashboard_notice(d, msg);
 	}
 	if (change & GT_SETUP_CLOSE)
 		d->setup_open = false;
 	return true;
 }
 
-bool gt_dash_key(struct dash *d, int ch)
+bool gt_dashboard_key(struct dashboard *d, int ch)
 {
-	if (gt_dash_control_key(d, ch) || setup_key(d, ch))
+	if (gt_dashboard_control_key(d, ch) || setup_key(d, ch))
 		return true;
 	enum gt_overlay_result res = gt_overlay_key(&d->ov, ch);
 	if (d->sig.bound && res != GT_OVERLAY_SIGNAL_CONFIRMED &&
@@ -282,11 +282,12 @@ bool gt_dash_key(struct dash *d, int ch)
 		break;
 	case 'x':
 	case KEY_F(9):
-		if (gt_dash_selected_process(d)) {
-			gt_sigtarget_bind(&d->sig, gt_dash_selected_process(d));
+		if (gt_dashboard_selected_process(d)) {
+			gt_sigtarget_bind(&d->sig,
+			                  gt_dashboard_selected_process(d));
 			gt_overlay_open(&d->ov, GT_OVERLAY_SIGNAL);
 		} else
-			gt_dash_notice(d, "no process selected");
+			gt_dashboard_notice(d, "no process selected");
 		break;
 	case '\t':
 	case ']':
@@ -323,7 +324,7 @@ bool gt_dash_key(struct dash *d, int ch)
 		break;
 	case KEY_RIGHT:
 		d->pt.hscroll += 8;
-		gt_dash_clamp_hscroll(d);
+		gt_dashboard_clamp_hscroll(d);
 		break;
 	case '>':
 	case KEY_F(6):
@@ -338,41 +339,42 @@ bool gt_dash_key(struct dash *d, int ch)
 		d->pt.reverse = !d->pt.reverse;
 		break;
 	case 'd':
-		d->pt.device_filter =
-		    d->pt.device_filter >= 0 ? -1 : gt_dash_selected_device(d);
-		gt_dash_notice(d, d->pt.device_filter >= 0
-		                      ? "processes of the selected GPU"
-		                      : "processes of all GPUs");
+		d->pt.device_filter = d->pt.device_filter >= 0
+		                          ? -1
+		                          : gt_dashboard_selected_device(d);
+		gt_dashboard_notice(d, d->pt.device_filter >= 0
+		                           ? "processes of the selected GPU"
+		                           : "processes of all GPUs");
 		break;
 	case 'p':
-		gt_dash_control_open(d, GT_CTLDLG_POWER);
+		gt_dashboard_control_open(d, GT_CONTROL_DIALOG_POWER);
 		break;
 	case 'f':
-		gt_dash_control_open(d, GT_CTLDLG_FAN);
+		gt_dashboard_control_open(d, GT_CONTROL_DIALOG_FAN);
 		break;
 	case 'F': {
-		const struct gt_process *p = gt_dash_selected_process(d);
+		const struct gt_process *p = gt_dashboard_selected_process(d);
 		if (d->pt.follow_pid)
 			d->pt.follow_pid = 0;
 		else if (p)
 			d->pt.follow_pid = p->pid;
-		gt_dash_notice(d, d->pt.follow_pid
-		                      ? "following the selected process"
-		                      : "not following");
+		gt_dashboard_notice(d, d->pt.follow_pid
+		                           ? "following the selected process"
+		                           : "not following");
 		break;
 	}
 	case 'g':
 		d->cfg.glyphs =
-		    (int)((gt_dash_glyphs(d) + 1) % GT_GLYPHS__COUNT);
-		gt_dash_notice(d, gt_glyphs_name(gt_dash_glyphs(d)));
+		    (int)((gt_dashboard_glyphs(d) + 1) % GT_GLYPHS__COUNT);
+		gt_dashboard_notice(d, gt_glyphs_name(gt_dashboard_glyphs(d)));
 		break;
 	case 'm':
 		d->cfg.max_mode = (d->cfg.max_mode + 1) % 3;
-		gt_dash_notice(d, d->cfg.max_mode == GT_GPU_FULL
-		                      ? "panels: automatic"
-		                  : d->cfg.max_mode == GT_GPU_COMPACT
-		                      ? "panels: compact"
-		                      : "panels: one line per GPU");
+		gt_dashboard_notice(d, d->cfg.max_mode == GT_GPU_FULL
+		                           ? "panels: automatic"
+		                       : d->cfg.max_mode == GT_GPU_COMPACT
+		                           ? "panels: compact"
+		                           : "panels: one line per GPU");
 		break;
 	case 'P':
 		d->cfg.show_processes = !d->cfg.show_processes;

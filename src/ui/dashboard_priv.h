@@ -4,8 +4,8 @@
  * mouse; dashterm.c: the terminal's restore on fatal signals; dashctl.c:
  * the control dialogs' glue). Not for other modules: they use dashboard.h.
  */
-#ifndef GPUTOP_DASH_PRIV_H
-#define GPUTOP_DASH_PRIV_H
+#ifndef GPUTOP_DASHBOARD_PRIV_H
+#define GPUTOP_DASHBOARD_PRIV_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,9 +24,9 @@
 #include "ui/theme.h"
 #include "core/view.h"
 
-struct dash {
+struct dashboard {
 	struct gt_collector *c;
-	const struct gt_dash_opts *opts;
+	const struct gt_dashboard_opts *opts;
 	struct gt_view view;
 	struct gt_history *hist; /* one per device */
 	size_t nhist;
@@ -51,7 +51,7 @@ struct dash {
 	uint64_t interval_ns;
 	struct gt_overlay ov;
 	struct gt_sigtarget sig; /* the process the signal dialog is for */
-	struct gt_ctldlg dlg;
+	struct gt_control_dialog dlg;
 	bool restore_offer; /* a state file from an earlier run is pending */
 	char notice[256];
 	uint64_t notice_until;
@@ -68,33 +68,35 @@ struct dash {
 };
 
 /* A short message in the status line for 5 s. */
-void gt_dash_notice(struct dash *d, const char *msg);
+void gt_dashboard_notice(struct dashboard *d, const char *msg);
 /* Device index of the selected GPU, -1 when none is shown. */
-int gt_dash_selected_device(const struct dash *d);
+int gt_dashboard_selected_device(const struct dashboard *d);
 /* The selected row's process, NULL when none. */
-const struct gt_process *gt_dash_selected_process(const struct dash *d);
+const struct gt_process *
+gt_dashboard_selected_process(const struct dashboard *d);
 /* The graph symbols in use (glyphs = auto resolved). */
-enum gt_glyphs gt_dash_glyphs(const struct dash *d);
+enum gt_glyphs gt_dashboard_glyphs(const struct dashboard *d);
 /* The theme the settings name, with a notice when it has problems. */
-void gt_dash_load_theme(struct dash *d);
+void gt_dashboard_load_theme(struct dashboard *d);
 
 /* dashinput.c: one key (or KEY_MOUSE, KEY_RESIZE); false to quit. */
-bool gt_dash_key(struct dash *d, int ch);
+bool gt_dashboard_key(struct dashboard *d, int ch);
 /* Keeps the sideways scroll of command lines within the longest one. */
-void gt_dash_clamp_hscroll(struct dash *d);
+void gt_dashboard_clamp_hscroll(struct dashboard *d);
 
 /* dashterm.c: save the terminal's modes before initscr; arm after it
  * (prepares the bytes that put the terminal back and installs the handlers
  * of the signals that would end gputop without them); disarm after endwin.
  */
-void gt_dash_term_save(void);
-void gt_dash_term_arm(void);
-void gt_dash_term_disarm(void);
+void gt_dashboard_term_save(void);
+void gt_dashboard_term_arm(void);
+void gt_dashboard_term_disarm(void);
 
 /* dashctl.c: the power and fan dialogs and the restore offer. */
-void gt_dash_control_open(struct dash *d, enum gt_ctldlg_kind kind);
-bool gt_dash_control_key(struct dash *d, int ch);
-void gt_dash_control_draw(struct dash *d);
-bool gt_dash_control_poll(struct dash *d);
+void gt_dashboard_control_open(struct dashboard *d,
+                               enum gt_control_dialog_kind kind);
+bool gt_dashboard_control_key(struct dashboard *d, int ch);
+void gt_dashboard_control_draw(struct dashboard *d);
+bool gt_dashboard_control_poll(struct dashboard *d);
 
 #endif

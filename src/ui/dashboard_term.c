@@ -68,7 +68,7 @@ static void append_cap(const char *cap)
 	}
 }
 
-void gt_dash_term_save(void)
+void gt_dashboard_term_save(void)
 {
 	tcgetattr(STDIN_FILENO, &restore_termios);
 }
@@ -84,7 +84,7 @@ static void arm_if_default(int sig)
 		sigaction(sig, &restore_action, NULL);
 }
 
-void gt_dash_term_arm(void)
+void gt_dashboard_term_arm(void)
 {
 	/* Faults of gputop itself, and their kill(1) forms: always
 	 * ours, even over a sanitizer's handler, since a report printed on
@@ -141,7 +141,7 @@ void gt_dash_term_arm(void)
 	restore_armed = 1;
 }
 
-void gt_dash_term_disarm(void)
+void gt_dashboard_term_disarm(void)
 {
 	restore_armed = 0;
 }

@@ -28,7 +28,7 @@ static const struct {
                        GT_F_POWER_DRAW},
 };
 
-int gt_graph_plan(int w, int h, unsigned want, struct gt_graph_slot *out)
+int gt_gpugraph_plan(int w, int h, unsigned want, struct gt_graph_slot *out)
 {
 	enum gt_plot band[GT_PLOT__COUNT];
 	int k = 0;
@@ -53,7 +53,7 @@ int gt_graph_plan(int w, int h, unsigned want, struct gt_graph_slot *out)
 	return 1 + k;
 }
 
-unsigned gt_graph_wanted(const struct gt_panel_data *d)
+unsigned gt_gpugraph_wanted(const struct gt_panel_data *d)
 {
 	const struct gt_history *h = d->hist;
 	unsigned want = 0;
@@ -75,7 +75,7 @@ unsigned gt_graph_wanted(const struct gt_panel_data *d)
 	return want;
 }
 
-void gt_fmt_watts_axis(char *buf, size_t len, double hi)
+void gt_gpugraph_watts_axis(char *buf, size_t len, double hi)
 {
 	if (hi >= 1000)
 		snprintf(buf, len, "%gkW", hi / 1000);
@@ -145,8 +145,8 @@ static void time_axis(WINDOW *win, struct gt_rect g, int row, int skip,
 			int n = end - x < 31 ? end - x : 31;
 			memcpy(lab, axis + x, (size_t)n);
 			lab[n] = '\0';
-			gt_put(win, g, row, x, d->pal->role[GT_ROLE_INACTIVE],
-			       lab);
+			gt_paint_put(win, g, row, x,
+			             d->pal->role[GT_ROLE_INACTIVE], lab);
 		}
 		x = end;
 	}
@@ -184,12 +184,13 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p, bool axis,
 	if (percent)
 		snprintf(top, sizeof(top), "100%%");
 	else
-		gt_fmt_watts_axis(top, sizeof(top), hi);
+		gt_gpugraph_watts_axis(top, sizeof(top), hi);
 	if (gw) {
 		int inactive = d->pal->role[GT_ROLE_INACTIVE];
-		gt_put(win, g, 0, gw - 1 - gt_cells(top), inactive, top);
+		gt_paint_put(win, g, 0, gw - 1 - gt_paint_cells(top), inactive,
+		             top);
 		if (g.h >= 2)
-			gt_put(win, g, g.h - 1, gw - 2, inactive, "0");
+			gt_paint_put(win, g, g.h - 1, gw - 2, inactive, "0");
 	}
 	for (int y = 0; y < pr.h; y++) {
 		gt_graph_row(samples, n, 0, hi, pr.w, pr.h, d->glyphs, y,
@@ -199,26 +200,27 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p, bool axis,
 			                           lighter on the wire */
 				cells[x] = ' ';
 		/* Colour by height, as btop does: the top rows are hot. */
-		gt_put_cps(win, pr, y, 0,
-		           gt_palette_grad(d->pal, plots[p].grad,
-		                           (double)(pr.h - y) / (double)pr.h),
-		           cells, pr.w);
+		gt_paint_put_cps(
+		    win, pr, y, 0,
+		    gt_palette_grad(d->pal, plots[p].grad,
+		                    (double)(pr.h - y) / (double)pr.h),
+		    cells, pr.w);
 	}
 	title_text(title, sizeof(title), p, d->s);
-	int tw = gt_put(win, pr, 0, p == GT_PLOT_GPU ? 1 : 0,
-	                d->pal->role[GT_ROLE_GRAPH_TEXT] |
-	                    (p == GT_PLOT_GPU ? A_BOLD : 0),
-	                title);
+	int tw = gt_paint_put(win, pr, 0, p == GT_PLOT_GPU ? 1 : 0,
+	                      d->pal->role[GT_ROLE_GRAPH_TEXT] |
+	                          (p == GT_PLOT_GPU ? A_BOLD : 0),
+	                      title);
 	/* On a one-row graph the axis shares the title's row. */
 	if (axis)
 		time_axis(win, pr, pr.h - 1, pr.h == 1 ? tw + 1 : -1, d);
 }
 
-void gt_gpu_graphs(WINDOW *win, struct gt_rect area,
-                   const struct gt_panel_data *d)
+void gt_gpugraph_draw(WINDOW *win, struct gt_rect area,
+                      const struct gt_panel_data *d)
 {
 	struct gt_graph_slot slot[GT_PLOT__COUNT];
-	int n = gt_graph_plan(area.w, area.h, gt_graph_wanted(d), slot);
+	int n = gt_gpugraph_plan(area.w, area.h, gt_gpugraph_wanted(d), slot);
 
 	for (int i = 0; i < n; i++) {
 		struct gt_rect g = {area.x + slot[i].r.x, area.y + slot[i].r.y,

@@ -35,17 +35,17 @@ struct gt_graph_slot {
  * below 3). Fills out[0..GT_PLOT__COUNT) and returns how many were placed
  * (0 for an empty area). Pure, for the tests.
  */
-int gt_graph_plan(int w, int h, unsigned want, struct gt_graph_slot *out);
+int gt_gpugraph_plan(int w, int h, unsigned want, struct gt_graph_slot *out);
 
 /* The plots a panel's data has something to show for. */
-unsigned gt_graph_wanted(const struct gt_panel_data *d);
+unsigned gt_gpugraph_wanted(const struct gt_panel_data *d);
 
 /* Draws the graphs of d into area (absolute), nothing outside it. */
-void gt_gpu_graphs(WINDOW *win, struct gt_rect area,
-                   const struct gt_panel_data *d);
+void gt_gpugraph_draw(WINDOW *win, struct gt_rect area,
+                      const struct gt_panel_data *d);
 
 /* The axis label of an upper bound hi of power in watts: "500W", "1kW",
  * "0.5W". */
-void gt_fmt_watts_axis(char *buf, size_t len, double hi);
+void gt_gpugraph_watts_axis(char *buf, size_t len, double hi);
 
 #endif

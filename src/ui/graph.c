@@ -307,7 +307,8 @@ double gt_graph_autoscale(const double *samples, size_t n)
 	return max; /* not reached: 10 * base > max */
 }
 
-int gt_meter(double frac, int w, enum gt_glyphs g, char *out, size_t outlen)
+int gt_graph_meter(double frac, int w, enum gt_glyphs g, char *out,
+                   size_t outlen)
 {
 	struct sink s;
 	bool ascii = (unsigned)g >= GT_GLYPHS__COUNT || g == GT_GLYPHS_ASCII;

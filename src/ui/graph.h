@@ -98,7 +98,8 @@ double gt_graph_autoscale(const double *samples, size_t n);
  * empty meter. out gets exactly w cells, NUL-terminated (cut between whole
  * glyphs if outlen is short). Returns the number of cells with any fill.
  */
-int gt_meter(double frac, int w, enum gt_glyphs g, char *out, size_t outlen);
+int gt_graph_meter(double frac, int w, enum gt_glyphs g, char *out,
+                   size_t outlen);
 
 /*
  * A time axis of exactly w cells (ASCII text) for a graph of width w drawn

@@ -145,7 +145,7 @@ struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
 		mvwaddch(w, r.y + r.h - 1, r.x, ACS_LLCORNER);
 		mvwaddch(w, r.y + r.h - 1, r.x + r.w - 1, ACS_LRCORNER);
 		struct gt_rect t = {r.x + 2, r.y, r.w - 4, 1};
-		gt_put(w, t, 0, 0, attr | A_BOLD, title);
+		gt_paint_put(w, t, 0, 0, attr | A_BOLD, title);
 	}
 	wattrset(w, A_NORMAL);
 	struct gt_rect inner = {r.x + 2, r.y + 1, r.w - 4, r.h - 2};
@@ -159,16 +159,16 @@ static void draw_lines(WINDOW *w, const char *const *lines, int n, int scroll,
 	getmaxyx(w, rows, cols);
 	int bw = 0;
 	for (int i = 0; i < n; i++)
-		if (gt_cells(lines[i]) > bw)
-			bw = gt_cells(lines[i]);
+		if (gt_paint_cells(lines[i]) > bw)
+			bw = gt_paint_cells(lines[i]);
 	struct gt_rect in = gt_overlay_box(w, bw + 4 < cols ? bw + 4 : cols,
 	                                   n + 2 < rows ? n + 2 : rows,
 	                                   ctx->pal->role[GT_ROLE_MAIN], title);
 	if (scroll > n - in.h)
 		scroll = n - in.h > 0 ? n - in.h : 0;
 	for (int i = 0; i < in.h && scroll + i < n; i++)
-		gt_put(w, in, i, 0, ctx->pal->role[GT_ROLE_MAIN],
-		       lines[scroll + i]);
+		gt_paint_put(w, in, i, 0, ctx->pal->role[GT_ROLE_MAIN],
+		             lines[scroll + i]);
 }
 
 /* The explanation as lines, wrapped to a width, before it is drawn. */

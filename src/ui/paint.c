@@ -127,8 +127,8 @@ static int put_ascii(WINDOW *w, int y, int x, int attr, const char *s, int room)
 	return n;
 }
 
-int gt_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-           const char *s)
+int gt_paint_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                 const char *s)
 {
 	if (row < 0 || row >= r.h || col < 0 || col >= r.w || !s)
 		return 0;
@@ -175,8 +175,8 @@ int gt_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	return cells;
 }
 
-int gt_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-               const uint32_t *cps, int n)
+int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                     const uint32_t *cps, int n)
 {
 	if (row < 0 || row >= r.h || col < 0 || col >= r.w || !cps)
 		return 0;
@@ -195,7 +195,7 @@ int gt_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	return n > 0 ? n : 0;
 }
 
-int gt_cells(const char *s)
+int gt_paint_cells(const char *s)
 {
 	int n = 0;
 	size_t i = 0;

@@ -17,16 +17,17 @@
  * returns the cells written. Wide characters take two cells and are left
  * out whole when only one is left; combining marks join the character
  * before them. */
-int gt_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-           const char *utf8);
+int gt_paint_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                 const char *utf8);
 
 /* Code points cps[0..n) (each one cell wide, e.g. graph glyphs) from
- * column col of row row, clipped like gt_put; returns the cells written. */
-int gt_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-               const uint32_t *cps, int n);
+ * column col of row row, clipped like gt_paint_put; returns the cells written.
+ */
+int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                     const uint32_t *cps, int n);
 
 /* Terminal cells a UTF-8 string takes (wide characters count two,
  * combining marks none, anything unprintable one). */
-int gt_cells(const char *utf8);
+int gt_paint_cells(const char *utf8);
 
 #endif

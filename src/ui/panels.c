@@ -12,8 +12,8 @@
 #include "ui/gpugraph.h"
 #include "core/text.h"
 
-void gt_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
-                 bool fahrenheit)
+void gt_panels_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
+                        bool fahrenheit)
 {
 	if (!gt_val_ok(mc))
 		snprintf(buf, len, "N/A");
@@ -64,25 +64,27 @@ static int meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
 {
 	char bar[256];
 	int x = col;
-	int mw = w - gt_cells(label) - gt_cells(text) - 2;
-	x += gt_put(win, r, row, x, d->pal->role[GT_ROLE_GRAPH_TEXT], label);
+	int mw = w - gt_paint_cells(label) - gt_paint_cells(text) - 2;
+	x += gt_paint_put(win, r, row, x, d->pal->role[GT_ROLE_GRAPH_TEXT],
+	                  label);
 	if (mw >= 3) {
-		int filled =
-		    gt_meter(isnan(f) ? 0 : f, mw, d->glyphs, bar, sizeof(bar));
-		x +=
-		    gt_put(win, r, row, x + 1,
-		           isnan(f) ? d->pal->role[GT_ROLE_INACTIVE] : bar_attr,
-		           bar) +
-		    1;
+		int filled = gt_graph_meter(isnan(f) ? 0 : f, mw, d->glyphs,
+		                            bar, sizeof(bar));
+		x += gt_paint_put(win, r, row, x + 1,
+		                  isnan(f) ? d->pal->role[GT_ROLE_INACTIVE]
+		                           : bar_attr,
+		                  bar) +
+		     1;
 		int mx = isnan(mark) || mark <= 0 || mark >= 1
 		             ? -1
 		             : (int)(mark * mw);
 		if (mx >= filled && mx < mw)
-			gt_put(win, r, row, x - mw + mx,
-			       d->pal->role[GT_ROLE_INACTIVE],
-			       d->glyphs == GT_GLYPHS_ASCII ? "|" : "\u2502");
+			gt_paint_put(win, r, row, x - mw + mx,
+			             d->pal->role[GT_ROLE_INACTIVE],
+			             d->glyphs == GT_GLYPHS_ASCII ? "|"
+			                                          : "\u2502");
 	}
-	x += gt_put(win, r, row, x + 1, text_attr, text) + 1;
+	x += gt_paint_put(win, r, row, x + 1, text_attr, text) + 1;
 	return x - col;
 }
 
@@ -118,8 +120,8 @@ static const char *throttle_short(unsigned bit)
 	}
 }
 
-int gt_throttle_badges(char *buf, size_t len, const struct gt_sample *s,
-                       bool short_names, int max_cells)
+int gt_panels_throttle_badges(char *buf, size_t len, const struct gt_sample *s,
+                              bool short_names, int max_cells)
 {
 	const struct gt_val *t = &s->f[GT_F_THROTTLE];
 	int n = 0;
@@ -172,19 +174,19 @@ static void name_line(WINDOW *win, struct gt_rect r, int row,
 	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
 	snprintf(head, sizeof(head), "%s[%u] %s", d->selected ? ">" : " ",
 	         st->index, name[0] ? name : "(unnamed GPU)");
-	int hw = gt_cells(head) + (st->demo ? 7 : 0) +
+	int hw = gt_paint_cells(head) + (st->demo ? 7 : 0) +
 	         (state ? (int)strlen(state) + 1 : 0);
 	if (details) {
 		snprintf(det[0], sizeof(det[0]), "  %s %s  %s", st->driver,
 		         st->driver_version, st->pci_bus_id);
 		snprintf(det[1], sizeof(det[1]), "  %s", st->pci_bus_id);
 	}
-	int wl = gt_throttle_badges(bl, sizeof(bl), d->s, false, -1);
-	int ws = gt_throttle_badges(bs, sizeof(bs), d->s, true, -1);
+	int wl = gt_panels_throttle_badges(bl, sizeof(bl), d->s, false, -1);
+	int ws = gt_panels_throttle_badges(bs, sizeof(bs), d->s, true, -1);
 	const char *badge = NULL, *dtext = "";
 	for (int k = 0; k < 6 && !badge; k++) {
 		const char *dt = det[k / 2];
-		int need = hw + gt_cells(dt);
+		int need = hw + gt_paint_cells(dt);
 		int bw = wl == 0 ? 0 : k % 2 ? ws : wl;
 		if (need + (bw ? bw + 1 : 0) <= r.w) {
 			dtext = dt;
@@ -198,28 +200,30 @@ static void name_line(WINDOW *win, struct gt_rect r, int row,
 		left_w = ws ? r.w - ws - 1 : r.w;
 		if (left_w < 6)
 			left_w = 6;
-		gt_throttle_badges(bs, sizeof(bs), d->s, true,
-		                   r.w - left_w - 1);
+		gt_panels_throttle_badges(bs, sizeof(bs), d->s, true,
+		                          r.w - left_w - 1);
 		badge = bs;
 	}
 	struct gt_rect lr = {r.x, r.y, left_w < r.w ? left_w : r.w, r.h};
-	int x = gt_put(win, lr, row, 0,
-	               d->selected ? d->pal->role[GT_ROLE_SELECTED]
-	                           : d->pal->role[GT_ROLE_TITLE],
-	               head);
+	int x = gt_paint_put(win, lr, row, 0,
+	                     d->selected ? d->pal->role[GT_ROLE_SELECTED]
+	                                 : d->pal->role[GT_ROLE_TITLE],
+	                     head);
 	if (st->demo)
-		x += gt_put(win, lr, row, x + 1, d->pal->role[GT_ROLE_DEMO],
-		            " DEMO ") +
+		x += gt_paint_put(win, lr, row, x + 1,
+		                  d->pal->role[GT_ROLE_DEMO], " DEMO ") +
 		     1;
 	if (state)
-		x += gt_put(win, lr, row, x + 1, d->pal->role[GT_ROLE_WARN],
-		            state) +
+		x += gt_paint_put(win, lr, row, x + 1,
+		                  d->pal->role[GT_ROLE_WARN], state) +
 		     1;
-	x += gt_put(win, lr, row, x, d->pal->role[GT_ROLE_INACTIVE], dtext);
+	x += gt_paint_put(win, lr, row, x, d->pal->role[GT_ROLE_INACTIVE],
+	                  dtext);
 	if (badge[0]) {
-		int bw = gt_cells(badge);
+		int bw = gt_paint_cells(badge);
 		int col = r.w - bw > x + 1 ? r.w - bw : x + 1;
-		gt_put(win, r, row, col, d->pal->role[GT_ROLE_THROTTLE], badge);
+		gt_paint_put(win, r, row, col, d->pal->role[GT_ROLE_THROTTLE],
+		             badge);
 	}
 }
 
@@ -334,9 +338,9 @@ static int64_t slow_mc(const struct gt_val *slow, const struct gt_val *shut)
 	return 0;
 }
 
-enum gt_temp_level gt_temp_level(const struct gt_val *t,
-                                 const struct gt_val *slow,
-                                 const struct gt_val *shut)
+enum gt_panels_temp_level gt_panels_temp_level(const struct gt_val *t,
+                                               const struct gt_val *slow,
+                                               const struct gt_val *shut)
 {
 	if (!gt_val_ok(t))
 		return GT_TEMP_UNKNOWN;
@@ -369,22 +373,23 @@ static void temp_text(char *buf, size_t len, const struct gt_panel_data *d,
 	char t[24], slow[24], shut[24];
 	const struct gt_val *vs = &d->st->f[GT_S_TEMP_SLOWDOWN];
 	const struct gt_val *vh = &d->st->f[GT_S_TEMP_SHUTDOWN];
-	gt_fmt_temp(t, sizeof(t), &d->s->f[GT_F_TEMP_GPU], d->fahrenheit);
-	gt_fmt_temp(slow, sizeof(slow), vs, d->fahrenheit);
-	gt_fmt_temp(shut, sizeof(shut), vh, d->fahrenheit);
+	gt_panels_fmt_temp(t, sizeof(t), &d->s->f[GT_F_TEMP_GPU],
+	                   d->fahrenheit);
+	gt_panels_fmt_temp(slow, sizeof(slow), vs, d->fahrenheit);
+	gt_panels_fmt_temp(shut, sizeof(shut), vh, d->fahrenheit);
 	bool ks = gt_val_ok(vs), kh = gt_val_ok(vh);
 	snprintf(buf, len, "%s%s%s%s%s", t, ks ? "  slow " : "", ks ? slow : "",
 	         kh ? "  shut " : "", kh ? shut : "");
-	if (gt_cells(buf) <= room)
+	if (gt_paint_cells(buf) <= room)
 		return;
 	snprintf(buf, len, "%s%s%s%s%s", t, ks ? " slow " : "", ks ? slow : "",
 	         kh ? " shut " : "", kh ? shut : "");
-	if (gt_cells(buf) <= room)
+	if (gt_paint_cells(buf) <= room)
 		return;
 	if (ks || kh)
 		snprintf(buf, len, "%s (%s %s)", t, ks ? "slow" : "shut",
 		         ks ? slow : shut);
-	if (gt_cells(buf) <= room)
+	if (gt_paint_cells(buf) <= room)
 		return;
 	snprintf(buf, len, "%s", t);
 }
@@ -405,7 +410,7 @@ static void temp_gauge(WINDOW *win, struct gt_rect r, int row, int col, int w,
 	/* The text may take what leaves the gauge 8 cells. */
 	temp_text(text, sizeof(text), d, w - 4 - 2 - 8);
 	int bar = p->grad[GT_GRAD_TEMP][0], txt = p->role[GT_ROLE_MAIN];
-	switch (gt_temp_level(t, slow, shut)) {
+	switch (gt_panels_temp_level(t, slow, shut)) {
 	case GT_TEMP_WARM:
 		bar = txt = p->role[GT_ROLE_WARN];
 		break;
@@ -425,9 +430,9 @@ static void temp_gauge(WINDOW *win, struct gt_rect r, int row, int col, int w,
 /* The colour of a temperature's text: the gauge's steps. */
 static int temp_attr(const struct gt_panel_data *d)
 {
-	switch (gt_temp_level(&d->s->f[GT_F_TEMP_GPU],
-	                      &d->st->f[GT_S_TEMP_SLOWDOWN],
-	                      &d->st->f[GT_S_TEMP_SHUTDOWN])) {
+	switch (gt_panels_temp_level(&d->s->f[GT_F_TEMP_GPU],
+	                             &d->st->f[GT_S_TEMP_SLOWDOWN],
+	                             &d->st->f[GT_S_TEMP_SHUTDOWN])) {
 	case GT_TEMP_WARM:
 		return d->pal->role[GT_ROLE_WARN];
 	case GT_TEMP_HOT:
@@ -450,7 +455,8 @@ static void draw_full(WINDOW *win, struct gt_rect r,
 
 	name_line(win, r, 0, d, true);
 	if (gh > 0)
-		gt_gpu_graphs(win, (struct gt_rect){r.x, r.y + 1, r.w, gh}, d);
+		gt_gpugraph_draw(win, (struct gt_rect){r.x, r.y + 1, r.w, gh},
+		                 d);
 	else
 		rows_below = r.h - 1;
 	int row = 1 + (gh > 0 ? gh : 0);
@@ -484,14 +490,14 @@ static void draw_full(WINDOW *win, struct gt_rect r,
 	if (++row >= r.h)
 		return;
 	clock_text(a, sizeof(a), d);
-	gt_put(win, r, row, 0, d->pal->role[GT_ROLE_MAIN], a);
+	gt_paint_put(win, r, row, 0, d->pal->role[GT_ROLE_MAIN], a);
 	if (++row >= r.h)
 		return;
 	pcie_text(a, sizeof(a), d, &degraded);
-	gt_put(win, r, row, 0,
-	       degraded ? d->pal->role[GT_ROLE_WARN]
-	                : d->pal->role[GT_ROLE_MAIN],
-	       a);
+	gt_paint_put(win, r, row, 0,
+	             degraded ? d->pal->role[GT_ROLE_WARN]
+	                      : d->pal->role[GT_ROLE_MAIN],
+	             a);
 }
 
 static void draw_compact(WINDOW *win, struct gt_rect r,
@@ -519,11 +525,12 @@ static void draw_compact(WINDOW *win, struct gt_rect r,
 		vram_text(b, sizeof(b), s, d->st);
 		grad_meter(win, r, 1, third, third - 1, d, "MEM",
 		           frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, b);
-		gt_fmt_temp(c, sizeof(c), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
-		int x = gt_put(win, r, 1, 2 * third + 1, temp_attr(d), c);
+		gt_panels_fmt_temp(c, sizeof(c), &s->f[GT_F_TEMP_GPU],
+		                   d->fahrenheit);
+		int x = gt_paint_put(win, r, 1, 2 * third + 1, temp_attr(d), c);
 		power_text(b, sizeof(b), s);
-		gt_put(win, r, 1, 2 * third + 2 + x, d->pal->role[GT_ROLE_MAIN],
-		       b);
+		gt_paint_put(win, r, 1, 2 * third + 2 + x,
+		             d->pal->role[GT_ROLE_MAIN], b);
 	}
 	if (r.h > 2) {
 		/* The short forms: a compact row has no room for maxima. */
@@ -535,7 +542,8 @@ static void draw_compact(WINDOW *win, struct gt_rect r,
 			snprintf(m, sizeof(m), "%lld",
 			         (long long)s->f[GT_F_CLK_MEM].v);
 		snprintf(a, sizeof(a), "GFX %s MEM %s MHz", g, m);
-		int x = gt_put(win, r, 2, 1, d->pal->role[GT_ROLE_MAIN], a);
+		int x =
+		    gt_paint_put(win, r, 2, 1, d->pal->role[GT_ROLE_MAIN], a);
 		pcie_text(b, sizeof(b), d, &degraded);
 		if (gt_val_ok(&s->f[GT_F_PCIE_GEN]) &&
 		    gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
@@ -545,10 +553,10 @@ static void draw_compact(WINDOW *win, struct gt_rect r,
 			         (long long)s->f[GT_F_PCIE_GEN].v,
 			         (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
 		}
-		gt_put(win, r, 2, x + 3,
-		       degraded ? d->pal->role[GT_ROLE_WARN]
-		                : d->pal->role[GT_ROLE_MAIN],
-		       b);
+		gt_paint_put(win, r, 2, x + 3,
+		             degraded ? d->pal->role[GT_ROLE_WARN]
+		                      : d->pal->role[GT_ROLE_MAIN],
+		             b);
 	}
 }
 
@@ -562,17 +570,18 @@ static void draw_line(WINDOW *win, struct gt_rect r,
 	gt_text_escape(name, sizeof(name), d->st->name, strlen(d->st->name));
 	snprintf(row, sizeof(row), "%s%u %-*.*s", d->selected ? ">" : " ",
 	         d->st->index, namew, namew, name);
-	int x = gt_put(win, r, 0, 0,
-	               d->selected ? d->pal->role[GT_ROLE_SELECTED]
-	                           : d->pal->role[GT_ROLE_TITLE],
-	               row);
+	int x = gt_paint_put(win, r, 0, 0,
+	                     d->selected ? d->pal->role[GT_ROLE_SELECTED]
+	                                 : d->pal->role[GT_ROLE_TITLE],
+	                     row);
 	const char *state = s->state == GT_DEV_LOST     ? "LOST"
 	                    : s->state == GT_DEV_ASLEEP ? "ASLEEP"
 	                    : d->stale                  ? "STALE"
 	                    : d->no_data                ? "NO DATA"
 	                                                : NULL;
 	if (state) {
-		gt_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_WARN], state);
+		gt_paint_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_WARN],
+		             state);
 		return;
 	}
 	if (gt_val_ok(&s->f[GT_F_UTIL_GPU]))
@@ -581,37 +590,41 @@ static void draw_line(WINDOW *win, struct gt_rect r,
 	else
 		snprintf(a, sizeof(a), " N/A");
 	int mw = r.w >= 80 ? 12 : r.w >= 50 ? 6 : 0;
-	x += gt_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_MAIN], a) + 1;
+	x += gt_paint_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_MAIN], a) + 1;
 	if (mw) {
 		char bar[64];
 		double f = gt_val_ok(&s->f[GT_F_UTIL_GPU])
 		               ? (double)s->f[GT_F_UTIL_GPU].v / 10000.0
 		               : 0;
-		gt_meter(f, mw, d->glyphs, bar, sizeof(bar));
-		x += gt_put(win, r, 0, x + 1,
-		            gt_palette_grad(d->pal, GT_GRAD_GPU, f), bar) +
-		     1;
+		gt_graph_meter(f, mw, d->glyphs, bar, sizeof(bar));
+		x +=
+		    gt_paint_put(win, r, 0, x + 1,
+		                 gt_palette_grad(d->pal, GT_GRAD_GPU, f), bar) +
+		    1;
 	}
 	vram_text(b, sizeof(b), s, d->st);
-	gt_fmt_temp(t, sizeof(t), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
+	gt_panels_fmt_temp(t, sizeof(t), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
 	power_text(a, sizeof(a), s);
 	snprintf(row, sizeof(row), "MEM %s", b);
-	x += gt_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], row) + 2;
-	x += gt_put(win, r, 0, x + 2, temp_attr(d), t) + 2;
-	x += gt_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], a) + 2;
+	x +=
+	    gt_paint_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], row) + 2;
+	x += gt_paint_put(win, r, 0, x + 2, temp_attr(d), t) + 2;
+	x += gt_paint_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], a) + 2;
 	/* Badges after the numbers, never over them: long names, else short
 	 * ones, else as many short ones as fit. */
-	if (gt_throttle_badges(row, sizeof(row), s, false, -1) > r.w - x - 2)
-		gt_throttle_badges(row, sizeof(row), s, true, r.w - x - 2);
+	if (gt_panels_throttle_badges(row, sizeof(row), s, false, -1) >
+	    r.w - x - 2)
+		gt_panels_throttle_badges(row, sizeof(row), s, true,
+		                          r.w - x - 2);
 	if (row[0] && x + 1 < r.w) {
-		int bw = gt_cells(row);
-		gt_put(win, r, 0, r.w - bw > x + 1 ? r.w - bw : x + 1,
-		       d->pal->role[GT_ROLE_THROTTLE], row);
+		int bw = gt_paint_cells(row);
+		gt_paint_put(win, r, 0, r.w - bw > x + 1 ? r.w - bw : x + 1,
+		             d->pal->role[GT_ROLE_THROTTLE], row);
 	}
 }
 
-void gt_panel_draw(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
-                   const struct gt_panel_data *d)
+void gt_panels_draw_gpu(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
+                        const struct gt_panel_data *d)
 {
 	if (r.w <= 0 || r.h <= 0)
 		return;
@@ -628,8 +641,8 @@ void gt_panel_draw(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
 	}
 }
 
-int gt_table_sort_header(const int *widths, enum gt_proctable_col c, bool desc,
-                         char *out, size_t outlen)
+int gt_proctable_sort_header(const int *widths, enum gt_proctable_col c,
+                             bool desc, char *out, size_t outlen)
 {
 	const struct gt_proctable_coldesc *cd = &gt_proctable_cols[c];
 	char h[32];
@@ -664,7 +677,8 @@ int gt_table_sort_header(const int *widths, enum gt_proctable_col c, bool desc,
 	return w;
 }
 
-void gt_table_draw(WINDOW *w, struct gt_rect r, const struct gt_table_data *d)
+void gt_proctable_draw(WINDOW *w, struct gt_rect r,
+                       const struct gt_table_data *d)
 {
 	char line[2048];
 	const struct gt_proctable_state *st = d->st;
@@ -672,23 +686,24 @@ void gt_table_draw(WINDOW *w, struct gt_rect r, const struct gt_table_data *d)
 	if (r.h <= 0 || r.w <= 0)
 		return;
 	gt_proctable_format_header(d->widths, line, sizeof(line));
-	gt_put(w, r, 0, 0, d->pal->role[GT_ROLE_TITLE] | A_UNDERLINE, line);
+	gt_paint_put(w, r, 0, 0, d->pal->role[GT_ROLE_TITLE] | A_UNDERLINE,
+	             line);
 	/* The sort column's header carries the direction: the cell is
 	 * redrawn whole (header, marker, padding), with the marker in the
 	 * separator after it when the column has no room of its own. */
 	int sx = gt_proctable_col_x(d->widths, st->sort_col);
 	if (sx >= 0) {
 		char cell[64];
-		gt_table_sort_header(
+		gt_proctable_sort_header(
 		    d->widths, st->sort_col,
 		    gt_proctable_cols[st->sort_col].desc_first != st->reverse,
 		    cell, sizeof(cell));
-		gt_put(w, r, 0, sx, d->pal->role[GT_ROLE_HI] | A_UNDERLINE,
-		       cell);
+		gt_paint_put(w, r, 0, sx,
+		             d->pal->role[GT_ROLE_HI] | A_UNDERLINE, cell);
 	}
 	if (d->note)
-		gt_put(w, r, 0, r.w - gt_cells(d->note),
-		       d->pal->role[GT_ROLE_HI], d->note);
+		gt_paint_put(w, r, 0, r.w - gt_paint_cells(d->note),
+		             d->pal->role[GT_ROLE_HI], d->note);
 	for (int row = 1; row < r.h; row++) {
 		size_t i = (size_t)(st->scroll_row + row - 1);
 		if (i >= d->count)
@@ -706,6 +721,6 @@ void gt_table_draw(WINDOW *w, struct gt_rect r, const struct gt_table_data *d)
 			wattrset(w, attr);
 			mvwhline(w, r.y + row, r.x, ' ', r.w);
 		}
-		gt_put(w, r, row, 0, attr, line);
+		gt_paint_put(w, r, row, 0, attr, line);
 	}
 }

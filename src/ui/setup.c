@@ -242,14 +242,14 @@ void gt_setup_draw(WINDOW *w, const struct gt_setup *s,
 		scroll = s->row - in.h + 1;
 	for (int i = 0; i < in.h && scroll + i < n; i++) {
 		line_text(buf, sizeof(buf), scroll + i, cfg, devs);
-		gt_put(w, in, i, 0,
-		       scroll + i == s->row ? pal->role[GT_ROLE_SELECTED]
-		                            : pal->role[GT_ROLE_MAIN],
-		       buf);
+		gt_paint_put(w, in, i, 0,
+		             scroll + i == s->row ? pal->role[GT_ROLE_SELECTED]
+		                                  : pal->role[GT_ROLE_MAIN],
+		             buf);
 	}
 	struct gt_rect foot = {box.x, box.y + box.h - 2, box.w, 2};
-	gt_put(w, foot, 0, 0, pal->role[GT_ROLE_INACTIVE],
-	       "Up/Down choose, Left/Right/Space change (applied now)");
+	gt_paint_put(w, foot, 0, 0, pal->role[GT_ROLE_INACTIVE],
+	             "Up/Down choose, Left/Right/Space change (applied now)");
 	snprintf(buf, sizeof(buf), "w saves to %s, Esc closes", path);
-	gt_put(w, foot, 1, 0, pal->role[GT_ROLE_INACTIVE], buf);
+	gt_paint_put(w, foot, 1, 0, pal->role[GT_ROLE_INACTIVE], buf);
 }

@@ -350,7 +350,7 @@ static void bench_render(const char *lib, const char *base_scn,
 	    .proc_interval_ns = 1,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
-	struct gt_dash_bench res;
+	struct gt_dashboard_bench_result res;
 	if (c && gt_dashboard_bench(c, 200, 60, 60, &res) == 0) {
 		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
 		       "through a pseudo-terminal\n",

@@ -39,7 +39,8 @@
 static const char *fixtures(void)
 {
 	static char dir[1024];
-	snprintf(dir, sizeof(dir), "%s/amdgpu", run_env_or_fail("GPUTOP_FIXTURES"));
+	snprintf(dir, sizeof(dir), "%s/amdgpu",
+	         run_env_or_fail("GPUTOP_FIXTURES"));
 	return dir;
 }
 
@@ -76,11 +77,10 @@ static int golden_child_setup(void *refused)
 /* Runs gputop with args; returns its stdout (malloc'd) and exit status.
  * With refused set, gputop runs as a user that directory refuses; the
  * status is UNPRIV_SKIP when none can be had. */
-static char *run_gputop_as(int *status, const char *args[],
-			   const char *refused)
+static char *run_gputop_as(int *status, const char *args[], const char *refused)
 {
 	return run_gputop_capture(args, golden_child_setup, (void *)refused,
-				  status);
+	                          status);
 }
 
 static char *run_gputop(int *status, const char *args[])
@@ -91,15 +91,15 @@ static char *run_gputop(int *status, const char *args[])
 static cJSON *snapshot_of(const char *root)
 {
 	int status;
-	const char *args[] = {"--sysfs", root, "--snapshot", "--interval", "0.1",
-			      "--nvml-lib", "/nonexistent", "--procfs",
-			      empty_proc(), NULL};
+	const char *args[] = {
+	    "--sysfs",    root,           "--snapshot", "--interval", "0.1",
+	    "--nvml-lib", "/nonexistent", "--procfs",   empty_proc(), NULL};
 	char *out = run_gputop(&status, args);
 	assert_int_equal(status, 0);
 	cJSON *doc = cJSON_Parse(out);
 	if (!doc)
 		fail_msg("snapshot of %s is not valid JSON near: %.80s", root,
-			 cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
+		         cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
 	free(out);
 	return doc;
 }
@@ -120,44 +120,46 @@ static const cJSON *amdgpu_backend(const cJSON *doc)
 #define NA (-1.0)
 
 static void expect_num(const char *cap, const cJSON *dev, const char *path,
-		       double want)
+                       double want)
 {
 	const cJSON *v = get(dev, path);
 	if (want == NA) {
 		if (!cJSON_IsNull(v))
 			fail_msg("%s: %s should be null, is %g", cap, path,
-				 cJSON_IsNumber(v) ? v->valuedouble : 0.0);
-		if (!cJSON_GetObjectItemCaseSensitive(get(dev, "unavailable"), path))
+			         cJSON_IsNumber(v) ? v->valuedouble : 0.0);
+		if (!cJSON_GetObjectItemCaseSensitive(get(dev, "unavailable"),
+		                                      path))
 			fail_msg("%s: %s is null without a reason", cap, path);
 		return;
 	}
 	if (!cJSON_IsNumber(v))
-		fail_msg("%s: %s is not a number (expected %g)", cap, path, want);
+		fail_msg("%s: %s is not a number (expected %g)", cap, path,
+		         want);
 	if (fabs(v->valuedouble - want) > 1e-6)
-		fail_msg("%s: %s is %.6f, expected %.6f", cap, path, v->valuedouble,
-			 want);
+		fail_msg("%s: %s is %.6f, expected %.6f", cap, path,
+		         v->valuedouble, want);
 }
 
 static void expect_str(const char *cap, const cJSON *dev, const char *path,
-		       const char *want)
+                       const char *want)
 {
 	const cJSON *v = get(dev, path);
 	if (!want) {
 		if (!cJSON_IsNull(v))
 			fail_msg("%s: %s should be null, is '%s'", cap, path,
-				 cJSON_IsString(v) ? v->valuestring : "?");
+			         cJSON_IsString(v) ? v->valuestring : "?");
 		return;
 	}
 	if (!cJSON_IsString(v) || strcmp(v->valuestring, want) != 0)
 		fail_msg("%s: %s is '%s', expected '%s'", cap, path,
-			 cJSON_IsString(v) ? v->valuestring : "(not a string)",
-			 want);
+		         cJSON_IsString(v) ? v->valuestring : "(not a string)",
+		         want);
 }
 
 static const char *reason(const cJSON *dev, const char *key)
 {
 	const cJSON *r =
-		cJSON_GetObjectItemCaseSensitive(get(dev, "unavailable"), key);
+	    cJSON_GetObjectItemCaseSensitive(get(dev, "unavailable"), key);
 	if (!cJSON_IsString(r))
 		fail_msg("no reason for %s", key);
 	return r->valuestring;
@@ -196,7 +198,8 @@ static const char *reason(const cJSON *dev, const char *key)
 struct golden {
 	const char *capture;
 	const char *name; /* NULL: no amdgpu device in this capture */
-	const char *arch; /* or, for name == NULL, a part of the backend's detail */
+	const char
+	    *arch; /* or, for name == NULL, a part of the backend's detail */
 	double vram;
 	double t_gpu, t_hot, t_mem;
 	double power, cap;
@@ -207,101 +210,397 @@ struct golden {
 };
 
 #define NOT_AMDGPU(cap, detail)                                                \
-	{cap, NULL, detail, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0}
+	{                                                                      \
+		cap, NULL, detail, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,      \
+		    NULL, NULL, 0, 0                                           \
+	}
 #define PARTIAL "no GPU driven by amdgpu among 1 DRM device"
 
 static const struct golden golden[] = {
-	/* radeon driver (uevent DRIVER=radeon, PCI_ID=1002:6818) */
-	NOT_AMDGPU("hd7870", "card0 (0000:01:00.0, 1002:6818): driver radeon is "
-			     "not supported"),
-	/* Partial captures: one file, no uevent, so no driver to go by. */
-	NOT_AMDGPU("internal-4800h", PARTIAL),
-	NOT_AMDGPU("internal-7840u", PARTIAL),
-	NOT_AMDGPU("rx5500xt-sysfsrs", PARTIAL),
-	NOT_AMDGPU("rx5700xt-sysfsrs", PARTIAL),
-	NOT_AMDGPU("rx6700xt", PARTIAL),
-	NOT_AMDGPU("rx6800", PARTIAL),
-	NOT_AMDGPU("rx7900xtx-sysfsrs", PARTIAL),
-	NOT_AMDGPU("vangogh-sysfsrs", PARTIAL),
-	/* revision 0xdd -> built-in 780M; no fan; power1_average 3103000;
-	 * current_link_* (APU); no pp_power_profile_mode */
-	{"phoenix", "AMD Radeon 780M Graphics", "RDNA3", 4294967296.0, 25, NA, NA,
-	 3.103, NA, 800, 400, 2700, 4, 16, 4, 16, "auto", NULL, NA, NA},
-	/* revision 0x87 -> ids "AMD Radeon R7 200 Series"; SI: no power value,
-	 * empty pp_dpm_* (no max), no fan1_input; pwm1 103 */
-	{"r7-240", "AMD Radeon R7 200 Series", "GCN 1", 2147483648.0, 52, NA, NA,
-	 NA, NA, 400, 1150, NA, 2, 4, 3, 8, "auto", NULL, 103 * 100.0 / 255, NA},
-	/* no revision; 679A has one name in the ids file; no max_link_* */
-	{"r9-280", "AMD Radeon HD 7900 Series", "GCN 1", NA, 37, NA, NA, NA, NA,
-	 300, 150, NA, 2, 8, NA, NA, NULL, NULL, 139 * 100.0 / 255, NA},
-	/* pp_dpm_pcie "1: 8.0GT/s, x8 619Mhz *" (current_link_* say 16 x16:
-	 * the switch); temp3_input 0 */
-	{"rx5500xt", "AMD Radeon (device 0x7340)", "RDNA1", NA, 48, 48, 0, 16, 130,
-	 31, 875, 1900, 3, 8, 3, 8, NULL, "COMPUTE", 0, 0},
-	{"rx5700xt", "AMD Radeon (device 0x731F)", "RDNA1", NA, 58, 58, 62, 29, 220,
-	 10, 875, 1900, 3, 16, 3, 16, NULL, "CUSTOM", 65 * 100.0 / 255, 29},
-	/* revision 0xe7 -> ids "AMD Radeon RX 580 Series"; GCN 4: PCI files;
-	 * freq1_input 798080000 Hz is 798 whole MHz */
-	{"rx580", "AMD Radeon RX 580 Series", "GCN 4", 4294967296.0, 44, NA, NA,
-	 41.045, 155, 798, 1750, 1366, 3, 16, 3, 16, "auto", "3D_FULL_SCREEN",
-	 35 * 100.0 / 255, 595},
-	/* an x8 card: pp_dpm_pcie "1: 8.0GT/s, x8 619Mhz *" */
-	{"rx6600", "AMD Radeon (device 0x73FF)", "RDNA2", NA, 28, 28, 26, 3, 120,
-	 20, 96, 2700, 3, 8, 3, 8, NULL, "3D_FULL_SCREEN", 0, 1395},
-	/* pp_dpm_sclk "0: 0Mhz *" / "1: 0Mhz *": no real maximum */
-	{"rx6600xt", "AMD Radeon (device 0x73FF)", "RDNA2", NA, 35, 35, 36, 3, 100,
-	 0, 96, NA, 3, 8, 3, 8, NULL, "BOOTUP_DEFAULT", 0, 0},
-	/* every file NUL-padded to 4096 bytes; revision 0xc0 */
-	{"rx6900xt", "AMD Radeon RX 6900 XT", "RDNA2", 17163091968.0, 56, 59, 54,
-	 36, 289, 500, 1000, 2660, 4, 16, 4, 16, "auto", "BOOTUP_DEFAULT", 0, 0},
-	/* only uevent (DRIVER=amdgpu, no PCI_ID, no newline) and pp_dpm_sclk
-	 * ("0: 0Mhz *" / "1: 0Mhz *") */
-	{"rx6950xt", "AMD Radeon (unknown device)", NULL, NA, NA, NA, NA, NA, NA, 0,
-	 NA, NA, NA, NA, NA, NA, NULL, NULL, NA, NA},
-	/* freq1_input 0 (GFXOFF); rotated profile table, "4 VR            *" */
-	{"rx7600s", "AMD Radeon (device 0x7480)", "RDNA3", NA, 53, 54, 60, 1, 95, 0,
-	 96, 1841, 4, 8, 4, 8, "manual", "VR", 76 * 100.0 / 255, 0},
-	/* pp_dpm_pcie marks no line: current_link_* (16.0 GT/s x8), which the
-	 * table lists */
-	{"rx7700s", "AMD Radeon (device 0x7480)", "RDNA3", NA, 34, 34, 42, 1, 100,
-	 0, 96, 2208, 4, 8, 4, 8, "auto", "BOOTUP_DEFAULT", 76 * 100.0 / 255, 0},
-	/* pp_dpm_sclk with the synthetic current line "1: 77Mhz *" */
-	{"rx7800xt", "AMD Radeon (device 0x747E)", "RDNA3", NA, 24, 31, 48, 32, 236,
-	 2011, 456, 2254, 4, 16, 4, 16, "manual", "COMPUTE", 89 * 100.0 / 255, 868},
-	/* hwmon without a name file */
-	{"rx7800xt-sysfsrs", "AMD Radeon (device 0x747E)", "RDNA3", NA, 37, 43, 56,
-	 10, 222, 0, 96, 2124, 4, 16, 4, 16, NULL, "BOOTUP_DEFAULT", 0, 0},
-	{"rx7900xt", "AMD Radeon (device 0x744C)", "RDNA3", NA, 53, 61, 68, 68, 290,
-	 31, 1249, 2219, 4, 16, 4, 16, NULL, "BOOTUP_DEFAULT", 0, 0},
-	/* NUL-padded name and power_dpm_force_performance_level */
-	{"rx7900xtx", "AMD Radeon (device 0x744C)", "RDNA3", NA, 53, 61, 68, 68, 290,
-	 31, 1249, 2219, 4, 16, 4, 16, "auto", "BOOTUP_DEFAULT", 0, 0},
-	/* current_link_speed 32.0 GT/s is the switch; pp_dpm_pcie "1:
-	 * 16.0GT/s, x16 1143Mhz *"; sclk "S: 500Mhz"..."2: 2070Mhz" */
-	{"rx9070", "AMD Radeon (device 0x7550)", "RDNA4", NA, 48, 52, 72, 49, 200,
-	 900, 1124, 2070, 4, 16, 4, 16, "manual", "3D_FULL_SCREEN",
-	 117 * 100.0 / 255, 1944},
-	/* "S: 19Mhz *" deep-sleep line; power1_cap 120 W of 304 default */
-	{"rx9070xt", "AMD Radeon (device 0x7550)", "RDNA4", NA, 42, 45, 68, 55, 120,
-	 167, 1258, 1000, 4, 16, 4, 16, "auto", "BOOTUP_DEFAULT",
-	 81 * 100.0 / 255, 896},
-	/* no fan files; pp_dpm_pcie marks no line and current_link_speed
-	 * (32.0 GT/s) is none of its levels: the link is unknown */
-	{"rx9070xt-sysfsrs", "AMD Radeon (device 0x7550)", "RDNA4", NA, 39, 42, 62,
-	 19, 330, 59, 96, 2520, NA, NA, 3, 16, "auto", "3D_FULL_SCREEN", NA, NA},
-	/* revision 0xc4 -> built-in "880M" (the capture's README says 890M;
-	 * kfd simd_count 24 / simd_per_cu 2 = 12 CUs is an 880M);
-	 * pp_dpm_mclk marks no line: gpu_metrics v3.0 average_uclk 836 */
-	{"strixpoint", "AMD Radeon 880M Graphics", "RDNA3.5", 536870912.0, 38, NA,
-	 NA, 9.087, NA, 848, 836, 2900, 4, 16, 4, 16, "auto", NULL, NA, NA},
-	/* no revision; 163F has one name in the ids file; power1_average
-	 * (slowPPT) 3218000 preferred over power1_input 4057000; pp_dpm_mclk
-	 * with two '*' lines (687 MHz); no profile marked */
-	{"vangogh", "AMD Custom GPU 0405", "RDNA2", NA, 56, NA, NA, 3.218, 15, 200,
-	 687, 1600, 3, 16, NA, NA, NULL, NULL, NA, NA},
-	/* revision 0xc3 -> ids "AMD Radeon RX Vega"; pp_dpm_pcie two '*' */
-	{"vega56", "AMD Radeon RX Vega", "GCN 5", 8573157376.0, 38, 38, 39, 8, 260,
-	 26, 167, 1590, 3, 16, 3, 16, "auto", "BOOTUP_DEFAULT", 0, 5},
+    /* radeon driver (uevent DRIVER=radeon, PCI_ID=1002:6818) */
+    NOT_AMDGPU("hd7870", "card0 (0000:01:00.0, 1002:6818): driver radeon is "
+                         "not supported"),
+    /* Partial captures: one file, no uevent, so no driver to go by. */
+    NOT_AMDGPU("internal-4800h", PARTIAL),
+    NOT_AMDGPU("internal-7840u", PARTIAL),
+    NOT_AMDGPU("rx5500xt-sysfsrs", PARTIAL),
+    NOT_AMDGPU("rx5700xt-sysfsrs", PARTIAL),
+    NOT_AMDGPU("rx6700xt", PARTIAL),
+    NOT_AMDGPU("rx6800", PARTIAL),
+    NOT_AMDGPU("rx7900xtx-sysfsrs", PARTIAL),
+    NOT_AMDGPU("vangogh-sysfsrs", PARTIAL),
+    /* revision 0xdd -> built-in 780M; no fan; power1_average 3103000;
+     * current_link_* (APU); no pp_power_profile_mode */
+    {"phoenix", "AMD Radeon 780M Graphics",
+     "RDNA3",   4294967296.0,
+     25,        NA,
+     NA,        3.103,
+     NA,        800,
+     400,       2700,
+     4,         16,
+     4,         16,
+     "auto",    NULL,
+     NA,        NA},
+    /* revision 0x87 -> ids "AMD Radeon R7 200 Series"; SI: no power value,
+     * empty pp_dpm_* (no max), no fan1_input; pwm1 103 */
+    {"r7-240",
+     "AMD Radeon R7 200 Series",
+     "GCN 1",
+     2147483648.0,
+     52,
+     NA,
+     NA,
+     NA,
+     NA,
+     400,
+     1150,
+     NA,
+     2,
+     4,
+     3,
+     8,
+     "auto",
+     NULL,
+     103 * 100.0 / 255,
+     NA},
+    /* no revision; 679A has one name in the ids file; no max_link_* */
+    {"r9-280",
+     "AMD Radeon HD 7900 Series",
+     "GCN 1",
+     NA,
+     37,
+     NA,
+     NA,
+     NA,
+     NA,
+     300,
+     150,
+     NA,
+     2,
+     8,
+     NA,
+     NA,
+     NULL,
+     NULL,
+     139 * 100.0 / 255,
+     NA},
+    /* pp_dpm_pcie "1: 8.0GT/s, x8 619Mhz *" (current_link_* say 16 x16:
+     * the switch); temp3_input 0 */
+    {"rx5500xt", "AMD Radeon (device 0x7340)",
+     "RDNA1",    NA,
+     48,         48,
+     0,          16,
+     130,        31,
+     875,        1900,
+     3,          8,
+     3,          8,
+     NULL,       "COMPUTE",
+     0,          0},
+    {"rx5700xt",
+     "AMD Radeon (device 0x731F)",
+     "RDNA1",
+     NA,
+     58,
+     58,
+     62,
+     29,
+     220,
+     10,
+     875,
+     1900,
+     3,
+     16,
+     3,
+     16,
+     NULL,
+     "CUSTOM",
+     65 * 100.0 / 255,
+     29},
+    /* revision 0xe7 -> ids "AMD Radeon RX 580 Series"; GCN 4: PCI files;
+     * freq1_input 798080000 Hz is 798 whole MHz */
+    {"rx580",
+     "AMD Radeon RX 580 Series",
+     "GCN 4",
+     4294967296.0,
+     44,
+     NA,
+     NA,
+     41.045,
+     155,
+     798,
+     1750,
+     1366,
+     3,
+     16,
+     3,
+     16,
+     "auto",
+     "3D_FULL_SCREEN",
+     35 * 100.0 / 255,
+     595},
+    /* an x8 card: pp_dpm_pcie "1: 8.0GT/s, x8 619Mhz *" */
+    {"rx6600", "AMD Radeon (device 0x73FF)",
+     "RDNA2",  NA,
+     28,       28,
+     26,       3,
+     120,      20,
+     96,       2700,
+     3,        8,
+     3,        8,
+     NULL,     "3D_FULL_SCREEN",
+     0,        1395},
+    /* pp_dpm_sclk "0: 0Mhz *" / "1: 0Mhz *": no real maximum */
+    {"rx6600xt", "AMD Radeon (device 0x73FF)",
+     "RDNA2",    NA,
+     35,         35,
+     36,         3,
+     100,        0,
+     96,         NA,
+     3,          8,
+     3,          8,
+     NULL,       "BOOTUP_DEFAULT",
+     0,          0},
+    /* every file NUL-padded to 4096 bytes; revision 0xc0 */
+    {"rx6900xt", "AMD Radeon RX 6900 XT",
+     "RDNA2",    17163091968.0,
+     56,         59,
+     54,         36,
+     289,        500,
+     1000,       2660,
+     4,          16,
+     4,          16,
+     "auto",     "BOOTUP_DEFAULT",
+     0,          0},
+    /* only uevent (DRIVER=amdgpu, no PCI_ID, no newline) and pp_dpm_sclk
+     * ("0: 0Mhz *" / "1: 0Mhz *") */
+    {"rx6950xt", "AMD Radeon (unknown device)",
+     NULL,       NA,
+     NA,         NA,
+     NA,         NA,
+     NA,         0,
+     NA,         NA,
+     NA,         NA,
+     NA,         NA,
+     NULL,       NULL,
+     NA,         NA},
+    /* freq1_input 0 (GFXOFF); rotated profile table, "4 VR            *" */
+    {"rx7600s",
+     "AMD Radeon (device 0x7480)",
+     "RDNA3",
+     NA,
+     53,
+     54,
+     60,
+     1,
+     95,
+     0,
+     96,
+     1841,
+     4,
+     8,
+     4,
+     8,
+     "manual",
+     "VR",
+     76 * 100.0 / 255,
+     0},
+    /* pp_dpm_pcie marks no line: current_link_* (16.0 GT/s x8), which the
+     * table lists */
+    {"rx7700s",
+     "AMD Radeon (device 0x7480)",
+     "RDNA3",
+     NA,
+     34,
+     34,
+     42,
+     1,
+     100,
+     0,
+     96,
+     2208,
+     4,
+     8,
+     4,
+     8,
+     "auto",
+     "BOOTUP_DEFAULT",
+     76 * 100.0 / 255,
+     0},
+    /* pp_dpm_sclk with the synthetic current line "1: 77Mhz *" */
+    {"rx7800xt",
+     "AMD Radeon (device 0x747E)",
+     "RDNA3",
+     NA,
+     24,
+     31,
+     48,
+     32,
+     236,
+     2011,
+     456,
+     2254,
+     4,
+     16,
+     4,
+     16,
+     "manual",
+     "COMPUTE",
+     89 * 100.0 / 255,
+     868},
+    /* hwmon without a name file */
+    {"rx7800xt-sysfsrs",
+     "AMD Radeon (device 0x747E)",
+     "RDNA3",
+     NA,
+     37,
+     43,
+     56,
+     10,
+     222,
+     0,
+     96,
+     2124,
+     4,
+     16,
+     4,
+     16,
+     NULL,
+     "BOOTUP_DEFAULT",
+     0,
+     0},
+    {"rx7900xt", "AMD Radeon (device 0x744C)",
+     "RDNA3",    NA,
+     53,         61,
+     68,         68,
+     290,        31,
+     1249,       2219,
+     4,          16,
+     4,          16,
+     NULL,       "BOOTUP_DEFAULT",
+     0,          0},
+    /* NUL-padded name and power_dpm_force_performance_level */
+    {"rx7900xtx", "AMD Radeon (device 0x744C)",
+     "RDNA3",     NA,
+     53,          61,
+     68,          68,
+     290,         31,
+     1249,        2219,
+     4,           16,
+     4,           16,
+     "auto",      "BOOTUP_DEFAULT",
+     0,           0},
+    /* current_link_speed 32.0 GT/s is the switch; pp_dpm_pcie "1:
+     * 16.0GT/s, x16 1143Mhz *"; sclk "S: 500Mhz"..."2: 2070Mhz" */
+    {"rx9070",
+     "AMD Radeon (device 0x7550)",
+     "RDNA4",
+     NA,
+     48,
+     52,
+     72,
+     49,
+     200,
+     900,
+     1124,
+     2070,
+     4,
+     16,
+     4,
+     16,
+     "manual",
+     "3D_FULL_SCREEN",
+     117 * 100.0 / 255,
+     1944},
+    /* "S: 19Mhz *" deep-sleep line; power1_cap 120 W of 304 default */
+    {"rx9070xt",
+     "AMD Radeon (device 0x7550)",
+     "RDNA4",
+     NA,
+     42,
+     45,
+     68,
+     55,
+     120,
+     167,
+     1258,
+     1000,
+     4,
+     16,
+     4,
+     16,
+     "auto",
+     "BOOTUP_DEFAULT",
+     81 * 100.0 / 255,
+     896},
+    /* no fan files; pp_dpm_pcie marks no line and current_link_speed
+     * (32.0 GT/s) is none of its levels: the link is unknown */
+    {"rx9070xt-sysfsrs",
+     "AMD Radeon (device 0x7550)",
+     "RDNA4",
+     NA,
+     39,
+     42,
+     62,
+     19,
+     330,
+     59,
+     96,
+     2520,
+     NA,
+     NA,
+     3,
+     16,
+     "auto",
+     "3D_FULL_SCREEN",
+     NA,
+     NA},
+    /* revision 0xc4 -> built-in "880M" (the capture's README says 890M;
+     * kfd simd_count 24 / simd_per_cu 2 = 12 CUs is an 880M);
+     * pp_dpm_mclk marks no line: gpu_metrics v3.0 average_uclk 836 */
+    {"strixpoint",
+     "AMD Radeon 880M Graphics",
+     "RDNA3.5",
+     536870912.0,
+     38,
+     NA,
+     NA,
+     9.087,
+     NA,
+     848,
+     836,
+     2900,
+     4,
+     16,
+     4,
+     16,
+     "auto",
+     NULL,
+     NA,
+     NA},
+    /* no revision; 163F has one name in the ids file; power1_average
+     * (slowPPT) 3218000 preferred over power1_input 4057000; pp_dpm_mclk
+     * with two '*' lines (687 MHz); no profile marked */
+    {"vangogh", "AMD Custom GPU 0405",
+     "RDNA2",   NA,
+     56,        NA,
+     NA,        3.218,
+     15,        200,
+     687,       1600,
+     3,         16,
+     NA,        NA,
+     NULL,      NULL,
+     NA,        NA},
+    /* revision 0xc3 -> ids "AMD Radeon RX Vega"; pp_dpm_pcie two '*' */
+    {"vega56", "AMD Radeon RX Vega",
+     "GCN 5",  8573157376.0,
+     38,       38,
+     39,       8,
+     260,      26,
+     167,      1590,
+     3,        16,
+     3,        16,
+     "auto",   "BOOTUP_DEFAULT",
+     0,        5},
 };
 
 static void check_golden(const struct golden *g)
@@ -314,10 +613,11 @@ static void check_golden(const struct golden *g)
 
 	if (!g->name) {
 		assert_int_equal(cJSON_GetArraySize(devs), 0);
-		assert_string_equal(get(b, "status")->valuestring, "unavailable");
+		assert_string_equal(get(b, "status")->valuestring,
+		                    "unavailable");
 		if (!strstr(get(b, "detail")->valuestring, g->arch))
 			fail_msg("%s: detail '%s' lacks '%s'", g->capture,
-				 get(b, "detail")->valuestring, g->arch);
+			         get(b, "detail")->valuestring, g->arch);
 		cJSON_Delete(doc);
 		return;
 	}
@@ -356,8 +656,8 @@ static void check_golden(const struct golden *g)
 		if (g->fan_rpm == NA) {
 			/* The fan's reasons sit with the device's. */
 			assert_true(cJSON_IsNull(get(fan, "rpm")));
-			assert_non_null(strstr(reason(dev, "thermal.fans[0].rpm"),
-					       "no sensor"));
+			assert_non_null(strstr(
+			    reason(dev, "thermal.fans[0].rpm"), "no sensor"));
 		} else {
 			expect_num(cap, fan, "rpm", g->fan_rpm);
 		}
@@ -380,11 +680,12 @@ static void test_golden_every_capture(void **state)
 	/* Every capture directory has a row (and no row lacks a capture). */
 	for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s/class/drm", fixtures(),
-			 golden[i].capture);
+		         golden[i].capture);
 		assert_int_equal(access(path, F_OK), 0);
 	}
 	char cmd[1300];
-	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/class/drm | wc -l", fixtures());
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/class/drm | wc -l",
+	         fixtures());
 	FILE *p = popen(cmd, "r");
 	unsigned n = 0;
 	assert_non_null(p);
@@ -408,7 +709,8 @@ static void test_metrics_values_in_snapshot(void **state)
 	/* pp_od_clk_voltage OD_SCLK 500 / 2499 Mhz */
 	expect_num("rx6900xt", dev, "clocks.graphics_min_limit_mhz", 500);
 	expect_num("rx6900xt", dev, "clocks.graphics_max_limit_mhz", 2499);
-	expect_num("rx6900xt", dev, "memory.visible_total_bytes", 17163091968.0);
+	expect_num("rx6900xt", dev, "memory.visible_total_bytes",
+	           17163091968.0);
 	expect_num("rx6900xt", dev, "memory.gtt_total_bytes", 16786171904.0);
 	expect_num("rx6900xt", dev, "utilization.gpu_percent", 3);
 	expect_num("rx6900xt", dev, "thermal.slowdown_celsius", 100);
@@ -427,8 +729,8 @@ static void test_metrics_values_in_snapshot(void **state)
 	assert_true(cJSON_IsTrue(get(dev, "throttle.active")));
 	assert_int_equal(cJSON_GetArraySize(get(dev, "throttle.reasons")), 1);
 	assert_string_equal(
-		cJSON_GetArrayItem(get(dev, "throttle.reasons"), 0)->valuestring,
-		"sw_thermal");
+	    cJSON_GetArrayItem(get(dev, "throttle.reasons"), 0)->valuestring,
+	    "sw_thermal");
 	/* rotated profile table, VR active */
 	expect_str("rx7600s", dev, "power.profile", "VR");
 	cJSON_Delete(doc);
@@ -439,7 +741,7 @@ static void test_metrics_values_in_snapshot(void **state)
 	dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
 	expect_num("rx7700s", dev, "clocks.graphics_max_limit_mhz", NA);
 	assert_non_null(strstr(reason(dev, "clocks.graphics_max_limit_mhz"),
-			       "driver error"));
+	                       "driver error"));
 	cJSON_Delete(doc);
 }
 
@@ -463,19 +765,19 @@ static void test_sysfs_values_in_snapshot(void **state)
 		double membw, used, vis_used, gtt_used, free, cap_default;
 		double junction_crit, mem_crit;
 	} cases[] = {
-		/* mem_busy_percent 2; vram_used 536870912 of 4294967296;
-		 * vis_vram_used 150302720; gtt_used 92377088;
-		 * power1_cap_default 155000000; Polaris has only temp1
-		 * (edge): no junction or memory sensor, so no limits */
-		{"rx580", 2, 536870912.0, 150302720.0, 92377088.0,
-		 3758096384.0, 155, NA, NA},
-		/* mem_busy_percent 0; vram_used and vis_vram_used both
-		 * 668274688 (mem_info_vis_vram_total equals
-		 * mem_info_vram_total: all VRAM is CPU-visible);
-		 * gtt_used 62369792; power1_cap_default 289000000;
-		 * temp2_crit 110000, temp3_crit 100000 */
-		{"rx6900xt", 0, 668274688.0, 668274688.0, 62369792.0,
-		 17163091968.0 - 668274688.0, 289, 110, 100},
+	    /* mem_busy_percent 2; vram_used 536870912 of 4294967296;
+	     * vis_vram_used 150302720; gtt_used 92377088;
+	     * power1_cap_default 155000000; Polaris has only temp1
+	     * (edge): no junction or memory sensor, so no limits */
+	    {"rx580", 2, 536870912.0, 150302720.0, 92377088.0, 3758096384.0,
+	     155, NA, NA},
+	    /* mem_busy_percent 0; vram_used and vis_vram_used both
+	     * 668274688 (mem_info_vis_vram_total equals
+	     * mem_info_vram_total: all VRAM is CPU-visible);
+	     * gtt_used 62369792; power1_cap_default 289000000;
+	     * temp2_crit 110000, temp3_crit 100000 */
+	    {"rx6900xt", 0, 668274688.0, 668274688.0, 62369792.0,
+	     17163091968.0 - 668274688.0, 289, 110, 100},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char root[1200];
@@ -484,21 +786,23 @@ static void test_sysfs_values_in_snapshot(void **state)
 		cJSON *doc = snapshot_of(root);
 		const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
 		expect_num(cap, dev, "utilization.memory_bandwidth_percent",
-			   cases[i].membw);
+		           cases[i].membw);
 		expect_num(cap, dev, "memory.used_bytes", cases[i].used);
 		expect_num(cap, dev, "memory.visible_used_bytes",
-			   cases[i].vis_used);
-		expect_num(cap, dev, "memory.gtt_used_bytes", cases[i].gtt_used);
+		           cases[i].vis_used);
+		expect_num(cap, dev, "memory.gtt_used_bytes",
+		           cases[i].gtt_used);
 		expect_num(cap, dev, "memory.free_bytes", cases[i].free);
 		expect_num(cap, dev, "power.default_limit_watts",
-			   cases[i].cap_default);
+		           cases[i].cap_default);
 		expect_num(cap, dev, "thermal.gpu_max_celsius",
-			   cases[i].junction_crit);
+		           cases[i].junction_crit);
 		expect_num(cap, dev, "thermal.memory_max_celsius",
-			   cases[i].mem_crit);
+		           cases[i].mem_crit);
 		if (cases[i].junction_crit == NA)
-			assert_non_null(strstr(reason(dev, "thermal.gpu_max_celsius"),
-					       "no sensor"));
+			assert_non_null(
+			    strstr(reason(dev, "thermal.gpu_max_celsius"),
+			           "no sensor"));
 		cJSON_Delete(doc);
 	}
 }
@@ -509,8 +813,9 @@ static void test_list_radeon_unsupported(void **state)
 	char root[1200];
 	int status;
 	snprintf(root, sizeof(root), "%s/hd7870", fixtures());
-	const char *args[] = {"--sysfs", root, "--list", "--nvml-lib",
-			      "/nonexistent", "--procfs", empty_proc(), NULL};
+	const char *args[] = {
+	    "--sysfs",      root,       "--list",     "--nvml-lib",
+	    "/nonexistent", "--procfs", empty_proc(), NULL};
 	char *out = run_gputop(&status, args);
 	assert_int_equal(status, 0);
 	assert_non_null(strstr(out, "No GPU found"));
@@ -518,8 +823,8 @@ static void test_list_radeon_unsupported(void **state)
 	assert_non_null(line);
 	assert_non_null(strstr(line, "unavailable"));
 	assert_non_null(strstr(out, "card0 (0000:01:00.0, 1002:6818): driver "
-				    "radeon is not supported (gputop reads AMD "
-				    "GPUs through amdgpu only)"));
+	                            "radeon is not supported (gputop reads AMD "
+	                            "GPUs through amdgpu only)"));
 	free(out);
 }
 
@@ -590,11 +895,12 @@ static void test_builtin_names_with_revision(void **state)
 	static const struct {
 		const char *capture, *devdir, *revision, *name;
 	} cases[] = {
-		{"rx7800xt", "class/drm/card1/device", "0xc8\n",
-		 "AMD Radeon RX 7800 XT"},
-		{"rx7900xtx", "class/drm/card0/device", "0xce\n",
-		 "AMD Radeon RX 7900 GRE"},
-		{"rx9070", "class/drm/card1/device", "0xc3\n", "AMD Radeon RX 9070"},
+	    {"rx7800xt", "class/drm/card1/device", "0xc8\n",
+	     "AMD Radeon RX 7800 XT"},
+	    {"rx7900xtx", "class/drm/card0/device", "0xce\n",
+	     "AMD Radeon RX 7900 GRE"},
+	    {"rx9070", "class/drm/card1/device", "0xc3\n",
+	     "AMD Radeon RX 9070"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *root = copy_capture(cases[i].capture);
@@ -617,7 +923,8 @@ static void test_edited_capture_cases(void **state)
 	(void)state;
 	char *root = copy_capture("vega56");
 	char hw[1200];
-	snprintf(hw, sizeof(hw), "%s/class/drm/card0/device/hwmon/hwmon4", root);
+	snprintf(hw, sizeof(hw), "%s/class/drm/card0/device/hwmon/hwmon4",
+	         root);
 	sh("rm '%s/power1_average'", hw);
 	write_file(hw, "power1_input", "45123000\n");
 	write_file(hw, "temp1_crit", "-273150\n");
@@ -626,7 +933,7 @@ static void test_edited_capture_cases(void **state)
 	expect_num("edited", d, "power.draw_watts", 45.123);
 	expect_num("edited", d, "thermal.slowdown_celsius", NA);
 	assert_string_equal(reason(d, "thermal.slowdown_celsius"),
-			    "not supported by this device");
+	                    "not supported by this device");
 	/* temp1_emergency is untouched */
 	expect_num("edited", d, "thermal.shutdown_celsius", 90);
 	cJSON_Delete(doc);
@@ -646,23 +953,30 @@ static void test_edited_capture_cases(void **state)
  * hwmon/hwmon4/, so the check can fail.
  */
 static const char *const asleep_may_read[] = {
-	"uevent",           "vendor",   "device",
-	"subsystem_vendor", "subsystem_device", "revision",
-	"power/runtime_status", NULL,
+    "uevent",
+    "vendor",
+    "device",
+    "subsystem_vendor",
+    "subsystem_device",
+    "revision",
+    "power/runtime_status",
+    NULL,
 };
 
 static void test_suspended_device_not_read(void **state)
 {
 	(void)state;
 	static const char *const keys[] = {
-		"utilization.gpu_percent", "memory.used_bytes",
-		"thermal.gpu_celsius",     "power.draw_watts",
-		"clocks.graphics_mhz",     "memory.total_bytes",
-		"clocks.graphics_max_mhz",
+	    "utilization.gpu_percent", "memory.used_bytes",
+	    "thermal.gpu_celsius",     "power.draw_watts",
+	    "clocks.graphics_mhz",     "memory.total_bytes",
+	    "clocks.graphics_max_mhz",
 	};
 	static const char *const sensors[] = {
-		"gpu_busy_percent", "hwmon/hwmon4/temp1_input",
-		"hwmon/hwmon4/power1_average", NULL,
+	    "gpu_busy_percent",
+	    "hwmon/hwmon4/temp1_input",
+	    "hwmon/hwmon4/power1_average",
+	    NULL,
 	};
 	bool seen[3] = {false, false, false};
 	struct open_watch w;
@@ -674,7 +988,8 @@ static void test_suspended_device_not_read(void **state)
 	open_watch_init(&w, dev);
 	open_watch_tree(&w, "");
 	cJSON *doc = snapshot_of(root);
-	assert_int_equal(open_watch_check(&w, asleep_may_read, sensors, seen), 0);
+	assert_int_equal(open_watch_check(&w, asleep_may_read, sensors, seen),
+	                 0);
 	const cJSON *d = cJSON_GetArrayItem(get(doc, "devices"), 0);
 	expect_str("asleep", d, "state", "asleep");
 	/* Identity comes from discovery and the ids table, not the device. */
@@ -722,12 +1037,12 @@ static void put_text(const char *dir, const char *rel, const char *text)
 }
 
 static cJSON *snapshot_refused(const char *root, const char *proc,
-			       const char *refused)
+                               const char *refused)
 {
 	int status;
-	const char *args[] = {"--sysfs", root, "--snapshot", "--interval", "0.1",
-			      "--nvml-lib", "/nonexistent", "--procfs",
-			      proc, NULL};
+	const char *args[] = {
+	    "--sysfs",    root,           "--snapshot", "--interval", "0.1",
+	    "--nvml-lib", "/nonexistent", "--procfs",   proc,         NULL};
 	char *out = run_gputop_as(&status, args, refused);
 	if (status == UNPRIV_SKIP) {
 		free(out);
@@ -755,10 +1070,10 @@ static void test_processes_unreadable(void **state)
 	snprintf(root, sizeof(root), "%s/rx6900xt", fixtures());
 	put_text(proc, "4242/comm", "game\n");
 	put_text(proc, "4242/fdinfo/7",
-		 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
-		 "drm-driver:\tamdgpu\ndrm-client-id:\t12\n"
-		 "drm-pdev:\t0000:0c:00.0\ndrm-memory-vram:\t1024 KiB\n"
-		 "drm-engine-gfx:\t1000000 ns\n");
+	         "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
+	         "drm-driver:\tamdgpu\ndrm-client-id:\t12\n"
+	         "drm-pdev:\t0000:0c:00.0\ndrm-memory-vram:\t1024 KiB\n"
+	         "drm-engine-gfx:\t1000000 ns\n");
 	sh("mkdir -p '%s/4242/fd' '%s/4343/fd' && "
 	   "ln -s /dev/dri/renderD128 '%s/4242/fd/7' && "
 	   "ln -s /dev/dri/renderD128 '%s/4343/fd/5'",
@@ -773,15 +1088,15 @@ static void test_processes_unreadable(void **state)
 		remove_copy(proc);
 		skip();
 	}
-	const cJSON *top = cJSON_GetObjectItemCaseSensitive(doc,
-							    "processes_unreadable");
+	const cJSON *top =
+	    cJSON_GetObjectItemCaseSensitive(doc, "processes_unreadable");
 	assert_true(cJSON_IsNumber(top));
 	assert_int_equal(top->valueint, 1);
 	/* The readable one is listed. */
 	const cJSON *procs = get(doc, "processes");
 	assert_int_equal(cJSON_GetArraySize(procs), 1);
 	assert_int_equal(get(cJSON_GetArrayItem(procs, 0), "pid")->valueint,
-			 4242);
+	                 4242);
 	cJSON_Delete(doc);
 
 	/* The control: readable again, nothing is unreadable. */
@@ -804,9 +1119,10 @@ static void test_wakes_up_facts_follow(void **state)
 	write_file(dev, "power/runtime_status", "suspended\n");
 	setenv("GPUTOP_AMDGPU_IDS", ids_file(), 1);
 	struct gt_collector_config cfg = {
-		.backend = {.nvml_lib = "/nonexistent", .sysfs_root = root,
-			    .procfs_root = empty_proc()},
-		.interval_ns = GT_INTERVAL_MIN_NS,
+	    .backend = {.nvml_lib = "/nonexistent",
+	                .sysfs_root = root,
+	                .procfs_root = empty_proc()},
+	    .interval_ns = GT_INTERVAL_MIN_NS,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
 	struct gt_view v;
@@ -816,7 +1132,7 @@ static void test_wakes_up_facts_follow(void **state)
 	assert_int_equal(gt_view_open(&v, c), 0);
 	assert_int_equal(v.latest[0].state, GT_DEV_ASLEEP);
 	assert_int_equal(v.devs->items[0].f[GT_S_VRAM_TOTAL].why,
-			 GT_WHY_ASLEEP);
+	                 GT_WHY_ASLEEP);
 	assert_string_equal(v.devs->items[0].name, "AMD Radeon RX Vega");
 
 	write_file(dev, "power/runtime_status", "active\n");
@@ -842,15 +1158,15 @@ static void test_wakes_up_facts_follow(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_golden_every_capture),
-		cmocka_unit_test(test_metrics_values_in_snapshot),
-		cmocka_unit_test(test_sysfs_values_in_snapshot),
-		cmocka_unit_test(test_list_radeon_unsupported),
-		cmocka_unit_test(test_builtin_names_with_revision),
-		cmocka_unit_test(test_edited_capture_cases),
-		cmocka_unit_test(test_suspended_device_not_read),
-		cmocka_unit_test(test_processes_unreadable),
-		cmocka_unit_test(test_wakes_up_facts_follow),
+	    cmocka_unit_test(test_golden_every_capture),
+	    cmocka_unit_test(test_metrics_values_in_snapshot),
+	    cmocka_unit_test(test_sysfs_values_in_snapshot),
+	    cmocka_unit_test(test_list_radeon_unsupported),
+	    cmocka_unit_test(test_builtin_names_with_revision),
+	    cmocka_unit_test(test_edited_capture_cases),
+	    cmocka_unit_test(test_suspended_device_not_read),
+	    cmocka_unit_test(test_processes_unreadable),
+	    cmocka_unit_test(test_wakes_up_facts_follow),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++)
@@ -858,10 +1174,12 @@ int main(void)
 			char cmd[256];
 			/* chmod: a directory left at mode 000 (see
 			 * test_processes_unreadable) cannot be listed. */
-			snprintf(cmd, sizeof(cmd), "chmod -R u+rwX '%s'; rm -rf '%s'",
-				 copies[i], copies[i]);
+			snprintf(cmd, sizeof(cmd),
+			         "chmod -R u+rwX '%s'; rm -rf '%s'", copies[i],
+			         copies[i]);
 			if (system(cmd) != 0)
-				fprintf(stderr, "could not remove %s\n", copies[i]);
+				fprintf(stderr, "could not remove %s\n",
+				        copies[i]);
 			free(copies[i]);
 		}
 	rmdir(empty_proc());

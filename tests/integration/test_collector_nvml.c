@@ -27,11 +27,11 @@ static const char *env_or_fail(const char *name)
 }
 
 static struct gt_collector *open_scenario(const char *scn, const char *calls,
-					  const char *log)
+                                          const char *log)
 {
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", env_or_fail("GPUTOP_SCENARIO_DIR"),
-		 scn);
+	snprintf(path, sizeof(path), "%s/%s",
+	         env_or_fail("GPUTOP_SCENARIO_DIR"), scn);
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", path, 1);
 	if (calls)
 		setenv("GPUTOP_FAKE_NVML_CALLS", calls, 1);
@@ -42,9 +42,9 @@ static struct gt_collector *open_scenario(const char *scn, const char *calls,
 	else
 		unsetenv("GPUTOP_FAKE_NVML_LOG");
 	struct gt_collector_config cfg = {
-		.backend = {.nvml_lib = env_or_fail("GPUTOP_FAKE_NVML_LIB"),
-			    .procfs_root = "/nonexistent"},
-		.interval_ns = GT_INTERVAL_MIN_NS,
+	    .backend = {.nvml_lib = env_or_fail("GPUTOP_FAKE_NVML_LIB"),
+	                .procfs_root = "/nonexistent"},
+	    .interval_ns = GT_INTERVAL_MIN_NS,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
 	assert_non_null(c);
@@ -54,7 +54,7 @@ static struct gt_collector *open_scenario(const char *scn, const char *calls,
 static void latest(struct gt_collector *c, size_t dev, struct gt_sample *s)
 {
 	assert_int_equal(gt_ring_read_latest(&c->devices[dev].samples, s, NULL),
-			 GT_RING_OK);
+	                 GT_RING_OK);
 }
 
 static void test_lost_gpu_others_keep_updating(void **state)
@@ -134,7 +134,8 @@ static void test_no_blocking_pcie_call_per_tick(void **state)
 static void test_half_unsupported_driver(void **state)
 {
 	(void)state;
-	struct gt_collector *c = open_scenario("half-unsupported.scn", NULL, NULL);
+	struct gt_collector *c =
+	    open_scenario("half-unsupported.scn", NULL, NULL);
 	struct gt_sample s;
 	int ok = 0, missing = 0;
 
@@ -180,10 +181,10 @@ static void test_monitoring_never_writes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lost_gpu_others_keep_updating),
-		cmocka_unit_test(test_no_blocking_pcie_call_per_tick),
-		cmocka_unit_test(test_half_unsupported_driver),
-		cmocka_unit_test(test_monitoring_never_writes),
+	    cmocka_unit_test(test_lost_gpu_others_keep_updating),
+	    cmocka_unit_test(test_no_blocking_pcie_call_per_tick),
+	    cmocka_unit_test(test_half_unsupported_driver),
+	    cmocka_unit_test(test_monitoring_never_writes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,7 +48,7 @@ static const char *fixture(const char *rel)
 	static int k;
 	k ^= 1;
 	snprintf(buf[k], sizeof(buf[k]), "%s/intel/%s",
-		 run_env_or_fail("GPUTOP_FIXTURES"), rel);
+	         run_env_or_fail("GPUTOP_FIXTURES"), rel);
 	return buf[k];
 }
 
@@ -91,7 +91,7 @@ static void copy_tree(const char *src, const char *dst)
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
+                  struct FTW *ftw)
 {
 	(void)st, (void)flag, (void)ftw;
 	return remove(path);
@@ -137,7 +137,7 @@ static void copy_fixture(struct copy *c, const char *name, const char *card)
 	snprintf(c->root, sizeof(c->root), "%s/sys", tmpl);
 	copy_tree(fixture(name), c->root);
 	snprintf(c->dev, sizeof(c->dev), "%s/class/drm/%s/device", c->root,
-		 card);
+	         card);
 }
 
 static void drop_copy(struct copy *c)
@@ -169,21 +169,16 @@ static int intel_child_setup(void *ctx)
 }
 
 static cJSON *snapshot_ex(const char *sysfs, const char *pciids,
-			  const char *procfs, const char *refused)
+                          const char *procfs, const char *refused)
 {
-	const char *args[] = {"--sysfs",
-			      sysfs,
-			      "--snapshot",
-			      "--interval",
-			      "0.2",
-			      "--nvml-lib",
-			      "/nonexistent",
-			      procfs ? "--procfs" : NULL,
-			      procfs,
-			      NULL};
+	const char *args[] = {
+	    "--sysfs", sysfs,        "--snapshot",   "--interval",
+	    "0.2",     "--nvml-lib", "/nonexistent", procfs ? "--procfs" : NULL,
+	    procfs,    NULL};
 	struct intel_child child = {pciids, refused};
 	int status;
-	char *out = run_gputop_capture(args, intel_child_setup, &child, &status);
+	char *out =
+	    run_gputop_capture(args, intel_child_setup, &child, &status);
 	if (refused && status == UNPRIV_SKIP) {
 		free(out);
 		return NULL;
@@ -210,7 +205,7 @@ static void assert_num(const cJSON *obj, const char *path, double want)
 }
 
 static void assert_null_why(const cJSON *dev, const char *path,
-			    const char *reason_part)
+                            const char *reason_part)
 {
 	if (!cJSON_IsNull(get(dev, path)))
 		fail_msg("%s should be null", path);
@@ -220,7 +215,7 @@ static void assert_null_why(const cJSON *dev, const char *path,
 		fail_msg("%s is null without a reason", path);
 	if (reason_part && !strstr(why->valuestring, reason_part))
 		fail_msg("reason for %s is '%s', expected '%s'", path,
-			 why->valuestring, reason_part);
+		         why->valuestring, reason_part);
 }
 
 /* The reason the snapshot gives under "unavailable" for key. */
@@ -248,7 +243,7 @@ static void assert_all_explained(const cJSON *dev)
 				snprintf(path, sizeof(path), "%s", d->key);
 			else
 				snprintf(path, sizeof(path), "%s.%s", d->group,
-					 d->key);
+				         d->key);
 			if (cJSON_IsNull(get(dev, path)))
 				assert_null_why(dev, path, NULL);
 		}
@@ -297,7 +292,7 @@ static void test_dg2_snapshot(void **state)
 	assert_num(dev, "thermal.gpu_celsius", 72);
 	assert_num(dev, "thermal.fan_count", 1);
 	assert_num(cJSON_GetArrayItem(get(dev, "thermal.fans"), 0), "rpm",
-		   1850);
+	           1850);
 	assert_num(dev, "power.limit_watts", 190);
 	assert_num(dev, "power.enforced_limit_watts", 190);
 	assert_num(dev, "power.default_limit_watts", 225);
@@ -310,7 +305,7 @@ static void test_dg2_snapshot(void **state)
 	const cJSON *reasons = get(dev, "throttle.reasons");
 	assert_int_equal(cJSON_GetArraySize(reasons), 1);
 	assert_string_equal(cJSON_GetArrayItem(reasons, 0)->valuestring,
-			    "power_cap");
+	                    "power_cap");
 	assert_num(dev, "pcie.link_gen", 4);
 	assert_num(dev, "pcie.link_width", 16);
 	assert_num(dev, "pcie.max_link_gen", 4);
@@ -379,9 +374,9 @@ static void test_bmg_snapshot(void **state)
 	assert_num(dev, "thermal.memory_celsius", 70);
 	assert_num(dev, "thermal.fan_count", 2);
 	assert_num(cJSON_GetArrayItem(get(dev, "thermal.fans"), 0), "rpm",
-		   1320);
+	           1320);
 	assert_num(cJSON_GetArrayItem(get(dev, "thermal.fans"), 1), "rpm",
-		   1318);
+	           1318);
 	/* hwmon has RPM only. */
 	assert_true(cJSON_IsNull(
 	    get(cJSON_GetArrayItem(get(dev, "thermal.fans"), 0), "percent")));
@@ -474,15 +469,15 @@ static void assert_why(const struct gt_val *v, enum gt_why why)
 /* The value a rate must have, given the bounds on the interval the backend
  * measured: it read its clock between t0a..t0b and t1a..t1b. */
 static void assert_rate(const struct gt_val *v, double delta_units,
-			double scale, uint64_t t0a, uint64_t t0b, uint64_t t1a,
-			uint64_t t1b)
+                        double scale, uint64_t t0a, uint64_t t0b, uint64_t t1a,
+                        uint64_t t1b)
 {
 	assert_why(v, GT_WHY_OK);
 	double hi = delta_units * scale / (double)(t1a - t0b);
 	double lo = delta_units * scale / (double)(t1b - t0a);
 	if ((double)v->v < lo - 1 || (double)v->v > hi + 1)
 		fail_msg("rate %lld outside [%.1f, %.1f]", (long long)v->v, lo,
-			 hi);
+		         hi);
 }
 
 static void sleep_ms(long ms)
@@ -493,8 +488,8 @@ static void sleep_ms(long ms)
 
 /* Energy and idle counters advanced by known amounts between samples. */
 static void rates_case(const char *tree, const char *card,
-		       const char *energy_rel, uint64_t energy0,
-		       const char *rc6_rel, int64_t rc6_0)
+                       const char *energy_rel, uint64_t energy0,
+                       const char *rc6_rel, int64_t rc6_0)
 {
 	struct copy c;
 	struct be e;
@@ -511,7 +506,7 @@ static void rates_case(const char *tree, const char *card,
 
 	/* 48.2 J and 450 ms of RC6 in about half a second: ~96.4 W, ~90 %. */
 	snprintf(text, sizeof(text), "%llu",
-		 (unsigned long long)(energy0 + 48200000));
+	         (unsigned long long)(energy0 + 48200000));
 	put(c.dev, energy_rel, text);
 	snprintf(text, sizeof(text), "%lld", (long long)(rc6_0 + 450));
 	put(c.dev, rc6_rel, text);
@@ -521,13 +516,13 @@ static void rates_case(const char *tree, const char *card,
 	uint64_t t1b = gt_monotonic_ns();
 	/* mW = µJ × 1e6 / ns; cpercent = ms × 1e10 / ns */
 	assert_rate(&e.s.f[GT_F_POWER_DRAW], 48200000.0, 1e6, t0a, t0b, t1a,
-		    t1b);
+	            t1b);
 	assert_rate(&e.s.f[GT_F_IDLE_RESIDENCY], 450.0, 1e10, t0a, t0b, t1a,
-		    t1b);
+	            t1b);
 	assert_true(e.s.f[GT_F_POWER_DRAW].v > 90000 &&
-		    e.s.f[GT_F_POWER_DRAW].v < 96400);
+	            e.s.f[GT_F_POWER_DRAW].v < 96400);
 	assert_int_equal(e.s.f[GT_F_ENERGY].v,
-			 (int64_t)((energy0 + 48200000) / 1000));
+	                 (int64_t)((energy0 + 48200000) / 1000));
 
 	/* A counter that went backwards (driver reload) is not a rate. */
 	put(c.dev, energy_rel, "1000");
@@ -544,15 +539,15 @@ static void test_rates_xe(void **state)
 {
 	(void)state;
 	rates_case("xe-bmg", "card1", "hwmon/hwmon3/energy1_input",
-		   183214700000ull, "tile0/gt0/gtidle/idle_residency_ms",
-		   5820000);
+	           183214700000ull, "tile0/gt0/gtidle/idle_residency_ms",
+	           5820000);
 }
 
 static void test_rates_i915(void **state)
 {
 	(void)state;
 	rates_case("i915-dg2", "card0", "hwmon/hwmon2/energy1_input",
-		   912345678901ull, "../gt/gt0/rc6_residency_ms", 4711000);
+	           912345678901ull, "../gt/gt0/rc6_residency_ms", 4711000);
 }
 
 static void test_throttle_rewrites(void **state)
@@ -568,7 +563,7 @@ static void test_throttle_rewrites(void **state)
 	put(c.dev, "../gt/gt0/throttle_reason_prochot", "1");
 	be_sample(&e);
 	assert_int_equal(e.s.f[GT_F_THROTTLE].v,
-			 GT_THR_HW_THERMAL | GT_THR_HW_SLOWDOWN);
+	                 GT_THR_HW_THERMAL | GT_THR_HW_SLOWDOWN);
 	put(c.dev, "../gt/gt0/throttle_reason_thermal", "0");
 	put(c.dev, "../gt/gt0/throttle_reason_prochot", "0");
 	be_sample(&e); /* throttled, but no listed reason */
@@ -586,18 +581,18 @@ static void test_throttle_rewrites(void **state)
 	put(c.dev, "tile0/gt0/freq0/throttle/reasons", "pl1 vr_tdc");
 	be_sample(&e);
 	assert_int_equal(e.s.f[GT_F_THROTTLE].v,
-			 GT_THR_SW_POWER_CAP | GT_THR_CURRENT_LIMIT);
+	                 GT_THR_SW_POWER_CAP | GT_THR_CURRENT_LIMIT);
 	/* Older xe without "reasons": status, then the reason files. */
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/tile0/gt0/freq0/throttle/reasons",
-		 c.dev);
+	         c.dev);
 	assert_int_equal(unlink(path), 0);
 	put(c.dev, "tile0/gt0/freq0/throttle/status", "1");
 	put(c.dev, "tile0/gt0/freq0/throttle/reason_ratl", "1");
 	put(c.dev, "tile0/gt0/gtidle/idle_status", "gt-c6");
 	be_sample(&e);
 	assert_int_equal(e.s.f[GT_F_THROTTLE].v,
-			 GT_THR_SW_THERMAL | GT_THR_IDLE);
+	                 GT_THR_SW_THERMAL | GT_THR_IDLE);
 	be_close(&e);
 	drop_copy(&c);
 }
@@ -606,10 +601,14 @@ static void test_throttle_rewrites(void **state)
  * PCI identity and power state, which the PCI core answers without waking
  * the device. */
 static const char *const asleep_may_read[] = {
-	"device/uevent",           "device/vendor",
-	"device/device",           "device/subsystem_vendor",
-	"device/subsystem_device", "device/revision",
-	"device/power/runtime_status", NULL,
+    "device/uevent",
+    "device/vendor",
+    "device/device",
+    "device/subsystem_vendor",
+    "device/subsystem_device",
+    "device/revision",
+    "device/power/runtime_status",
+    NULL,
 };
 
 /* Every directory of the card (device/, hwmon/hwmon3/, tile0/gt0/freq0/
@@ -619,8 +618,9 @@ static void test_asleep_never_reads_sensors(void **state)
 {
 	(void)state;
 	static const char *const sensors[] = {
-		"device/tile0/gt0/freq0/act_freq",
-		"device/hwmon/hwmon3/energy1_input", NULL,
+	    "device/tile0/gt0/freq0/act_freq",
+	    "device/hwmon/hwmon3/energy1_input",
+	    NULL,
 	};
 	bool seen[2] = {false, false};
 	struct copy c;
@@ -642,7 +642,8 @@ static void test_asleep_never_reads_sensors(void **state)
 	assert_why(&e.st.f[GT_S_POWER_DEFAULT], GT_WHY_ASLEEP);
 	assert_int_equal(
 	    gt_intel_backend.processes(&e.b, 0, &(struct gt_proc_vec){0}), 0);
-	assert_int_equal(open_watch_check(&w, asleep_may_read, sensors, seen), 0);
+	assert_int_equal(open_watch_check(&w, asleep_may_read, sensors, seen),
+	                 0);
 
 	/* Awake again: the sample says the facts changed, and they read. */
 	put(c.dev, "power/runtime_status", "active");
@@ -673,7 +674,7 @@ static void test_pcie_behind_switch(void **state)
 	struct be e;
 	assert_non_null(mkdtemp(tmpl));
 	const char *chain = "devices/pci0000:00/0000:00:01.0/0000:01:00.0/"
-			    "0000:02:01.0/0000:03:00.0";
+	                    "0000:02:01.0/0000:03:00.0";
 	snprintf(path, sizeof(path), "%s/%s", tmpl, chain);
 	mkdir_parents(path, strlen(tmpl));
 	copy_tree(fixture("i915-dg2/class/drm/card0/device"), path);
@@ -710,13 +711,13 @@ static void xe_client_fdinfo(const char *proc, int round)
 {
 	char text[1024];
 	snprintf(text, sizeof(text),
-		 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
-		 "drm-driver:\txe\ndrm-client-id:\t3\n"
-		 "drm-pdev:\t0000:03:00.0\n"
-		 "drm-cycles-rcs:\t%llu\ndrm-total-cycles-rcs:\t%llu\n"
-		 "drm-resident-vram0:\t23992 KiB",
-		 1000000ull + (unsigned long long)round * 250000000ull,
-		 7655183225ull + (unsigned long long)round * 1000000000ull);
+	         "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t685\n"
+	         "drm-driver:\txe\ndrm-client-id:\t3\n"
+	         "drm-pdev:\t0000:03:00.0\n"
+	         "drm-cycles-rcs:\t%llu\ndrm-total-cycles-rcs:\t%llu\n"
+	         "drm-resident-vram0:\t23992 KiB",
+	         1000000ull + (unsigned long long)round * 250000000ull,
+	         7655183225ull + (unsigned long long)round * 1000000000ull);
 	put(proc, "4242/fdinfo/7", text);
 }
 
@@ -765,18 +766,18 @@ static void test_busy_from_fdinfo(void **state)
 	drop_copy(&c);
 }
 
-#define CHILD_CHECK(cond)                                                  \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "line %d: %s\n", __LINE__, #cond);  \
-			return 1;                                          \
-		}                                                          \
+#define CHILD_CHECK(cond)                                                      \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "line %d: %s\n", __LINE__, #cond);     \
+			return 1;                                              \
+		}                                                              \
 	} while (0)
 
 /* Runs as a user /proc/4343/fd refuses (unpriv.h), so the fdinfo scanner
  * counts one process it could not read. Returns 0 when every check held. */
 static int lower_bound_child(const char *root, const char *proc,
-			     const char *refused)
+                             const char *refused)
 {
 	int rc = unpriv_enter(refused);
 	if (rc != 0)
@@ -860,7 +861,8 @@ static void test_lower_bound_only_with_a_value(void **state)
 	assert_non_null(doc);
 	const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), 0);
 	assert_null_why(dev, "utilization.gpu_percent", "second sample");
-	assert_true(cJSON_IsFalse(get(dev, "utilization.gpu_percent_lower_bound")));
+	assert_true(
+	    cJSON_IsFalse(get(dev, "utilization.gpu_percent_lower_bound")));
 	assert_num(doc, "processes_unreadable", 1);
 	cJSON_Delete(doc);
 	assert_int_equal(chmod(path, 0755), 0);
@@ -892,8 +894,8 @@ static void test_fast_tick_reads_no_fdinfo(void **state)
 	setenv("GPUTOP_PCI_IDS", "/nonexistent", 1);
 	struct gt_collector_config cfg = {
 	    .backend = {.nvml_lib = "/nonexistent",
-			.sysfs_root = c.root,
-			.procfs_root = proc},
+	                .sysfs_root = c.root,
+	                .procfs_root = proc},
 	    .interval_ns = GT_INTERVAL_MIN_NS,
 	    /* Far away: the scheduled tick below is never a process tick. */
 	    .proc_interval_ns = 600ull * 1000000000ull,

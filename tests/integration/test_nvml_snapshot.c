@@ -26,8 +26,8 @@
 static char *scenario_path(const char *name)
 {
 	static char buf[1024];
-	snprintf(buf, sizeof(buf), "%s/%s", run_env_or_fail("GPUTOP_SCENARIO_DIR"),
-		 name);
+	snprintf(buf, sizeof(buf), "%s/%s",
+	         run_env_or_fail("GPUTOP_SCENARIO_DIR"), name);
 	return buf;
 }
 
@@ -43,41 +43,49 @@ static int scenario_child_setup(void *scenario)
 static char *run_gputop(const char *scenario, int *status, const char *args[])
 {
 	return run_gputop_capture(args, scenario_child_setup, (void *)scenario,
-				  status);
+	                          status);
 }
 
 static cJSON *snapshot(const char *scenario_file, const char *interval)
 {
 	int status;
-	const char *args[] = {"--snapshot", "--interval", interval, "--nvml-lib",
-			      run_env_or_fail("GPUTOP_FAKE_NVML_LIB"), "--procfs",
-			      NULL, "--sysfs", "/nonexistent", NULL};
+	const char *args[] = {"--snapshot",
+	                      "--interval",
+	                      interval,
+	                      "--nvml-lib",
+	                      run_env_or_fail("GPUTOP_FAKE_NVML_LIB"),
+	                      "--procfs",
+	                      NULL,
+	                      "--sysfs",
+	                      "/nonexistent",
+	                      NULL};
 	static char procfs[1024];
-	snprintf(procfs, sizeof(procfs), "%s/proc", run_env_or_fail("GPUTOP_FIXTURES"));
+	snprintf(procfs, sizeof(procfs), "%s/proc",
+	         run_env_or_fail("GPUTOP_FIXTURES"));
 	args[6] = procfs;
 	char *out = run_gputop(scenario_path(scenario_file), &status, args);
 	assert_int_equal(status, 0);
 	cJSON *doc = cJSON_Parse(out);
 	if (!doc)
 		fail_msg("snapshot is not valid JSON near: %.80s",
-			 cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
+		         cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
 	free(out);
 	return doc;
 }
 
 static void assert_null_with_reason(const cJSON *dev, const char *path,
-				    const char *reason_part)
+                                    const char *reason_part)
 {
 	cJSON *v = get(dev, path);
 	if (!cJSON_IsNull(v))
 		fail_msg("%s should be null", path);
 	cJSON *why = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(dev, "unavailable"), path);
+	    cJSON_GetObjectItemCaseSensitive(dev, "unavailable"), path);
 	if (!cJSON_IsString(why))
 		fail_msg("%s is null without a reason", path);
 	if (reason_part && !strstr(why->valuestring, reason_part))
 		fail_msg("reason for %s is '%s', expected '%s'", path,
-			 why->valuestring, reason_part);
+		         why->valuestring, reason_part);
 }
 
 /* The oracle: the same fake library and scenario, queried directly. */
@@ -89,8 +97,8 @@ static void oracle_open(struct oracle *o, const char *scenario_file)
 {
 	char why[256];
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", scenario_path(scenario_file), 1);
-	if (gt_nvml_api_load(&o->api, run_env_or_fail("GPUTOP_FAKE_NVML_LIB"), why,
-			     sizeof(why)) < 0)
+	if (gt_nvml_api_load(&o->api, run_env_or_fail("GPUTOP_FAKE_NVML_LIB"),
+	                     why, sizeof(why)) < 0)
 		fail_msg("loading the fake: %s", why);
 	assert_int_equal(o->api.init(), NVML_SUCCESS);
 }
@@ -115,7 +123,8 @@ static const cJSON *find_process(const cJSON *doc, int pid, unsigned device)
 		}
 	}
 	if (count != 1)
-		fail_msg("pid %d on GPU %u appears %d times", pid, device, count);
+		fail_msg("pid %d on GPU %u appears %d times", pid, device,
+		         count);
 	return found;
 }
 
@@ -125,9 +134,14 @@ static void test_no_gpu_explains_why(void **state)
 	int status;
 	/* --sysfs too: on a machine with an AMD or Intel GPU those backends
 	 * would find it. */
-	const char *args[] = {"--snapshot", "--interval", "0.1", "--nvml-lib",
-			      "/nonexistent/libnvidia-ml.so.1", "--sysfs",
-			      "/nonexistent", NULL};
+	const char *args[] = {"--snapshot",
+	                      "--interval",
+	                      "0.1",
+	                      "--nvml-lib",
+	                      "/nonexistent/libnvidia-ml.so.1",
+	                      "--sysfs",
+	                      "/nonexistent",
+	                      NULL};
 	char *out = run_gputop(NULL, &status, args);
 	assert_int_equal(status, 0);
 	cJSON *doc = cJSON_Parse(out);
@@ -136,14 +150,15 @@ static void test_no_gpu_explains_why(void **state)
 	cJSON *b = cJSON_GetArrayItem(get(doc, "backends"), 0);
 	assert_string_equal(str(b, "name"), "nvml");
 	assert_string_equal(str(b, "status"), "unavailable");
-	assert_non_null(strstr(str(b, "detail"), "cannot open shared object file"));
+	assert_non_null(
+	    strstr(str(b, "detail"), "cannot open shared object file"));
 	assert_false(cJSON_IsTrue(get(doc, "demo")));
 	cJSON_Delete(doc);
 	free(out);
 
-	const char *list_args[] = {"--list", "--nvml-lib",
-				   "/nonexistent/libnvidia-ml.so.1", "--sysfs",
-				   "/nonexistent", NULL};
+	const char *list_args[] = {
+	    "--list",  "--nvml-lib",   "/nonexistent/libnvidia-ml.so.1",
+	    "--sysfs", "/nonexistent", NULL};
 	out = run_gputop(NULL, &status, list_args);
 	assert_int_equal(status, 0);
 	assert_non_null(strstr(out, "No GPU found"));
@@ -162,11 +177,12 @@ static void test_h100x8_matches_the_driver(void **state)
 	assert_int_equal(o.api.count(&count), NVML_SUCCESS);
 	assert_int_equal(count, 8);
 	assert_int_equal(cJSON_GetArraySize(get(doc, "devices")), 8);
-	assert_string_equal(str(cJSON_GetArrayItem(get(doc, "backends"), 0), "status"),
-			    "ok");
+	assert_string_equal(
+	    str(cJSON_GetArrayItem(get(doc, "backends"), 0), "status"), "ok");
 
 	for (unsigned i = 0; i < count; i++) {
-		const cJSON *dev = cJSON_GetArrayItem(get(doc, "devices"), (int)i);
+		const cJSON *dev =
+		    cJSON_GetArrayItem(get(doc, "devices"), (int)i);
 		nvmlDevice_t h;
 		char buf[128];
 		assert_int_equal(o.api.handle_by_index(i, &h), NVML_SUCCESS);
@@ -193,7 +209,8 @@ static void test_h100x8_matches_the_driver(void **state)
 		assert_true(num(dev, "memory.total_bytes") == (double)m.total);
 		assert_true(num(dev, "memory.used_bytes") == (double)m.used);
 		assert_true(num(dev, "memory.free_bytes") == (double)m.free);
-		assert_true(num(dev, "memory.reserved_bytes") == (double)m.reserved);
+		assert_true(num(dev, "memory.reserved_bytes") ==
+		            (double)m.reserved);
 		/* "used" excludes reserved, unlike the v1 call. */
 		nvmlMemory_t m1;
 		assert_int_equal(o.api.memory_v1(h, &m1), NVML_SUCCESS);
@@ -204,11 +221,11 @@ static void test_h100x8_matches_the_driver(void **state)
 		assert_int_equal(o.api.utilization(h, &u), NVML_SUCCESS);
 		assert_true(num(dev, "utilization.gpu_percent") == u.gpu);
 		assert_true(num(dev, "utilization.memory_bandwidth_percent") ==
-			    u.memory);
+		            u.memory);
 
 		unsigned t;
 		assert_int_equal(o.api.temperature(h, NVML_TEMPERATURE_GPU, &t),
-				 NVML_SUCCESS);
+		                 NVML_SUCCESS);
 		assert_true(num(dev, "thermal.gpu_celsius") == t);
 
 		unsigned lo, hi, def, clk;
@@ -216,19 +233,23 @@ static void test_h100x8_matches_the_driver(void **state)
 		assert_true(num(dev, "power.min_limit_watts") == lo / 1000.0);
 		assert_true(num(dev, "power.max_limit_watts") == hi / 1000.0);
 		assert_int_equal(o.api.power_default(h, &def), NVML_SUCCESS);
-		assert_true(num(dev, "power.default_limit_watts") == def / 1000.0);
+		assert_true(num(dev, "power.default_limit_watts") ==
+		            def / 1000.0);
 		assert_int_equal(o.api.power_limit(h, &def), NVML_SUCCESS);
 		assert_true(num(dev, "power.limit_watts") == def / 1000.0);
 		assert_int_equal(o.api.power_usage(h, &def), NVML_SUCCESS);
-		assert_true(fabs(num(dev, "power.draw_watts") - def / 1000.0) < 1e-9);
+		assert_true(fabs(num(dev, "power.draw_watts") - def / 1000.0) <
+		            1e-9);
 		assert_true(num(dev, "power.energy_joules") > 0);
 
-		assert_int_equal(o.api.clock(h, NVML_CLOCK_SM, &clk), NVML_SUCCESS);
+		assert_int_equal(o.api.clock(h, NVML_CLOCK_SM, &clk),
+		                 NVML_SUCCESS);
 		assert_true(num(dev, "clocks.sm_mhz") == clk);
-		assert_int_equal(o.api.clock(h, NVML_CLOCK_MEM, &clk), NVML_SUCCESS);
+		assert_int_equal(o.api.clock(h, NVML_CLOCK_MEM, &clk),
+		                 NVML_SUCCESS);
 		assert_true(num(dev, "clocks.memory_mhz") == clk);
 		assert_int_equal(o.api.max_clock(h, NVML_CLOCK_GRAPHICS, &clk),
-				 NVML_SUCCESS);
+		                 NVML_SUCCESS);
 		assert_true(num(dev, "clocks.graphics_max_mhz") == clk);
 
 		assert_int_equal(o.api.pcie_gen(h, &clk), NVML_SUCCESS);
@@ -242,11 +263,13 @@ static void test_h100x8_matches_the_driver(void **state)
 		assert_true(num(dev, "pcie.rx_bytes_per_second") > 0);
 
 		/* Datacenter board: no fans, with the reason. */
-		assert_int_equal(cJSON_GetArraySize(get(dev, "thermal.fans")), 0);
+		assert_int_equal(cJSON_GetArraySize(get(dev, "thermal.fans")),
+		                 0);
 		assert_non_null(cJSON_GetObjectItemCaseSensitive(
-			get(dev, "unavailable"), "thermal.fans"));
+		    get(dev, "unavailable"), "thermal.fans"));
 		/* Hotspot does not exist in NVML: null with a reason. */
-		assert_null_with_reason(dev, "thermal.hotspot_celsius", "driver");
+		assert_null_with_reason(dev, "thermal.hotspot_celsius",
+		                        "driver");
 	}
 	oracle_close(&o);
 	cJSON_Delete(doc);
@@ -284,8 +307,8 @@ static void test_h100x8_processes(void **state)
 	p = find_process(doc, 7000, 2);
 	assert_true(cJSON_IsNull(get(p, "user")));
 	assert_true(cJSON_IsNull(get(p, "cmdline")));
-	assert_non_null(cJSON_GetObjectItemCaseSensitive(get(p, "unavailable"),
-							 "cmdline"));
+	assert_non_null(
+	    cJSON_GetObjectItemCaseSensitive(get(p, "unavailable"), "cmdline"));
 	cJSON_Delete(doc);
 }
 
@@ -303,7 +326,7 @@ static void test_lost_gpu_is_marked(void **state)
 			assert_true(cJSON_IsTrue(get(dev, "lost")));
 			assert_string_equal(str(dev, "state"), "lost");
 			assert_null_with_reason(dev, "utilization.gpu_percent",
-						"lost");
+			                        "lost");
 		} else {
 			assert_false(cJSON_IsTrue(get(dev, "lost")));
 			assert_true(num(dev, "utilization.gpu_percent") >= 0);
@@ -317,10 +340,10 @@ static void test_every_null_has_a_reason(void **state)
 {
 	(void)state;
 	static const char *const scenarios[] = {
-		"h100x8.scn", "rtx4090.scn", "a100-mig.scn",
-		"half-unsupported.scn", "unprivileged.scn"};
+	    "h100x8.scn", "rtx4090.scn", "a100-mig.scn", "half-unsupported.scn",
+	    "unprivileged.scn"};
 	static const char *const groups[] = {"utilization", "memory", "thermal",
-					     "power", "clocks", "pcie"};
+	                                     "power",       "clocks", "pcie"};
 	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
 		cJSON *doc = snapshot(scenarios[s], "0.1");
 		const cJSON *dev;
@@ -328,8 +351,8 @@ static void test_every_null_has_a_reason(void **state)
 		cJSON_ArrayForEach(dev, get(doc, "devices"))
 		{
 			const cJSON *why = get(dev, "unavailable");
-			for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]);
-			     g++) {
+			for (size_t g = 0;
+			     g < sizeof(groups) / sizeof(groups[0]); g++) {
 				const cJSON *v;
 				cJSON_ArrayForEach(v, get(dev, groups[g]))
 				{
@@ -338,10 +361,12 @@ static void test_every_null_has_a_reason(void **state)
 						continue;
 					nulls++;
 					snprintf(key, sizeof(key), "%s.%s",
-						 groups[g], v->string);
-					if (!cJSON_GetObjectItemCaseSensitive(why, key))
-						fail_msg("%s: %s null without reason",
-							 scenarios[s], key);
+					         groups[g], v->string);
+					if (!cJSON_GetObjectItemCaseSensitive(
+					        why, key))
+						fail_msg("%s: %s null without "
+						         "reason",
+						         scenarios[s], key);
 				}
 			}
 		}
@@ -363,11 +388,10 @@ static void test_mig_says_mig(void **state)
 	cJSON_ArrayForEach(p, get(doc, "processes"))
 	{
 		assert_true(cJSON_IsNull(get(p, "gpu_percent")));
-		assert_non_null(strstr(
-			cJSON_GetObjectItemCaseSensitive(get(p, "unavailable"),
-							 "gpu_percent")
-				->valuestring,
-			"MIG"));
+		assert_non_null(strstr(cJSON_GetObjectItemCaseSensitive(
+		                           get(p, "unavailable"), "gpu_percent")
+		                           ->valuestring,
+		                       "MIG"));
 		n++;
 	}
 	assert_true(n > 0);
@@ -386,10 +410,11 @@ static void test_geforce_fans(void **state)
 	oracle_open(&o, "rtx4090.scn");
 	o.api.handle_by_index(0, &h);
 	assert_int_equal(o.api.num_fans(h, &fans), NVML_SUCCESS);
-	assert_int_equal(cJSON_GetArraySize(get(dev, "thermal.fans")), (int)fans);
+	assert_int_equal(cJSON_GetArraySize(get(dev, "thermal.fans")),
+	                 (int)fans);
 	for (unsigned i = 0; i < fans; i++) {
-		const cJSON *fan = cJSON_GetArrayItem(get(dev, "thermal.fans"),
-						      (int)i);
+		const cJSON *fan =
+		    cJSON_GetArrayItem(get(dev, "thermal.fans"), (int)i);
 		assert_int_equal(o.api.fan_speed_v2(h, i, &pct), NVML_SUCCESS);
 		assert_true(num(fan, "percent") == pct);
 		assert_true(num(fan, "rpm") >= 0);
@@ -404,13 +429,13 @@ static void test_geforce_fans(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_gpu_explains_why),
-		cmocka_unit_test(test_h100x8_matches_the_driver),
-		cmocka_unit_test(test_h100x8_processes),
-		cmocka_unit_test(test_lost_gpu_is_marked),
-		cmocka_unit_test(test_every_null_has_a_reason),
-		cmocka_unit_test(test_mig_says_mig),
-		cmocka_unit_test(test_geforce_fans),
+	    cmocka_unit_test(test_no_gpu_explains_why),
+	    cmocka_unit_test(test_h100x8_matches_the_driver),
+	    cmocka_unit_test(test_h100x8_processes),
+	    cmocka_unit_test(test_lost_gpu_is_marked),
+	    cmocka_unit_test(test_every_null_has_a_reason),
+	    cmocka_unit_test(test_mig_says_mig),
+	    cmocka_unit_test(test_geforce_fans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

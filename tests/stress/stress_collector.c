@@ -61,16 +61,17 @@ int main(void)
 {
 	static struct shared sh;
 	struct gt_collector_config cfg = {
-		.demo = true,
-		.interval_ns = GT_INTERVAL_MIN_NS,
-		.proc_interval_ns = GT_INTERVAL_MIN_NS,
-		.backend = {.demo_seed = 7},
+	    .demo = true,
+	    .interval_ns = GT_INTERVAL_MIN_NS,
+	    .proc_interval_ns = GT_INTERVAL_MIN_NS,
+	    .backend = {.demo_seed = 7},
 	};
 	pthread_t rd[3];
 
 	sh.c = gt_collector_open(&cfg);
 	if (!sh.c || sh.c->ndevices != 4) {
-		fprintf(stderr, "stress_collector: demo collector did not open\n");
+		fprintf(stderr,
+		        "stress_collector: demo collector did not open\n");
 		return 1;
 	}
 	if (gt_collector_start(sh.c) != 0)

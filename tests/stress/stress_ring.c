@@ -15,8 +15,8 @@
 #include "core/publish.h"
 #include "core/ring.h"
 
-#define WORDS 61 /* an odd size: the tail is not a whole multiple of 8 */
-#define RECORDS 200000u
+#define WORDS       61 /* an odd size: the tail is not a whole multiple of 8 */
+#define RECORDS     200000u
 #define LIST_ROUNDS 20000u
 
 struct record {
@@ -68,7 +68,8 @@ static void *writer(void *arg)
 		gt_ring_push(&sh->ring, &r);
 		if (seq % (RECORDS / LIST_ROUNDS) == 0) {
 			size_t n = 1 + seq % 97;
-			struct list *l = malloc(sizeof(*l) + n * sizeof(uint64_t));
+			struct list *l =
+			    malloc(sizeof(*l) + n * sizeof(uint64_t));
 			if (!l)
 				abort();
 			l->gen = seq;
@@ -137,9 +138,10 @@ static void *reader(void *arg)
 	if (kind < 2) {
 		/* Every record was either read or reported lost. */
 		if (seen + cur.lost != RECORDS) {
-			fprintf(stderr, "reader %d: read %llu + lost %llu != %u\n",
-				kind, (unsigned long long)seen,
-				(unsigned long long)cur.lost, RECORDS);
+			fprintf(stderr,
+			        "reader %d: read %llu + lost %llu != %u\n",
+			        kind, (unsigned long long)seen,
+			        (unsigned long long)cur.lost, RECORDS);
 			atomic_fetch_add(&sh->torn, 1);
 		}
 		atomic_fetch_add(&sh->lost, cur.lost);

@@ -23,16 +23,16 @@ struct blob {
 
 /* Reads tests/fixtures/amdgpu/<capture>/class/drm/<card>/device/<leaf>. */
 static inline struct blob fixture(const char *capture, const char *card,
-			   const char *leaf)
+                                  const char *leaf)
 {
 	const char *dir = getenv("GPUTOP_FIXTURES");
 	char path[1024];
 	struct blob b = {NULL, 0};
 	if (!dir || !*dir)
 		fail_msg("GPUTOP_FIXTURES is not set: run with "
-			 "GPUTOP_FIXTURES=tests/fixtures from the repo root");
+		         "GPUTOP_FIXTURES=tests/fixtures from the repo root");
 	snprintf(path, sizeof(path), "%s/amdgpu/%s/class/drm/%s/device/%s", dir,
-		 capture, card, leaf);
+	         capture, card, leaf);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		fail_msg("cannot open %s", path);

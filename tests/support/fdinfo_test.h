@@ -34,29 +34,34 @@
 #include "core/model.h"
 
 #define SEC 1000000000ull
-#define MS 1000000ull
-#define T0 (100 * SEC)
+#define MS  1000000ull
+#define T0  (100 * SEC)
 #define KIB 1024ull
 #define MIB (1024ull * 1024)
 
-#define I915_TABS "i915/kernel-doc-i915-rst.tabs.txt"
+#define I915_TABS   "i915/kernel-doc-i915-rst.tabs.txt"
 #define I915_SPACES "i915/kernel-doc-i915-rst.txt"
-#define XE_TABS "xe/kernel-doc-xe-drm-client-dg2.tabs.txt"
-#define XE_SPACES "xe/kernel-doc-xe-drm-client-dg2.txt"
-#define AMD_V1 "amdgpu/amd-gfx-2024-05-06-tursulin-drm_print_memory_stats-v1-gfx.txt"
-#define AMD_V2 "amdgpu/dri-devel-2024-05-20-tursulin-drm_print_memory_stats-v2-compute.txt"
-#define AMD_LATE "amdgpu/amd-gfx-2024-10-24-tursulin-fdinfo-fixes-cover-pid1967-fd4.txt"
-#define AMD_515 "amdgpu/amdgpu_top-issue17-kernel5.15-legacy-format.txt"
-#define AMD_87 "amdgpu/amdgpu_top-issue87-pid2217-fd99.txt"
+#define XE_TABS     "xe/kernel-doc-xe-drm-client-dg2.tabs.txt"
+#define XE_SPACES   "xe/kernel-doc-xe-drm-client-dg2.txt"
+#define AMD_V1                                                                 \
+	"amdgpu/amd-gfx-2024-05-06-tursulin-drm_print_memory_stats-v1-gfx.txt"
+#define AMD_V2                                                                 \
+	"amdgpu/"                                                              \
+	"dri-devel-2024-05-20-tursulin-drm_print_memory_stats-v2-compute.txt"
+#define AMD_LATE                                                               \
+	"amdgpu/"                                                              \
+	"amd-gfx-2024-10-24-tursulin-fdinfo-fixes-cover-pid1967-fd4.txt"
+#define AMD_515   "amdgpu/amdgpu_top-issue17-kernel5.15-legacy-format.txt"
+#define AMD_87    "amdgpu/amdgpu_top-issue87-pid2217-fd99.txt"
 #define AMD_ROCMI "amdgpu/rocmi-kfd-py-pid3766769-fd8.txt"
-#define MSM "msm/dri-devel-msm-fdinfo-patch-glmark2.txt"
-#define PANFROST "panfrost/kernel-doc-panfrost-rst.txt"
-#define PANTHOR "panthor/kernel-doc-panthor-rst.txt"
-#define XDNA "amdxdna/xdna-driver-issue324-self-fd4-drm-lines.txt"
+#define MSM       "msm/dri-devel-msm-fdinfo-patch-glmark2.txt"
+#define PANFROST  "panfrost/kernel-doc-panfrost-rst.txt"
+#define PANTHOR   "panthor/kernel-doc-panthor-rst.txt"
+#define XDNA      "amdxdna/xdna-driver-issue324-self-fd4-drm-lines.txt"
 
 #define PDEV_I915 "0000:00:02.0"
-#define PDEV_XE "0000:03:00.0"
-#define PDEV_AMD "0000:04:00.0"
+#define PDEV_XE   "0000:03:00.0"
+#define PDEV_AMD  "0000:04:00.0"
 
 /* ---- samples ------------------------------------------------------------ */
 
@@ -67,7 +72,7 @@ static inline char *fixture(const char *rel, size_t *len)
 	const char *dir = getenv("GPUTOP_FIXTURES");
 	if (!dir || !*dir)
 		fail_msg("GPUTOP_FIXTURES is not set: run with "
-			 "GPUTOP_FIXTURES=tests/fixtures from the repo root");
+		         "GPUTOP_FIXTURES=tests/fixtures from the repo root");
 	snprintf(path, sizeof(path), "%s/fdinfo/%s", dir, rel);
 	if (len)
 		*len = 0;
@@ -86,8 +91,8 @@ static inline char *fixture(const char *rel, size_t *len)
 	return buf;
 }
 
-static inline const struct gt_fdinfo_engine *engine(const struct gt_fdinfo_sample *s,
-					     const char *name)
+static inline const struct gt_fdinfo_engine *
+engine(const struct gt_fdinfo_sample *s, const char *name)
 {
 	for (uint32_t i = 0; i < s->n_engines; i++)
 		if (strcmp(s->engines[i].name, name) == 0)
@@ -103,7 +108,8 @@ static inline uint64_t pdev_key(const char *s)
 	return k;
 }
 
-static inline uint64_t mem_of(const struct gt_fdinfo_sample *s, enum gt_fdinfo_mem m)
+static inline uint64_t mem_of(const struct gt_fdinfo_sample *s,
+                              enum gt_fdinfo_mem m)
 {
 	uint64_t b;
 	assert_true(gt_fdinfo_sample_mem(s, m, &b));
@@ -172,14 +178,14 @@ static inline void tree_init(struct tree *t)
 {
 	const char *tmp = getenv("TMPDIR");
 	snprintf(t->root, sizeof(t->root), "%s/gputop-fdinfo-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	         tmp && *tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(t->root));
 	/* Traversable by the unprivileged child of the permission test. */
 	assert_int_equal(chmod(t->root, 0755), 0);
 }
 
 static inline int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
+                           struct FTW *ftw)
 {
 	(void)st;
 	(void)ftw;
@@ -227,7 +233,8 @@ static inline int tree_teardown(void **state)
 	return 0;
 }
 
-#define tree_test(f) cmocka_unit_test_setup_teardown(f, tree_setup, tree_teardown)
+#define tree_test(f)                                                           \
+	cmocka_unit_test_setup_teardown(f, tree_setup, tree_teardown)
 
 static inline void mkpath(const char *path)
 {
@@ -257,7 +264,7 @@ static inline void write_file(const char *path, const char *data, size_t len)
 
 /* Descriptor fd of pid linking to target; its fdinfo is text (NULL: none). */
 static inline void tree_fd(struct tree *t, int pid, int fd, const char *target,
-		    const char *text)
+                           const char *text)
 {
 	char p[PATH_MAX];
 	tree_pid(t, pid);
@@ -294,15 +301,15 @@ static inline void tree_rm_pid(struct tree *t, int pid)
  * flags (field 9), which the scanner reads to tell processes apart and to
  * skip kernel threads. */
 static inline void tree_stat(struct tree *t, int pid, uint64_t start,
-			     uint64_t flags)
+                             uint64_t flags)
 {
 	char p[PATH_MAX], text[256];
 	tree_pid(t, pid);
 	snprintf(p, sizeof(p), "%s/%d/stat", t->root, pid);
 	int n = snprintf(text, sizeof(text),
-			 "%d (proc %d) S 1 %d %d 0 -1 %" PRIu64
-			 " 0 0 0 0 0 0 0 0 20 0 1 0 %" PRIu64 " 1000 10\n",
-			 pid, pid, pid, pid, flags, start);
+	                 "%d (proc %d) S 1 %d %d 0 -1 %" PRIu64
+	                 " 0 0 0 0 0 0 0 0 20 0 1 0 %" PRIu64 " 1000 10\n",
+	                 pid, pid, pid, pid, flags, start);
 	write_file(p, text, (size_t)n);
 }
 
@@ -324,19 +331,21 @@ static inline void tree_respawn(struct tree *t, int pid, uint64_t start)
  * 1 s on file systems that keep whole seconds). */
 static inline void tree_settle(void)
 {
-	struct timespec ts = { 0, 30000000 };
+	struct timespec ts = {0, 30000000};
 	nanosleep(&ts, NULL);
 }
 
 /* The processes of pdev after the last update, in a fresh vector. */
-static inline void procs(struct gt_fdinfo *fi, const char *pdev, struct gt_proc_vec *v)
+static inline void procs(struct gt_fdinfo *fi, const char *pdev,
+                         struct gt_proc_vec *v)
 {
 	memset(v, 0, sizeof(*v));
 	size_t n = gt_fdinfo_processes(fi, pdev, v);
 	assert_int_equal(n, v->count);
 }
 
-static inline const struct gt_process *proc_pid(const struct gt_proc_vec *v, int pid)
+static inline const struct gt_process *proc_pid(const struct gt_proc_vec *v,
+                                                int pid)
 {
 	for (size_t i = 0; i < v->count; i++)
 		if (v->items[i].pid == pid)
@@ -350,7 +359,7 @@ static inline const struct gt_process *proc_pid(const struct gt_proc_vec *v, int
 		const struct gt_val *v_ = (val);                               \
 		if (!gt_val_ok(v_))                                            \
 			fail_msg("%s: missing (why %d), want %lld", #val,      \
-				 v_->why, (long long)(expect));                \
+			         v_->why, (long long)(expect));                \
 		assert_int_equal(v_->v, (expect));                             \
 	} while (0)
 
@@ -359,10 +368,11 @@ static inline const struct gt_process *proc_pid(const struct gt_proc_vec *v, int
 		const struct gt_val *v_ = (val);                               \
 		if (v_->why != (reason))                                       \
 			fail_msg("%s: why %d (v %lld), want %d", #val,         \
-				 v_->why, (long long)v_->v, (int)(reason));    \
+			         v_->why, (long long)v_->v, (int)(reason));    \
 	} while (0)
 
-static inline void busy_is(struct gt_fdinfo *fi, const char *pdev, int64_t expect)
+static inline void busy_is(struct gt_fdinfo *fi, const char *pdev,
+                           int64_t expect)
 {
 	struct gt_val v;
 	bool lower = true;
@@ -376,21 +386,21 @@ static inline char *i915_client(uint64_t id, uint64_t render_ns)
 	char *out = malloc(512);
 	assert_non_null(out);
 	snprintf(out, 512,
-		 "pos:\t0\nflags:\t0100002\nmnt_id:\t21\n"
-		 "drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\n"
-		 "drm-client-id:\t%" PRIu64 "\n"
-		 "drm-total-system0:\t%" PRIu64 " KiB\n"
-		 "drm-resident-system0:\t%" PRIu64 " KiB\n"
-		 "drm-engine-render:\t%" PRIu64 " ns\n"
-		 "drm-engine-copy:\t0 ns\ndrm-engine-video:\t0 ns\n"
-		 "drm-engine-capacity-video:\t2\n"
-		 "drm-engine-video-enhance:\t0 ns\n",
-		 id, 2 * id, id, render_ns);
+	         "pos:\t0\nflags:\t0100002\nmnt_id:\t21\n"
+	         "drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\n"
+	         "drm-client-id:\t%" PRIu64 "\n"
+	         "drm-total-system0:\t%" PRIu64 " KiB\n"
+	         "drm-resident-system0:\t%" PRIu64 " KiB\n"
+	         "drm-engine-render:\t%" PRIu64 " ns\n"
+	         "drm-engine-copy:\t0 ns\ndrm-engine-video:\t0 ns\n"
+	         "drm-engine-capacity-video:\t2\n"
+	         "drm-engine-video-enhance:\t0 ns\n",
+	         id, 2 * id, id, render_ns);
 	return out;
 }
 
 static inline void set_client(struct tree *t, int pid, int fd, uint64_t id,
-		       uint64_t render_ns)
+                              uint64_t render_ns)
 {
 	char *text = i915_client(id, render_ns);
 	tree_drm(t, pid, fd, text);

@@ -16,19 +16,19 @@
 
 #include "headless.h"
 
-static struct gt_ctl_caps amd(void)
+static struct gt_control_caps amd(void)
 {
-	struct gt_ctl_caps c;
+	struct gt_control_caps c;
 	memset(&c, 0, sizeof(c));
 	c.vendor = GT_VENDOR_AMD;
 	snprintf(c.dev, sizeof(c.dev), "/sys/class/drm/card0/device");
-	c.power = (struct gt_ctl_range){true,      1000000,   201000000,
-	                                155000000, 155000000, ""};
+	c.power = (struct gt_control_range){true,      1000000,   201000000,
+	                                    155000000, 155000000, ""};
 	c.has_level = true;
 	snprintf(c.level, sizeof(c.level), "auto");
 	c.nprofiles = 2;
-	c.profiles[0] = (struct gt_ctl_profile){0, "BOOTUP_DEFAULT"};
-	c.profiles[1] = (struct gt_ctl_profile){5, "COMPUTE"};
+	c.profiles[0] = (struct gt_control_profile){0, "BOOTUP_DEFAULT"};
+	c.profiles[1] = (struct gt_control_profile){5, "COMPUTE"};
 	c.profile_active = 0;
 	c.fan_method = GT_FAN_METHOD_AMD_PWM_LOOP;
 	c.fan_count = 1;
@@ -49,9 +49,9 @@ static struct gt_profile_entry block(void)
 
 static void test_only_what_differs(void **state)
 {
-	struct gt_ctl_caps c = amd();
+	struct gt_control_caps c = amd();
 	struct gt_profile_entry e = block();
-	struct gt_ctl_change ch[6];
+	struct gt_control_change ch[6];
 	char err[256] = "";
 	(void)state;
 
@@ -64,9 +64,9 @@ static void test_only_what_differs(void **state)
 	e.power_mw = 120000;
 	snprintf(e.perf_level, sizeof(e.perf_level), "high");
 	assert_int_equal(gt_profile_changes(&e, &c, 1, ch, 6, err, 256), 2);
-	assert_int_equal(ch[0].kind, GT_CTL_PERF_LEVEL);
+	assert_int_equal(ch[0].kind, GT_CHANGE_PERF_LEVEL);
 	assert_string_equal(ch[0].text, "high");
-	assert_int_equal(ch[1].kind, GT_CTL_POWER_LIMIT);
+	assert_int_equal(ch[1].kind, GT_CHANGE_POWER_LIMIT);
 	assert_int_equal(ch[1].value, 120000000); /* µW for AMD */
 	assert_int_equal(ch[1].device, 1);
 	assert_string_equal(ch[1].dev, "/sys/class/drm/card0/device");
@@ -74,16 +74,16 @@ static void test_only_what_differs(void **state)
 
 static void test_power_profile(void **state)
 {
-	struct gt_ctl_caps c = amd();
+	struct gt_control_caps c = amd();
 	struct gt_profile_entry e = block();
-	struct gt_ctl_change ch[6];
+	struct gt_control_change ch[6];
 	char err[256] = "";
 	(void)state;
 
 	e.key_line[GT_PK_POWER_PROFILE] = 3;
 	snprintf(e.power_profile_name, sizeof(e.power_profile_name), "compute");
 	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), 1);
-	assert_int_equal(ch[0].kind, GT_CTL_POWER_PROFILE);
+	assert_int_equal(ch[0].kind, GT_CHANGE_POWER_PROFILE);
 	assert_int_equal(ch[0].value, 5);
 
 	e.power_profile = 7;
@@ -100,9 +100,9 @@ static void test_power_profile(void **state)
 
 static void test_refusals(void **state)
 {
-	struct gt_ctl_caps c = amd();
+	struct gt_control_caps c = amd();
 	struct gt_profile_entry e = block();
-	struct gt_ctl_change ch[6];
+	struct gt_control_change ch[6];
 	char err[256] = "";
 	(void)state;
 
@@ -131,9 +131,9 @@ static void test_refusals(void **state)
 
 static void test_software_curve(void **state)
 {
-	struct gt_ctl_caps c = amd();
+	struct gt_control_caps c = amd();
 	struct gt_profile_entry e = block();
-	struct gt_ctl_change ch[6];
+	struct gt_control_change ch[6];
 	char err[256] = "";
 	(void)state;
 
@@ -143,7 +143,7 @@ static void test_software_curve(void **state)
 	e.hysteresis_mc = 4000;
 	e.down_delay_ns = 7000000000ull;
 	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), 1);
-	assert_int_equal(ch[0].kind, GT_CTL_FAN_CURVE);
+	assert_int_equal(ch[0].kind, GT_CHANGE_FAN_CURVE);
 	assert_int_equal(ch[0].fan_method, GT_FAN_METHOD_AMD_PWM_LOOP);
 	assert_int_equal(ch[0].loop.hysteresis_mc, 4000);
 	assert_int_equal(ch[0].loop.down_delay_ns, 7000000000ull);

@@ -240,7 +240,7 @@ static void test_open_failure(void **state)
 	struct gt_amdgpu_drm *h = (struct gt_amdgpu_drm *)&h;
 	/* no such node */
 	assert_int_equal(gt_amdgpu_drm_open("/nonexistent/renderD128", &h),
-			 -ENOENT);
+	                 -ENOENT);
 	assert_null(h);
 	/* a file that is no amdgpu device: libdrm_amdgpu refuses it */
 	assert_true(gt_amdgpu_drm_open("/dev/null", &h) < 0);
@@ -251,14 +251,14 @@ static void test_open_failure(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_complete_sample_asks_nothing),
-		cmocka_unit_test(test_fills_only_what_is_missing),
-		cmocka_unit_test(test_every_sensor_and_unit),
-		cmocka_unit_test(test_failing_sensor_keeps_reason),
-		cmocka_unit_test(test_lower_bound_busy_replaced),
-		cmocka_unit_test(test_power_fallback),
-		cmocka_unit_test(test_odd_answers),
-		cmocka_unit_test(test_open_failure),
+	    cmocka_unit_test(test_complete_sample_asks_nothing),
+	    cmocka_unit_test(test_fills_only_what_is_missing),
+	    cmocka_unit_test(test_every_sensor_and_unit),
+	    cmocka_unit_test(test_failing_sensor_keeps_reason),
+	    cmocka_unit_test(test_lower_bound_busy_replaced),
+	    cmocka_unit_test(test_power_fallback),
+	    cmocka_unit_test(test_odd_answers),
+	    cmocka_unit_test(test_open_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,7 +30,7 @@ static void assert_val(const struct gt_val *v, int64_t want)
 {
 	if (!gt_val_ok(v))
 		fail_msg("value missing (why %d), expected %lld", v->why,
-			 (long long)want);
+		         (long long)want);
 	assert_int_equal(v->v, want);
 }
 
@@ -95,7 +95,7 @@ static void test_metrics_v13_throttle_and_fan(void **state)
 	assert_val(&m.temp_mem, 72000);
 	assert_val(&m.fan_rpm, 1944);
 	assert_val(&m.socket_power, 49000);
-	assert_val(&m.uclk, 1124);   /* current_uclk, not the average */
+	assert_val(&m.uclk, 1124); /* current_uclk, not the average */
 	assert_val(&m.gfxclk, 900);
 	assert_val(&m.gfx_activity, 2500);
 	assert_missing(&m.energy);
@@ -160,7 +160,7 @@ static void put16(uint8_t *b, size_t off, uint16_t v)
 }
 
 static void put_header(uint8_t *b, uint16_t size, uint8_t format,
-		       uint8_t content)
+                       uint8_t content)
 {
 	put16(b, 0, size);
 	b[2] = format;
@@ -177,10 +177,11 @@ static void test_metrics_all_ones(void **state)
 	put_header(b, 120, 1, 3);
 	assert_int_equal(gt_amdgpu_metrics_decode(b, sizeof(b), &m), 0);
 	const struct gt_val *all[] = {
-		&m.temp_gpu, &m.temp_hotspot, &m.temp_mem, &m.gfx_activity,
-		&m.umc_activity, &m.mm_activity, &m.socket_power, &m.energy,
-		&m.gfxclk, &m.uclk, &m.vclk, &m.fan_rpm, &m.pcie_width,
-		&m.pcie_gts10, &m.voltage_gfx, &m.throttle_raw, &m.throttle,
+	    &m.temp_gpu,     &m.temp_hotspot, &m.temp_mem,     &m.gfx_activity,
+	    &m.umc_activity, &m.mm_activity,  &m.socket_power, &m.energy,
+	    &m.gfxclk,       &m.uclk,         &m.vclk,         &m.fan_rpm,
+	    &m.pcie_width,   &m.pcie_gts10,   &m.voltage_gfx,  &m.throttle_raw,
+	    &m.throttle,
 	};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		assert_missing(all[i]);
@@ -207,9 +208,9 @@ static void test_metrics_other_layouts(void **state)
 	uint8_t v10[80];
 	memset(v10, 0, sizeof(v10));
 	put_header(v10, 80, 1, 0);
-	put16(v10, 16, 70);   /* temperature_edge */
-	put16(v10, 34, 200);  /* average_socket_power, W */
-	v10[36] = 0x00;       /* energy_accumulator (u32) = 0x20000 */
+	put16(v10, 16, 70);  /* temperature_edge */
+	put16(v10, 34, 200); /* average_socket_power, W */
+	v10[36] = 0x00;      /* energy_accumulator (u32) = 0x20000 */
 	v10[38] = 0x02;
 	put16(v10, 54, 1750); /* current_gfxclk */
 	v10[74] = 8;          /* pcie_link_width (u8) */
@@ -225,9 +226,9 @@ static void test_metrics_other_layouts(void **state)
 	uint8_t v20[120];
 	memset(v20, 0xff, sizeof(v20));
 	put_header(v20, 120, 2, 0);
-	put16(v20, 16, 5123); /* temperature_gfx, centi-°C */
+	put16(v20, 16, 5123);  /* temperature_gfx, centi-°C */
 	put16(v20, 44, 15000); /* average_socket_power, mW */
-	put16(v20, 80, 1900); /* current_gfxclk */
+	put16(v20, 80, 1900);  /* current_gfxclk */
 	assert_int_equal(gt_amdgpu_metrics_decode(v20, sizeof(v20), &m), 0);
 	assert_val(&m.temp_gpu, 51230);
 	assert_val(&m.socket_power, 15000);
@@ -349,20 +350,20 @@ struct mi_layout {
 	size_t vcn, energy, pcie_w, pcie_s, gfxclk, vclk0, uclk;
 };
 
-#define MI_FIXED(T)                                                        \
-	offsetof(T, energy), offsetof(T, pcie_w), offsetof(T, pcie_s),     \
+#define MI_FIXED(T)                                                            \
+	offsetof(T, energy), offsetof(T, pcie_w), offsetof(T, pcie_s),         \
 	    offsetof(T, c.gfxclk), offsetof(T, c.vclk0), offsetof(T, c.uclk)
 
 static const struct mi_layout mi_layouts[] = {
-	{4, sizeof(struct mi_v14), offsetof(struct mi_v14, vcn),
-	 MI_FIXED(struct mi_v14)},
-	{5, sizeof(struct mi_v15), offsetof(struct mi_v15, vcn),
-	 MI_FIXED(struct mi_v15)},
-	{6, sizeof(struct mi_v16), 0, MI_FIXED(struct mi_v16)},
-	{7, sizeof(struct mi_v17), 0, MI_FIXED(struct mi_v17)},
-	/* v1.8: v1.7's fixed part; a bigger per-partition tail (3360 bytes
-	 * in current copies of the header). */
-	{8, 3360, 0, MI_FIXED(struct mi_v17)},
+    {4, sizeof(struct mi_v14), offsetof(struct mi_v14, vcn),
+     MI_FIXED(struct mi_v14)},
+    {5, sizeof(struct mi_v15), offsetof(struct mi_v15, vcn),
+     MI_FIXED(struct mi_v15)},
+    {6, sizeof(struct mi_v16), 0, MI_FIXED(struct mi_v16)},
+    {7, sizeof(struct mi_v17), 0, MI_FIXED(struct mi_v17)},
+    /* v1.8: v1.7's fixed part; a bigger per-partition tail (3360 bytes
+     * in current copies of the header). */
+    {8, 3360, 0, MI_FIXED(struct mi_v17)},
 };
 
 static void put32(uint8_t *b, size_t off, uint32_t v)
@@ -390,8 +391,8 @@ static uint8_t *mi_table(const struct mi_layout *l, uint8_t fill)
 
 static void mi_fill(uint8_t *b, const struct mi_layout *l)
 {
-	put16(b, offsetof(struct mi_head, t_hot), 71);  /* °C */
-	put16(b, offsetof(struct mi_head, t_mem), 58);  /* °C */
+	put16(b, offsetof(struct mi_head, t_hot), 71); /* °C */
+	put16(b, offsetof(struct mi_head, t_mem), 58); /* °C */
 	put16(b, offsetof(struct mi_head, t_vrsoc), 49);
 	put16(b, offsetof(struct mi_head, power), 402); /* W */
 	put16(b, offsetof(struct mi_head, gfx), 87);    /* % */
@@ -408,8 +409,8 @@ static void mi_fill(uint8_t *b, const struct mi_layout *l)
 	put16(b, l->pcie_w, 16);
 	put16(b, l->pcie_s, 320); /* 32 GT/s */
 	/* Six XCCs (an MI300A's), two slots unfilled. */
-	static const uint16_t xcc[8] = {2100, 2100, 2000, 2000,
-					1900, 1900, 0xffff, 0xffff};
+	static const uint16_t xcc[8] = {2100, 2100, 2000,   2000,
+	                                1900, 1900, 0xffff, 0xffff};
 	for (int i = 0; i < 8; i++)
 		put16(b, l->gfxclk + 2 * (size_t)i, xcc[i]);
 	static const uint16_t vclk[4] = {1000, 1401, 0xffff, 0xffff};
@@ -457,7 +458,7 @@ static void test_metrics_mi300_layouts(void **state)
 		/* A header claiming one byte less than the version has. */
 		put16(b, 0, (uint16_t)(l->content == 8 ? 343 : l->size - 1));
 		assert_int_equal(gt_amdgpu_metrics_decode(b, l->size, &m),
-				 -EBADMSG);
+		                 -EBADMSG);
 		assert_missing(&m.temp_hotspot);
 		free(b);
 	}
@@ -482,10 +483,11 @@ static void test_metrics_mi300_all_ones(void **state)
 		uint8_t *b = mi_table(l, 0xff);
 		assert_int_equal(gt_amdgpu_metrics_decode(b, l->size, &m), 0);
 		const struct gt_val *all[] = {
-			&m.temp_gpu, &m.temp_hotspot, &m.temp_mem,
-			&m.gfx_activity, &m.umc_activity, &m.mm_activity,
-			&m.socket_power, &m.energy, &m.gfxclk, &m.uclk,
-			&m.vclk, &m.pcie_width, &m.pcie_gts10, &m.throttle,
+		    &m.temp_gpu,     &m.temp_hotspot, &m.temp_mem,
+		    &m.gfx_activity, &m.umc_activity, &m.mm_activity,
+		    &m.socket_power, &m.energy,       &m.gfxclk,
+		    &m.uclk,         &m.vclk,         &m.pcie_width,
+		    &m.pcie_gts10,   &m.throttle,
 		};
 		for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
 			assert_missing(all[k]);
@@ -552,7 +554,7 @@ static void test_metrics_bad_headers(void **state)
 	 * unknown layout. */
 	put_header(b, 360, 1, 9);
 	assert_int_equal(gt_amdgpu_metrics_decode(b, sizeof(b), &m),
-			 -EPROTONOSUPPORT);
+	                 -EPROTONOSUPPORT);
 	assert_missing(&m.temp_gpu);
 	/* The first v1.6 (384 bytes, reverted in May 2024 unused) is not
 	 * the v1.6 drivers fill (1664 bytes): refused, not misread. */
@@ -577,15 +579,16 @@ static void test_throttle_mapping(void **state)
 {
 	(void)state;
 	assert_int_equal(gt_amdgpu_throttle_from_indep(0), 0);
-	assert_int_equal(gt_amdgpu_throttle_from_indep(1u << 4), GT_THR_SW_POWER_CAP);
+	assert_int_equal(gt_amdgpu_throttle_from_indep(1u << 4),
+	                 GT_THR_SW_POWER_CAP);
 	assert_int_equal(gt_amdgpu_throttle_from_indep(UINT64_C(1) << 22),
-			 GT_THR_CURRENT_LIMIT);
+	                 GT_THR_CURRENT_LIMIT);
 	assert_int_equal(gt_amdgpu_throttle_from_indep(UINT64_C(1) << 35),
-			 GT_THR_SW_THERMAL);
+	                 GT_THR_SW_THERMAL);
 	assert_int_equal(gt_amdgpu_throttle_from_indep(UINT64_C(1) << 46),
-			 GT_THR_HW_THERMAL);
+	                 GT_THR_HW_THERMAL);
 	assert_int_equal(gt_amdgpu_throttle_from_indep(UINT64_C(1) << 57),
-			 GT_THR_OTHER);
+	                 GT_THR_OTHER);
 }
 
 /* ------------------------------------------------------------------ */
@@ -604,11 +607,11 @@ static const char *ids_file(void)
 }
 
 static void expect_name(const char *ids, uint16_t dev, int rev,
-			const char *want, enum gt_amdgpu_name_source src)
+                        const char *want, enum gt_amdgpu_name_source src)
 {
 	char name[GT_STR_NAME];
 	enum gt_amdgpu_name_source got =
-		gt_amdgpu_name(ids, dev, rev, name, sizeof(name));
+	    gt_amdgpu_name(ids, dev, rev, name, sizeof(name));
 	if (strcmp(name, want) != 0)
 		fail_msg("%04x/%d: '%s', expected '%s'", dev, rev, name, want);
 	assert_int_equal(got, src);
@@ -620,50 +623,50 @@ static void test_names(void **state)
 	const char *ids = ids_file();
 	/* In the distribution's table. */
 	expect_name(ids, 0x67DF, 0xE7, "AMD Radeon RX 580 Series",
-		    GT_AMDGPU_NAME_IDS_FILE);
+	            GT_AMDGPU_NAME_IDS_FILE);
 	expect_name(ids, 0x73BF, 0xC0, "AMD Radeon RX 6900 XT",
-		    GT_AMDGPU_NAME_IDS_FILE);
+	            GT_AMDGPU_NAME_IDS_FILE);
 	/* Missing there, in the built-in table. */
 	expect_name(ids, 0x15BF, 0xDD, "AMD Radeon 780M Graphics",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_BUILTIN);
 	expect_name(ids, 0x744C, 0xCE, "AMD Radeon RX 7900 GRE",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_BUILTIN);
 	expect_name(ids, 0x150E, 0xC4, "AMD Radeon 880M Graphics",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_BUILTIN);
 	expect_name(ids, 0x7550, 0xC0, "AMD Radeon RX 9070 XT",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_BUILTIN);
 	/* No revision file: a name only when all entries agree. */
 	expect_name(ids, 0x687F, GT_AMDGPU_REV_UNKNOWN, "AMD Radeon RX Vega",
-		    GT_AMDGPU_NAME_IDS_FILE);
-	expect_name(ids, 0x1901, GT_AMDGPU_REV_UNKNOWN, "AMD Radeon 740M Graphics",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_IDS_FILE);
+	expect_name(ids, 0x1901, GT_AMDGPU_REV_UNKNOWN,
+	            "AMD Radeon 740M Graphics", GT_AMDGPU_NAME_BUILTIN);
 	/* The RDNA3/4 captures have no revision file: each of their ids has
 	 * several names by revision in the table, so no guess. */
 	expect_name(ids, 0x747E, GT_AMDGPU_REV_UNKNOWN,
-		    "AMD Radeon (device 0x747E)", GT_AMDGPU_NAME_GENERIC);
+	            "AMD Radeon (device 0x747E)", GT_AMDGPU_NAME_GENERIC);
 	expect_name(ids, 0x744C, GT_AMDGPU_REV_UNKNOWN,
-		    "AMD Radeon (device 0x744C)", GT_AMDGPU_NAME_GENERIC);
+	            "AMD Radeon (device 0x744C)", GT_AMDGPU_NAME_GENERIC);
 	expect_name(ids, 0x7480, GT_AMDGPU_REV_UNKNOWN,
-		    "AMD Radeon (device 0x7480)", GT_AMDGPU_NAME_GENERIC);
+	            "AMD Radeon (device 0x7480)", GT_AMDGPU_NAME_GENERIC);
 	expect_name(ids, 0x7550, GT_AMDGPU_REV_UNKNOWN,
-		    "AMD Radeon (device 0x7550)", GT_AMDGPU_NAME_GENERIC);
+	            "AMD Radeon (device 0x7550)", GT_AMDGPU_NAME_GENERIC);
 	/* One entry, one name: the revision does not matter. */
 	expect_name(ids, 0x74A1, GT_AMDGPU_REV_UNKNOWN, "AMD Instinct MI300X",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_BUILTIN);
 	expect_name(ids, 0x74A0, 0x00, "AMD Instinct MI300A",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_BUILTIN);
 	expect_name(ids, 0x67DF, GT_AMDGPU_REV_UNKNOWN,
-		    "AMD Radeon (device 0x67DF)", GT_AMDGPU_NAME_GENERIC);
+	            "AMD Radeon (device 0x67DF)", GT_AMDGPU_NAME_GENERIC);
 	/* A revision no table lists. */
 	expect_name(ids, 0x744C, 0x01, "AMD Radeon (device 0x744C)",
-		    GT_AMDGPU_NAME_GENERIC);
+	            GT_AMDGPU_NAME_GENERIC);
 	expect_name(ids, 0x1234, 0x00, "AMD Radeon (device 0x1234)",
-		    GT_AMDGPU_NAME_GENERIC);
+	            GT_AMDGPU_NAME_GENERIC);
 	/* Without any ids file the built-in table still answers. */
 	expect_name("/nonexistent/amdgpu.ids", 0x747E, 0xC8,
-		    "AMD Radeon RX 7800 XT", GT_AMDGPU_NAME_BUILTIN);
+	            "AMD Radeon RX 7800 XT", GT_AMDGPU_NAME_BUILTIN);
 	expect_name("/nonexistent/amdgpu.ids", 0x67DF, 0xE7,
-		    "AMD Radeon (device 0x67DF)", GT_AMDGPU_NAME_GENERIC);
+	            "AMD Radeon (device 0x67DF)", GT_AMDGPU_NAME_GENERIC);
 	assert_true(gt_amdgpu_builtin_count() > 100);
 }
 
@@ -674,17 +677,20 @@ static void test_names_file_precedence(void **state)
 	char path[] = "/tmp/gputop-ids-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
-	static const char text[] = "# test\n1.0.0\n15BF,\tDD,\tVendor Says 780M\n"
-				   "bogus line\n744C,\tC8,\n";
-	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	static const char text[] =
+	    "# test\n1.0.0\n15BF,\tDD,\tVendor Says 780M\n"
+	    "bogus line\n744C,\tC8,\n";
+	assert_int_equal(write(fd, text, sizeof(text) - 1),
+	                 (ssize_t)sizeof(text) - 1);
 	close(fd);
-	expect_name(path, 0x15BF, 0xDD, "Vendor Says 780M", GT_AMDGPU_NAME_IDS_FILE);
+	expect_name(path, 0x15BF, 0xDD, "Vendor Says 780M",
+	            GT_AMDGPU_NAME_IDS_FILE);
 	/* An entry with no name is skipped. */
 	expect_name(path, 0x744C, 0xC8, "AMD Radeon RX 7900 XTX",
-		    GT_AMDGPU_NAME_BUILTIN);
+	            GT_AMDGPU_NAME_BUILTIN);
 	/* File and built-in disagree for 15BF: no guess without revision. */
 	expect_name(path, 0x15BF, GT_AMDGPU_REV_UNKNOWN,
-		    "AMD Radeon (device 0x15BF)", GT_AMDGPU_NAME_GENERIC);
+	            "AMD Radeon (device 0x15BF)", GT_AMDGPU_NAME_GENERIC);
 	unlink(path);
 }
 
@@ -713,20 +719,20 @@ static void test_arch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_metrics_v13_rx6900xt),
-		cmocka_unit_test(test_metrics_v13_throttle_and_fan),
-		cmocka_unit_test(test_metrics_v21_phoenix),
-		cmocka_unit_test(test_metrics_v30_strix),
-		cmocka_unit_test(test_metrics_all_ones),
-		cmocka_unit_test(test_metrics_other_layouts),
-		cmocka_unit_test(test_metrics_mi300_layouts),
-		cmocka_unit_test(test_metrics_mi300_all_ones),
-		cmocka_unit_test(test_metrics_mi300_truncated),
-		cmocka_unit_test(test_metrics_bad_headers),
-		cmocka_unit_test(test_throttle_mapping),
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_names_file_precedence),
-		cmocka_unit_test(test_arch),
+	    cmocka_unit_test(test_metrics_v13_rx6900xt),
+	    cmocka_unit_test(test_metrics_v13_throttle_and_fan),
+	    cmocka_unit_test(test_metrics_v21_phoenix),
+	    cmocka_unit_test(test_metrics_v30_strix),
+	    cmocka_unit_test(test_metrics_all_ones),
+	    cmocka_unit_test(test_metrics_other_layouts),
+	    cmocka_unit_test(test_metrics_mi300_layouts),
+	    cmocka_unit_test(test_metrics_mi300_all_ones),
+	    cmocka_unit_test(test_metrics_mi300_truncated),
+	    cmocka_unit_test(test_metrics_bad_headers),
+	    cmocka_unit_test(test_throttle_mapping),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_names_file_precedence),
+	    cmocka_unit_test(test_arch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

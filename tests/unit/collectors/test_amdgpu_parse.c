@@ -153,7 +153,8 @@ static void test_dpm_pcie(void **state)
 	blob_free(&b);
 	b = fixture("rx6600", "card1", "pp_dpm_pcie");
 	assert_int_equal(gt_amdgpu_parse_dpm(b.data, b.len, &d), 2);
-	assert_int_equal(gt_amdgpu_pcie_gen(gt_amdgpu_dpm_max_link(&d)->pcie_gts10), 3);
+	assert_int_equal(
+	    gt_amdgpu_pcie_gen(gt_amdgpu_dpm_max_link(&d)->pcie_gts10), 3);
 	assert_int_equal(gt_amdgpu_dpm_max_link(&d)->pcie_width, 8);
 	blob_free(&b);
 	/* No level marked (rx7700s): nothing is active. */
@@ -184,7 +185,8 @@ static void test_link_speed(void **state)
 	assert_int_equal(gt_amdgpu_parse_link_speed(b.data, b.len), 160);
 	blob_free(&b);
 	b = fixture("rx9070", "card1", "current_link_speed");
-	assert_int_equal(gt_amdgpu_pcie_gen(gt_amdgpu_parse_link_speed(b.data, b.len)), 5);
+	assert_int_equal(
+	    gt_amdgpu_pcie_gen(gt_amdgpu_parse_link_speed(b.data, b.len)), 5);
 	blob_free(&b);
 	assert_int_equal(gt_amdgpu_parse_link_speed("2.5 GT/s PCIe\n", 14), 25);
 	assert_int_equal(gt_amdgpu_pcie_gen(25), 1);
@@ -236,13 +238,14 @@ static void test_od_spaces_before_headers(void **state)
 	char text[2048];
 	size_t n = 0;
 	n += (size_t)snprintf(text + n, sizeof(text) - n,
-			      "OD_SCLK:\n0: 500Mhz\n1: 2660Mhz\n");
+	                      "OD_SCLK:\n0: 500Mhz\n1: 2660Mhz\n");
 	memset(text + n, ' ', 400);
 	n += 400;
 	n += (size_t)snprintf(text + n, sizeof(text) - n, "OD_RANGE:\nSCLK:");
 	memset(text + n, ' ', 300);
 	n += 300;
-	n += (size_t)snprintf(text + n, sizeof(text) - n, "500MHz 3000Mhz   \n");
+	n +=
+	    (size_t)snprintf(text + n, sizeof(text) - n, "500MHz 3000Mhz   \n");
 	struct gt_amdgpu_od od;
 	assert_int_equal(gt_amdgpu_parse_od(text, n, &od), 0);
 	assert_int_equal(od.sclk_min, 500);
@@ -294,32 +297,32 @@ static void test_od_every_capture(void **state)
 		const char *capture, *card;
 		int64_t min, max; /* -1: no OD_SCLK section */
 	} caps[] = {
-		{"internal-7840u", "card0", 800, 2700},
-		{"phoenix", "card1", 800, 2700},
-		{"rx5500xt-sysfsrs", "card0", 500, 1825},
-		{"rx5500xt", "card1", 500, 1900},
-		{"rx5700xt-sysfsrs", "card0", 800, 2100},
-		{"rx5700xt", "card1", 1351, 1900},
-		{"rx580", "card0", 300, 1366},
-		{"rx6600", "card1", 2600, 2700},
-		{"rx6700xt", "card0", 500, 2725},
-		{"rx6800", "card0", 500, 2314},
-		{"rx6900xt", "card0", 500, 2499},
-		{"rx7800xt-sysfsrs", "card0", 500, 2660},
-		{"rx7800xt", "card1", 500, 2660},
-		{"rx7900xt", "card0", 500, 2735},
-		{"rx7900xtx-sysfsrs", "card0", 500, 3005},
-		{"rx7900xtx", "card0", 500, 2735},
-		{"rx9070", "card1", -1, -1},
-		{"rx9070xt-sysfsrs", "card0", -1, -1},
-		{"rx9070xt", "card1", -1, -1},
-		{"strixpoint", "card1", 600, 2900},
-		{"vangogh-sysfsrs", "card0", 1600, 1600},
-		{"vega56", "card0", 852, 1590},
+	    {"internal-7840u", "card0", 800, 2700},
+	    {"phoenix", "card1", 800, 2700},
+	    {"rx5500xt-sysfsrs", "card0", 500, 1825},
+	    {"rx5500xt", "card1", 500, 1900},
+	    {"rx5700xt-sysfsrs", "card0", 800, 2100},
+	    {"rx5700xt", "card1", 1351, 1900},
+	    {"rx580", "card0", 300, 1366},
+	    {"rx6600", "card1", 2600, 2700},
+	    {"rx6700xt", "card0", 500, 2725},
+	    {"rx6800", "card0", 500, 2314},
+	    {"rx6900xt", "card0", 500, 2499},
+	    {"rx7800xt-sysfsrs", "card0", 500, 2660},
+	    {"rx7800xt", "card1", 500, 2660},
+	    {"rx7900xt", "card0", 500, 2735},
+	    {"rx7900xtx-sysfsrs", "card0", 500, 3005},
+	    {"rx7900xtx", "card0", 500, 2735},
+	    {"rx9070", "card1", -1, -1},
+	    {"rx9070xt-sysfsrs", "card0", -1, -1},
+	    {"rx9070xt", "card1", -1, -1},
+	    {"strixpoint", "card1", 600, 2900},
+	    {"vangogh-sysfsrs", "card0", 1600, 1600},
+	    {"vega56", "card0", 852, 1590},
 	};
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
-		struct blob b = fixture(caps[i].capture, caps[i].card,
-					"pp_od_clk_voltage");
+		struct blob b =
+		    fixture(caps[i].capture, caps[i].card, "pp_od_clk_voltage");
 		struct gt_amdgpu_od od;
 		if (gt_amdgpu_parse_od(b.data, b.len, &od) != 0)
 			fail_msg("%s: not parsed", caps[i].capture);
@@ -327,11 +330,11 @@ static void test_od_every_capture(void **state)
 			assert_false(od.has_sclk);
 			assert_true(od.has_sclk_offset);
 		} else if (!od.has_sclk || od.sclk_min != caps[i].min ||
-			   od.sclk_max != caps[i].max) {
+		           od.sclk_max != caps[i].max) {
 			fail_msg("%s: OD_SCLK %lld-%lld, expected %lld-%lld",
-				 caps[i].capture, (long long)od.sclk_min,
-				 (long long)od.sclk_max, (long long)caps[i].min,
-				 (long long)caps[i].max);
+			         caps[i].capture, (long long)od.sclk_min,
+			         (long long)od.sclk_max, (long long)caps[i].min,
+			         (long long)caps[i].max);
 		}
 		assert_true(od.has_sclk_range || od.has_sclk_offset);
 		blob_free(&b);
@@ -356,7 +359,7 @@ static void test_od_capture_artefact(void **state)
 /* ------------------------------------------------------------------ */
 
 static void expect_profile(const char *capture, const char *card, int idx,
-			   const char *name)
+                           const char *name)
 {
 	struct blob b = fixture(capture, card, "pp_power_profile_mode");
 	char got[GT_AMDGPU_PROFILE_NAME];
@@ -385,10 +388,12 @@ static void test_profile_flat_vega10(void **state)
 static void test_profile_nested(void **state)
 {
 	(void)state;
-	expect_profile("rx5700xt", "card1", 6, "CUSTOM");    /* SMU11, MEMCLK */
-	expect_profile("rx5500xt", "card1", 5, "COMPUTE");   /* SMU11, MEMLK */
-	expect_profile("rx6900xt", "card0", 0, "BOOTUP_DEFAULT"); /* NUL-padded */
-	expect_profile("rx7800xt", "card1", 5, "COMPUTE");   /* RDNA3, 2 domains */
+	expect_profile("rx5700xt", "card1", 6, "CUSTOM");  /* SMU11, MEMCLK */
+	expect_profile("rx5500xt", "card1", 5, "COMPUTE"); /* SMU11, MEMLK */
+	expect_profile("rx6900xt", "card0", 0,
+	               "BOOTUP_DEFAULT"); /* NUL-padded */
+	expect_profile("rx7800xt", "card1", 5,
+	               "COMPUTE"); /* RDNA3, 2 domains */
 	expect_profile("rx9070", "card1", 1, "3D_FULL_SCREEN"); /* RDNA4 */
 }
 
@@ -413,15 +418,15 @@ static void test_profile_garbage(void **state)
 {
 	(void)state;
 	char name[GT_AMDGPU_PROFILE_NAME];
-	assert_int_equal(gt_amdgpu_parse_power_profile("r\n", 2, name, sizeof(name)),
-			 -EBADMSG);
-	assert_int_equal(gt_amdgpu_parse_power_profile("", 0, name, sizeof(name)),
-			 -EBADMSG);
+	assert_int_equal(
+	    gt_amdgpu_parse_power_profile("r\n", 2, name, sizeof(name)),
+	    -EBADMSG);
+	assert_int_equal(
+	    gt_amdgpu_parse_power_profile("", 0, name, sizeof(name)), -EBADMSG);
 	/* A long name is cut to the buffer, never overflowed. */
 	static const char list[] = " 3 AVERYLONGPROFILENAME*\n";
-	assert_int_equal(gt_amdgpu_parse_power_profile(list, sizeof(list) - 1,
-						       name, 6),
-			 3);
+	assert_int_equal(
+	    gt_amdgpu_parse_power_profile(list, sizeof(list) - 1, name, 6), 3);
 	assert_string_equal(name, "AVERY");
 }
 
@@ -430,64 +435,61 @@ static void test_perf_level(void **state)
 	(void)state;
 	char word[32];
 	/* NUL-padded to 4096 bytes. */
-	struct blob b = fixture("rx7900xtx", "card0",
-				"power_dpm_force_performance_level");
+	struct blob b =
+	    fixture("rx7900xtx", "card0", "power_dpm_force_performance_level");
 	assert_int_equal(b.len, 4096);
-	assert_int_equal(gt_amdgpu_parse_perf_level(b.data, b.len, word,
-						    sizeof(word)),
-			 0);
+	assert_int_equal(
+	    gt_amdgpu_parse_perf_level(b.data, b.len, word, sizeof(word)), 0);
 	assert_string_equal(word, "auto");
 	blob_free(&b);
 	/* No final newline. */
 	b = fixture("rx7700s", "card1", "power_dpm_force_performance_level");
-	assert_int_equal(gt_amdgpu_parse_perf_level(b.data, b.len, word,
-						    sizeof(word)),
-			 0);
+	assert_int_equal(
+	    gt_amdgpu_parse_perf_level(b.data, b.len, word, sizeof(word)), 0);
 	assert_string_equal(word, "auto");
 	blob_free(&b);
 	b = fixture("rx7800xt", "card1", "power_dpm_force_performance_level");
-	assert_int_equal(gt_amdgpu_parse_perf_level(b.data, b.len, word,
-						    sizeof(word)),
-			 0);
+	assert_int_equal(
+	    gt_amdgpu_parse_perf_level(b.data, b.len, word, sizeof(word)), 0);
 	assert_string_equal(word, "manual");
 	blob_free(&b);
 	assert_int_equal(gt_amdgpu_parse_perf_level("profile_peak\n", 13, word,
-						    sizeof(word)),
-			 0);
+	                                            sizeof(word)),
+	                 0);
 	assert_string_equal(word, "profile_peak");
-	assert_int_equal(gt_amdgpu_parse_perf_level("\n", 1, word, sizeof(word)),
-			 -EBADMSG);
-	assert_int_equal(gt_amdgpu_parse_perf_level("Auto Mode", 9, word,
-						    sizeof(word)),
-			 -EBADMSG);
+	assert_int_equal(
+	    gt_amdgpu_parse_perf_level("\n", 1, word, sizeof(word)), -EBADMSG);
+	assert_int_equal(
+	    gt_amdgpu_parse_perf_level("Auto Mode", 9, word, sizeof(word)),
+	    -EBADMSG);
 	assert_int_equal(gt_amdgpu_parse_perf_level("manual", 6, word, 4),
-			 -EBADMSG);
+	                 -EBADMSG);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dpm_polaris_levels),
-		cmocka_unit_test(test_dpm_nul_padding),
-		cmocka_unit_test(test_dpm_unit_spelling),
-		cmocka_unit_test(test_dpm_two_active),
-		cmocka_unit_test(test_dpm_rdna3_synthetic_middle),
-		cmocka_unit_test(test_dpm_rdna4_sleep_line),
-		cmocka_unit_test(test_dpm_pcie),
-		cmocka_unit_test(test_dpm_empty_and_garbage),
-		cmocka_unit_test(test_link_speed),
-		cmocka_unit_test(test_od_nul_runs_before_headers),
-		cmocka_unit_test(test_od_spaces_before_headers),
-		cmocka_unit_test(test_od_formats),
-		cmocka_unit_test(test_od_every_capture),
-		cmocka_unit_test(test_od_capture_artefact),
-		cmocka_unit_test(test_profile_flat_smu7),
-		cmocka_unit_test(test_profile_flat_vega10),
-		cmocka_unit_test(test_profile_nested),
-		cmocka_unit_test(test_profile_rotated),
-		cmocka_unit_test(test_profile_list),
-		cmocka_unit_test(test_profile_garbage),
-		cmocka_unit_test(test_perf_level),
+	    cmocka_unit_test(test_dpm_polaris_levels),
+	    cmocka_unit_test(test_dpm_nul_padding),
+	    cmocka_unit_test(test_dpm_unit_spelling),
+	    cmocka_unit_test(test_dpm_two_active),
+	    cmocka_unit_test(test_dpm_rdna3_synthetic_middle),
+	    cmocka_unit_test(test_dpm_rdna4_sleep_line),
+	    cmocka_unit_test(test_dpm_pcie),
+	    cmocka_unit_test(test_dpm_empty_and_garbage),
+	    cmocka_unit_test(test_link_speed),
+	    cmocka_unit_test(test_od_nul_runs_before_headers),
+	    cmocka_unit_test(test_od_spaces_before_headers),
+	    cmocka_unit_test(test_od_formats),
+	    cmocka_unit_test(test_od_every_capture),
+	    cmocka_unit_test(test_od_capture_artefact),
+	    cmocka_unit_test(test_profile_flat_smu7),
+	    cmocka_unit_test(test_profile_flat_vega10),
+	    cmocka_unit_test(test_profile_nested),
+	    cmocka_unit_test(test_profile_rotated),
+	    cmocka_unit_test(test_profile_list),
+	    cmocka_unit_test(test_profile_garbage),
+	    cmocka_unit_test(test_perf_level),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

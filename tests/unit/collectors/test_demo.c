@@ -15,7 +15,7 @@
 #include "core/backend.h"
 #include "core/model.h"
 
-#define NDEV 4
+#define NDEV  4
 #define TICKS 600
 
 /* Fan slots past fan_count get this; the backend must leave them alone. */
@@ -24,13 +24,14 @@
 /* Everything one run of the demo backend produced. */
 struct trace {
 	struct gt_static st[NDEV];
-	struct gt_sample *s;    /* TICKS * NDEV, [tick * NDEV + dev] */
-	struct gt_proc_vec *p;  /* TICKS lists, all devices, device_index set */
+	struct gt_sample *s;   /* TICKS * NDEV, [tick * NDEV + dev] */
+	struct gt_proc_vec *p; /* TICKS lists, all devices, device_index set */
 	int ticks;
 	char detail[GT_DETAIL_LEN];
 };
 
-static const struct gt_sample *smp(const struct trace *tr, int tick, unsigned dev)
+static const struct gt_sample *smp(const struct trace *tr, int tick,
+                                   unsigned dev)
 {
 	return &tr->s[(size_t)tick * NDEV + dev];
 }
@@ -83,7 +84,8 @@ static void trace_run(struct trace *tr, uint64_t seed, int ticks)
 				s->f[GT_F_FAN_PERCENT0 + i].v = FAN_SENTINEL;
 				s->f[GT_F_FAN_RPM0 + i].v = FAN_SENTINEL;
 			}
-			assert_int_equal(b.ops->sample(&b, d, s, t % 5 == 0), 0);
+			assert_int_equal(b.ops->sample(&b, d, s, t % 5 == 0),
+			                 0);
 		}
 		for (unsigned d = 0; d < NDEV; d++) {
 			size_t first = tr->p[t].count;
@@ -105,21 +107,21 @@ static void trace_free(struct trace *tr)
 }
 
 static void check_range(int64_t v, int64_t lo, int64_t hi, const char *what,
-			unsigned dev, int tick)
+                        unsigned dev, int tick)
 {
 	if (v < lo || v > hi)
 		fail_msg("%s = %lld not in [%lld, %lld] (device %u, tick %d)",
-			 what, (long long)v, (long long)lo, (long long)hi, dev,
-			 tick);
+		         what, (long long)v, (long long)lo, (long long)hi, dev,
+		         tick);
 }
 
 static void check_why(const struct gt_val *val, const char *what, unsigned dev,
-		      int index)
+                      int index)
 {
 	if (val->why != GT_WHY_OK && val->why != GT_WHY_UNSUPPORTED_DEVICE)
 		fail_msg("%s %d of device %u has why %d: neither set nor "
-			 "failed with a reason",
-			 what, index, dev, val->why);
+		         "failed with a reason",
+		         what, index, dev, val->why);
 }
 
 static void test_probe_and_lifecycle(void **state)
@@ -178,18 +180,21 @@ static void test_static_facts(void **state)
 		for (int i = 0; i < GT_S__COUNT; i++)
 			check_why(&s->f[i], "static field", d, i);
 		assert_true(gt_val_ok(&s->f[GT_S_VRAM_TOTAL]));
-		assert_true(s->f[GT_S_VRAM_TOTAL].v >= 256 * (INT64_C(1) << 20));
+		assert_true(s->f[GT_S_VRAM_TOTAL].v >=
+		            256 * (INT64_C(1) << 20));
 		assert_true(gt_val_ok(&s->f[GT_S_FAN_COUNT]));
 		assert_in_range(s->f[GT_S_FAN_COUNT].v, 0, GT_MAX_FANS);
 		assert_true(gt_val_ok(&s->f[GT_S_CLK_GRAPHICS_MAX]));
 		if (gt_val_ok(&s->f[GT_S_POWER_MIN]) &&
 		    gt_val_ok(&s->f[GT_S_POWER_MAX])) {
-			assert_true(s->f[GT_S_POWER_MIN].v <= s->f[GT_S_POWER_DEFAULT].v);
-			assert_true(s->f[GT_S_POWER_DEFAULT].v <= s->f[GT_S_POWER_MAX].v);
+			assert_true(s->f[GT_S_POWER_MIN].v <=
+			            s->f[GT_S_POWER_DEFAULT].v);
+			assert_true(s->f[GT_S_POWER_DEFAULT].v <=
+			            s->f[GT_S_POWER_MAX].v);
 		}
 		if (gt_val_ok(&s->f[GT_S_TEMP_SLOWDOWN]))
 			assert_true(s->f[GT_S_TEMP_SLOWDOWN].v <
-				    s->f[GT_S_TEMP_SHUTDOWN].v);
+			            s->f[GT_S_TEMP_SHUTDOWN].v);
 		if (s->vendor == GT_VENDOR_NVIDIA) {
 			assert_int_equal(s->pci_vendor_id, 0x10DE);
 			assert_int_equal(strncmp(s->uuid, "GPU-", 4), 0);
@@ -202,9 +207,10 @@ static void test_static_facts(void **state)
 			integrated++;
 			assert_int_equal(s->vendor, GT_VENDOR_AMD);
 			assert_int_equal(s->f[GT_S_PCIE_MAX_GEN].why,
-					 GT_WHY_UNSUPPORTED_DEVICE);
+			                 GT_WHY_UNSUPPORTED_DEVICE);
 			assert_int_equal(s->f[GT_S_FAN_COUNT].v, 0);
-			assert_true(s->f[GT_S_VRAM_TOTAL].v <= 2 * (INT64_C(1) << 30));
+			assert_true(s->f[GT_S_VRAM_TOTAL].v <=
+			            2 * (INT64_C(1) << 30));
 		} else {
 			assert_true(gt_val_ok(&s->f[GT_S_PCIE_MAX_GEN]));
 			assert_true(gt_val_ok(&s->f[GT_S_PCIE_MAX_WIDTH]));
@@ -239,11 +245,12 @@ static void test_same_seed_is_identical(void **state)
 	for (int t = 0; t < a.ticks; t++) {
 		for (unsigned d = 0; d < NDEV; d++) {
 			assert_int_equal(smp(&a, t, d)->fan_count,
-					 smp(&b, t, d)->fan_count);
-			assert_int_equal(smp(&a, t, d)->state, smp(&b, t, d)->state);
+			                 smp(&b, t, d)->fan_count);
+			assert_int_equal(smp(&a, t, d)->state,
+			                 smp(&b, t, d)->state);
 			for (int i = 0; i < GT_F__COUNT; i++)
 				assert_val_equal(&smp(&a, t, d)->f[i],
-						 &smp(&b, t, d)->f[i]);
+				                 &smp(&b, t, d)->f[i]);
 		}
 		assert_int_equal(a.p[t].count, b.p[t].count);
 		for (size_t j = 0; j < a.p[t].count; j++) {
@@ -270,13 +277,14 @@ static void test_different_seed_differs(void **state)
 	(void)state;
 	struct trace a, b;
 	static const int dynamic[] = {GT_F_UTIL_GPU, GT_F_POWER_DRAW,
-				      GT_F_MEM_USED, GT_F_ENERGY};
+	                              GT_F_MEM_USED, GT_F_ENERGY};
 	size_t proc_diff = 0;
 
 	trace_run(&a, 1, 200);
 	trace_run(&b, 2, 200);
 	for (unsigned d = 0; d < NDEV; d++) {
-		for (size_t k = 0; k < sizeof(dynamic) / sizeof(dynamic[0]); k++) {
+		for (size_t k = 0; k < sizeof(dynamic) / sizeof(dynamic[0]);
+		     k++) {
 			int f = dynamic[k], diff = 0;
 			if (!fok(&a, 0, d, f))
 				continue;
@@ -284,14 +292,14 @@ static void test_different_seed_differs(void **state)
 				diff += fv(&a, t, d, f) != fv(&b, t, d, f);
 			if (diff < a.ticks / 2)
 				fail_msg("device %u field %d: only %d of %d "
-					 "ticks differ between seeds",
-					 d, f, diff, a.ticks);
+				         "ticks differ between seeds",
+				         d, f, diff, a.ticks);
 		}
 	}
 	for (int t = 0; t < a.ticks; t++)
 		for (size_t j = 0; j < a.p[t].count && j < b.p[t].count; j++)
 			proc_diff += a.p[t].items[j].f[GT_P_GPU].v !=
-				     b.p[t].items[j].f[GT_P_GPU].v;
+			             b.p[t].items[j].f[GT_P_GPU].v;
 	assert_true(proc_diff > (size_t)a.ticks);
 	trace_free(&a);
 	trace_free(&b);
@@ -312,18 +320,22 @@ static void test_every_field_valid_or_reasoned(void **state)
 			for (int i = 0; i < GT_F_FAN_PERCENT0; i++) {
 				check_why(&s->f[i], "sample field", d, i);
 				/* What a device lacks never flickers. */
-				assert_int_equal(s->f[i].why, smp(&tr, 0, d)->f[i].why);
+				assert_int_equal(s->f[i].why,
+				                 smp(&tr, 0, d)->f[i].why);
 			}
 			for (int i = 0; i < GT_MAX_FANS; i++) {
-				const struct gt_val *pct = &s->f[GT_F_FAN_PERCENT0 + i];
-				const struct gt_val *rpm = &s->f[GT_F_FAN_RPM0 + i];
+				const struct gt_val *pct =
+				    &s->f[GT_F_FAN_PERCENT0 + i];
+				const struct gt_val *rpm =
+				    &s->f[GT_F_FAN_RPM0 + i];
 				if (i < s->fan_count) {
 					check_why(pct, "fan percent", d, i);
 					assert_true(gt_val_ok(rpm));
 				} else {
 					assert_true(pct->v == FAN_SENTINEL);
 					assert_true(rpm->v == FAN_SENTINEL);
-					assert_int_equal(pct->why, GT_WHY_NOT_COLLECTED);
+					assert_int_equal(pct->why,
+					                 GT_WHY_NOT_COLLECTED);
 				}
 			}
 		}
@@ -336,13 +348,14 @@ static void test_every_field_valid_or_reasoned(void **state)
 		assert_true(fok(&tr, 0, d, GT_F_THROTTLE));
 		switch (st->vendor) {
 		case GT_VENDOR_NVIDIA:
-			assert_true(fok(&tr, 0, d, GT_F_ECC_CORRECTED_AGGREGATE));
+			assert_true(
+			    fok(&tr, 0, d, GT_F_ECC_CORRECTED_AGGREGATE));
 			assert_true(fok(&tr, 0, d, GT_F_PCIE_RX));
 			assert_true(fok(&tr, 0, d, GT_F_PSTATE));
 			break;
 		case GT_VENDOR_INTEL:
 			assert_int_equal(smp(&tr, 0, d)->f[GT_F_UTIL_MEMBW].why,
-					 GT_WHY_UNSUPPORTED_DEVICE);
+			                 GT_WHY_UNSUPPORTED_DEVICE);
 			assert_true(fok(&tr, 0, d, GT_F_UTIL_DEC));
 			assert_true(fok(&tr, 0, d, GT_F_UTIL_ENC));
 			break;
@@ -351,7 +364,7 @@ static void test_every_field_valid_or_reasoned(void **state)
 		}
 		if (st->integrated)
 			assert_int_equal(smp(&tr, 0, d)->f[GT_F_PCIE_GEN].why,
-					 GT_WHY_UNSUPPORTED_DEVICE);
+			                 GT_WHY_UNSUPPORTED_DEVICE);
 	}
 	trace_free(&tr);
 }
@@ -366,84 +379,106 @@ static void test_values_plausible(void **state)
 		const struct gt_static *st = &tr.st[d];
 		for (int t = 0; t < tr.ticks; t++) {
 			const struct gt_sample *s = smp(&tr, t, d);
-			static const int pct[] = {GT_F_UTIL_GPU, GT_F_UTIL_MEMBW,
-						  GT_F_UTIL_ENC, GT_F_UTIL_DEC};
-			for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+			static const int pct[] = {GT_F_UTIL_GPU,
+			                          GT_F_UTIL_MEMBW,
+			                          GT_F_UTIL_ENC, GT_F_UTIL_DEC};
+			for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]);
+			     k++)
 				if (fok(&tr, t, d, pct[k]))
 					check_range(s->f[pct[k]].v, 0, 10000,
-						    "utilisation", d, t);
+					            "utilisation", d, t);
 			for (int i = 0; i < s->fan_count; i++) {
 				if (gt_val_ok(&s->f[GT_F_FAN_PERCENT0 + i]))
-					check_range(s->f[GT_F_FAN_PERCENT0 + i].v,
-						    0, 10000, "fan %", d, t);
+					check_range(
+					    s->f[GT_F_FAN_PERCENT0 + i].v, 0,
+					    10000, "fan %", d, t);
 				check_range(s->f[GT_F_FAN_RPM0 + i].v, 0, 5000,
-					    "fan rpm", d, t);
+				            "fan rpm", d, t);
 			}
 
 			int64_t total = fv(&tr, t, d, GT_F_MEM_TOTAL);
 			int64_t used = fv(&tr, t, d, GT_F_MEM_USED);
-			int64_t reserved = fok(&tr, t, d, GT_F_MEM_RESERVED)
-						   ? fv(&tr, t, d, GT_F_MEM_RESERVED)
-						   : 0;
+			int64_t reserved =
+			    fok(&tr, t, d, GT_F_MEM_RESERVED)
+			        ? fv(&tr, t, d, GT_F_MEM_RESERVED)
+			        : 0;
 			assert_true(total == st->f[GT_S_VRAM_TOTAL].v);
-			check_range(used, 1, total - reserved, "memory used", d, t);
-			assert_true(used + fv(&tr, t, d, GT_F_MEM_FREE) + reserved == total);
+			check_range(used, 1, total - reserved, "memory used", d,
+			            t);
+			assert_true(used + fv(&tr, t, d, GT_F_MEM_FREE) +
+			                reserved ==
+			            total);
 
 			check_range(fv(&tr, t, d, GT_F_TEMP_GPU), 20000, 110000,
-				    "temperature", d, t);
+			            "temperature", d, t);
 			if (fok(&tr, t, d, GT_F_TEMP_HOTSPOT)) {
-				check_range(fv(&tr, t, d, GT_F_TEMP_HOTSPOT), 20000,
-					    110000, "hotspot", d, t);
+				check_range(fv(&tr, t, d, GT_F_TEMP_HOTSPOT),
+				            20000, 110000, "hotspot", d, t);
 				assert_true(fv(&tr, t, d, GT_F_TEMP_HOTSPOT) >=
-					    fv(&tr, t, d, GT_F_TEMP_GPU));
+				            fv(&tr, t, d, GT_F_TEMP_GPU));
 			}
 			if (fok(&tr, t, d, GT_F_TEMP_MEM))
 				check_range(fv(&tr, t, d, GT_F_TEMP_MEM), 20000,
-					    110000, "memory temp", d, t);
+				            110000, "memory temp", d, t);
 			if (t > 0) /* heat capacity: no jumps */
-				check_range(fv(&tr, t, d, GT_F_TEMP_GPU) -
-						    fv(&tr, t - 1, d, GT_F_TEMP_GPU),
-					    -3000, 3000, "temperature step", d, t);
+				check_range(
+				    fv(&tr, t, d, GT_F_TEMP_GPU) -
+				        fv(&tr, t - 1, d, GT_F_TEMP_GPU),
+				    -3000, 3000, "temperature step", d, t);
 
 			int64_t draw = fv(&tr, t, d, GT_F_POWER_DRAW);
 			check_range(draw, 1000, 1000000, "power", d, t);
 			if (fok(&tr, t, d, GT_F_POWER_ENFORCED))
 				check_range(draw, 0,
-					    fv(&tr, t, d, GT_F_POWER_ENFORCED) * 11 / 10,
-					    "power over enforced limit", d, t);
+				            fv(&tr, t, d, GT_F_POWER_ENFORCED) *
+				                11 / 10,
+				            "power over enforced limit", d, t);
 			if (fok(&tr, t, d, GT_F_POWER_LIMIT) &&
 			    gt_val_ok(&st->f[GT_S_POWER_MIN]))
 				check_range(fv(&tr, t, d, GT_F_POWER_LIMIT),
-					    st->f[GT_S_POWER_MIN].v,
-					    st->f[GT_S_POWER_MAX].v, "power limit", d, t);
+				            st->f[GT_S_POWER_MIN].v,
+				            st->f[GT_S_POWER_MAX].v,
+				            "power limit", d, t);
 			if (fok(&tr, t, d, GT_F_ENERGY) && t > 0)
 				/* one simulated second of the drawn power */
-				assert_true(fv(&tr, t, d, GT_F_ENERGY) -
-						    fv(&tr, t - 1, d, GT_F_ENERGY) ==
-					    draw);
+				assert_true(
+				    fv(&tr, t, d, GT_F_ENERGY) -
+				        fv(&tr, t - 1, d, GT_F_ENERGY) ==
+				    draw);
 
 			check_range(fv(&tr, t, d, GT_F_CLK_GRAPHICS), 1,
-				    st->f[GT_S_CLK_GRAPHICS_MAX].v, "graphics clock", d, t);
+			            st->f[GT_S_CLK_GRAPHICS_MAX].v,
+			            "graphics clock", d, t);
 			if (fok(&tr, t, d, GT_F_CLK_MEM))
 				check_range(fv(&tr, t, d, GT_F_CLK_MEM), 1,
-					    st->f[GT_S_CLK_MEM_MAX].v, "memory clock", d, t);
+				            st->f[GT_S_CLK_MEM_MAX].v,
+				            "memory clock", d, t);
 			if (fok(&tr, t, d, GT_F_PCIE_GEN)) {
 				check_range(fv(&tr, t, d, GT_F_PCIE_GEN), 1,
-					    st->f[GT_S_PCIE_MAX_GEN].v, "pcie gen", d, t);
+				            st->f[GT_S_PCIE_MAX_GEN].v,
+				            "pcie gen", d, t);
 				check_range(fv(&tr, t, d, GT_F_PCIE_WIDTH), 1,
-					    st->f[GT_S_PCIE_MAX_WIDTH].v, "pcie width", d, t);
+				            st->f[GT_S_PCIE_MAX_WIDTH].v,
+				            "pcie width", d, t);
 			}
 			if (fok(&tr, t, d, GT_F_PCIE_RX))
 				check_range(fv(&tr, t, d, GT_F_PCIE_RX), 0,
-					    INT64_C(64000000000), "pcie rx", d, t);
+				            INT64_C(64000000000), "pcie rx", d,
+				            t);
 			if (fok(&tr, t, d, GT_F_PSTATE))
-				check_range(fv(&tr, t, d, GT_F_PSTATE), 0, 15, "pstate", d, t);
+				check_range(fv(&tr, t, d, GT_F_PSTATE), 0, 15,
+				            "pstate", d, t);
 			if (fok(&tr, t, d, GT_F_ECC_CORRECTED_VOLATILE)) {
-				assert_true(fv(&tr, t, d, GT_F_ECC_CORRECTED_AGGREGATE) >=
-					    fv(&tr, t, d, GT_F_ECC_CORRECTED_VOLATILE));
+				assert_true(
+				    fv(&tr, t, d,
+				       GT_F_ECC_CORRECTED_AGGREGATE) >=
+				    fv(&tr, t, d, GT_F_ECC_CORRECTED_VOLATILE));
 				if (t > 0)
-					assert_true(fv(&tr, t, d, GT_F_ECC_CORRECTED_VOLATILE) >=
-						    fv(&tr, t - 1, d, GT_F_ECC_CORRECTED_VOLATILE));
+					assert_true(
+					    fv(&tr, t, d,
+					       GT_F_ECC_CORRECTED_VOLATILE) >=
+					    fv(&tr, t - 1, d,
+					       GT_F_ECC_CORRECTED_VOLATILE));
 			}
 		}
 	}
@@ -464,16 +499,20 @@ static void test_dynamics(void **state)
 			int64_t u = fv(&tr, t, d, GT_F_UTIL_GPU);
 			umin = u < umin ? u : umin;
 			umax = u > umax ? u : umax;
-			bool cap = fv(&tr, t, d, GT_F_THROTTLE) & GT_THR_SW_POWER_CAP;
+			bool cap =
+			    fv(&tr, t, d, GT_F_THROTTLE) & GT_THR_SW_POWER_CAP;
 			if (cap) {
 				capped++;
-				/* capped power pulls the clocks below their max */
+				/* capped power pulls the clocks below their max
+				 */
 				assert_true(fv(&tr, t, d, GT_F_CLK_GRAPHICS) <
-					    st->f[GT_S_CLK_GRAPHICS_MAX].v * 97 / 100);
+				            st->f[GT_S_CLK_GRAPHICS_MAX].v *
+				                97 / 100);
 			} else if (st->vendor == GT_VENDOR_NVIDIA &&
-				   !(fv(&tr, t, d, GT_F_THROTTLE) & GT_THR_IDLE)) {
+			           !(fv(&tr, t, d, GT_F_THROTTLE) &
+			             GT_THR_IDLE)) {
 				assert_true(fv(&tr, t, d, GT_F_CLK_GRAPHICS) ==
-					    st->f[GT_S_CLK_GRAPHICS_MAX].v);
+				            st->f[GT_S_CLK_GRAPHICS_MAX].v);
 			}
 		}
 		assert_true(umax - umin >= 500); /* the load moves */
@@ -481,7 +520,8 @@ static void test_dynamics(void **state)
 			int64_t sum = 0;
 			for (int t = 0; t < tr.ticks; t++)
 				sum += fv(&tr, t, d, GT_F_UTIL_GPU);
-			check_range(sum / tr.ticks, 8500, 9900, "training load", d, 0);
+			check_range(sum / tr.ticks, 8500, 9900, "training load",
+			            d, 0);
 		}
 	}
 	/* "Now and then": present, but not the normal state. */
@@ -495,9 +535,11 @@ static void test_dynamics(void **state)
 			continue;
 		int hot = 60, cold = 60;
 		for (int t = 60; t < tr.ticks; t++) {
-			if (fv(&tr, t, d, GT_F_TEMP_GPU) > fv(&tr, hot, d, GT_F_TEMP_GPU))
+			if (fv(&tr, t, d, GT_F_TEMP_GPU) >
+			    fv(&tr, hot, d, GT_F_TEMP_GPU))
 				hot = t;
-			if (fv(&tr, t, d, GT_F_TEMP_GPU) < fv(&tr, cold, d, GT_F_TEMP_GPU))
+			if (fv(&tr, t, d, GT_F_TEMP_GPU) <
+			    fv(&tr, cold, d, GT_F_TEMP_GPU))
 				cold = t;
 		}
 		int64_t ph = 0, pc = 0;
@@ -506,13 +548,13 @@ static void test_dynamics(void **state)
 			pc += fv(&tr, cold - k, d, GT_F_POWER_DRAW);
 		}
 		assert_true(fv(&tr, hot, d, GT_F_TEMP_GPU) >
-			    fv(&tr, cold, d, GT_F_TEMP_GPU) + 3000);
+		            fv(&tr, cold, d, GT_F_TEMP_GPU) + 3000);
 		assert_true(ph > pc);
 		/* and the fans follow the temperature */
 		assert_true(fv(&tr, hot, d, GT_F_FAN_PERCENT0) >
-			    fv(&tr, cold, d, GT_F_FAN_PERCENT0));
+		            fv(&tr, cold, d, GT_F_FAN_PERCENT0));
 		assert_true(fv(&tr, hot, d, GT_F_FAN_RPM0) >
-			    fv(&tr, cold, d, GT_F_FAN_RPM0));
+		            fv(&tr, cold, d, GT_F_FAN_RPM0));
 	}
 	trace_free(&tr);
 }
@@ -540,67 +582,77 @@ static void test_processes(void **state)
 				check_range(p->pid, 2, 4194304, "pid", d, t);
 				for (size_t k = 0; k < j; k++)
 					if (v->items[k].device_index == d)
-						assert_int_not_equal(p->pid, v->items[k].pid);
+						assert_int_not_equal(
+						    p->pid, v->items[k].pid);
 				assert_true(p->host_known);
 				assert_true(p->user[0] != '\0');
 				assert_true(p->name[0] != '\0');
 				assert_non_null(p->cmdline);
 				assert_non_null(strstr(p->cmdline, p->name));
-				assert_in_range(p->type, GT_PROC_COMPUTE, GT_PROC_BOTH);
+				assert_in_range(p->type, GT_PROC_COMPUTE,
+				                GT_PROC_BOTH);
 				both |= p->type == GT_PROC_BOTH;
-				container |= strncmp(p->container, "docker:", 7) == 0;
+				container |=
+				    strncmp(p->container, "docker:", 7) == 0;
 				/* Every value set, but GTT, which only
 				 * AMD devices have (with its reason). */
 				for (int i = 0; i < GT_P__COUNT; i++) {
 					if (i == GT_P_GTT &&
 					    tr.st[d].vendor != GT_VENDOR_AMD)
-						assert_int_equal(p->f[i].why,
-								 GT_WHY_UNSUPPORTED_DEVICE);
+						assert_int_equal(
+						    p->f[i].why,
+						    GT_WHY_UNSUPPORTED_DEVICE);
 					else
-						assert_true(gt_val_ok(&p->f[i]));
+						assert_true(
+						    gt_val_ok(&p->f[i]));
 				}
-				static const int pct[] = {GT_P_GPU, GT_P_ENC, GT_P_DEC};
+				static const int pct[] = {GT_P_GPU, GT_P_ENC,
+				                          GT_P_DEC};
 				for (size_t k = 0; k < 3; k++)
 					check_range(p->f[pct[k]].v, 0, 10000,
-						    "process %", d, t);
-				check_range(p->f[GT_P_CPU].v, 0, 64 * 10000, "process cpu", d, t);
+					            "process %", d, t);
+				check_range(p->f[GT_P_CPU].v, 0, 64 * 10000,
+				            "process cpu", d, t);
 				check_range(p->f[GT_P_HOST_MEM].v, 1 << 20,
-					    INT64_C(64) << 30, "process host memory", d, t);
+				            INT64_C(64) << 30,
+				            "process host memory", d, t);
 				mem += p->f[GT_P_MEM].v;
 				gpu += p->f[GT_P_GPU].v;
 			}
 			if (tr.st[d].integrated)
 				assert_true(n >= 1);
 			else
-				check_range((int64_t)n, 3, 6, "processes per GPU", d, t);
-			/* Processes happen at the moment of the latest sample. */
+				check_range((int64_t)n, 3, 6,
+				            "processes per GPU", d, t);
+			/* Processes happen at the moment of the latest sample.
+			 */
 			check_range(mem, 1, fv(&tr, t, d, GT_F_MEM_USED),
-				    "process memory sum", d, t);
+			            "process memory sum", d, t);
 			check_range(gpu, 0, fv(&tr, t, d, GT_F_UTIL_GPU) + 10,
-				    "process gpu sum", d, t);
+			            "process gpu sum", d, t);
 		}
 	}
 	assert_true(both);
 	assert_true(container);
 	/* Process values move slowly but do move. */
 	assert_true(tr.p[0].items[0].f[GT_P_GPU].v !=
-			    tr.p[tr.ticks - 1].items[0].f[GT_P_GPU].v ||
-		    tr.p[0].items[0].f[GT_P_MEM].v !=
-			    tr.p[tr.ticks - 1].items[0].f[GT_P_MEM].v);
+	                tr.p[tr.ticks - 1].items[0].f[GT_P_GPU].v ||
+	            tr.p[0].items[0].f[GT_P_MEM].v !=
+	                tr.p[tr.ticks - 1].items[0].f[GT_P_MEM].v);
 	trace_free(&tr);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_probe_and_lifecycle),
-		cmocka_unit_test(test_static_facts),
-		cmocka_unit_test(test_same_seed_is_identical),
-		cmocka_unit_test(test_different_seed_differs),
-		cmocka_unit_test(test_every_field_valid_or_reasoned),
-		cmocka_unit_test(test_values_plausible),
-		cmocka_unit_test(test_dynamics),
-		cmocka_unit_test(test_processes),
+	    cmocka_unit_test(test_probe_and_lifecycle),
+	    cmocka_unit_test(test_static_facts),
+	    cmocka_unit_test(test_same_seed_is_identical),
+	    cmocka_unit_test(test_different_seed_differs),
+	    cmocka_unit_test(test_every_field_valid_or_reasoned),
+	    cmocka_unit_test(test_values_plausible),
+	    cmocka_unit_test(test_dynamics),
+	    cmocka_unit_test(test_processes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

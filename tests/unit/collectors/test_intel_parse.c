@@ -63,14 +63,14 @@ static void test_table_sorted_and_found(void **state)
 	}
 	assert_true(rows > 100);
 	assert_string_equal(gt_intel_id_lookup(0x56a0)->name,
-			    "Intel Arc A770 Graphics");
+	                    "Intel Arc A770 Graphics");
 	assert_string_equal(gt_intel_id_lookup(0xe20b)->name,
-			    "Intel Arc B580 Graphics");
+	                    "Intel Arc B580 Graphics");
 	assert_string_equal(gt_intel_id_lookup(0xe20b)->arch, "Xe2-HPG");
 	assert_string_equal(gt_intel_id_lookup(0x9a49)->name,
-			    "Intel Iris Xe Graphics");
+	                    "Intel Iris Xe Graphics");
 	assert_string_equal(gt_intel_id_lookup(0x7d55)->name,
-			    "Intel Arc Graphics (Meteor Lake)");
+	                    "Intel Arc Graphics (Meteor Lake)");
 	assert_string_equal(gt_intel_id_lookup(0x64a0)->arch, "Xe2-LPG");
 	assert_null(gt_intel_id_lookup(0x0001));
 }
@@ -83,22 +83,22 @@ static void test_pciids_find(void **state)
 
 	/* AMD's 56a0 comes first in the file and must not match. */
 	assert_int_equal(gt_intel_pciids_find(ids, 0x56a0, buf, sizeof(buf)),
-			 0);
+	                 0);
 	assert_string_equal(buf, "DG2 [Arc A770]");
 	assert_int_equal(gt_intel_pciids_find(ids, 0xe20b, buf, sizeof(buf)),
-			 0);
+	                 0);
 	assert_string_equal(buf, "Battlemage G21 [Arc B580]");
 	assert_int_equal(gt_intel_pciids_find(ids, 0x1234, buf, sizeof(buf)),
-			 0);
+	                 0);
 	assert_string_equal(buf, "Some Bracketless Chip");
 	/* e20c is listed under the vendor after Intel's, 2684 before. */
 	assert_int_equal(gt_intel_pciids_find(ids, 0xe20c, buf, sizeof(buf)),
-			 -ENOENT);
+	                 -ENOENT);
 	assert_int_equal(gt_intel_pciids_find(ids, 0x2684, buf, sizeof(buf)),
-			 -ENOENT);
+	                 -ENOENT);
 	assert_int_equal(gt_intel_pciids_find("/nonexistent/pci.ids", 0x56a0,
-					      buf, sizeof(buf)),
-			 -ENOENT);
+	                                      buf, sizeof(buf)),
+	                 -ENOENT);
 	/* A short buffer truncates and terminates. */
 	assert_int_equal(gt_intel_pciids_find(ids, 0x56a0, buf, 4), 0);
 	assert_string_equal(buf, "DG2");
@@ -165,7 +165,7 @@ static void test_throttle_names(void **state)
 	assert_int_equal(gt_intel_throttle_bit("pl4"), GT_THR_HW_POWER_BRAKE);
 	assert_int_equal(gt_intel_throttle_bit("thermal"), GT_THR_HW_THERMAL);
 	assert_int_equal(gt_intel_throttle_bit("vr_thermalert"),
-			 GT_THR_HW_THERMAL);
+	                 GT_THR_HW_THERMAL);
 	assert_int_equal(gt_intel_throttle_bit("ratl"), GT_THR_SW_THERMAL);
 	assert_int_equal(gt_intel_throttle_bit("prochot"), GT_THR_HW_SLOWDOWN);
 	assert_int_equal(gt_intel_throttle_bit("vr_tdc"), GT_THR_CURRENT_LIMIT);
@@ -180,12 +180,12 @@ static void test_throttle_names(void **state)
 	assert_int_equal(gt_intel_throttle_parse("none\n"), 0);
 	assert_int_equal(gt_intel_throttle_parse(""), 0);
 	assert_int_equal(gt_intel_throttle_parse("pl1 thermal"),
-			 GT_THR_SW_POWER_CAP | GT_THR_HW_THERMAL);
+	                 GT_THR_SW_POWER_CAP | GT_THR_HW_THERMAL);
 	assert_int_equal(gt_intel_throttle_parse("  prochot\tvr_tdc pl4\n"),
-			 GT_THR_HW_SLOWDOWN | GT_THR_CURRENT_LIMIT |
-			     GT_THR_HW_POWER_BRAKE);
+	                 GT_THR_HW_SLOWDOWN | GT_THR_CURRENT_LIMIT |
+	                     GT_THR_HW_POWER_BRAKE);
 	assert_int_equal(gt_intel_throttle_parse("soc_thermal p0_freq"),
-			 GT_THR_HW_THERMAL | GT_THR_OTHER);
+	                 GT_THR_HW_THERMAL | GT_THR_OTHER);
 }
 
 static void test_power_from_energy(void **state)
@@ -194,7 +194,7 @@ static void test_power_from_energy(void **state)
 	int64_t mw = -1;
 	/* 96.4 J over one second: 96.4 W (the §4.3 example). */
 	assert_true(gt_intel_power_mw(183214700000ull, 183311100000ull,
-				      1000000000ull, &mw));
+	                              1000000000ull, &mw));
 	assert_int_equal(mw, 96400);
 	/* 1 J over 200 ms = 5 W; rounding to the nearest mW. */
 	assert_true(gt_intel_power_mw(0, 1000000, 200000000ull, &mw));
@@ -205,7 +205,7 @@ static void test_power_from_energy(void **state)
 	assert_int_equal(mw, 1);
 	/* A long gap with a large counter must not overflow. */
 	assert_true(gt_intel_power_mw(0, 36000000000000ull,
-				      3600ull * 1000000000ull, &mw));
+	                              3600ull * 1000000000ull, &mw));
 	assert_int_equal(mw, 10000000); /* 10 kW for an hour */
 	/* Reset and zero time: no value. */
 	assert_false(gt_intel_power_mw(500, 400, 1000000000ull, &mw));
@@ -260,10 +260,10 @@ static void test_pcie_and_slots(void **state)
 /* ------------------------------------------------------------------ */
 
 static void tree(const char *name, const char *card, char *carddir,
-		 char *devdir)
+                 char *devdir)
 {
 	snprintf(carddir, PATH_MAX, "%s/intel/%s/class/drm/%s", fixtures(),
-		 name, card);
+	         name, card);
 	snprintf(devdir, PATH_MAX, "%s/device", carddir);
 }
 
@@ -375,17 +375,17 @@ static void test_hwmon_labels_win(void **state)
 	char path[PATH_MAX + 64];
 	assert_non_null(mkdtemp(dir));
 	static const char *const files[][2] = {
-		{"hwmon/hwmon0/name", "xe"},
-		{"hwmon/hwmon0/energy1_label", "pkg"},
-		{"hwmon/hwmon0/energy1_input", "5"},
-		{"hwmon/hwmon0/energy2_label", "card"},
-		{"hwmon/hwmon0/energy2_input", "7"},
-		{"hwmon/hwmon0/power1_label", "pkg"},
-		{"hwmon/hwmon0/power1_max", "1"},
-		{"hwmon/hwmon0/power2_label", "card"},
-		{"hwmon/hwmon0/power2_max", "2"},
-		{"hwmon/hwmon0/temp2_input", "1"},
-		{"hwmon/hwmon0/temp3_input", "2"},
+	    {"hwmon/hwmon0/name", "xe"},
+	    {"hwmon/hwmon0/energy1_label", "pkg"},
+	    {"hwmon/hwmon0/energy1_input", "5"},
+	    {"hwmon/hwmon0/energy2_label", "card"},
+	    {"hwmon/hwmon0/energy2_input", "7"},
+	    {"hwmon/hwmon0/power1_label", "pkg"},
+	    {"hwmon/hwmon0/power1_max", "1"},
+	    {"hwmon/hwmon0/power2_label", "card"},
+	    {"hwmon/hwmon0/power2_max", "2"},
+	    {"hwmon/hwmon0/temp2_input", "1"},
+	    {"hwmon/hwmon0/temp3_input", "2"},
 	};
 	snprintf(path, sizeof(path), "%s/hwmon", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
@@ -470,13 +470,13 @@ static void test_decode_xe(void **state)
 	assert_true(m.sys_used == 2 * GiB);
 	/* Without CAP_PERFMON xe writes 0 for used: not a real 0. */
 	assert_int_equal(gt_intel_decode_xe_mem(buf, sizeof(buf), false, &m),
-			 0);
+	                 0);
 	assert_false(m.used_known);
 	assert_true(m.vram_total == 12 * GiB);
 	/* A reply announcing more regions than it holds. */
 	put32(buf, 3);
 	assert_int_equal(gt_intel_decode_xe_mem(buf, sizeof(buf), true, &m),
-			 -EINVAL);
+	                 -EINVAL);
 	assert_int_equal(gt_intel_decode_xe_mem(buf, 4, true, &m), -EINVAL);
 	/* An iGPU: only system memory. */
 	put32(buf, 1);
@@ -503,7 +503,7 @@ static void test_decode_i915(void **state)
 	put64(lmem + 32, 200 * MiB);
 
 	assert_int_equal(gt_intel_decode_i915_mem(buf, sizeof(buf), true, &m),
-			 0);
+	                 0);
 	assert_true(m.vram);
 	assert_true(m.used_known);
 	assert_true(m.vram_total == 16 * GiB);
@@ -512,14 +512,14 @@ static void test_decode_i915(void **state)
 	assert_true(m.vis_used == 56 * MiB);
 	assert_false(m.sys_known); /* i915 does not track system memory */
 	assert_int_equal(gt_intel_decode_i915_mem(buf, sizeof(buf), false, &m),
-			 0);
+	                 0);
 	assert_false(m.used_known);
 	assert_true(m.vram_used == 0);
 	/* Kernels before the CPU-visible fields: reported as unknown. */
 	put64(lmem + 24, 0);
 	put64(lmem + 32, 0);
 	assert_int_equal(gt_intel_decode_i915_mem(buf, sizeof(buf), true, &m),
-			 0);
+	                 0);
 	assert_false(m.vis_known);
 	assert_int_equal(gt_intel_decode_i915_mem(buf, 15, true, &m), -EINVAL);
 }

@@ -32,7 +32,7 @@ struct env {
 	bool nvml;
 	struct gt_control *c;
 	struct gt_static st;
-	struct gt_ctl_caps caps;
+	struct gt_control_caps caps;
 };
 
 static void control(struct env *e, const struct gt_nvml_api *api)
@@ -142,7 +142,7 @@ static const char *at(const struct env *e, const char *rel)
  * caps. */
 #define OPEN(e, c, ...)                                                        \
 	struct env *e = open_tree(__VA_ARGS__);                                \
-	struct gt_ctl_caps *c = &e->caps;                                      \
+	struct gt_control_caps *c = &e->caps;                                  \
 	(void)state
 
 /* The same over the fake NVML; skips the test without it. */
@@ -153,16 +153,16 @@ static const char *at(const struct env *e, const char *rel)
 		skip();                                                        \
 		return;                                                        \
 	}                                                                      \
-	struct gt_ctl_caps *c = &e->caps
+	struct gt_control_caps *c = &e->caps
 
 static int caps(struct env *e)
 {
 	/* Stale values from before must not survive: fill with junk. */
 	memset(&e->caps, 0x5a, sizeof(e->caps));
-	return gt_control_caps(e->c, &e->st, &e->caps);
+	return gt_control_caps_read(e->c, &e->st, &e->caps);
 }
 
-static void range_is(const struct gt_ctl_range *r, int64_t min, int64_t max,
+static void range_is(const struct gt_control_range *r, int64_t min, int64_t max,
                      int64_t def, int64_t cur)
 {
 	if (!r->known)
@@ -173,7 +173,7 @@ static void range_is(const struct gt_ctl_range *r, int64_t min, int64_t max,
 	assert_true(r->cur == cur);
 }
 
-static void unknown_because(const struct gt_ctl_range *r, const char *why)
+static void unknown_because(const struct gt_control_range *r, const char *why)
 {
 	assert_false(r->known);
 	if (!strstr(r->why, why))
@@ -186,7 +186,7 @@ static void unknown_because(const struct gt_ctl_range *r, const char *why)
 			fail_msg("\"%s\" lacks \"%s\"", (s), (part));          \
 	} while (0)
 
-static void profile_is(const struct gt_ctl_caps *c, size_t i, int index,
+static void profile_is(const struct gt_control_caps *c, size_t i, int index,
                        const char *name)
 {
 	assert_true(i < c->nprofiles);
@@ -329,7 +329,7 @@ static void test_amd_profile_layouts(void **state)
 		snprintf(tree, sizeof(tree), "amdgpu/%s", t[i].tree);
 		struct env *e =
 		    open_tree(tree, false, GT_VENDOR_AMD, t[i].slot);
-		struct gt_ctl_caps *c = &e->caps;
+		struct gt_control_caps *c = &e->caps;
 
 		assert_int_equal(caps(e), 0);
 		assert_int_equal(c->nprofiles, t[i].n);

@@ -15,11 +15,10 @@
 
 #include "control/fancurve.h"
 
-#define SEC 1000000000ull
+#define SEC  1000000000ull
 #define NONE GT_FAN_TEMP_INVALID
 
-static struct gt_fancurve curve2(int32_t t0, int32_t s0, int32_t t1,
-				 int32_t s1)
+static struct gt_fancurve curve2(int32_t t0, int32_t s0, int32_t t1, int32_t s1)
 {
 	struct gt_fancurve c = {2, {{t0, s0}, {t1, s1}}};
 	return c;
@@ -50,27 +49,27 @@ static void test_validate_refusals(void **state)
 
 	c = curve2(40000, 3000, 40000, 4000);
 	expect_refusal(&c, "point 2 (40 °C, 40 %): temperature not above "
-			   "point 1 (40 °C)");
+	                   "point 1 (40 °C)");
 	c = curve2(45500, 3050, 45000, 4000);
 	expect_refusal(&c, "point 2 (45 °C, 40 %): temperature not above "
-			   "point 1 (45.5 °C)");
+	                   "point 1 (45.5 °C)");
 	c = curve2(40000, 5000, 60000, 4000);
 	expect_refusal(&c, "point 2 (60 °C, 40 %): speed below point 1 "
-			   "(50 %): the fan would slow down as it gets hotter");
+	                   "(50 %): the fan would slow down as it gets hotter");
 	c = (struct gt_fancurve){
 	    4, {{30000, 2000}, {50000, 4000}, {60000, 3950}, {70000, 9000}}};
 	expect_refusal(&c, "point 3 (60 °C, 39.50 %): speed below point 2 "
-			   "(40 %): the fan would slow down as it gets hotter");
+	                   "(40 %): the fan would slow down as it gets hotter");
 	c = curve2(40000, 3000, 60000, 10100);
 	expect_refusal(&c, "point 2 (60 °C, 101 %): speed outside 0..100 %");
 	c = curve2(40000, -100, 60000, 5000);
 	expect_refusal(&c, "point 1 (40 °C, -1 %): speed outside 0..100 %");
 	c = curve2(40000, 3000, 121000, 10000);
 	expect_refusal(&c, "point 2 (121 °C, 100 %): temperature outside "
-			   "0..120 °C");
+	                   "0..120 °C");
 	c = curve2(-5000, 3000, 60000, 10000);
 	expect_refusal(&c, "point 1 (-5 °C, 30 %): temperature outside "
-			   "0..120 °C");
+	                   "0..120 °C");
 
 	/* The edges themselves are allowed; equal speeds are flat, fine. */
 	c = curve2(0, 0, 120000, 10000);
@@ -79,14 +78,14 @@ static void test_validate_refusals(void **state)
 	c = curve2(50000, 5000, 60000, 5000);
 	assert_int_equal(gt_fancurve_validate(&c, NULL, 0), 0);
 	c = (struct gt_fancurve){8,
-				 {{10000, 0},
-				  {20000, 1000},
-				  {30000, 2000},
-				  {40000, 3000},
-				  {50000, 4000},
-				  {60000, 5000},
-				  {70000, 6000},
-				  {80000, 7000}}};
+	                         {{10000, 0},
+	                          {20000, 1000},
+	                          {30000, 2000},
+	                          {40000, 3000},
+	                          {50000, 4000},
+	                          {60000, 5000},
+	                          {70000, 6000},
+	                          {80000, 7000}}};
 	assert_int_equal(gt_fancurve_validate(&c, NULL, 0), 0);
 	/* A tiny buffer gets a truncated message, never an overflow. */
 	char tiny[8];
@@ -126,16 +125,17 @@ static void test_presets(void **state)
 
 	for (unsigned i = 0; i < GT_FAN_PRESET_COUNT; i++) {
 		assert_int_equal(gt_fancurve_preset((enum gt_fan_preset)i, &c),
-				 0);
+		                 0);
 		assert_int_equal(gt_fancurve_validate(&c, NULL, 0), 0);
 		assert_int_equal(c.n, 5);
 		for (unsigned k = 0; k < 5; k++) {
-			assert_int_equal(c.pt[k].temp_mc, want[i].pt[k].temp_mc);
+			assert_int_equal(c.pt[k].temp_mc,
+			                 want[i].pt[k].temp_mc);
 			assert_int_equal(c.pt[k].cpercent,
-					 want[i].pt[k].cpercent);
+			                 want[i].pt[k].cpercent);
 		}
 		assert_string_equal(gt_fan_preset_name((enum gt_fan_preset)i),
-				    want[i].name);
+		                    want[i].name);
 		assert_int_equal(gt_fan_preset_parse(want[i].name, &p), 0);
 		assert_int_equal(p, i);
 	}
@@ -171,8 +171,8 @@ static void test_interpolation(void **state)
 	assert_int_equal(gt_fancurve_eval(&c, 30015), 1001); /* 0.5 up */
 	assert_int_equal(gt_fancurve_eval(&c, 30014), 1000);
 	/* A flat segment. */
-	c = (struct gt_fancurve){3, {{30000, 2000}, {50000, 5000},
-				     {70000, 5000}}};
+	c = (struct gt_fancurve){3,
+	                         {{30000, 2000}, {50000, 5000}, {70000, 5000}}};
 	assert_int_equal(gt_fancurve_eval(&c, 60000), 5000);
 	assert_int_equal(gt_fancurve_eval(&c, 40000), 3500);
 }
@@ -192,14 +192,16 @@ static struct gt_fanloop loop_with(int32_t min, int32_t max)
 }
 
 static void expect(struct gt_fanloop *l, const struct gt_fancurve *c,
-		   int64_t temp, uint64_t now, enum gt_fan_action a,
-		   enum gt_fan_reason r, int32_t cp)
+                   int64_t temp, uint64_t now, enum gt_fan_action a,
+                   enum gt_fan_reason r, int32_t cp)
 {
 	struct gt_fan_decision d;
 
 	gt_fanloop_step(l, c, temp, now, &d);
-	assert_string_equal(gt_fan_action_name(d.action), gt_fan_action_name(a));
-	assert_string_equal(gt_fan_reason_name(d.reason), gt_fan_reason_name(r));
+	assert_string_equal(gt_fan_action_name(d.action),
+	                    gt_fan_action_name(a));
+	assert_string_equal(gt_fan_reason_name(d.reason),
+	                    gt_fan_reason_name(r));
 	assert_int_equal(d.cpercent, cp);
 }
 
@@ -302,7 +304,7 @@ static const struct trace_step trace[] = {
     /* 41 */ {72000, S, GT_FAN_R_DOWN, 7600}, /* 5 s low: down */
     /* 42 */ {71000, K, GT_FAN_R_HYSTERESIS, 7600},
     /* 43 */ {70000, K, GT_FAN_R_HYSTERESIS, 7600},
-    /* 44 */ {68500, K, GT_FAN_R_DELAY, 7600}, /* 3.5 °C below 72 */
+    /* 44 */ {68500, K, GT_FAN_R_DELAY, 7600},      /* 3.5 °C below 72 */
     /* 45 */ {70000, K, GT_FAN_R_HYSTERESIS, 7600}, /* rebound: reset */
     /* 46 */ {68000, K, GT_FAN_R_DELAY, 7600},      /* timer restarts */
     /* 47 */ {66000, K, GT_FAN_R_DELAY, 7600},
@@ -360,18 +362,18 @@ static void test_recorded_trace(void **state)
 		struct gt_fan_decision d;
 
 		gt_fanloop_step(&l, &c, trace[i].temp_mc, 1000 * SEC + i * SEC,
-				&d);
+		                &d);
 		if (d.action != trace[i].action ||
 		    d.reason != trace[i].reason ||
 		    d.cpercent != trace[i].cpercent)
 			fail_msg("step %zu (%lld m°C): got %s/%s/%d, want "
-				 "%s/%s/%d",
-				 i, (long long)trace[i].temp_mc,
-				 gt_fan_action_name(d.action),
-				 gt_fan_reason_name(d.reason), d.cpercent,
-				 gt_fan_action_name(trace[i].action),
-				 gt_fan_reason_name(trace[i].reason),
-				 trace[i].cpercent);
+			         "%s/%s/%d",
+			         i, (long long)trace[i].temp_mc,
+			         gt_fan_action_name(d.action),
+			         gt_fan_reason_name(d.reason), d.cpercent,
+			         gt_fan_action_name(trace[i].action),
+			         gt_fan_reason_name(trace[i].reason),
+			         trace[i].cpercent);
 		/* No redundant write: a SET always changes the speed. */
 		if (d.action == GT_FAN_SET) {
 			assert_int_not_equal(d.cpercent, last_written);
@@ -491,7 +493,7 @@ static void test_config_refusals(void **state)
 		cfg.hysteresis_mc = cases[i].hyst;
 		cfg.quantum_cpercent = cases[i].quantum;
 		assert_int_equal(gt_fanloop_init(&l, &cfg, err, sizeof(err)),
-				 -1);
+		                 -1);
 		assert_string_equal(err, cases[i].msg);
 	}
 	assert_int_equal(gt_fanloop_init(&l, NULL, err, sizeof(err)), -1);
@@ -513,7 +515,7 @@ static void test_names(void **state)
 		assert_string_not_equal(
 		    gt_fan_reason_name((enum gt_fan_reason)r), "?");
 	assert_string_equal(gt_fan_reason_name(GT_FAN_R_PANIC_THRESHOLD),
-			    "panic_threshold");
+	                    "panic_threshold");
 	assert_string_equal(gt_fan_reason_name(GT_FAN_R_COUNT), "?");
 }
 

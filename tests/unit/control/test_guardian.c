@@ -33,16 +33,16 @@
 #include "control/guardian.h"
 #include "control/restore.h"
 
-#define NV "00000000:01:00.0"
+#define NV  "00000000:01:00.0"
 #define DEV "0000:03:00.0"
-#define HW "/sys/class/drm/card1/device/hwmon/hwmon3/"
-#define T0 1767225600
-#define MS 1000000ull
+#define HW  "/sys/class/drm/card1/device/hwmon/hwmon3/"
+#define T0  1767225600
+#define MS  1000000ull
 
 struct fx {
 	char dir[64];
-	char rec[96]; /* the fake ops' record of restore calls */
-	char log[96]; /* the guardian's report */
+	char rec[96];  /* the fake ops' record of restore calls */
+	char log[96];  /* the guardian's report */
 	pid_t pids[8]; /* processes teardown kills if a test failed early */
 	int npids;
 };
@@ -56,7 +56,7 @@ static void track(struct fx *f, pid_t pid)
 /* ---- fake restore ops: one line per call, appended by the guardian ---- */
 
 static int record(void *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static int record(void *ctx, const char *fmt, ...)
 {
 	int fd = open(ctx, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
@@ -93,7 +93,7 @@ static int fake_curve(void *ctx, const char *dev_dir)
 
 /* ctx: the record file's path (the guardian's copy of it). */
 static int fake_factory(void *ctx, struct gt_restore_ops *ops, char *err,
-			size_t len)
+                        size_t len)
 {
 	(void)err;
 	(void)len;
@@ -106,7 +106,7 @@ static int fake_factory(void *ctx, struct gt_restore_ops *ops, char *err,
 }
 
 static int failing_factory(void *ctx, struct gt_restore_ops *ops, char *err,
-			   size_t len)
+                           size_t len)
 {
 	(void)ctx;
 	(void)ops;
@@ -134,8 +134,8 @@ static struct gt_restore_journal *journal_a(void)
 }
 
 static const char *const A_RESTORED = "power " NV " 250000\n"
-				      "sysfs " HW "pwm1 153\n"
-				      "sysfs " HW "pwm1_enable 2\n";
+                                      "sysfs " HW "pwm1 153\n"
+                                      "sysfs " HW "pwm1_enable 2\n";
 
 /* B: a different list, for "the later journal wins". */
 static struct gt_restore_journal *journal_b(void)
@@ -149,15 +149,16 @@ static struct gt_restore_journal *journal_b(void)
 	gt_restore_note(j, &a, NULL, 0);
 	gt_restore_action_fan_auto(&a, NV, 1, T0);
 	gt_restore_note(j, &a, NULL, 0);
-	gt_restore_action_fan_curve_reset(&a, DEV, "/sys/class/drm/card1/device",
-					  T0 + 5);
+	gt_restore_action_fan_curve_reset(
+	    &a, DEV, "/sys/class/drm/card1/device", T0 + 5);
 	gt_restore_note(j, &a, NULL, 0);
 	return j;
 }
 
-static const char *const B_RESTORED = "curve-reset /sys/class/drm/card1/device\n"
-				      "fan-auto " NV " 1\n"
-				      "fan-auto " NV " 0\n";
+static const char *const B_RESTORED =
+    "curve-reset /sys/class/drm/card1/device\n"
+    "fan-auto " NV " 1\n"
+    "fan-auto " NV " 0\n";
 
 /* ---- bounded waits ---- */
 
@@ -205,7 +206,7 @@ static int count_lines(const char *path)
 /* Milliseconds from start until path holds want lines; -1 after
  * limit_ms. Polls every 5 ms. */
 static long wait_lines(const char *path, int want, uint64_t start,
-		       unsigned limit_ms)
+                       unsigned limit_ms)
 {
 	while (count_lines(path) < want) {
 		if (now_ns() - start > limit_ms * MS)
@@ -282,15 +283,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct gt_guardian *start(struct fx *f,
-				 const struct gt_restore_journal *j,
-				 uint64_t timeout_ns)
+static struct gt_guardian *
+start(struct fx *f, const struct gt_restore_journal *j, uint64_t timeout_ns)
 {
 	struct gt_guardian *g = NULL;
 	char err[256] = "";
 
 	if (gt_guardian_start(&g, j, timeout_ns, fake_factory, f->rec, f->log,
-			      err, sizeof(err))) {
+	                      err, sizeof(err))) {
 		print_error("gt_guardian_start: %s\n", err);
 		fail();
 	}
@@ -302,14 +302,14 @@ static struct gt_guardian *start(struct fx *f,
  * A, reports the guardian's pid on wfd, then heartbeats every hb_ms (0:
  * never) until it is killed or stopped. */
 static _Noreturn void fake_gputop(struct fx *f, int wfd, uint64_t timeout_ns,
-				  unsigned hb_ms)
+                                  unsigned hb_ms)
 {
 	struct gt_guardian *g = NULL;
 	char err[256];
 	pid_t pid;
 
-	if (gt_guardian_start(&g, journal_b(), timeout_ns, fake_factory,
-			      f->rec, f->log, err, sizeof(err)) ||
+	if (gt_guardian_start(&g, journal_b(), timeout_ns, fake_factory, f->rec,
+	                      f->log, err, sizeof(err)) ||
 	    gt_guardian_update(g, journal_a()))
 		_exit(1);
 	pid = gt_guardian_pid(g);
@@ -327,7 +327,7 @@ static _Noreturn void fake_gputop(struct fx *f, int wfd, uint64_t timeout_ns,
 
 /* Forks fake_gputop; returns its pid and the guardian's. */
 static pid_t spawn_gputop(struct fx *f, uint64_t timeout_ns, unsigned hb_ms,
-			  pid_t *guardian)
+                          pid_t *guardian)
 {
 	struct pollfd p;
 	int fds[2];
@@ -347,7 +347,7 @@ static pid_t spawn_gputop(struct fx *f, uint64_t timeout_ns, unsigned hb_ms,
 	*guardian = 0;
 	if (poll(&p, 1, 5000) != 1 ||
 	    read(fds[0], guardian, sizeof(*guardian)) !=
-		    (ssize_t)sizeof(*guardian)) {
+	        (ssize_t)sizeof(*guardian)) {
 		kill(pid, SIGKILL);
 		reap(pid, 1000);
 		close(fds[0]);
@@ -370,9 +370,8 @@ static int find_socket(const char *before)
 	return -1;
 }
 
-static struct gt_guardian *start_raw(struct fx *f,
-				     const struct gt_restore_journal *j,
-				     int *sock)
+static struct gt_guardian *
+start_raw(struct fx *f, const struct gt_restore_journal *j, int *sock)
 {
 	char before[256];
 	struct gt_guardian *g;
@@ -398,7 +397,8 @@ static void test_parent_killed(void **state)
 {
 	struct fx *f = *state;
 	char buf[4096];
-	pid_t guard, gputop = spawn_gputop(f, GT_GUARDIAN_TIMEOUT_NS, 0, &guard);
+	pid_t guard,
+	    gputop = spawn_gputop(f, GT_GUARDIAN_TIMEOUT_NS, 0, &guard);
 	uint64_t t0;
 	long ms;
 
@@ -413,8 +413,9 @@ static void test_parent_killed(void **state)
 	assert_exit(guard, GT_GUARDIAN_EXIT_RESTORED);
 	slurp(f->log, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "connection closed: gputop died; "
-				    "restoring 3 setting(s), 0 failed"));
-	assert_non_null(strstr(buf, "nvml-power-limit " NV " <- 250000 mW: ok"));
+	                            "restoring 3 setting(s), 0 failed"));
+	assert_non_null(
+	    strstr(buf, "nvml-power-limit " NV " <- 250000 mW: ok"));
 	print_message("      restored %ld ms after SIGKILL\n", ms);
 }
 
@@ -445,8 +446,8 @@ static void test_parent_hung(void **state)
 	kill(gputop, SIGKILL);
 	assert_int_not_equal(reap(gputop, 2000), -1);
 	assert_exit(guard, GT_GUARDIAN_EXIT_RESTORED); /* the log is written */
-	assert_non_null(strstr(slurp(f->log, buf, sizeof(buf)),
-			       "no heartbeat for 300 ms"));
+	assert_non_null(
+	    strstr(slurp(f->log, buf, sizeof(buf)), "no heartbeat for 300 ms"));
 }
 
 /* Open descriptors of process pid (-1 if /proc cannot tell). */
@@ -568,11 +569,11 @@ static void test_malformed(void **state)
 		size_t len;
 		const char *why;
 	} bad[] = {
-		{"X\0\0\0\0", 5, "type 0x58"},
-		{"H\3\0\0\0abc", 8, "'H' of 3 bytes"},
-		{"J\377\377\377\377", 5, "'J' of 4294967295 bytes"},
-		{"J\35\0\0\0gputop-restore 1\nbogus\nend 1\n", 34,
-		 "malformed journal: journal:2:"},
+	    {"X\0\0\0\0", 5, "type 0x58"},
+	    {"H\3\0\0\0abc", 8, "'H' of 3 bytes"},
+	    {"J\377\377\377\377", 5, "'J' of 4294967295 bytes"},
+	    {"J\35\0\0\0gputop-restore 1\nbogus\nend 1\n", 34,
+	     "malformed journal: journal:2:"},
 	};
 	struct fx *f = *state;
 	struct gt_restore_journal *a = journal_a(), *b = journal_b();
@@ -587,10 +588,11 @@ static void test_malformed(void **state)
 		assert_int_equal(gt_guardian_heartbeat(g), 0);
 		send_raw(sock, bad[i].msg, bad[i].len);
 		assert_exit(pid, GT_GUARDIAN_EXIT_RESTORED);
-		assert_string_equal(slurp(f->rec, buf, sizeof(buf)), B_RESTORED);
+		assert_string_equal(slurp(f->rec, buf, sizeof(buf)),
+		                    B_RESTORED);
 		if (!strstr(slurp(f->log, buf, sizeof(buf)), bad[i].why))
 			fail_msg("case %zu: log lacks \"%s\":\n%s", i,
-				 bad[i].why, buf);
+			         bad[i].why, buf);
 		gt_guardian_free(g);
 		unlink(f->rec);
 		unlink(f->log);
@@ -606,7 +608,8 @@ static void test_partial_reads(void **state)
 	struct fx *f = *state;
 	struct gt_restore_journal *a = journal_a(), *b = journal_b();
 	char text[8192], msg[8192 + 5], buf[4096], err[128];
-	int sock, n = gt_restore_format(b, text, sizeof(text), err, sizeof(err));
+	int sock,
+	    n = gt_restore_format(b, text, sizeof(text), err, sizeof(err));
 	struct gt_guardian *g = start_raw(f, a, &sock);
 	pid_t pid = gt_guardian_pid(g);
 
@@ -616,8 +619,8 @@ static void test_partial_reads(void **state)
 		msg[1 + i] = (char)(((unsigned)n >> (8 * i)) & 0xff);
 	memcpy(msg + 5, text, (size_t)n);
 	for (int off = 0; off < n + 5; off += 7) {
-		send_raw(sock, msg + off, (size_t)(n + 5 - off < 7 ? n + 5 - off
-								   : 7));
+		send_raw(sock, msg + off,
+		         (size_t)(n + 5 - off < 7 ? n + 5 - off : 7));
 		sleep_ms(1);
 	}
 	send_raw(sock, "H\0", 2);
@@ -643,9 +646,9 @@ static void test_factory_fails(void **state)
 	char err[256] = "";
 
 	assert_int_equal(gt_guardian_start(&g, a, GT_GUARDIAN_TIMEOUT_NS,
-					   failing_factory, NULL, f->log, err,
-					   sizeof(err)),
-			 -1);
+	                                   failing_factory, NULL, f->log, err,
+	                                   sizeof(err)),
+	                 -1);
 	assert_null(g);
 	assert_string_equal(err, "guardian: no NVML here");
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
@@ -681,7 +684,7 @@ static void test_heartbeat_never_blocks(void **state)
 		rc = gt_guardian_heartbeat(g);
 	ms = (now_ns() - t0) / MS;
 	print_message("      20000 heartbeats in %llu ms\n",
-		      (unsigned long long)ms);
+	              (unsigned long long)ms);
 	kill(waker, SIGKILL);
 	assert_int_not_equal(reap(waker, 1000), -1);
 	assert_int_equal(rc, 0);
@@ -696,22 +699,19 @@ static void test_heartbeat_never_blocks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_parent_killed, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_parent_hung, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_clean_finish, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_update, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_signals, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malformed, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_partial_reads, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_factory_fails, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_heartbeat_never_blocks,
-						setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_parent_killed, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_parent_hung, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clean_finish, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_update, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_signals, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_partial_reads, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_factory_fails, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_heartbeat_never_blocks, setup,
+	                                    teardown),
 	};
 
 	/* Guardians orphaned by a killed fake gputop are reparented to us,

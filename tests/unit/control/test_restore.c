@@ -22,9 +22,9 @@
 #include "control/restore.h"
 
 #define DEV "0000:03:00.0"
-#define NV "00000000:01:00.0"
-#define HW "/sys/class/drm/card1/device/hwmon/hwmon3/"
-#define T0 1767225600 /* 2026-01-01 00:00:00 UTC */
+#define NV  "00000000:01:00.0"
+#define HW  "/sys/class/drm/card1/device/hwmon/hwmon3/"
+#define T0  1767225600 /* 2026-01-01 00:00:00 UTC */
 
 /* Journals are large (tens of KiB): keep them off the test's stack. */
 static struct gt_restore_journal *new_journal(const char *root)
@@ -37,7 +37,7 @@ static struct gt_restore_journal *new_journal(const char *root)
 }
 
 static void note_ok(struct gt_restore_journal *j,
-		    const struct gt_restore_action *a, int want)
+                    const struct gt_restore_action *a, int want)
 {
 	char err[256] = "";
 
@@ -51,25 +51,23 @@ static struct gt_restore_journal *sample(void)
 	struct gt_restore_journal *j = new_journal(NULL);
 	struct gt_restore_action a;
 
-	assert_int_equal(gt_restore_action_sysfs(&a, DEV, HW "pwm1_enable", "2",
-						 T0),
-			 0);
+	assert_int_equal(
+	    gt_restore_action_sysfs(&a, DEV, HW "pwm1_enable", "2", T0), 0);
 	note_ok(j, &a, 0);
-	assert_int_equal(gt_restore_action_sysfs(&a, DEV, HW "pwm1", "153",
-						 T0 + 1),
-			 0);
+	assert_int_equal(
+	    gt_restore_action_sysfs(&a, DEV, HW "pwm1", "153", T0 + 1), 0);
 	note_ok(j, &a, 0);
 	assert_int_equal(gt_restore_action_fan_auto(&a, NV, 0, T0 + 2), 0);
 	note_ok(j, &a, 0);
 	assert_int_equal(gt_restore_action_fan_auto(&a, NV, 1, T0 + 2), 0);
 	note_ok(j, &a, 0);
 	assert_int_equal(gt_restore_action_power_limit(&a, NV, 250000, T0 + 3),
-			 0);
+	                 0);
 	note_ok(j, &a, 0);
-	assert_int_equal(gt_restore_action_fan_curve_reset(
-			     &a, "0000:0c:00.0", "/sys/class/drm/card2/device",
-			     T0 + 4),
-			 0);
+	assert_int_equal(
+	    gt_restore_action_fan_curve_reset(
+	        &a, "0000:0c:00.0", "/sys/class/drm/card2/device", T0 + 4),
+	    0);
 	note_ok(j, &a, 0);
 	return j;
 }
@@ -91,8 +89,8 @@ static void test_note_keeps_first_original(void **state)
 	note_ok(j, &a, 1);
 	gt_restore_action_fan_auto(&a, NV, 1, T0 + 9);
 	note_ok(j, &a, 1);
-	gt_restore_action_fan_curve_reset(&a, "0000:0c:00.0",
-					  "/sys/class/drm/card2/device", T0 + 9);
+	gt_restore_action_fan_curve_reset(
+	    &a, "0000:0c:00.0", "/sys/class/drm/card2/device", T0 + 9);
 	note_ok(j, &a, 1);
 	assert_int_equal(j->n, 6);
 	assert_string_equal(j->a[0].value, "2");
@@ -109,8 +107,8 @@ static void test_note_keeps_first_original(void **state)
 }
 
 static void expect_note_refused(struct gt_restore_journal *j,
-				const struct gt_restore_action *a,
-				const char *msg)
+                                const struct gt_restore_action *a,
+                                const char *msg)
 {
 	char err[256] = "";
 	size_t n = j->n;
@@ -131,31 +129,36 @@ static void test_note_refusals(void **state)
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x/pwm1", "2", T0);
 	note_ok(j, &a, 0);
 	gt_restore_action_sysfs(&a, DEV, "/sys/class/drm/card1/device/x", "2",
-				T0);
-	expect_note_refused(j, &a, "path /sys/class/drm/card1/device/x is not "
-				   "under /tmp/fixture/sys/");
+	                        T0);
+	expect_note_refused(j, &a,
+	                    "path /sys/class/drm/card1/device/x is not "
+	                    "under /tmp/fixture/sys/");
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sysfoo/x", "2", T0);
-	expect_note_refused(j, &a, "path /tmp/fixture/sysfoo/x is not under "
-				   "/tmp/fixture/sys/");
+	expect_note_refused(j, &a,
+	                    "path /tmp/fixture/sysfoo/x is not under "
+	                    "/tmp/fixture/sys/");
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/", "2", T0);
-	expect_note_refused(j, &a, "path /tmp/fixture/sys/ is not under "
-				   "/tmp/fixture/sys/");
+	expect_note_refused(j, &a,
+	                    "path /tmp/fixture/sys/ is not under "
+	                    "/tmp/fixture/sys/");
 	gt_restore_action_sysfs(&a, DEV, "tmp/fixture/sys/x", "2", T0);
 	expect_note_refused(j, &a, "path tmp/fixture/sys/x is not absolute");
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/../../etc/x", "2",
-				T0);
-	expect_note_refused(j, &a, "path /tmp/fixture/sys/../../etc/x "
-				   "contains \"..\"");
+	                        T0);
+	expect_note_refused(j, &a,
+	                    "path /tmp/fixture/sys/../../etc/x "
+	                    "contains \"..\"");
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x\n", "2", T0);
 	expect_note_refused(j, &a, "control character in path");
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x",
-				"2\nsysfs dev=1 time=0 path=/x value=0", T0);
+	                        "2\nsysfs dev=1 time=0 path=/x value=0", T0);
 	expect_note_refused(j, &a, "control character in value");
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x", "", T0);
 	expect_note_refused(j, &a, "empty original value");
 	gt_restore_action_sysfs(&a, "card1", "/tmp/fixture/sys/x", "2", T0);
-	expect_note_refused(j, &a, "device id is not a PCI bus id (hex "
-				   "digits, ':' and '.')");
+	expect_note_refused(j, &a,
+	                    "device id is not a PCI bus id (hex "
+	                    "digits, ':' and '.')");
 	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x", "2", -1);
 	expect_note_refused(j, &a, "negative time");
 	gt_restore_action_power_limit(&a, NV, 0, T0);
@@ -170,10 +173,10 @@ static void test_note_refusals(void **state)
 	longpath[0] = '/';
 	longpath[GT_RESTORE_PATH_MAX] = '\0';
 	assert_int_equal(gt_restore_action_sysfs(&a, DEV, longpath, "2", T0),
-			 -1);
+	                 -1);
 	longpath[GT_RESTORE_PATH_MAX - 1] = '\0';
 	assert_int_equal(gt_restore_action_sysfs(&a, DEV, longpath, "2", T0),
-			 0);
+	                 0);
 	assert_int_equal(gt_restore_action_sysfs(&a, DEV, NULL, "2", T0), -1);
 	assert_int_equal(gt_restore_action_fan_auto(&a, NULL, 0, T0), -1);
 
@@ -207,7 +210,7 @@ static const char sample_text[] =
     "end 6\n";
 
 static void assert_same_journal(const struct gt_restore_journal *x,
-				const struct gt_restore_journal *y)
+                                const struct gt_restore_journal *y)
 {
 	assert_int_equal(x->n, y->n);
 	assert_string_equal(x->root, y->root);
@@ -270,27 +273,27 @@ static void test_format_and_round_trip(void **state)
 	char buf[4096], err[256] = "", path[128];
 	const char *tmpdir = *state;
 
-	assert_int_equal(gt_restore_format(j, buf, sizeof(buf), err,
-					   sizeof(err)),
-			 (int)strlen(sample_text));
+	assert_int_equal(
+	    gt_restore_format(j, buf, sizeof(buf), err, sizeof(err)),
+	    (int)strlen(sample_text));
 	assert_string_equal(buf, sample_text);
 	assert_int_equal(gt_restore_parse(buf, strlen(buf), "mem", "/sys", back,
-					  err, sizeof(err)),
-			 0);
+	                                  err, sizeof(err)),
+	                 0);
 	assert_same_journal(j, back);
 
 	/* Spaces, '%', '=' and UTF-8 in a value survive, escaped. */
 	gt_restore_action_sysfs(&a, DEV, "/sys/class/drm/card1/device/x y",
-				"s 0 500 %=\xc3\xa9", T0);
+	                        "s 0 500 %=\xc3\xa9", T0);
 	note_ok(j, &a, 0);
-	assert_true(gt_restore_format(j, buf, sizeof(buf), err,
-				      sizeof(err)) > 0);
+	assert_true(gt_restore_format(j, buf, sizeof(buf), err, sizeof(err)) >
+	            0);
 	assert_non_null(strstr(buf, " path=/sys/class/drm/card1/device/x%20y "
-				    "value=s%200%20500%20%25=%C3%A9\nend 7\n"));
+	                            "value=s%200%20500%20%25=%C3%A9\nend 7\n"));
 	snprintf(path, sizeof(path), "%s/state/gputop/restore.state", tmpdir);
 	assert_int_equal(gt_restore_save(j, path, err, sizeof(err)), 0);
 	assert_int_equal(gt_restore_load(path, NULL, back, err, sizeof(err)),
-			 0);
+	                 0);
 	assert_same_journal(j, back);
 
 	/* A buffer too small is an error, not a cut journal. */
@@ -321,7 +324,7 @@ static void test_save_is_atomic_and_private(void **state)
 	assert_int_equal(gt_restore_save(j, path, err, sizeof(err)), 0);
 	assert_int_equal(count_entries(dir), 1);
 	assert_int_equal(gt_restore_load(path, NULL, back, err, sizeof(err)),
-			 0);
+	                 0);
 	assert_int_equal(back->n, 2);
 
 	/* A journal holding a hostile value (built by hand, never noted) is
@@ -331,7 +334,7 @@ static void test_save_is_atomic_and_private(void **state)
 	assert_string_equal(err, "action 2: control character in value");
 	assert_int_equal(count_entries(dir), 1);
 	assert_int_equal(gt_restore_load(path, NULL, back, err, sizeof(err)),
-			 0);
+	                 0);
 	assert_string_equal(back->a[1].value, "153");
 
 	/* A failed rename leaves no temporary behind. */
@@ -350,7 +353,7 @@ static void test_save_is_atomic_and_private(void **state)
 	j->n = 1;
 	assert_int_equal(gt_restore_save(j, path, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "public is not a private directory of "
-				    "this user"));
+	                            "this user"));
 	assert_non_null(strstr(err, "mode 777"));
 	assert_int_equal(count_entries(dir), 0);
 	free(j);
@@ -367,7 +370,7 @@ static void test_parse_refusals(void **state)
 	} cases[] = {
 	    {"", "st:1: empty file: no gputop-restore header"},
 	    {"# only a comment\n", "st:2: empty file: no gputop-restore "
-				   "header"},
+	                           "header"},
 	    {"hello\n", "st:1: not a gputop restore file"},
 	    {"gputop-restore 2\nend 0\n",
 	     "st:1: unsupported version (this gputop reads version 1)"},
@@ -375,11 +378,11 @@ static void test_parse_refusals(void **state)
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/a/pw",
 	     "st:2: no newline at the end: truncated file"},
 	    {HDR OK1 "end 2\n", "st:3: end line does not match the 1 actions "
-				"read: truncated or edited file"},
+	                        "read: truncated or edited file"},
 	    {HDR OK1 "end 1\n" OK1, "st:4: data after the end line"},
 	    /* newline injection through an escape */
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/a/pwm1 "
-		 "value=2%0Asysfs\nend 1\n",
+	         "value=2%0Asysfs\nend 1\n",
 	     "st:2: value: escaped control character %0A refused"},
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/a%00/pwm1 value=2\n",
 	     "st:2: path: escaped control character %00 refused"},
@@ -390,10 +393,10 @@ static void test_parse_refusals(void **state)
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=sys/a/pwm1 value=2\n",
 	     "st:2: path sys/a/pwm1 is not absolute"},
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/../etc/passwd "
-		 "value=2\n",
+	         "value=2\n",
 	     "st:2: path /sys/../etc/passwd contains \"..\""},
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/%2E%2E/etc/x "
-		 "value=2\n",
+	         "value=2\n",
 	     "st:2: path /sys/../etc/x contains \"..\""},
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=/etc/passwd value=x\n",
 	     "st:2: path /etc/passwd is not under /sys/"},
@@ -432,7 +435,7 @@ static void test_parse_refusals(void **state)
 		strcpy(err, "unset");
 		j->n = 5;
 		if (gt_restore_parse(cases[i].text, strlen(cases[i].text), "st",
-				     "/sys", j, err, sizeof(err)) != -1)
+		                     "/sys", j, err, sizeof(err)) != -1)
 			fail_msg("case %zu accepted", i);
 		if (strcmp(err, cases[i].msg) != 0)
 			fail_msg("case %zu: got \"%s\"", i, err);
@@ -440,44 +443,44 @@ static void test_parse_refusals(void **state)
 	}
 	/* A NUL byte cannot hide the rest of a line. */
 	static const char nul[] = HDR "sysfs dev=0000:03:00.0 time=1 "
-				      "path=/sys/a/pwm1 value=2\0x\nend 1\n";
+	                              "path=/sys/a/pwm1 value=2\0x\nend 1\n";
 	assert_int_equal(gt_restore_parse(nul, sizeof(nul) - 1, "st", "/sys", j,
-					  err, sizeof(err)),
-			 -1);
+	                                  err, sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "st:2: control character 0x00 in line");
 	/* An overlong line is refused, whatever it holds. */
 	char *big = malloc(3 * GT_RESTORE_LINE_MAX);
 	assert_non_null(big);
 	snprintf(big, 3 * GT_RESTORE_LINE_MAX, HDR "%0*d\nend 0\n", 3000, 7);
 	assert_int_equal(gt_restore_parse(big, strlen(big), "st", "/sys", j,
-					  err, sizeof(err)),
-			 -1);
+	                                  err, sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "st:2: line longer than 2047 bytes");
 	/* An overlong field in a line of legal length is malformed, never
 	 * cut to a shorter (other) path. */
 	snprintf(big, 3 * GT_RESTORE_LINE_MAX,
-		 HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/%0*d value=2\n"
-		     "end 1\n",
-		 800, 7);
+	         HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/%0*d value=2\n"
+	             "end 1\n",
+	         800, 7);
 	assert_int_equal(gt_restore_parse(big, strlen(big), "st", "/sys", j,
-					  err, sizeof(err)),
-			 -1);
+	                                  err, sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "st:2: malformed sysfs record (expected: "
-				 "sysfs dev=ID time=SECONDS path=... "
-				 "value=...)");
+	                         "sysfs dev=ID time=SECONDS path=... "
+	                         "value=...)");
 	snprintf(big, 3 * GT_RESTORE_LINE_MAX,
-		 HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/%0*d value=2\n"
-		     "end 1\n",
-		 300, 7);
+	         HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/%0*d value=2\n"
+	             "end 1\n",
+	         300, 7);
 	assert_int_equal(gt_restore_parse(big, strlen(big), "st", "/sys", j,
-					  err, sizeof(err)),
-			 -1);
+	                                  err, sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "st:2: path: too long");
 	free(big);
 	/* Comments, blank lines and an empty journal are fine. */
 	assert_int_equal(gt_restore_parse("# x\n\n" HDR "end 0\n# y\n", 32,
-					  "st", "/sys", j, err, sizeof(err)),
-			 0);
+	                                  "st", "/sys", j, err, sizeof(err)),
+	                 0);
 	assert_int_equal(j->n, 0);
 	free(j);
 #undef HDR
@@ -508,46 +511,42 @@ static void test_load_file_checks(void **state)
 	/* Line numbers name the file. Root is a parameter (fixture trees). */
 	snprintf(path, sizeof(path), "%s/fixture.state", tmpdir);
 	write_file(path,
-		   "gputop-restore 1\nsysfs dev=0000:03:00.0 time=1 "
-		   "path=/srv/fix/sys/card0/pwm1 value=2\nend 1\n",
-		   0600);
-	assert_int_equal(gt_restore_load(path, "/srv/fix/sys", j, err,
-					 sizeof(err)),
-			 0);
+	           "gputop-restore 1\nsysfs dev=0000:03:00.0 time=1 "
+	           "path=/srv/fix/sys/card0/pwm1 value=2\nend 1\n",
+	           0600);
+	assert_int_equal(
+	    gt_restore_load(path, "/srv/fix/sys", j, err, sizeof(err)), 0);
 	assert_int_equal(j->n, 1);
 	assert_int_equal(gt_restore_load(path, NULL, j, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want),
-		 "%s:2: path /srv/fix/sys/card0/pwm1 is not under /sys/", path);
+	         "%s:2: path /srv/fix/sys/card0/pwm1 is not under /sys/", path);
 	assert_string_equal(err, want);
 	assert_int_equal(j->n, 0);
 
 	/* Writable by others: someone else could have planted it. */
 	assert_int_equal(chmod(path, 0622), 0);
-	assert_int_equal(gt_restore_load(path, "/srv/fix/sys", j, err,
-					 sizeof(err)),
-			 -1);
+	assert_int_equal(
+	    gt_restore_load(path, "/srv/fix/sys", j, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "refused: not a regular file of this "
-				    "user that only its owner can write"));
+	                            "user that only its owner can write"));
 	assert_int_equal(chmod(path, 0600), 0);
 	if (geteuid() == 0) { /* only root can give a file away */
 		assert_int_equal(chown(path, 65534, 65534), 0);
-		assert_int_equal(gt_restore_load(path, "/srv/fix/sys", j, err,
-						 sizeof(err)),
-				 -1);
+		assert_int_equal(
+		    gt_restore_load(path, "/srv/fix/sys", j, err, sizeof(err)),
+		    -1);
 		assert_non_null(strstr(err, "(owner 65534, mode 600)"));
 		assert_int_equal(chown(path, 0, 0), 0);
 	}
 	/* Symlinks and FIFOs are not followed or waited on. */
 	snprintf(link, sizeof(link), "%s/link.state", tmpdir);
 	assert_int_equal(symlink(path, link), 0);
-	assert_int_equal(gt_restore_load(link, "/srv/fix/sys", j, err,
-					 sizeof(err)),
-			 -1);
+	assert_int_equal(
+	    gt_restore_load(link, "/srv/fix/sys", j, err, sizeof(err)), -1);
 	snprintf(link, sizeof(link), "%s/fifo.state", tmpdir);
 	assert_int_equal(mkfifo(link, 0600), 0);
-	assert_int_equal(gt_restore_load(link, "/srv/fix/sys", j, err,
-					 sizeof(err)),
-			 -1);
+	assert_int_equal(
+	    gt_restore_load(link, "/srv/fix/sys", j, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "refused: not a regular file"));
 	free(j);
 }
@@ -568,7 +567,7 @@ static int record(struct fake *f, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	f->pos += (size_t)vsnprintf(f->log + f->pos, sizeof(f->log) - f->pos,
-				    fmt, ap);
+	                            fmt, ap);
 	va_end(ap);
 	return f->rc[f->calls++];
 }
@@ -598,27 +597,27 @@ static void test_apply_order_and_failures(void **state)
 	struct gt_restore_journal *j = sample();
 	struct fake f = {.rc = {0, -EPERM, 0, -EIO, 0, 0}};
 	struct gt_restore_ops ops = {&f, fake_sysfs, fake_fan, fake_power,
-				     fake_curve};
+	                             fake_curve};
 	char report[1024];
 	(void)state;
 
 	assert_int_equal(gt_restore_apply(j, &ops, report, sizeof(report)), 2);
-	assert_string_equal(
-	    f.log, "amd_fan_curve_reset(/sys/class/drm/card2/device)\n"
-		   "nvml_power_limit(00000000:01:00.0, 250000)\n"
-		   "nvml_fan_auto(00000000:01:00.0, 1)\n"
-		   "nvml_fan_auto(00000000:01:00.0, 0)\n"
-		   "sysfs_write(" HW "pwm1, 153)\n"
-		   "sysfs_write(" HW "pwm1_enable, 2)\n");
+	assert_string_equal(f.log,
+	                    "amd_fan_curve_reset(/sys/class/drm/card2/device)\n"
+	                    "nvml_power_limit(00000000:01:00.0, 250000)\n"
+	                    "nvml_fan_auto(00000000:01:00.0, 1)\n"
+	                    "nvml_fan_auto(00000000:01:00.0, 0)\n"
+	                    "sysfs_write(" HW "pwm1, 153)\n"
+	                    "sysfs_write(" HW "pwm1_enable, 2)\n");
 	assert_string_equal(
 	    report, "amd-fan-curve-reset /sys/class/drm/card2/device: ok\n"
-		    "nvml-power-limit 00000000:01:00.0 <- 250000 mW: FAILED: "
-		    "Operation not permitted\n"
-		    "nvml-fan-auto 00000000:01:00.0 fan 1: ok\n"
-		    "nvml-fan-auto 00000000:01:00.0 fan 0: FAILED: "
-		    "Input/output error\n"
-		    "sysfs " HW "pwm1 <- 153: ok\n"
-		    "sysfs " HW "pwm1_enable <- 2: ok\n");
+	            "nvml-power-limit 00000000:01:00.0 <- 250000 mW: FAILED: "
+	            "Operation not permitted\n"
+	            "nvml-fan-auto 00000000:01:00.0 fan 1: ok\n"
+	            "nvml-fan-auto 00000000:01:00.0 fan 0: FAILED: "
+	            "Input/output error\n"
+	            "sysfs " HW "pwm1 <- 153: ok\n"
+	            "sysfs " HW "pwm1_enable <- 2: ok\n");
 	free(j);
 }
 
@@ -634,29 +633,31 @@ static void test_apply_refuses_and_reports(void **state)
 	strcpy(j->a[0].path, "/etc/shadow");
 	assert_int_equal(gt_restore_apply(j, &ops, report, sizeof(report)), 5);
 	assert_string_equal(f.log, "nvml_power_limit(00000000:01:00.0, "
-				   "250000)\n"
-				   "sysfs_write(" HW "pwm1, 153)\n");
+	                           "250000)\n"
+	                           "sysfs_write(" HW "pwm1, 153)\n");
 	assert_string_equal(
 	    report, "amd-fan-curve-reset /sys/class/drm/card2/device: FAILED: "
-		    "no handler\n"
-		    "nvml-power-limit 00000000:01:00.0 <- 250000 mW: ok\n"
-		    "nvml-fan-auto 00000000:01:00.0 fan 1: FAILED: no handler\n"
-		    "nvml-fan-auto 00000000:01:00.0 fan 0: FAILED: no handler\n"
-		    "sysfs " HW "pwm1 <- 153: FAILED: error 7\n"
-		    "action 1 (sysfs): FAILED: refused: path /etc/shadow is "
-		    "not under /sys/\n");
-	/* No ops at all, and a report too small: still every failure counted. */
+	            "no handler\n"
+	            "nvml-power-limit 00000000:01:00.0 <- 250000 mW: ok\n"
+	            "nvml-fan-auto 00000000:01:00.0 fan 1: FAILED: no handler\n"
+	            "nvml-fan-auto 00000000:01:00.0 fan 0: FAILED: no handler\n"
+	            "sysfs " HW "pwm1 <- 153: FAILED: error 7\n"
+	            "action 1 (sysfs): FAILED: refused: path /etc/shadow is "
+	            "not under /sys/\n");
+	/* No ops at all, and a report too small: still every failure counted.
+	 */
 	assert_int_equal(gt_restore_apply(j, NULL, tiny, sizeof(tiny)), 6);
 	assert_string_equal(tiny, "amd-fan-curve-r");
 	assert_int_equal(gt_restore_apply(j, NULL, NULL, 0), 6);
 	/* A count past the array (memory corruption) reads no further. */
 	j->n = GT_RESTORE_MAX_ACTIONS + 1;
-	assert_int_equal(gt_restore_format(j, report, sizeof(report), tiny,
-					   sizeof(tiny)),
-			 -1);
+	assert_int_equal(
+	    gt_restore_format(j, report, sizeof(report), tiny, sizeof(tiny)),
+	    -1);
 	assert_int_equal(gt_restore_apply(j, NULL, report, sizeof(report)),
-			 GT_RESTORE_MAX_ACTIONS + 1);
-	assert_non_null(strstr(report, "corrupt journal: 65 actions: FAILED\n"));
+	                 GT_RESTORE_MAX_ACTIONS + 1);
+	assert_non_null(
+	    strstr(report, "corrupt journal: 65 actions: FAILED\n"));
 	free(j);
 }
 
@@ -681,35 +682,32 @@ static void test_default_path(void **state)
 	char buf[256], want[256];
 	(void)state;
 
-	assert_int_equal(gt_restore_path_for(0, "/home/u/.st", "/home/u", buf,
-					     sizeof(buf)),
-			 0);
+	assert_int_equal(
+	    gt_restore_path_for(0, "/home/u/.st", "/home/u", buf, sizeof(buf)),
+	    0);
 	assert_string_equal(buf, "/var/lib/gputop/restore.state");
 	assert_int_equal(gt_restore_path_for(1000, "/home/u/.st", "/home/u",
-					     buf, sizeof(buf)),
-			 0);
+	                                     buf, sizeof(buf)),
+	                 0);
 	assert_string_equal(buf, "/home/u/.st/gputop/restore.state");
 	/* A relative XDG_STATE_HOME is ignored (XDG spec). */
-	assert_int_equal(gt_restore_path_for(1000, "rel", "/home/u", buf,
-					     sizeof(buf)),
-			 0);
+	assert_int_equal(
+	    gt_restore_path_for(1000, "rel", "/home/u", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/home/u/.local/state/gputop/restore.state");
-	assert_int_equal(gt_restore_path_for(1000, NULL, "/home/u", buf,
-					     sizeof(buf)),
-			 0);
+	assert_int_equal(
+	    gt_restore_path_for(1000, NULL, "/home/u", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/home/u/.local/state/gputop/restore.state");
-	assert_int_equal(gt_restore_path_for(1000, NULL, NULL, buf,
-					     sizeof(buf)),
-			 -1);
+	assert_int_equal(
+	    gt_restore_path_for(1000, NULL, NULL, buf, sizeof(buf)), -1);
 	assert_int_equal(gt_restore_path_for(1000, "", "", buf, sizeof(buf)),
-			 -1);
+	                 -1);
 	assert_int_equal(gt_restore_path_for(1000, "/x", NULL, buf, 10), -1);
 
 	assert_int_equal(setenv("XDG_STATE_HOME", "/tmp/xdg-state", 1), 0);
 	assert_int_equal(gt_restore_default_path(buf, sizeof(buf)), 0);
 	snprintf(want, sizeof(want), "%s",
-		 geteuid() == 0 ? "/var/lib/gputop/restore.state"
-				: "/tmp/xdg-state/gputop/restore.state");
+	         geteuid() == 0 ? "/var/lib/gputop/restore.state"
+	                        : "/tmp/xdg-state/gputop/restore.state");
 	assert_string_equal(buf, want);
 }
 

@@ -23,7 +23,7 @@ static const char *fixture_proc(void)
 	const char *dir = getenv("GPUTOP_FIXTURES");
 	if (!dir || !*dir)
 		fail_msg("GPUTOP_FIXTURES is not set: run with "
-			 "GPUTOP_FIXTURES=tests/fixtures from the repo root");
+		         "GPUTOP_FIXTURES=tests/fixtures from the repo root");
 	snprintf(path, sizeof(path), "%s/proc", dir);
 	return path;
 }
@@ -102,10 +102,10 @@ static void test_malformed_meminfo(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixture_host),
-		cmocka_unit_test(test_live_proc),
-		cmocka_unit_test(test_missing_meminfo),
-		cmocka_unit_test(test_malformed_meminfo),
+	    cmocka_unit_test(test_fixture_host),
+	    cmocka_unit_test(test_live_proc),
+	    cmocka_unit_test(test_missing_meminfo),
+	    cmocka_unit_test(test_malformed_meminfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -325,7 +325,8 @@ static void test_why_fix_every_reason(void **state)
 		for (int b = a + 1; b < GT_WHY__COUNT; b++)
 			assert_string_not_equal(fa, gt_why_fix((enum gt_why)b));
 	}
-	for (size_t i = 0; i < sizeof(actionable) / sizeof(actionable[0]); i++) {
+	for (size_t i = 0; i < sizeof(actionable) / sizeof(actionable[0]);
+	     i++) {
 		const char *f = gt_why_fix(actionable[i].why);
 		assert_non_null(strstr(f, actionable[i].needle));
 		assert_null(strstr(f, "nothing to do:"));
@@ -528,7 +529,7 @@ static void test_desc_tables_complete(void **state)
 	for (int i = 0; i < GT_F__COUNT; i++)
 		check_desc_entry(&gt_field_desc[i], i != GT_F_MEM_TOTAL);
 	for (int i = 0; i < GT_P__COUNT; i++)
-		check_desc_entry(&gt_proc_desc[i], true);
+		check_desc_entry(&gt_process_desc[i], true);
 
 	/* the one groupless field stands in for memory.total_bytes */
 	assert_null(gt_field_desc[GT_F_MEM_TOTAL].group);
@@ -625,8 +626,8 @@ static void test_desc_no_duplicates(void **state)
 	/* process keys */
 	for (int a = 0; a < GT_P__COUNT; a++)
 		for (int b = a + 1; b < GT_P__COUNT; b++)
-			assert_string_not_equal(gt_proc_desc[a].key,
-			                        gt_proc_desc[b].key);
+			assert_string_not_equal(gt_process_desc[a].key,
+			                        gt_process_desc[b].key);
 }
 
 int main(void)

@@ -18,8 +18,8 @@
 #define ESC_EQ(in, want)                                                       \
 	do {                                                                   \
 		char out_[256];                                                \
-		size_t n_ = gt_text_escape(out_, sizeof(out_), in,             \
-					   sizeof(in) - 1);                    \
+		size_t n_ =                                                    \
+		    gt_text_escape(out_, sizeof(out_), in, sizeof(in) - 1);    \
 		assert_string_equal(out_, want);                               \
 		assert_int_equal(n_, strlen(want));                            \
 	} while (0)
@@ -62,13 +62,17 @@ static void test_escape_c1(void **state)
 {
 	(void)state;
 	/* CSI (U+009B) and NEL (U+0085) as UTF-8: controls, escaped */
-	ESC_EQ("\xc2\x9b" "31m", "\\u009b31m");
+	ESC_EQ("\xc2\x9b"
+	       "31m",
+	       "\\u009b31m");
 	ESC_EQ("\xc2\x85", "\\u0085");
 	ESC_EQ("\xc2\x80\xc2\x9f", "\\u0080\\u009f");
 	/* U+00A0 is the first non-control of that block: kept */
 	ESC_EQ("\xc2\xa0", "\xc2\xa0");
 	/* a raw 0x9b byte is not UTF-8 at all: shown as a byte */
-	ESC_EQ("\x9b" "31m", "\\x9b31m");
+	ESC_EQ("\x9b"
+	       "31m",
+	       "\\x9b31m");
 }
 
 static void test_escape_valid_utf8_kept(void **state)
@@ -84,15 +88,17 @@ static void test_escape_invalid_utf8(void **state)
 {
 	(void)state;
 	ESC_EQ("bad\xff", "bad\\xff");
-	ESC_EQ("\x80", "\\x80");             /* stray continuation */
-	ESC_EQ("\xc0\xaf", "\\xc0\\xaf");    /* overlong '/' */
+	ESC_EQ("\x80", "\\x80");                   /* stray continuation */
+	ESC_EQ("\xc0\xaf", "\\xc0\\xaf");          /* overlong '/' */
 	ESC_EQ("\xe0\x80\xaf", "\\xe0\\x80\\xaf"); /* overlong, 3 bytes */
 	ESC_EQ("\xed\xa0\x80", "\\xed\\xa0\\x80"); /* surrogate U+D800 */
 	ESC_EQ("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"); /* > U+10FFFF */
 	ESC_EQ("\xf5\x80", "\\xf5\\x80");
-	ESC_EQ("x\xe2\x82", "x\\xe2\\x82");  /* truncated at the end */
+	ESC_EQ("x\xe2\x82", "x\\xe2\\x82"); /* truncated at the end */
 	/* a broken sequence does not swallow the valid char after it */
-	ESC_EQ("\xe2\x82" "A", "\\xe2\\x82A");
+	ESC_EQ("\xe2\x82"
+	       "A",
+	       "\\xe2\\x82A");
 	ESC_EQ("\xe2\xc3\xa9", "\\xe2\xc3\xa9");
 }
 
@@ -140,14 +146,15 @@ static void test_escape_truncates_on_boundaries(void **state)
 static void test_escape_hostile_cmdline(void **state)
 {
 	/* the command line of fixture pid 6000, NULs already joined */
-	static const char in[] = "/tmp/evil --title=\x1b]0;pwned\x07 say \"hi\" "
-				 "C:\\path line1\nline2 bad\xff";
+	static const char in[] =
+	    "/tmp/evil --title=\x1b]0;pwned\x07 say \"hi\" "
+	    "C:\\path line1\nline2 bad\xff";
 	char out[256];
 	(void)state;
 
 	size_t n = gt_text_escape(out, sizeof(out), in, sizeof(in) - 1);
 	assert_string_equal(out, "/tmp/evil --title=\\e]0;pwned\\x07 say "
-				 "\"hi\" C:\\path line1\\nline2 bad\\xff");
+	                         "\"hi\" C:\\path line1\\nline2 bad\\xff");
 	assert_int_equal(n, strlen(out));
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)out[i];
@@ -173,7 +180,9 @@ static void test_sanitize_invalid(void **state)
 {
 	(void)state;
 	SAN_EQ("bad\xff", "bad" FFFD);
-	SAN_EQ("\x80" "a", FFFD "a");
+	SAN_EQ("\x80"
+	       "a",
+	       FFFD "a");
 	/* overlongs: each byte is its own maximal subpart */
 	SAN_EQ("\xc0\xaf", FFFD FFFD);
 	SAN_EQ("\xc1\xbf", FFFD FFFD);
@@ -190,7 +199,9 @@ static void test_sanitize_invalid(void **state)
 	/* truncated sequences: one U+FFFD for the whole valid prefix */
 	SAN_EQ("x\xe2\x82", "x" FFFD);
 	SAN_EQ("x\xf0\x9f\x98", "x" FFFD);
-	SAN_EQ("\xe2\x82" "A", FFFD "A");
+	SAN_EQ("\xe2\x82"
+	       "A",
+	       FFFD "A");
 	SAN_EQ("\xe2\xc3\xa9", FFFD "\xc3\xa9");
 }
 
@@ -220,8 +231,9 @@ static void test_sanitize_nul_and_empty(void **state)
 
 static void test_sanitize_json_roundtrip(void **state)
 {
-	static const char in[] = "/tmp/evil --title=\x1b]0;pwned\x07 say \"hi\" "
-				 "C:\\path line1\nline2 bad\xff\xed\xa0\x80";
+	static const char in[] =
+	    "/tmp/evil --title=\x1b]0;pwned\x07 say \"hi\" "
+	    "C:\\path line1\nline2 bad\xff\xed\xa0\x80";
 	(void)state;
 
 	char *s = gt_text_utf8_sanitize(in, sizeof(in) - 1);
@@ -249,18 +261,18 @@ static void test_sanitize_json_roundtrip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_escape_printable_kept),
-		cmocka_unit_test(test_escape_c0_named),
-		cmocka_unit_test(test_escape_c0_hex_and_del),
-		cmocka_unit_test(test_escape_c1),
-		cmocka_unit_test(test_escape_valid_utf8_kept),
-		cmocka_unit_test(test_escape_invalid_utf8),
-		cmocka_unit_test(test_escape_truncates_on_boundaries),
-		cmocka_unit_test(test_escape_hostile_cmdline),
-		cmocka_unit_test(test_sanitize_valid_unchanged),
-		cmocka_unit_test(test_sanitize_invalid),
-		cmocka_unit_test(test_sanitize_nul_and_empty),
-		cmocka_unit_test(test_sanitize_json_roundtrip),
+	    cmocka_unit_test(test_escape_printable_kept),
+	    cmocka_unit_test(test_escape_c0_named),
+	    cmocka_unit_test(test_escape_c0_hex_and_del),
+	    cmocka_unit_test(test_escape_c1),
+	    cmocka_unit_test(test_escape_valid_utf8_kept),
+	    cmocka_unit_test(test_escape_invalid_utf8),
+	    cmocka_unit_test(test_escape_truncates_on_boundaries),
+	    cmocka_unit_test(test_escape_hostile_cmdline),
+	    cmocka_unit_test(test_sanitize_valid_unchanged),
+	    cmocka_unit_test(test_sanitize_invalid),
+	    cmocka_unit_test(test_sanitize_nul_and_empty),
+	    cmocka_unit_test(test_sanitize_json_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,7 +30,8 @@ static const char *fixture(const char *tree)
 	static char buf[PATH_MAX];
 	const char *v = getenv("GPUTOP_FIXTURES");
 	if (!v || !*v)
-		fail_msg("GPUTOP_FIXTURES is not set (run through tests/run.sh)");
+		fail_msg(
+		    "GPUTOP_FIXTURES is not set (run through tests/run.sh)");
 	snprintf(buf, sizeof(buf), "%s/%s", v, tree);
 	return buf;
 }
@@ -44,8 +45,8 @@ struct fake_dev {
 };
 
 static drmDevice *pci_dev(struct fake_dev *f, uint16_t dom, uint8_t bus,
-			  uint8_t dev, uint8_t fn, const char *primary,
-			  const char *render)
+                          uint8_t dev, uint8_t fn, const char *primary,
+                          const char *render)
 {
 	memset(f, 0, sizeof(*f));
 	f->bus = (drmPciBusInfo){dom, bus, dev, fn};
@@ -107,12 +108,14 @@ static void test_merge_by_pci_address(void **state)
 
 	sysfs_dev(&d, "card1", "0000:03:00.0");
 	/* another function of the same device is not it */
-	assert_false(gt_drmnode_merge(
-	    &d, pci_dev(&f, 0, 3, 0, 1, "/dev/dri/card1", "/dev/dri/renderD128")));
+	assert_false(
+	    gt_drmnode_merge(&d, pci_dev(&f, 0, 3, 0, 1, "/dev/dri/card1",
+	                                 "/dev/dri/renderD128")));
 	assert_string_equal(d.render_node, "");
 	/* the PCI address decides, not the node's name */
-	assert_true(gt_drmnode_merge(
-	    &d, pci_dev(&f, 0, 3, 0, 0, "/dev/dri/card7", "/dev/dri/renderD135")));
+	assert_true(
+	    gt_drmnode_merge(&d, pci_dev(&f, 0, 3, 0, 0, "/dev/dri/card7",
+	                                 "/dev/dri/renderD135")));
 	assert_string_equal(d.primary_node, "/dev/dri/card7");
 	assert_string_equal(d.render_node, "/dev/dri/renderD135");
 	assert_string_equal(d.pdev, "0000:03:00.0");
@@ -165,12 +168,14 @@ static void test_merge_without_sysfs_address(void **state)
 	/* A virtio GPU in a copied tree without the kernel's links: libdrm
 	 * knows its PCI function; the card's name ties the two. */
 	sysfs_dev(&d, "card1", "");
-	assert_false(gt_drmnode_merge(
-	    &d, pci_dev(&f, 0, 0, 2, 0, "/dev/dri/card10", "/dev/dri/renderD128")));
+	assert_false(
+	    gt_drmnode_merge(&d, pci_dev(&f, 0, 0, 2, 0, "/dev/dri/card10",
+	                                 "/dev/dri/renderD128")));
 	assert_false(gt_drmnode_merge(
 	    &d, pci_dev(&f, 0, 0, 2, 0, "/dev/dri/card", NULL)));
-	assert_true(gt_drmnode_merge(
-	    &d, pci_dev(&f, 0, 0, 2, 0, "/dev/dri/card1", "/dev/dri/renderD129")));
+	assert_true(
+	    gt_drmnode_merge(&d, pci_dev(&f, 0, 0, 2, 0, "/dev/dri/card1",
+	                                 "/dev/dri/renderD129")));
 	assert_string_equal(d.pdev, "0000:00:02.0");
 	assert_string_equal(d.render_node, "/dev/dri/renderD129");
 
@@ -190,9 +195,12 @@ static void test_merge_all(void **state)
 	struct fake_dev f[3];
 	struct gt_drmdev d[3];
 	drmDevicePtr list[3] = {
-	    pci_dev(&f[0], 0, 0x0c, 0, 0, "/dev/dri/card1", "/dev/dri/renderD129"),
-	    pci_dev(&f[1], 0, 0x00, 2, 0, "/dev/dri/card0", "/dev/dri/renderD128"),
-	    pci_dev(&f[2], 0, 0x64, 0, 0, "/dev/dri/card2", "/dev/dri/renderD130"),
+	    pci_dev(&f[0], 0, 0x0c, 0, 0, "/dev/dri/card1",
+	            "/dev/dri/renderD129"),
+	    pci_dev(&f[1], 0, 0x00, 2, 0, "/dev/dri/card0",
+	            "/dev/dri/renderD128"),
+	    pci_dev(&f[2], 0, 0x64, 0, 0, "/dev/dri/card2",
+	            "/dev/dri/renderD130"),
 	};
 
 	sysfs_dev(&d[0], "card0", "0000:00:02.0");
@@ -216,10 +224,10 @@ static void test_set_version(void **state)
 	struct gt_drmdev d;
 	char name[] = "amdgpuTRAILING";
 	drmVersion v = {.version_major = 3,
-			.version_minor = 57,
-			.version_patchlevel = 0,
-			.name_len = 6,
-			.name = name};
+	                .version_minor = 57,
+	                .version_patchlevel = 0,
+	                .name_len = 6,
+	                .name = name};
 
 	sysfs_dev(&d, "card0", "0000:03:00.0");
 	snprintf(d.drm_why, sizeof(d.drm_why), "an old reason");
@@ -379,7 +387,7 @@ static void test_scan_virtio_and_nouveau(void **state)
 	size_t n = 0;
 
 	assert_int_equal(gt_drmdev_scan(fixture("drm/nouveau-virtio"), &d, &n),
-			 0);
+	                 0);
 	/* connectors (card0-Virtual-1) and render nodes are not cards */
 	assert_int_equal(n, 2);
 
@@ -421,7 +429,7 @@ static void test_scan_simpledrm(void **state)
 	assert_string_equal(d[0].render, ""); /* simpledrm has none */
 	assert_string_equal(d[0].location, "platform/simple-framebuffer.0");
 	assert_string_equal(gt_drmdev_address(&d[0]),
-			    "platform/simple-framebuffer.0");
+	                    "platform/simple-framebuffer.0");
 	free(d);
 }
 
@@ -463,45 +471,46 @@ static void test_unsupported_reasons(void **state)
 {
 	(void)state;
 	assert_string_equal(why_for("radeon"),
-			    "gputop reads AMD GPUs through amdgpu only");
-	assert_string_equal(why_for("nouveau"),
-			    "NVIDIA cards are read through NVML (libnvidia-ml), "
-			    "not nouveau; install the NVIDIA driver");
+	                    "gputop reads AMD GPUs through amdgpu only");
+	assert_string_equal(
+	    why_for("nouveau"),
+	    "NVIDIA cards are read through NVML (libnvidia-ml), "
+	    "not nouveau; install the NVIDIA driver");
 	assert_string_equal(why_for("virtio_gpu"),
-			    "a virtual GPU has no usage counters");
+	                    "a virtual GPU has no usage counters");
 	assert_string_equal(why_for("vmwgfx"),
-			    "a virtual GPU has no usage counters");
+	                    "a virtual GPU has no usage counters");
 	assert_string_equal(why_for("simple-framebuffer"),
-			    "a firmware framebuffer (simpledrm), not a GPU");
+	                    "a firmware framebuffer (simpledrm), not a GPU");
 	assert_string_equal(why_for("simpledrm"),
-			    "a firmware framebuffer, not a GPU");
+	                    "a firmware framebuffer, not a GPU");
 	assert_non_null(strstr(why_for("vfio-pci"), "virtual machine"));
 	assert_non_null(strstr(why_for("nvidia"), "nvml"));
 	assert_string_equal(why_for(""), "no kernel driver is bound");
 	assert_string_equal(why_for("panfrost"),
-			    "no gputop backend reads this driver");
+	                    "no gputop backend reads this driver");
 	/* a prefix of a known name is not that name */
 	assert_string_equal(why_for("radeonx"),
-			    "no gputop backend reads this driver");
+	                    "no gputop backend reads this driver");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pci_address),
-		cmocka_unit_test(test_merge_by_pci_address),
-		cmocka_unit_test(test_merge_only_available_nodes),
-		cmocka_unit_test(test_merge_long_path_left_out),
-		cmocka_unit_test(test_merge_without_sysfs_address),
-		cmocka_unit_test(test_merge_all),
-		cmocka_unit_test(test_set_version),
-		cmocka_unit_test(test_attach_falls_back_to_sysfs_name),
-		cmocka_unit_test(test_read_version_never_wakes),
-		cmocka_unit_test(test_read_version_failures),
-		cmocka_unit_test(test_scan_virtio_and_nouveau),
-		cmocka_unit_test(test_scan_simpledrm),
-		cmocka_unit_test(test_fixture_root_skips_libdrm),
-		cmocka_unit_test(test_unsupported_reasons),
+	    cmocka_unit_test(test_pci_address),
+	    cmocka_unit_test(test_merge_by_pci_address),
+	    cmocka_unit_test(test_merge_only_available_nodes),
+	    cmocka_unit_test(test_merge_long_path_left_out),
+	    cmocka_unit_test(test_merge_without_sysfs_address),
+	    cmocka_unit_test(test_merge_all),
+	    cmocka_unit_test(test_set_version),
+	    cmocka_unit_test(test_attach_falls_back_to_sysfs_name),
+	    cmocka_unit_test(test_read_version_never_wakes),
+	    cmocka_unit_test(test_read_version_failures),
+	    cmocka_unit_test(test_scan_virtio_and_nouveau),
+	    cmocka_unit_test(test_scan_simpledrm),
+	    cmocka_unit_test(test_fixture_root_skips_libdrm),
+	    cmocka_unit_test(test_unsupported_reasons),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@
  */
 #include "support/fdinfo_test.h"
 
-/* ---- scanner: two samples with known deltas -------------------------------- */
+/* ---- scanner: two samples with known deltas --------------------------------
+ */
 
 static void test_i915_two_samples(void **state)
 {
@@ -82,9 +83,9 @@ static void test_i915_two_samples(void **state)
 }
 
 static char *xe_advance(const char *text, uint64_t dt, uint64_t rcs,
-			uint64_t vcs, uint64_t ccs)
+                        uint64_t vcs, uint64_t ccs)
 {
-	static const char *const eng[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
+	static const char *const eng[] = {"rcs", "bcs", "vcs", "vecs", "ccs"};
 	char key[64];
 	char *out = bump(text, "drm-cycles-rcs", (int64_t)rcs);
 	out = bumpf(out, "drm-cycles-vcs", (int64_t)vcs);
@@ -284,7 +285,8 @@ static void test_amdgpu_legacy(void **state)
 	free(a);
 }
 
-/* ---- scanner: sharing, clamping, ordering --------------------------------- */
+/* ---- scanner: sharing, clamping, ordering ---------------------------------
+ */
 
 static void test_shared_client_counts_once(void **state)
 {
@@ -450,15 +452,15 @@ static void test_devices_and_addresses(void **state)
 	char *n = fixture(XDNA, NULL);
 	set_client(t, 700, 3, 1, 0);
 	tree_drm(t, 701, 3, x);
-	tree_drm(t, 702, 3, m);                          /* no pdev */
-	tree_fd(t, 703, 4, "/dev/accel/accel0", n);      /* the NPU */
+	tree_drm(t, 702, 3, m);                     /* no pdev */
+	tree_fd(t, 703, 4, "/dev/accel/accel0", n); /* the NPU */
 	struct gt_fdinfo *fi = gt_fdinfo_new(t->root);
 	assert_non_null(fi);
 	gt_fdinfo_update(fi, T0, false);
 	gt_fdinfo_update(fi, T0 + SEC, false);
 	assert_int_equal(gt_fdinfo_client_count(fi), 4);
-	const char *forms[] = { "0000:03:00.0", "00000000:03:00.0", "03:00.0",
-				"0000:03:00.0\n" };
+	const char *forms[] = {"0000:03:00.0", "00000000:03:00.0", "03:00.0",
+	                       "0000:03:00.0\n"};
 	for (int i = 0; i < 4; i++) {
 		procs(fi, forms[i], &v);
 		assert_int_equal(v.count, 1);
@@ -537,16 +539,16 @@ static void test_brokers_credit_the_compositor(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		tree_test(test_i915_two_samples),
-		tree_test(test_xe_cycles),
-		tree_test(test_amdgpu_current),
-		tree_test(test_amdgpu_compute_and_kfd),
-		tree_test(test_amdgpu_legacy),
-		tree_test(test_shared_client_counts_once),
-		tree_test(test_one_process_two_clients),
-		tree_test(test_clamp_and_backwards),
-		tree_test(test_devices_and_addresses),
-		tree_test(test_brokers_credit_the_compositor),
+	    tree_test(test_i915_two_samples),
+	    tree_test(test_xe_cycles),
+	    tree_test(test_amdgpu_current),
+	    tree_test(test_amdgpu_compute_and_kfd),
+	    tree_test(test_amdgpu_legacy),
+	    tree_test(test_shared_client_counts_once),
+	    tree_test(test_one_process_two_clients),
+	    tree_test(test_clamp_and_backwards),
+	    tree_test(test_devices_and_addresses),
+	    tree_test(test_brokers_credit_the_compositor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,8 @@
 #include "support/fdinfo_test.h"
 
 static const char *const all_fixtures[] = {
-	I915_TABS, I915_SPACES, XE_TABS, XE_SPACES, AMD_V1, AMD_V2, AMD_LATE,
-	AMD_515, AMD_87, AMD_ROCMI, MSM, PANFROST, PANTHOR, XDNA,
+    I915_TABS, I915_SPACES, XE_TABS,   XE_SPACES, AMD_V1,   AMD_V2,  AMD_LATE,
+    AMD_515,   AMD_87,      AMD_ROCMI, MSM,       PANFROST, PANTHOR, XDNA,
 };
 
 static struct gt_fdinfo_sample *parse_fixture(const char *rel, bool expect_drm)
@@ -24,12 +24,13 @@ static struct gt_fdinfo_sample *parse_fixture(const char *rel, bool expect_drm)
 	return s;
 }
 
-/* ---- parser: the real samples --------------------------------------------- */
+/* ---- parser: the real samples ---------------------------------------------
+ */
 
 static void test_parse_i915(void **state)
 {
 	(void)state;
-	const char *files[] = { I915_TABS, I915_SPACES };
+	const char *files[] = {I915_TABS, I915_SPACES};
 	for (int i = 0; i < 2; i++) {
 		struct gt_fdinfo_sample *s = parse_fixture(files[i], true);
 		assert_string_equal(s->driver, "i915");
@@ -64,7 +65,7 @@ static void test_parse_i915(void **state)
 static void test_parse_xe(void **state)
 {
 	(void)state;
-	const char *files[] = { XE_TABS, XE_SPACES };
+	const char *files[] = {XE_TABS, XE_SPACES};
 	for (int i = 0; i < 2; i++) {
 		struct gt_fdinfo_sample *s = parse_fixture(files[i], true);
 		assert_string_equal(s->driver, "xe");
@@ -74,7 +75,8 @@ static void test_parse_xe(void **state)
 		const struct gt_fdinfo_engine *e = engine(s, "rcs");
 		assert_int_equal(e->cycles, 28257900ull);
 		assert_int_equal(e->total_cycles, 7655183225ull);
-		assert_int_equal(e->have, GT_FDI_HAVE_CYCLES | GT_FDI_HAVE_TOTAL);
+		assert_int_equal(e->have,
+		                 GT_FDI_HAVE_CYCLES | GT_FDI_HAVE_TOTAL);
 		assert_int_equal(e->cls, GT_FDI_RENDER);
 		assert_int_equal(e->capacity, 1);
 		assert_int_equal(engine(s, "bcs")->cls, GT_FDI_COPY);
@@ -106,23 +108,23 @@ static void test_parse_amdgpu_formats(void **state)
 		uint64_t ns;
 		uint32_t pct;
 	} cases[] = {
-		/* 2024 drm_print_memory_stats, with the ": \t" legacy lines:
-		 * resident wins over drm-memory-* and total. */
-		{ AMD_V1, false, true, 30, 32785, PDEV_AMD, 544428 * KIB,
-		  22 * MIB, "gfx", GT_FDI_RENDER, 39456116802ull, 0 },
-		{ AMD_V2, false, true, 4, 32771, PDEV_AMD, 44564 * KIB,
-		  2392 * KIB, "compute", GT_FDI_COMPUTE, 46464671ull, 0 },
-		{ AMD_LATE, false, true, 30, 32785, PDEV_AMD, 155068 * KIB,
-		  20 * MIB, "gfx", GT_FDI_RENDER, 19291217545ull, 0 },
-		/* 5.19-6.4: only drm-memory-* (gtt 8192 + cpu 0 KiB). */
-		{ AMD_87, false, true, 217, 32784, "0000:08:00.0", 2068 * KIB,
-		  8192 * KIB, "gfx", GT_FDI_RENDER, 107322799ull, 0 },
-		/* 5.15: "vram mem: 17196 kB", a kernel-made "gfx0: 70.59%". */
-		{ AMD_515, true, false, 0, 32774, PDEV_AMD, 17196 * KIB,
-		  6144 * KIB, "gfx0", GT_FDI_RENDER, 0, 7059 },
-		/* KFD user: no engine at all; cpu 6200 KiB counts as GTT. */
-		{ AMD_ROCMI, false, true, 1203108, 32771, "0000:83:00.0",
-		  76 * KIB, (44 + 6200) * KIB, NULL, GT_FDI_OTHER, 0, 0 },
+	    /* 2024 drm_print_memory_stats, with the ": \t" legacy lines:
+	     * resident wins over drm-memory-* and total. */
+	    {AMD_V1, false, true, 30, 32785, PDEV_AMD, 544428 * KIB, 22 * MIB,
+	     "gfx", GT_FDI_RENDER, 39456116802ull, 0},
+	    {AMD_V2, false, true, 4, 32771, PDEV_AMD, 44564 * KIB, 2392 * KIB,
+	     "compute", GT_FDI_COMPUTE, 46464671ull, 0},
+	    {AMD_LATE, false, true, 30, 32785, PDEV_AMD, 155068 * KIB, 20 * MIB,
+	     "gfx", GT_FDI_RENDER, 19291217545ull, 0},
+	    /* 5.19-6.4: only drm-memory-* (gtt 8192 + cpu 0 KiB). */
+	    {AMD_87, false, true, 217, 32784, "0000:08:00.0", 2068 * KIB,
+	     8192 * KIB, "gfx", GT_FDI_RENDER, 107322799ull, 0},
+	    /* 5.15: "vram mem: 17196 kB", a kernel-made "gfx0: 70.59%". */
+	    {AMD_515, true, false, 0, 32774, PDEV_AMD, 17196 * KIB, 6144 * KIB,
+	     "gfx0", GT_FDI_RENDER, 0, 7059},
+	    /* KFD user: no engine at all; cpu 6200 KiB counts as GTT. */
+	    {AMD_ROCMI, false, true, 1203108, 32771, "0000:83:00.0", 76 * KIB,
+	     (44 + 6200) * KIB, NULL, GT_FDI_OTHER, 0, 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct gt_fdinfo_sample *s = parse_fixture(cases[i].file, true);
@@ -140,12 +142,14 @@ static void test_parse_amdgpu_formats(void **state)
 			assert_int_equal(s->n_engines, 0);
 		} else {
 			assert_int_equal(s->n_engines, 1);
-			const struct gt_fdinfo_engine *e = engine(s, cases[i].engine);
+			const struct gt_fdinfo_engine *e =
+			    engine(s, cases[i].engine);
 			assert_int_equal(e->cls, cases[i].cls);
 			assert_int_equal(e->ns, cases[i].ns);
 			assert_int_equal(e->pct, cases[i].pct);
-			assert_int_equal(e->have, cases[i].pct ? GT_FDI_HAVE_PCT :
-								 GT_FDI_HAVE_NS);
+			assert_int_equal(e->have, cases[i].pct
+			                              ? GT_FDI_HAVE_PCT
+			                              : GT_FDI_HAVE_NS);
 		}
 		free(s);
 	}
@@ -198,22 +202,22 @@ static void test_parse_quirks(void **state)
 	 * and lines, overflow, unknown units, capacity 0, and no final
 	 * newline. */
 	static const char text[] =
-		"pos:\t0\r\n"
-		"drm-driver:\tamdgpu\r\n"
-		"drm-pdev:\t0000:0A:00.0\n"
-		"drm-client-id: \t 12\n"
-		"drm-memory-vram:\t1 GiB\n"
-		"drm-memory-gtt: \t22528 KiB\n"
-		"drm-resident-stolen:\t4 MiB\n"
-		"unknown-key: whatever\n"
-		"no colon here\n"
-		":\n"
-		"drm-engine-compute:\t99999999999999999999999 ns\n"
-		"drm-engine-dma:\t5 furlongs\n"
-		"drm-resident-gtt:\t5 TiB\n"
-		"drm-engine-capacity-gfx:\t0\n"
-		"drm-engine-an-engine-name-far-too-long-to-keep:\t1 ns\n"
-		" drm-engine-gfx:\t5 ns";
+	    "pos:\t0\r\n"
+	    "drm-driver:\tamdgpu\r\n"
+	    "drm-pdev:\t0000:0A:00.0\n"
+	    "drm-client-id: \t 12\n"
+	    "drm-memory-vram:\t1 GiB\n"
+	    "drm-memory-gtt: \t22528 KiB\n"
+	    "drm-resident-stolen:\t4 MiB\n"
+	    "unknown-key: whatever\n"
+	    "no colon here\n"
+	    ":\n"
+	    "drm-engine-compute:\t99999999999999999999999 ns\n"
+	    "drm-engine-dma:\t5 furlongs\n"
+	    "drm-resident-gtt:\t5 TiB\n"
+	    "drm-engine-capacity-gfx:\t0\n"
+	    "drm-engine-an-engine-name-far-too-long-to-keep:\t1 ns\n"
+	    " drm-engine-gfx:\t5 ns";
 	assert_true(gt_fdinfo_parse(text, sizeof(text) - 1, &s));
 	assert_string_equal(s.driver, "amdgpu");
 	assert_int_equal(s.pdev, pdev_key("0000:0a:00.0"));
@@ -240,8 +244,8 @@ static void test_parse_quirks(void **state)
 
 	/* The capacity clamp and a capacity printed before its engine. */
 	static const char cap[] = "drm-driver: xe\n"
-				  "drm-engine-capacity-ccs: 100000\n"
-				  "drm-cycles-ccs: 5\n";
+	                          "drm-engine-capacity-ccs: 100000\n"
+	                          "drm-cycles-ccs: 5\n";
 	assert_true(gt_fdinfo_parse(cap, sizeof(cap) - 1, &s));
 	assert_int_equal(engine(&s, "ccs")->capacity, GT_FDINFO_MAX_CAPACITY);
 	assert_int_equal(engine(&s, "ccs")->have, GT_FDI_HAVE_CYCLES);
@@ -254,13 +258,13 @@ static void test_parse_legacy_percent(void **state)
 	/* amdgpu 5.14 printed the pdev without a domain and the percentages
 	 * with "%d.%d%%" of hundredths: "70.5%" is 70.05 %. */
 	static const char text[] = "pdev:\t04:00.0\n"
-				   "pasid:\t5\n"
-				   "gfx0:\t70.5%\n"
-				   "enc_10:\t3.25%\n"
-				   "compute1:\t100.0%\n"
-				   "dec0:\t7%\n"
-				   "bogus0:\t5.0%\n"
-				   "gfx1:\tnot a number%\n";
+	                           "pasid:\t5\n"
+	                           "gfx0:\t70.5%\n"
+	                           "enc_10:\t3.25%\n"
+	                           "compute1:\t100.0%\n"
+	                           "dec0:\t7%\n"
+	                           "bogus0:\t5.0%\n"
+	                           "gfx1:\tnot a number%\n";
 	assert_true(gt_fdinfo_parse(text, sizeof(text) - 1, &s));
 	assert_true(s.legacy);
 	assert_string_equal(s.driver, "amdgpu");
@@ -287,43 +291,53 @@ static void test_engine_classes(void **state)
 		const char *name;
 		enum gt_fdinfo_class cls;
 	} cases[] = {
-		{ "gfx", GT_FDI_RENDER },     { "gfx0", GT_FDI_RENDER },
-		{ "render", GT_FDI_RENDER },  { "rcs", GT_FDI_RENDER },
-		{ "compute", GT_FDI_COMPUTE }, { "compute12", GT_FDI_COMPUTE },
-		{ "ccs", GT_FDI_COMPUTE },    { "dma", GT_FDI_COPY },
-		{ "sdma1", GT_FDI_COPY },     { "copy", GT_FDI_COPY },
-		{ "bcs", GT_FDI_COPY },       { "video", GT_FDI_CODEC },
-		{ "vcs", GT_FDI_CODEC },      { "dec", GT_FDI_DEC },
-		{ "jpeg", GT_FDI_DEC },       { "jpeg0", GT_FDI_DEC },
-		{ "enc", GT_FDI_ENC },        { "enc_1", GT_FDI_ENC },
-		{ "enc_10", GT_FDI_ENC },     { "enc0", GT_FDI_ENC },
-		{ "video-enhance", GT_FDI_VPP }, { "vecs", GT_FDI_VPP },
-		{ "vpe", GT_FDI_VPP },        { "gpu", GT_FDI_OTHER },
-		{ "fragment", GT_FDI_OTHER }, { "panthor", GT_FDI_OTHER },
-		{ "0", GT_FDI_OTHER },        { "", GT_FDI_OTHER },
-		{ "gfxx", GT_FDI_OTHER },     { "xgfx", GT_FDI_OTHER },
+	    {"gfx", GT_FDI_RENDER},        {"gfx0", GT_FDI_RENDER},
+	    {"render", GT_FDI_RENDER},     {"rcs", GT_FDI_RENDER},
+	    {"compute", GT_FDI_COMPUTE},   {"compute12", GT_FDI_COMPUTE},
+	    {"ccs", GT_FDI_COMPUTE},       {"dma", GT_FDI_COPY},
+	    {"sdma1", GT_FDI_COPY},        {"copy", GT_FDI_COPY},
+	    {"bcs", GT_FDI_COPY},          {"video", GT_FDI_CODEC},
+	    {"vcs", GT_FDI_CODEC},         {"dec", GT_FDI_DEC},
+	    {"jpeg", GT_FDI_DEC},          {"jpeg0", GT_FDI_DEC},
+	    {"enc", GT_FDI_ENC},           {"enc_1", GT_FDI_ENC},
+	    {"enc_10", GT_FDI_ENC},        {"enc0", GT_FDI_ENC},
+	    {"video-enhance", GT_FDI_VPP}, {"vecs", GT_FDI_VPP},
+	    {"vpe", GT_FDI_VPP},           {"gpu", GT_FDI_OTHER},
+	    {"fragment", GT_FDI_OTHER},    {"panthor", GT_FDI_OTHER},
+	    {"0", GT_FDI_OTHER},           {"", GT_FDI_OTHER},
+	    {"gfxx", GT_FDI_OTHER},        {"xgfx", GT_FDI_OTHER},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (gt_fdinfo_engine_class(cases[i].name) != cases[i].cls)
 			fail_msg("class of '%s' is %d, want %d", cases[i].name,
-				 gt_fdinfo_engine_class(cases[i].name),
-				 cases[i].cls);
+			         gt_fdinfo_engine_class(cases[i].name),
+			         cases[i].cls);
 }
 
 static void test_pdev_parse(void **state)
 {
 	(void)state;
 	uint64_t k;
-	assert_int_equal(pdev_key("00000000:03:00.0"), pdev_key("0000:03:00.0"));
+	assert_int_equal(pdev_key("00000000:03:00.0"),
+	                 pdev_key("0000:03:00.0"));
 	assert_int_equal(pdev_key("0000:0A:1f.7"), pdev_key("0000:0a:1F.7"));
 	assert_int_equal(pdev_key(" 03:00.0\t"), pdev_key("0000:03:00.0"));
 	assert_true(pdev_key("0001:03:00.0") != pdev_key("0000:03:00.0"));
 	assert_true(pdev_key("0000:03:00.1") != pdev_key("0000:03:00.0"));
 	assert_true(pdev_key("0000:04:00.0") != pdev_key("0000:03:00.0"));
 	static const char *const bad[] = {
-		"", "0000:03:00", "zz:00.0", "0000:03:00.8", "0000:100:00.0",
-		"0000:03:20.0", "0000:03:00.0x", "000000000:03:00.0", ":03:00.0",
-		"0000:03:00.", "0000::00.0", "0000:03:000.0",
+	    "",
+	    "0000:03:00",
+	    "zz:00.0",
+	    "0000:03:00.8",
+	    "0000:100:00.0",
+	    "0000:03:20.0",
+	    "0000:03:00.0x",
+	    "000000000:03:00.0",
+	    ":03:00.0",
+	    "0000:03:00.",
+	    "0000::00.0",
+	    "0000:03:000.0",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (gt_fdinfo_pdev_parse(bad[i], strlen(bad[i]), &k))
@@ -340,7 +354,7 @@ static void check_sane(const struct gt_fdinfo_sample *s)
 		assert_non_null(memchr(e->name, '\0', sizeof(e->name)));
 		assert_true(e->name[0] != '\0');
 		assert_true(e->capacity >= 1 &&
-			    e->capacity <= GT_FDINFO_MAX_CAPACITY);
+		            e->capacity <= GT_FDINFO_MAX_CAPACITY);
 		assert_true(e->cls < GT_FDI__CLASS_COUNT);
 	}
 }
@@ -350,11 +364,13 @@ static void test_parse_fuzz(void **state)
 	(void)state;
 	struct gt_fdinfo_sample s;
 	/* Every truncation of every sample. */
-	for (size_t f = 0; f < sizeof(all_fixtures) / sizeof(all_fixtures[0]); f++) {
+	for (size_t f = 0; f < sizeof(all_fixtures) / sizeof(all_fixtures[0]);
+	     f++) {
 		size_t len;
 		char *text = fixture(all_fixtures[f], &len);
 		for (size_t n = 0; n <= len; n++) {
-			/* A heap copy of exactly n bytes: ASan sees overreads. */
+			/* A heap copy of exactly n bytes: ASan sees overreads.
+			 */
 			char *cut = malloc(n ? n : 1);
 			assert_non_null(cut);
 			memcpy(cut, text, n);
@@ -366,13 +382,44 @@ static void test_parse_fuzz(void **state)
 	}
 	/* Random bytes, and random lines made of real keys and values. */
 	static const char *const words[] = {
-		"drm-driver", "drm-pdev", "drm-client-id", "drm-engine-",
-		"drm-engine-capacity-", "drm-cycles-", "drm-total-cycles-",
-		"drm-total-", "drm-resident-", "drm-memory-", "pdev", "pasid",
-		"vram mem", "gfx0", "enc_10", "render", "vram0", "gtt", ":",
-		": \t", "\t", " ", "\n", "\r", "%", ".", "ns", "KiB", "MiB",
-		"GiB", "0", "18446744073709551615", "18446744073709551616",
-		"0000:03:00.0", "ffffffff:ff:1f.7", "-1", "\xff", "\0",
+	    "drm-driver",
+	    "drm-pdev",
+	    "drm-client-id",
+	    "drm-engine-",
+	    "drm-engine-capacity-",
+	    "drm-cycles-",
+	    "drm-total-cycles-",
+	    "drm-total-",
+	    "drm-resident-",
+	    "drm-memory-",
+	    "pdev",
+	    "pasid",
+	    "vram mem",
+	    "gfx0",
+	    "enc_10",
+	    "render",
+	    "vram0",
+	    "gtt",
+	    ":",
+	    ": \t",
+	    "\t",
+	    " ",
+	    "\n",
+	    "\r",
+	    "%",
+	    ".",
+	    "ns",
+	    "KiB",
+	    "MiB",
+	    "GiB",
+	    "0",
+	    "18446744073709551615",
+	    "18446744073709551616",
+	    "0000:03:00.0",
+	    "ffffffff:ff:1f.7",
+	    "-1",
+	    "\xff",
+	    "\0",
 	};
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
 	char buf[2048];
@@ -382,12 +429,15 @@ static void test_parse_fuzz(void **state)
 		size_t want = (size_t)(seed >> 33) % sizeof(buf);
 		bool bytes = round % 2 == 0;
 		while (n < want) {
-			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			seed = seed * 6364136223846793005ull +
+			       1442695040888963407ull;
 			if (bytes) {
 				buf[n++] = (char)(seed >> 56);
 				continue;
 			}
-			const char *w = words[(seed >> 33) % (sizeof(words) / sizeof(words[0]))];
+			const char *w =
+			    words[(seed >> 33) %
+			          (sizeof(words) / sizeof(words[0]))];
 			size_t wl = w[0] ? strlen(w) : 1;
 			if (n + wl > want)
 				break;
@@ -406,15 +456,15 @@ static void test_parse_fuzz(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_i915),
-		cmocka_unit_test(test_parse_xe),
-		cmocka_unit_test(test_parse_amdgpu_formats),
-		cmocka_unit_test(test_parse_other_drivers),
-		cmocka_unit_test(test_parse_quirks),
-		cmocka_unit_test(test_parse_legacy_percent),
-		cmocka_unit_test(test_engine_classes),
-		cmocka_unit_test(test_pdev_parse),
-		cmocka_unit_test(test_parse_fuzz),
+	    cmocka_unit_test(test_parse_i915),
+	    cmocka_unit_test(test_parse_xe),
+	    cmocka_unit_test(test_parse_amdgpu_formats),
+	    cmocka_unit_test(test_parse_other_drivers),
+	    cmocka_unit_test(test_parse_quirks),
+	    cmocka_unit_test(test_parse_legacy_percent),
+	    cmocka_unit_test(test_engine_classes),
+	    cmocka_unit_test(test_pdev_parse),
+	    cmocka_unit_test(test_parse_fuzz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,8 @@
 
 #include "support/fdinfo_test.h"
 
-/* ---- scanner: discovery ---------------------------------------------------- */
+/* ---- scanner: discovery ----------------------------------------------------
+ */
 
 static void test_ignores_non_drm(void **state)
 {
@@ -204,7 +205,7 @@ static bool scan_has(const struct gt_fdinfo_scan *s, int pid, int fd)
 
 /* One walk with cache c into a fresh *s. */
 static void walk(struct tree *t, struct gt_fdinfo_scan_cache *c,
-		 struct gt_fdinfo_scan *s)
+                 struct gt_fdinfo_scan *s)
 {
 	assert_int_equal(gt_fdinfo_scan_run(t->root, c, s), 0);
 }
@@ -225,7 +226,7 @@ static void plain_process(struct tree *t, int pid, int n, uint64_t start)
 	tree_stat(t, pid, start, 0);
 	for (int fd = 0; fd < n; fd++)
 		tree_fd(t, pid, fd, fd % 2 ? "/var/lib/data.db" : "socket:[77]",
-			NULL);
+		        NULL);
 }
 
 static void test_cache_new_number(void **state)
@@ -357,7 +358,7 @@ static void test_cache_drops_exited(void **state)
 
 	/* A root that went away forgets everything. */
 	assert_int_equal(gt_fdinfo_scan_run("/nonexistent/gputop/proc", c, &s),
-			 0);
+	                 0);
 	assert_int_equal(gt_fdinfo_scan_cache_count(c), 0);
 	gt_fdinfo_scan_free(&s);
 	gt_fdinfo_scan_cache_free(c);
@@ -471,7 +472,7 @@ static void test_unreadable(void **state)
 	tree_pid(t, 1101);
 	snprintf(p, sizeof(p), "%s/1101/stat", t->root);
 	static const char kstat[] = "1101 (kworker/0:1) I 2 0 0 0 -1 69238880 "
-				    "0 0 0 0 0 0 0 0 20 0 1 0 5\n";
+	                            "0 0 0 0 0 0 0 0 20 0 1 0 5\n";
 	write_file(p, kstat, sizeof(kstat) - 1);
 	tree_lock(t, "1101/fd", 0);
 	/* 1102: the descriptor is visible, its fdinfo refused. */
@@ -515,7 +516,8 @@ static void test_unreadable(void **state)
 	}
 }
 
-/* ---- misc ------------------------------------------------------------------ */
+/* ---- misc ------------------------------------------------------------------
+ */
 
 static void test_null_safety(void **state)
 {
@@ -556,18 +558,18 @@ static void test_brokers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		tree_test(test_ignores_non_drm),
-		tree_test(test_garbage_in_tree),
-		tree_test(test_rediscovery),
-		tree_test(test_unreadable),
-		tree_test(test_cache_new_number),
-		tree_test(test_cache_reused_number),
-		tree_test(test_cache_pid_reuse),
-		tree_test(test_cache_drops_exited),
-		tree_test(test_cache_kernel_threads),
-		tree_test(test_rediscovery_reused_number),
-		cmocka_unit_test(test_brokers),
-		cmocka_unit_test(test_null_safety),
+	    tree_test(test_ignores_non_drm),
+	    tree_test(test_garbage_in_tree),
+	    tree_test(test_rediscovery),
+	    tree_test(test_unreadable),
+	    tree_test(test_cache_new_number),
+	    tree_test(test_cache_reused_number),
+	    tree_test(test_cache_pid_reuse),
+	    tree_test(test_cache_drops_exited),
+	    tree_test(test_cache_kernel_threads),
+	    tree_test(test_rediscovery_reused_number),
+	    cmocka_unit_test(test_brokers),
+	    cmocka_unit_test(test_null_safety),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

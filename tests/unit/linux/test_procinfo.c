@@ -29,7 +29,7 @@
 #include "linux/procinfo.h"
 #include "core/text.h"
 
-#define SEC 1000000000ull
+#define SEC       1000000000ull
 #define DOCKER_ID "4f3c2a1b9e8d"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -40,7 +40,7 @@ static const char *fixture_proc(void)
 	const char *dir = getenv("GPUTOP_FIXTURES");
 	if (!dir || !*dir)
 		fail_msg("GPUTOP_FIXTURES is not set: run with "
-			 "GPUTOP_FIXTURES=tests/fixtures from the repo root");
+		         "GPUTOP_FIXTURES=tests/fixtures from the repo root");
 	snprintf(path, sizeof(path), "%s/proc", dir);
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -57,7 +57,7 @@ static void proc_init(struct gt_process *p, int32_t pid)
 }
 
 static void fill(struct gt_procinfo *pi, struct gt_process *p, int32_t pid,
-		 uint64_t now)
+                 uint64_t now)
 {
 	proc_init(p, pid);
 	gt_procinfo_fill(pi, p, now);
@@ -122,7 +122,7 @@ static int copy_tree(const char *src, const char *dst)
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
+                  struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
@@ -178,7 +178,7 @@ static int setup_copy(void **state)
 }
 
 static void write_file(const char *dir, int pid, const char *leaf,
-		       const void *data, size_t len)
+                       const void *data, size_t len)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%d/%s", dir, pid, leaf);
@@ -188,8 +188,7 @@ static void write_file(const char *dir, int pid, const char *leaf,
 	assert_int_equal(fclose(f), 0);
 }
 
-static void write_str(const char *dir, int pid, const char *leaf,
-		      const char *s)
+static void write_str(const char *dir, int pid, const char *leaf, const char *s)
 {
 	write_file(dir, pid, leaf, s, strlen(s));
 }
@@ -203,21 +202,21 @@ static void remove_leaf(const char *dir, int pid, const char *leaf)
 
 /* A complete 52-field stat line; rss (field 24) in pages. */
 static void write_stat_rss(const char *dir, int pid, const char *comm,
-			   unsigned long long utime, unsigned long long stime,
-			   unsigned long long start, const char *rss)
+                           unsigned long long utime, unsigned long long stime,
+                           unsigned long long start, const char *rss)
 {
 	char buf[1024];
 	snprintf(buf, sizeof(buf),
-		 "%d (%s) S 1 %d 1 0 -1 4194560 100 0 0 0 %llu %llu 0 0 20 0 "
-		 "4 0 %llu 1000000 %s 18446744073709551615 1 1 0 0 0 0 0 0 "
-		 "0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-		 pid, comm, pid, utime, stime, start, rss);
+	         "%d (%s) S 1 %d 1 0 -1 4194560 100 0 0 0 %llu %llu 0 0 20 0 "
+	         "4 0 %llu 1000000 %s 18446744073709551615 1 1 0 0 0 0 0 0 "
+	         "0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+	         pid, comm, pid, utime, stime, start, rss);
 	write_str(dir, pid, "stat", buf);
 }
 
 static void write_stat(const char *dir, int pid, const char *comm,
-		       unsigned long long utime, unsigned long long stime,
-		       unsigned long long start)
+                       unsigned long long utime, unsigned long long stime,
+                       unsigned long long start)
 {
 	write_stat_rss(dir, pid, comm, utime, stime, start, "250");
 }
@@ -258,7 +257,7 @@ static void test_train_ranks(void **state)
 		assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_OK);
 		/* field 24 of stat: (2048000 + 1024 n) kB in 4 KiB pages */
 		assert_int_equal(p.f[GT_P_HOST_MEM].v,
-				 pages((2048000 + 1024 * n) / 4));
+		                 pages((2048000 + 1024 * n) / 4));
 		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PENDING);
 		/* fields procinfo does not own stay as they were */
 		assert_int_equal(p.f[GT_P_GPU].why, GT_WHY_NOT_COLLECTED);
@@ -289,7 +288,7 @@ static void test_root_service(void **state)
 static void test_hostile_pid(void **state)
 {
 	static const char want[] = "/tmp/evil --title=\x1b]0;pwned\x07 say "
-				   "\"hi\" C:\\path line1\nline2 bad\xff";
+	                           "\"hi\" C:\\path line1\nline2 bad\xff";
 	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
 	struct gt_process p;
 	(void)state;
@@ -311,7 +310,7 @@ static void test_hostile_pid(void **state)
 	char esc[256];
 	gt_text_escape(esc, sizeof(esc), p.cmdline, strlen(p.cmdline));
 	assert_string_equal(esc, "/tmp/evil --title=\\e]0;pwned\\x07 say "
-				 "\"hi\" C:\\path line1\\nline2 bad\\xff");
+	                         "\"hi\" C:\\path line1\\nline2 bad\\xff");
 	free(p.cmdline);
 	gt_procinfo_free(pi);
 }
@@ -323,12 +322,12 @@ static void test_containers(void **state)
 		uint32_t uid;
 		const char *name, *cmdline, *container;
 	} cases[] = {
-		{ 6100, 4242, "python", "python -m serve",
-		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
-		{ 6200, 4243, "ollama", "/usr/bin/ollama serve",
-		  "podman:a1b2c3d4e5f6" },
-		{ 6300, 4242, "blender", "blender -b scene.blend",
-		  "docker:9f8e7d6c5b4a" },
+	    {6100, 4242, "python", "python -m serve",
+	     "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"},
+	    {6200, 4243, "ollama", "/usr/bin/ollama serve",
+	     "podman:a1b2c3d4e5f6"},
+	    {6300, 4242, "blender", "blender -b scene.blend",
+	     "docker:9f8e7d6c5b4a"},
 	};
 	struct gt_procinfo *pi = gt_procinfo_new(fixture_proc());
 	(void)state;
@@ -517,8 +516,8 @@ static void test_cpu_delta(void **state)
 	free(p.cmdline);
 
 	/* a quarter of a core over the next 2 s (baseline kept at 11 s) */
-	write_stat(t->dir, 4100, "python3", 1000 + c + c / 4, 500 + c / 2 + c / 4,
-		   987650);
+	write_stat(t->dir, 4100, "python3", 1000 + c + c / 4,
+	           500 + c / 2 + c / 4, 987650);
 	fill(t->pi, &p, 4100, 13 * SEC);
 	assert_int_equal(p.f[GT_P_CPU].v, 2500);
 	free(p.cmdline);
@@ -531,7 +530,7 @@ static void test_cpu_delta(void **state)
 
 	/* 8 busy threads: cpercent of one core goes past 100% */
 	write_stat(t->dir, 4100, "python3", 1000 + c + c / 4 + 8 * c,
-		   500 + c / 2 + c / 4, 987650);
+	           500 + c / 2 + c / 4, 987650);
 	fill(t->pi, &p, 4100, 15 * SEC);
 	assert_int_equal(p.f[GT_P_CPU].v, 80000);
 	free(p.cmdline);
@@ -584,8 +583,9 @@ static void test_cpu_copied_tree(void **state)
 	 * restart the rate (a restart would answer PENDING). */
 	for (int round = 0; round < 10; round++) {
 		write_stat_rss(t->dir, 4100, "python3",
-			       1000 + (uint64_t)c * 3 / 2 * (uint64_t)(round + 1),
-			       500, 987650, "2000");
+		               1000 +
+		                   (uint64_t)c * 3 / 2 * (uint64_t)(round + 1),
+		               500, 987650, "2000");
 		gt_procinfo_sweep(t->pi, (uint64_t)(11 + round) * SEC);
 		fill(t->pi, &p, 4100, (uint64_t)(12 + round) * SEC);
 		assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
@@ -616,8 +616,11 @@ static uint64_t live_ticks(pid_t pid)
 	const char *q = strrchr(buf, ')');
 	assert_non_null(q);
 	unsigned long long ut = 0, st = 0;
-	assert_int_equal(sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u "
-				"%*u %*u %llu %llu", &ut, &st), 2);
+	assert_int_equal(sscanf(q + 2,
+	                        "%*c %*d %*d %*d %*d %*d %*u %*u %*u "
+	                        "%*u %*u %llu %llu",
+	                        &ut, &st),
+	                 2);
 	return ut + st;
 }
 
@@ -686,12 +689,12 @@ static void test_live_threads(void **state)
 	fill(pi, &p, (int32_t)pid, t1);
 	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_OK);
 	/* stat's ticks over the same time, give or take two ticks */
-	double want = (double)(k1 - k0) / (double)clk() * 1e4 /
-		      ((double)(t1 - t0) / 1e9);
+	double want =
+	    (double)(k1 - k0) / (double)clk() * 1e4 / ((double)(t1 - t0) / 1e9);
 	double slack = 2.0 / (double)clk() * 1e4 / ((double)(t1 - t0) / 1e9);
 	assert_true(p.f[GT_P_CPU].v > 1000);
 	assert_true((double)p.f[GT_P_CPU].v > want - slack &&
-		    (double)p.f[GT_P_CPU].v < want + slack);
+	            (double)p.f[GT_P_CPU].v < want + slack);
 	assert_true(p.f[GT_P_HOST_MEM].why == GT_WHY_OK);
 	assert_true(p.f[GT_P_HOST_MEM].v > 0);
 	free(p.cmdline);
@@ -824,7 +827,7 @@ static void test_cache_reuse(void **state)
 	/* a uid change shows with the next exec (a new comm), the moment
 	 * status is read again */
 	write_str(t->dir, 4101, "status",
-		  "Name:\tpython3\nUid:\t1000\t0\t0\t0\nVmRSS:\t 8 kB\n");
+	          "Name:\tpython3\nUid:\t1000\t0\t0\t0\nVmRSS:\t 8 kB\n");
 	write_stat(t->dir, 4101, "sudo", 123401, 5601, 987651);
 	fill(t->pi, &p, 4101, 3 * SEC);
 	assert_int_equal(p.uid, 0);
@@ -844,7 +847,10 @@ static void test_exec_rereads_cmdline(void **state)
 
 	/* same pid, same start time, another comm: an exec */
 	write_stat(t->dir, 4102, "torchrun", 100 + clk(), 0, 987652);
-	write_file(t->dir, 4102, "cmdline", "torchrun\0--nproc\0" "8\0", 19);
+	write_file(t->dir, 4102, "cmdline",
+	           "torchrun\0--nproc\0"
+	           "8\0",
+	           19);
 	fill(t->pi, &p, 4102, 2 * SEC);
 	assert_string_equal(p.name, "torchrun");
 	assert_string_equal(p.cmdline, "torchrun --nproc 8");
@@ -872,7 +878,10 @@ static void test_exec_caught_midway(void **state)
 	fill(t->pi, &p, 4102, 2 * SEC);
 	assert_string_equal(p.cmdline, "[torchrun]");
 	free(p.cmdline);
-	write_file(t->dir, 4102, "cmdline", "torchrun\0--nproc\0" "8\0", 19);
+	write_file(t->dir, 4102, "cmdline",
+	           "torchrun\0--nproc\0"
+	           "8\0",
+	           19);
 	fill(t->pi, &p, 4102, 3 * SEC);
 	assert_string_equal(p.cmdline, "torchrun --nproc 8");
 	free(p.cmdline);
@@ -971,14 +980,14 @@ static void test_malformed(void **state)
 
 	/* cut after utime: stime and the start time are missing */
 	write_str(t->dir, 4104, "stat",
-		  "4104 (python3) S 1 2 3 0 -1 0 0 0 0 0 1234");
+	          "4104 (python3) S 1 2 3 0 -1 0 0 0 0 0 1234");
 	fill(t->pi, &p, 4104, SEC);
 	assert_false(p.host_known);
 
 	/* a non-number where utime belongs */
 	write_str(t->dir, 4104, "stat",
-		  "4104 (python3) S 1 2 3 0 -1 0 0 0 0 0 12x4 5 0 0 20 0 1 0 9 "
-		  "0 0\n");
+	          "4104 (python3) S 1 2 3 0 -1 0 0 0 0 0 12x4 5 0 0 20 0 1 0 9 "
+	          "0 0\n");
 	fill(t->pi, &p, 4104, SEC);
 	assert_false(p.host_known);
 
@@ -991,8 +1000,8 @@ static void test_malformed(void **state)
 	/* stat fine but cut after the start time (no rss); status without
 	 * a Uid line */
 	write_str(t->dir, 4105, "stat",
-		  "4105 (python3) S 1 2 3 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 "
-		  "987655\n");
+	          "4105 (python3) S 1 2 3 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 "
+	          "987655\n");
 	write_str(t->dir, 4105, "status", "Name:\tpython3\nVmRSS:\t8 kB\n");
 	fill(t->pi, &p, 4105, SEC);
 	assert_true(p.host_known);
@@ -1025,7 +1034,7 @@ static void test_malformed(void **state)
 	 * number: not collected, the rest still filled */
 	write_str(t->dir, 4107, "status", "Uid:\t1\t1\t1\t1\n");
 	write_stat_rss(t->dir, 4107, "python3", 1, 1, 987657,
-		       "9999999999999999999");
+	               "9999999999999999999");
 	fill(t->pi, &p, 4107, SEC);
 	assert_true(p.host_known);
 	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_NOT_COLLECTED);
@@ -1078,8 +1087,9 @@ static void test_many_pids(void **state)
 		assert_int_equal(mkdir(path, 0755), 0);
 		snprintf(comm, sizeof(comm), "w%d", pid);
 		write_stat(dir, pid, comm, (unsigned long long)i, 0,
-			   (unsigned long long)pid);
-		write_str(dir, pid, "status", "Uid:\t0\t0\t0\t0\nVmRSS:\t4 kB\n");
+		           (unsigned long long)pid);
+		write_str(dir, pid, "status",
+		          "Uid:\t0\t0\t0\t0\nVmRSS:\t4 kB\n");
 		int n = snprintf(cmd, sizeof(cmd), "worker%c%d", 0, pid);
 		write_file(dir, pid, "cmdline", cmd, (size_t)n + 1);
 		write_str(dir, pid, "cgroup", "0::/\n");
@@ -1098,7 +1108,7 @@ static void test_many_pids(void **state)
 			snprintf(want, sizeof(want), "worker %d", pid);
 			assert_string_equal(p.cmdline, want);
 			assert_int_equal(p.f[GT_P_CPU].why,
-					 round ? GT_WHY_OK : GT_WHY_PENDING);
+			                 round ? GT_WHY_OK : GT_WHY_PENDING);
 			free(p.cmdline);
 		}
 		gt_procinfo_sweep(pi, (uint64_t)(round + 1) * SEC);
@@ -1118,7 +1128,7 @@ static void test_many_pids(void **state)
 		struct gt_process p;
 		fill(pi, &p, BASE + i * 7, 4 * SEC);
 		assert_int_equal(p.f[GT_P_CPU].why,
-				 i % 3 == 0 ? GT_WHY_OK : GT_WHY_PENDING);
+		                 i % 3 == 0 ? GT_WHY_OK : GT_WHY_PENDING);
 		free(p.cmdline);
 	}
 	assert_int_equal(gt_procinfo_cache_count(pi), N);
@@ -1138,7 +1148,7 @@ static void test_many_pids(void **state)
 		struct gt_process p;
 		fill(pi, &p, BASE + i * 7, 6 * SEC);
 		assert_int_equal(p.f[GT_P_CPU].why,
-				 i < 10 ? GT_WHY_OK : GT_WHY_PENDING);
+		                 i < 10 ? GT_WHY_OK : GT_WHY_PENDING);
 		free(p.cmdline);
 	}
 	gt_procinfo_sweep(pi, 6 * SEC);
@@ -1153,126 +1163,122 @@ static void test_parse_cgroup(void **state)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		/* docker */
-		{ "0::/system.slice/docker-4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f"
-		  "7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b.scope\n",
-		  "docker:4f3c2a1b9e8d" },
-		{ "0::/docker/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0"
-		  "d9c8b7a6f5e4d3c2b\n",
-		  "docker:4f3c2a1b9e8d" },
-		{ "4:memory:/docker/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a"
-		  "2f1e0d9c8b7a6f5e4d3c2b\n1:name=systemd:/docker/4f3c2a1b9e8d"
-		  "7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b\n",
-		  "docker:4f3c2a1b9e8d" },
-		/* docker in docker: the innermost */
-		{ "0::/docker/aaaaaaaaaaaaaaaa/docker/bbbbbbbbbbbbbbbb\n",
-		  "docker:bbbbbbbbbbbb" },
-		/* rootless docker under user.slice */
-		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
-		  "docker-0123456789abcdef.scope\n",
-		  "docker:0123456789ab" },
-		/* dockerd itself is a service, not a container */
-		{ "0::/system.slice/docker.service\n", "systemd:docker.service" },
-		/* too short to be an id; not hex */
-		{ "0::/system.slice/docker-abc.scope\n", "" },
-		{ "0::/docker/not-a-container-id\n", "" },
-		{ "0::/system.slice/docker-0123456789abcdefg.scope\n", "" },
-		/* podman */
-		{ "0::/machine.slice/libpod-a1b2c3d4e5f60718293a4b5c6d7e8f90a1"
-		  "b2c3d4e5f60718293a4b5c6d7e8f90.scope/container\n",
-		  "podman:a1b2c3d4e5f6" },
-		{ "0::/libpod_parent/libpod-a1b2c3d4e5f60718\n",
-		  "podman:a1b2c3d4e5f6" },
-		{ "0::/machine.slice/libpod-conmon-a1b2c3d4e5f60718.scope\n",
-		  "" },
-		/* containerd, CRI-O */
-		{ "0::/system.slice/cri-containerd-0123456789abcdef0123.scope\n",
-		  "containerd:0123456789ab" },
-		{ "0::/system.slice/nerdctl-fedcba9876543210.scope\n",
-		  "containerd:fedcba987654" },
-		{ "0::/machine.slice/crio-0123456789abcdef.scope\n",
-		  "crio:0123456789ab" },
-		{ "0::/machine.slice/crio-conmon-0123456789abcdef.scope\n", "" },
-		/* kubernetes: systemd driver, all QoS classes */
-		{ "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable"
-		  "-pod3f2a9c1e_5b7d_4e8f_9a0b_1c2d3e4f5a6b.slice/cri-containerd"
-		  "-0123456789abcdef.scope\n",
-		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
-		{ "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-"
-		  "besteffort-pod11111111_2222_3333_4444_555555555555.slice/"
-		  "crio-0123456789abcdef.scope\n",
-		  "k8s:pod11111111-2222-3333-4444-555555555555" },
-		{ "0::/kubepods.slice/kubepods-pod11111111_2222_3333_4444_"
-		  "555555555555.slice/cri-containerd-0123456789abcdef.scope\n",
-		  "k8s:pod11111111-2222-3333-4444-555555555555" },
-		/* kind / k3s prefix the slices with kubelet- */
-		{ "0::/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-"
-		  "besteffort.slice/kubelet-kubepods-besteffort-pod11111111_2222"
-		  "_3333_4444_555555555555.slice/cri-containerd-0123456789abcdef"
-		  ".scope\n",
-		  "k8s:pod11111111-2222-3333-4444-555555555555" },
-		/* kubernetes: cgroupfs driver, cgroup v1 */
-		{ "11:memory:/kubepods/burstable/pod3f2a9c1e-5b7d-4e8f-9a0b-"
-		  "1c2d3e4f5a6b/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f\n",
-		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
-		{ "11:cpu:/kubepods/pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b/"
-		  "4f3c2a1b9e8d7c6b\n",
-		  "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b" },
-		/* a "pod..." directory outside kubepods is nothing special */
-		{ "0::/pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b\n", "" },
-		/* lxc / lxd / incus */
-		{ "0::/lxc.payload.web01/system.slice/nginx.service\n",
-		  "lxc:web01" },
-		{ "4:memory:/lxc/db-2\n", "lxc:db-2" },
-		{ "0::/lxc.payload/build_box\n", "lxc:build_box" },
-		{ "0::/lxc.monitor.web01\n", "" },
-		/* systemd-nspawn */
-		{ "0::/machine.slice/systemd-nspawn@arch.service/payload\n",
-		  "nspawn:arch" },
-		/* systemd services */
-		{ "0::/system.slice/nginx.service\n", "systemd:nginx.service" },
-		{ "0::/system.slice/system-getty.slice/getty@tty1.service\n",
-		  "systemd:getty@tty1.service" },
-		{ "1:name=systemd:/system.slice/ssh.service\n"
-		  "0::/system.slice/ssh.service\n",
-		  "systemd:ssh.service" },
-		{ "0::/system.slice/nginx.service (deleted)\n",
-		  "systemd:nginx.service" },
-		/* user sessions and services of users: not containers */
-		{ "0::/user.slice/user-1000.slice/session-3.scope\n", "" },
-		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
-		  "app-gnome-firefox-1234.scope\n",
-		  "" },
-		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
-		  "pipewire.service\n",
-		  "" },
-		/* nothing */
-		{ "0::/\n", "" },
-		{ "0::/init.scope\n", "" },
-		{ "", "" },
-		{ "garbage", "" },
-		{ "::\n:\n0::relative/path\n", "" },
-		/* across lines: a container outranks a service; a pod both */
-		{ "1:name=systemd:/system.slice/containerd.service\n"
-		  "0::/docker/0123456789abcdef\n",
-		  "docker:0123456789ab" },
-		{ "2:cpu:/docker/0123456789abcdef\n"
-		  "1:memory:/kubepods/besteffort/pod11111111-2222-3333-4444-"
-		  "555555555555/0123456789abcdef\n",
-		  "k8s:pod11111111-2222-3333-4444-555555555555" },
-		/* equal rank: the first line wins */
-		{ "2:cpu:/docker/aaaaaaaaaaaaaaaa\n"
-		  "1:memory:/docker/bbbbbbbbbbbbbbbb\n",
-		  "docker:aaaaaaaaaaaa" },
-		/* no newline at the end */
-		{ "0::/system.slice/cron.service", "systemd:cron.service" },
-		/* hostile names cannot carry control bytes out */
-		{ "0::/lxc.payload.ev\x1b]0;x\x07il\n", "lxc:ev__0_x_il" },
-		{ "0::/system.slice/a b\xff.service\n",
-		  "systemd:a_b_.service" },
-		/* the path may hold ':' */
-		{ "0::/system.slice/foo:bar.service\n",
-		  "systemd:foo:bar.service" },
+	    /* docker */
+	    {"0::/system.slice/docker-4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f"
+	     "7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b.scope\n",
+	     "docker:4f3c2a1b9e8d"},
+	    {"0::/docker/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0"
+	     "d9c8b7a6f5e4d3c2b\n",
+	     "docker:4f3c2a1b9e8d"},
+	    {"4:memory:/docker/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a"
+	     "2f1e0d9c8b7a6f5e4d3c2b\n1:name=systemd:/docker/4f3c2a1b9e8d"
+	     "7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b\n",
+	     "docker:4f3c2a1b9e8d"},
+	    /* docker in docker: the innermost */
+	    {"0::/docker/aaaaaaaaaaaaaaaa/docker/bbbbbbbbbbbbbbbb\n",
+	     "docker:bbbbbbbbbbbb"},
+	    /* rootless docker under user.slice */
+	    {"0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+	     "docker-0123456789abcdef.scope\n",
+	     "docker:0123456789ab"},
+	    /* dockerd itself is a service, not a container */
+	    {"0::/system.slice/docker.service\n", "systemd:docker.service"},
+	    /* too short to be an id; not hex */
+	    {"0::/system.slice/docker-abc.scope\n", ""},
+	    {"0::/docker/not-a-container-id\n", ""},
+	    {"0::/system.slice/docker-0123456789abcdefg.scope\n", ""},
+	    /* podman */
+	    {"0::/machine.slice/libpod-a1b2c3d4e5f60718293a4b5c6d7e8f90a1"
+	     "b2c3d4e5f60718293a4b5c6d7e8f90.scope/container\n",
+	     "podman:a1b2c3d4e5f6"},
+	    {"0::/libpod_parent/libpod-a1b2c3d4e5f60718\n",
+	     "podman:a1b2c3d4e5f6"},
+	    {"0::/machine.slice/libpod-conmon-a1b2c3d4e5f60718.scope\n", ""},
+	    /* containerd, CRI-O */
+	    {"0::/system.slice/cri-containerd-0123456789abcdef0123.scope\n",
+	     "containerd:0123456789ab"},
+	    {"0::/system.slice/nerdctl-fedcba9876543210.scope\n",
+	     "containerd:fedcba987654"},
+	    {"0::/machine.slice/crio-0123456789abcdef.scope\n",
+	     "crio:0123456789ab"},
+	    {"0::/machine.slice/crio-conmon-0123456789abcdef.scope\n", ""},
+	    /* kubernetes: systemd driver, all QoS classes */
+	    {"0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable"
+	     "-pod3f2a9c1e_5b7d_4e8f_9a0b_1c2d3e4f5a6b.slice/cri-containerd"
+	     "-0123456789abcdef.scope\n",
+	     "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"},
+	    {"0::/kubepods.slice/kubepods-besteffort.slice/kubepods-"
+	     "besteffort-pod11111111_2222_3333_4444_555555555555.slice/"
+	     "crio-0123456789abcdef.scope\n",
+	     "k8s:pod11111111-2222-3333-4444-555555555555"},
+	    {"0::/kubepods.slice/kubepods-pod11111111_2222_3333_4444_"
+	     "555555555555.slice/cri-containerd-0123456789abcdef.scope\n",
+	     "k8s:pod11111111-2222-3333-4444-555555555555"},
+	    /* kind / k3s prefix the slices with kubelet- */
+	    {"0::/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-"
+	     "besteffort.slice/kubelet-kubepods-besteffort-pod11111111_2222"
+	     "_3333_4444_555555555555.slice/cri-containerd-0123456789abcdef"
+	     ".scope\n",
+	     "k8s:pod11111111-2222-3333-4444-555555555555"},
+	    /* kubernetes: cgroupfs driver, cgroup v1 */
+	    {"11:memory:/kubepods/burstable/pod3f2a9c1e-5b7d-4e8f-9a0b-"
+	     "1c2d3e4f5a6b/4f3c2a1b9e8d7c6b5a4f3e2d1c0b9a8f\n",
+	     "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"},
+	    {"11:cpu:/kubepods/pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b/"
+	     "4f3c2a1b9e8d7c6b\n",
+	     "k8s:pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"},
+	    /* a "pod..." directory outside kubepods is nothing special */
+	    {"0::/pod3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b\n", ""},
+	    /* lxc / lxd / incus */
+	    {"0::/lxc.payload.web01/system.slice/nginx.service\n", "lxc:web01"},
+	    {"4:memory:/lxc/db-2\n", "lxc:db-2"},
+	    {"0::/lxc.payload/build_box\n", "lxc:build_box"},
+	    {"0::/lxc.monitor.web01\n", ""},
+	    /* systemd-nspawn */
+	    {"0::/machine.slice/systemd-nspawn@arch.service/payload\n",
+	     "nspawn:arch"},
+	    /* systemd services */
+	    {"0::/system.slice/nginx.service\n", "systemd:nginx.service"},
+	    {"0::/system.slice/system-getty.slice/getty@tty1.service\n",
+	     "systemd:getty@tty1.service"},
+	    {"1:name=systemd:/system.slice/ssh.service\n"
+	     "0::/system.slice/ssh.service\n",
+	     "systemd:ssh.service"},
+	    {"0::/system.slice/nginx.service (deleted)\n",
+	     "systemd:nginx.service"},
+	    /* user sessions and services of users: not containers */
+	    {"0::/user.slice/user-1000.slice/session-3.scope\n", ""},
+	    {"0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+	     "app-gnome-firefox-1234.scope\n",
+	     ""},
+	    {"0::/user.slice/user-1000.slice/user@1000.service/app.slice/"
+	     "pipewire.service\n",
+	     ""},
+	    /* nothing */
+	    {"0::/\n", ""},
+	    {"0::/init.scope\n", ""},
+	    {"", ""},
+	    {"garbage", ""},
+	    {"::\n:\n0::relative/path\n", ""},
+	    /* across lines: a container outranks a service; a pod both */
+	    {"1:name=systemd:/system.slice/containerd.service\n"
+	     "0::/docker/0123456789abcdef\n",
+	     "docker:0123456789ab"},
+	    {"2:cpu:/docker/0123456789abcdef\n"
+	     "1:memory:/kubepods/besteffort/pod11111111-2222-3333-4444-"
+	     "555555555555/0123456789abcdef\n",
+	     "k8s:pod11111111-2222-3333-4444-555555555555"},
+	    /* equal rank: the first line wins */
+	    {"2:cpu:/docker/aaaaaaaaaaaaaaaa\n"
+	     "1:memory:/docker/bbbbbbbbbbbbbbbb\n",
+	     "docker:aaaaaaaaaaaa"},
+	    /* no newline at the end */
+	    {"0::/system.slice/cron.service", "systemd:cron.service"},
+	    /* hostile names cannot carry control bytes out */
+	    {"0::/lxc.payload.ev\x1b]0;x\x07il\n", "lxc:ev__0_x_il"},
+	    {"0::/system.slice/a b\xff.service\n", "systemd:a_b_.service"},
+	    /* the path may hold ':' */
+	    {"0::/system.slice/foo:bar.service\n", "systemd:foo:bar.service"},
 	};
 	(void)state;
 
@@ -1280,10 +1286,10 @@ static void test_parse_cgroup(void **state)
 		char out[GT_CONTAINER_LEN];
 		memset(out, 'Z', sizeof(out));
 		gt_procinfo_parse_cgroup(cases[i].text, strlen(cases[i].text),
-					 out, sizeof(out));
+		                         out, sizeof(out));
 		if (strcmp(out, cases[i].want) != 0)
 			fail_msg("case %zu: got \"%s\", want \"%s\"", i, out,
-				 cases[i].want);
+			         cases[i].want);
 	}
 }
 
@@ -1303,12 +1309,12 @@ static void test_parse_cgroup_limits(void **state)
 	assert_memory_equal(out, "systemd:aaaa", 12);
 
 	gt_procinfo_parse_cgroup("0::/docker/0123456789abcdef", 27, small,
-				 sizeof(small));
+	                         sizeof(small));
 	assert_string_equal(small, "docker:01");
 
 	/* len bounds the text: the id after it is not seen */
 	gt_procinfo_parse_cgroup("0::/docker/0123456789abcdef", 20, out,
-				 sizeof(out));
+	                         sizeof(out));
 	assert_string_equal(out, "");
 
 	/* embedded NUL bytes do not end the parse early or crash */
@@ -1326,40 +1332,40 @@ static void test_parse_cgroup_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_train_ranks),
-		cmocka_unit_test(test_root_service),
-		cmocka_unit_test(test_hostile_pid),
-		cmocka_unit_test(test_containers),
-		cmocka_unit_test(test_kernel_thread),
-		cmocka_unit_test(test_missing_pid),
-		cmocka_unit_test(test_root_variants),
-		cmocka_unit_test(test_cmdline_replaced),
-		cmocka_unit_test_setup_teardown(test_cpu_copied_tree,
-						setup_copy, teardown_tmp),
-		cmocka_unit_test(test_live_threads),
-		cmocka_unit_test(test_live_exec_and_exit),
-		cmocka_unit_test_setup_teardown(test_cpu_delta, setup_copy,
-						teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_cpu_paren_comm, setup_copy,
-						teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_cache_reuse, setup_copy,
-						teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_exec_rereads_cmdline,
-						setup_copy, teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_exec_caught_midway,
-		                                setup_copy, teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_pid_reuse, setup_copy,
-						teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_sweep, setup_copy,
-						teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_malformed, setup_copy,
-						teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_permission, setup_copy,
-						teardown_tmp),
-		cmocka_unit_test_setup_teardown(test_many_pids, setup_empty,
-						teardown_tmp),
-		cmocka_unit_test(test_parse_cgroup),
-		cmocka_unit_test(test_parse_cgroup_limits),
+	    cmocka_unit_test(test_train_ranks),
+	    cmocka_unit_test(test_root_service),
+	    cmocka_unit_test(test_hostile_pid),
+	    cmocka_unit_test(test_containers),
+	    cmocka_unit_test(test_kernel_thread),
+	    cmocka_unit_test(test_missing_pid),
+	    cmocka_unit_test(test_root_variants),
+	    cmocka_unit_test(test_cmdline_replaced),
+	    cmocka_unit_test_setup_teardown(test_cpu_copied_tree, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test(test_live_threads),
+	    cmocka_unit_test(test_live_exec_and_exit),
+	    cmocka_unit_test_setup_teardown(test_cpu_delta, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_cpu_paren_comm, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_cache_reuse, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_exec_rereads_cmdline,
+	                                    setup_copy, teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_exec_caught_midway, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_pid_reuse, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_sweep, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_malformed, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_permission, setup_copy,
+	                                    teardown_tmp),
+	    cmocka_unit_test_setup_teardown(test_many_pids, setup_empty,
+	                                    teardown_tmp),
+	    cmocka_unit_test(test_parse_cgroup),
+	    cmocka_unit_test(test_parse_cgroup_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

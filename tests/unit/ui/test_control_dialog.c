@@ -17,9 +17,9 @@
 
 #define SEC 1000000000ull
 
-static struct gt_ctl_caps nvidia_caps(void)
+static struct gt_control_caps nvidia_caps(void)
 {
-	struct gt_ctl_caps c;
+	struct gt_control_caps c;
 	memset(&c, 0, sizeof(c));
 	c.vendor = GT_VENDOR_NVIDIA;
 	snprintf(c.dev, sizeof(c.dev), "0000:01:00.0");
@@ -36,9 +36,9 @@ static struct gt_ctl_caps nvidia_caps(void)
 	return c;
 }
 
-static struct gt_ctl_caps amd_caps(void)
+static struct gt_control_caps amd_caps(void)
 {
-	struct gt_ctl_caps c;
+	struct gt_control_caps c;
 	memset(&c, 0, sizeof(c));
 	c.vendor = GT_VENDOR_AMD;
 	snprintf(c.dev, sizeof(c.dev), "/sys/class/drm/card0/device");
@@ -54,9 +54,9 @@ static struct gt_ctl_caps amd_caps(void)
 	c.has_level = true;
 	snprintf(c.level, sizeof(c.level), "auto");
 	c.nprofiles = 3;
-	c.profiles[0] = (struct gt_ctl_profile){0, "BOOTUP_DEFAULT"};
-	c.profiles[1] = (struct gt_ctl_profile){1, "3D_FULL_SCREEN"};
-	c.profiles[2] = (struct gt_ctl_profile){5, "COMPUTE"};
+	c.profiles[0] = (struct gt_control_profile){0, "BOOTUP_DEFAULT"};
+	c.profiles[1] = (struct gt_control_profile){1, "3D_FULL_SCREEN"};
+	c.profiles[2] = (struct gt_control_profile){5, "COMPUTE"};
 	c.profile_active = 0;
 	c.fan_method = GT_FAN_METHOD_AMD_PWM_LOOP;
 	c.fan_count = 1;
@@ -67,27 +67,28 @@ static struct gt_ctl_caps amd_caps(void)
 
 static void test_nothing_changed_plans_nothing(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = nvidia_caps();
+	struct gt_control_dialog d;
+	struct gt_control_caps c = nvidia_caps();
 	(void)state;
 
-	gt_ctldlg_open(&d, GT_CTLDLG_POWER, 0, &c, "");
-	assert_int_equal(gt_ctldlg_plan(&d), 0);
-	assert_int_equal(gt_ctldlg_key(&d, '\n', 0), GT_CTLDLG_NOTHING);
-	assert_int_equal(d.stage, GT_CTLDLG_EDIT);
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c, "");
+	assert_int_equal(gt_control_dialog_plan(&d), 0);
+	assert_int_equal(gt_control_dialog_key(&d, '\n', 0),
+	                 GT_CONTROL_DIALOG_NOTHING);
+	assert_int_equal(d.stage, GT_CONTROL_DIALOG_EDIT);
 	assert_non_null(strstr(d.msg, "nothing to change"));
 }
 
 static void test_nvidia_presets(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = nvidia_caps();
+	struct gt_control_dialog d;
+	struct gt_control_caps c = nvidia_caps();
 	(void)state;
 
-	gt_ctldlg_open(&d, GT_CTLDLG_POWER, 3, &c, "");
-	gt_ctldlg_power_preset(&d, GT_POWER_SAVER);
-	assert_int_equal(gt_ctldlg_plan(&d), 1);
-	assert_int_equal(d.changes[0].kind, GT_CTL_POWER_LIMIT);
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 3, &c, "");
+	gt_control_dialog_power_preset(&d, GT_POWER_SAVER);
+	assert_int_equal(gt_control_dialog_plan(&d), 1);
+	assert_int_equal(d.changes[0].kind, GT_CHANGE_POWER_LIMIT);
 	assert_int_equal(d.changes[0].value, 315000); /* 70 % of 450 W */
 	assert_int_equal(d.changes[0].device, 3);
 	assert_string_equal(
@@ -96,92 +97,97 @@ static void test_nvidia_presets(void **state)
 	assert_true(d.revert_known[0]);
 	assert_int_equal(d.reverts[0].value, 450000);
 
-	gt_ctldlg_power_preset(&d, GT_POWER_MAX);
-	gt_ctldlg_plan(&d);
+	gt_control_dialog_power_preset(&d, GT_POWER_MAX);
+	gt_control_dialog_plan(&d);
 	assert_int_equal(d.changes[0].value, 600000);
 	/* Auto is the default: nothing differs. */
-	gt_ctldlg_power_preset(&d, GT_POWER_AUTO);
-	assert_int_equal(gt_ctldlg_plan(&d), 0);
+	gt_control_dialog_power_preset(&d, GT_POWER_AUTO);
+	assert_int_equal(gt_control_dialog_plan(&d), 0);
 }
 
 static void test_keys_step_and_clamp(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = nvidia_caps();
+	struct gt_control_dialog d;
+	struct gt_control_caps c = nvidia_caps();
 	(void)state;
 
-	gt_ctldlg_open(&d, GT_CTLDLG_POWER, 0, &c, "");
-	gt_ctldlg_key(&d, KEY_DOWN, 0); /* preset -> power */
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c, "");
+	gt_control_dialog_key(&d, KEY_DOWN, 0); /* preset -> power */
 	for (int i = 0; i < 10; i++)
-		gt_ctldlg_key(&d, KEY_LEFT, 0);
+		gt_control_dialog_key(&d, KEY_LEFT, 0);
 	assert_int_equal(d.power, 400000);
 	assert_int_equal(d.preset, GT_POWER_CUSTOM);
 	for (int i = 0; i < 50; i++)
-		gt_ctldlg_key(&d, KEY_RIGHT, 0);
-	assert_int_equal(d.power, 600000); /* clamped to the maximum */
-	gt_ctldlg_key(&d, KEY_NPAGE, 0);   /* 10 steps down */
+		gt_control_dialog_key(&d, KEY_RIGHT, 0);
+	assert_int_equal(d.power, 600000);       /* clamped to the maximum */
+	gt_control_dialog_key(&d, KEY_NPAGE, 0); /* 10 steps down */
 	assert_int_equal(d.power, 550000);
 }
 
 static void test_confirm_countdown_revert(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = nvidia_caps();
-	struct gt_ctl_result ok;
+	struct gt_control_dialog d;
+	struct gt_control_caps c = nvidia_caps();
+	struct gt_control_result ok;
 	(void)state;
 
 	memset(&ok, 0, sizeof(ok));
-	gt_ctldlg_open(&d, GT_CTLDLG_POWER, 0, &c, "");
-	gt_ctldlg_power_preset(&d, GT_POWER_MAX);
-	gt_ctldlg_key(&d, '\n', 0);
-	assert_int_equal(d.stage, GT_CTLDLG_PREVIEW);
-	assert_int_equal(gt_ctldlg_key(&d, 'y', 0), GT_CTLDLG_APPLY);
-	gt_ctldlg_applied(&d, &ok, 1, 100 * SEC);
-	assert_int_equal(d.stage, GT_CTLDLG_COUNTDOWN);
-	assert_int_equal(gt_ctldlg_poll(&d, 109 * SEC), GT_CTLDLG_NOTHING);
-	assert_int_equal(gt_ctldlg_poll(&d, 110 * SEC), GT_CTLDLG_REVERT);
-	gt_ctldlg_reverted(&d, &ok, 1, true);
-	assert_int_equal(d.stage, GT_CTLDLG_DONE);
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c, "");
+	gt_control_dialog_power_preset(&d, GT_POWER_MAX);
+	gt_control_dialog_key(&d, '\n', 0);
+	assert_int_equal(d.stage, GT_CONTROL_DIALOG_PREVIEW);
+	assert_int_equal(gt_control_dialog_key(&d, 'y', 0),
+	                 GT_CONTROL_DIALOG_APPLY);
+	gt_control_dialog_applied(&d, &ok, 1, 100 * SEC);
+	assert_int_equal(d.stage, GT_CONTROL_DIALOG_COUNTDOWN);
+	assert_int_equal(gt_control_dialog_poll(&d, 109 * SEC),
+	                 GT_CONTROL_DIALOG_NOTHING);
+	assert_int_equal(gt_control_dialog_poll(&d, 110 * SEC),
+	                 GT_CONTROL_DIALOG_REVERT);
+	gt_control_dialog_reverted(&d, &ok, 1, true);
+	assert_int_equal(d.stage, GT_CONTROL_DIALOG_DONE);
 	assert_string_equal(d.msg, "not kept within 10 s: reverted");
 	/* Keeping stops the countdown. */
-	gt_ctldlg_open(&d, GT_CTLDLG_POWER, 0, &c, "");
-	gt_ctldlg_power_preset(&d, GT_POWER_MAX);
-	gt_ctldlg_key(&d, '\n', 0);
-	gt_ctldlg_key(&d, 'y', 0);
-	gt_ctldlg_applied(&d, &ok, 1, 0);
-	assert_int_equal(gt_ctldlg_key(&d, 'k', 0), GT_CTLDLG_KEEP);
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c, "");
+	gt_control_dialog_power_preset(&d, GT_POWER_MAX);
+	gt_control_dialog_key(&d, '\n', 0);
+	gt_control_dialog_key(&d, 'y', 0);
+	gt_control_dialog_applied(&d, &ok, 1, 0);
+	assert_int_equal(gt_control_dialog_key(&d, 'k', 0),
+	                 GT_CONTROL_DIALOG_KEEP);
 }
 
 static void test_readonly_never_applies(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = nvidia_caps();
+	struct gt_control_dialog d;
+	struct gt_control_caps c = nvidia_caps();
 	(void)state;
 
-	gt_ctldlg_open(&d, GT_CTLDLG_POWER, 0, &c,
-	               "changing GPU settings needs root");
-	gt_ctldlg_power_preset(&d, GT_POWER_MAX);
-	gt_ctldlg_key(&d, '\n', 0);
-	assert_int_equal(d.stage, GT_CTLDLG_PREVIEW); /* may look */
-	assert_int_equal(gt_ctldlg_key(&d, 'y', 0), GT_CTLDLG_NOTHING);
-	assert_int_equal(d.stage, GT_CTLDLG_EDIT);
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c,
+	                       "changing GPU settings needs root");
+	gt_control_dialog_power_preset(&d, GT_POWER_MAX);
+	gt_control_dialog_key(&d, '\n', 0);
+	assert_int_equal(d.stage, GT_CONTROL_DIALOG_PREVIEW); /* may look */
+	assert_int_equal(gt_control_dialog_key(&d, 'y', 0),
+	                 GT_CONTROL_DIALOG_NOTHING);
+	assert_int_equal(d.stage, GT_CONTROL_DIALOG_EDIT);
 	assert_non_null(strstr(d.msg, "needs root"));
 }
 
 static void test_amd_profile_needs_manual(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = amd_caps();
+	struct gt_control_dialog d;
+	struct gt_control_caps c = amd_caps();
 	(void)state;
 
-	gt_ctldlg_open(&d, GT_CTLDLG_POWER, 0, &c, "");
-	gt_ctldlg_key(&d, KEY_DOWN, 0); /* level */
-	gt_ctldlg_key(&d, KEY_DOWN, 0); /* profile */
-	gt_ctldlg_key(&d, KEY_RIGHT, 0);
-	gt_ctldlg_key(&d, KEY_RIGHT, 0); /* COMPUTE (index 5) */
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c, "");
+	gt_control_dialog_key(&d, KEY_DOWN, 0); /* level */
+	gt_control_dialog_key(&d, KEY_DOWN, 0); /* profile */
+	gt_control_dialog_key(&d, KEY_RIGHT, 0);
+	gt_control_dialog_key(&d, KEY_RIGHT, 0); /* COMPUTE (index 5) */
 	assert_string_equal(gt_amd_perf_levels[d.level], "manual");
-	assert_int_equal(gt_ctldlg_plan(&d), 1);
-	assert_int_equal(d.changes[0].kind, GT_CTL_POWER_PROFILE);
+	assert_int_equal(gt_control_dialog_plan(&d), 1);
+	assert_int_equal(d.changes[0].kind, GT_CHANGE_POWER_PROFILE);
 	assert_int_equal(d.changes[0].value, 5);
 	assert_string_equal(
 	    d.preview,
@@ -191,26 +197,26 @@ static void test_amd_profile_needs_manual(void **state)
 	assert_int_equal(d.reverts[0].value, 0);
 
 	/* Power saver: level low and 70 % of the default cap. */
-	gt_ctldlg_power_preset(&d, GT_POWER_SAVER);
-	assert_int_equal(gt_ctldlg_plan(&d), 2);
-	assert_int_equal(d.changes[0].kind, GT_CTL_PERF_LEVEL);
+	gt_control_dialog_power_preset(&d, GT_POWER_SAVER);
+	assert_int_equal(gt_control_dialog_plan(&d), 2);
+	assert_int_equal(d.changes[0].kind, GT_CHANGE_PERF_LEVEL);
 	assert_string_equal(d.changes[0].text, "low");
 	assert_string_equal(d.reverts[0].text, "auto");
-	assert_int_equal(d.changes[1].kind, GT_CTL_POWER_LIMIT);
+	assert_int_equal(d.changes[1].kind, GT_CHANGE_POWER_LIMIT);
 	assert_int_equal(d.changes[1].value, 108500000);
 	assert_non_null(strstr(d.preview, "hwmon4/power1_cap <- 108500000"));
 }
 
 static void test_fan_plan(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = nvidia_caps();
+	struct gt_control_dialog d;
+	struct gt_control_caps c = nvidia_caps();
 	(void)state;
 
 	c.slowdown_mc = 85000;
-	gt_ctldlg_open(&d, GT_CTLDLG_FAN, 0, &c, "");
-	assert_int_equal(gt_ctldlg_plan(&d), 1);
-	assert_int_equal(d.changes[0].kind, GT_CTL_FAN_CURVE);
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_FAN, 0, &c, "");
+	assert_int_equal(gt_control_dialog_plan(&d), 1);
+	assert_int_equal(d.changes[0].kind, GT_CHANGE_FAN_CURVE);
 	/* The panic rule uses the device's own slowdown threshold. */
 	assert_int_equal(d.changes[0].loop.panic_mc, 85000);
 	assert_int_equal(d.changes[0].loop.min_cpercent, 3000);
@@ -222,41 +228,41 @@ static void test_fan_plan(void **state)
 	assert_non_null(strstr(d.preview, "below 40°C: "
 	                                  "nvmlDeviceSetDefaultFanSpeed_v2("
 	                                  "0000:01:00.0, fan 0)"));
-	assert_int_equal(d.reverts[0].kind, GT_CTL_FAN_AUTO);
+	assert_int_equal(d.reverts[0].kind, GT_CHANGE_FAN_AUTO);
 
 	/* One fan only. */
 	d.field = 5; /* mode, preset, point, hysteresis, delay, fans */
-	gt_ctldlg_key(&d, KEY_RIGHT, 0);
+	gt_control_dialog_key(&d, KEY_RIGHT, 0);
 	assert_int_equal(d.fan_sel, 0);
-	gt_ctldlg_plan(&d);
+	gt_control_dialog_plan(&d);
 	assert_int_equal(d.changes[0].fan_mask, 1);
 	assert_null(strstr(d.preview, "fan 1"));
 
 	/* A curve made non-monotonic is refused before any plan. */
 	d.point = 1;
 	for (int i = 0; i < 20; i++)
-		gt_ctldlg_key(&d, '-', 0); /* point 2 down to 0 % */
-	d.stage = GT_CTLDLG_EDIT;
-	gt_ctldlg_key(&d, '\n', 0);
-	assert_int_equal(d.stage, GT_CTLDLG_EDIT);
+		gt_control_dialog_key(&d, '-', 0); /* point 2 down to 0 % */
+	d.stage = GT_CONTROL_DIALOG_EDIT;
+	gt_control_dialog_key(&d, '\n', 0);
+	assert_int_equal(d.stage, GT_CONTROL_DIALOG_EDIT);
 	assert_non_null(strstr(d.msg, "refused"));
 	assert_non_null(strstr(d.msg, "point 2"));
 
 	/* Automatic. */
-	gt_ctldlg_key(&d, 'a', 0);
-	gt_ctldlg_plan(&d);
-	assert_int_equal(d.changes[0].kind, GT_CTL_FAN_AUTO);
+	gt_control_dialog_key(&d, 'a', 0);
+	gt_control_dialog_plan(&d);
+	assert_int_equal(d.changes[0].kind, GT_CHANGE_FAN_AUTO);
 }
 
 static void test_amd_firmware_curve_preview(void **state)
 {
-	struct gt_ctldlg d;
-	struct gt_ctl_caps c = amd_caps();
+	struct gt_control_dialog d;
+	struct gt_control_caps c = amd_caps();
 	(void)state;
 
 	c.fan_method = GT_FAN_METHOD_AMD_FIRMWARE;
-	gt_ctldlg_open(&d, GT_CTLDLG_FAN, 0, &c, "");
-	gt_ctldlg_plan(&d);
+	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_FAN, 0, &c, "");
+	gt_control_dialog_plan(&d);
 	assert_non_null(strstr(d.preview, "/sys/class/drm/card0/device/gpu_od/"
 	                                  "fan_ctrl/fan_curve <- 0 40 30\n"));
 	assert_non_null(strstr(d.preview, "fan_curve <- 4 80 100\n"));

@@ -371,58 +371,59 @@ static void test_meter(void **state)
 	(void)state;
 	char out[128];
 
-	assert_int_equal(gt_meter(0.0, 4, GT_GLYPHS_BLOCK, out, sizeof(out)),
-	                 0);
+	assert_int_equal(
+	    gt_graph_meter(0.0, 4, GT_GLYPHS_BLOCK, out, sizeof(out)), 0);
 	assert_string_equal(out, "    ");
-	assert_int_equal(gt_meter(0.5, 4, GT_GLYPHS_BLOCK, out, sizeof(out)),
-	                 2);
+	assert_int_equal(
+	    gt_graph_meter(0.5, 4, GT_GLYPHS_BLOCK, out, sizeof(out)), 2);
 	assert_string_equal(out, "\xe2\x96\x88\xe2\x96\x88  ");
-	assert_int_equal(gt_meter(1.0, 4, GT_GLYPHS_BRAILLE, out, sizeof(out)),
-	                 4);
+	assert_int_equal(
+	    gt_graph_meter(1.0, 4, GT_GLYPHS_BRAILLE, out, sizeof(out)), 4);
 	assert_string_equal(out,
 	                    "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88");
 
-	assert_int_equal(gt_meter(0.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)),
-	                 0);
+	assert_int_equal(
+	    gt_graph_meter(0.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)), 0);
 	assert_string_equal(out, "----");
-	assert_int_equal(gt_meter(0.5, 4, GT_GLYPHS_ASCII, out, sizeof(out)),
-	                 2);
+	assert_int_equal(
+	    gt_graph_meter(0.5, 4, GT_GLYPHS_ASCII, out, sizeof(out)), 2);
 	assert_string_equal(out, "##--");
-	assert_int_equal(gt_meter(1.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)),
-	                 4);
+	assert_int_equal(
+	    gt_graph_meter(1.0, 4, GT_GLYPHS_ASCII, out, sizeof(out)), 4);
 	assert_string_equal(out, "####");
 
 	/* eighths: 1.5 of 3 cells ends in a left half block */
-	assert_int_equal(gt_meter(0.5, 3, GT_GLYPHS_BLOCK, out, sizeof(out)),
-	                 2);
+	assert_int_equal(
+	    gt_graph_meter(0.5, 3, GT_GLYPHS_BLOCK, out, sizeof(out)), 2);
 	assert_string_equal(out, "\xe2\x96\x88\xe2\x96\x8c ");
 	for (int k = 1; k <= 7; k++) {
-		gt_meter(k / 8.0, 1, GT_GLYPHS_BLOCK, out, sizeof(out));
+		gt_graph_meter(k / 8.0, 1, GT_GLYPHS_BLOCK, out, sizeof(out));
 		assert_int_equal(first_cp(out), 0x2590u - (uint32_t)k);
 	}
 	/* a little is never nothing; NaN and out-of-range are clamped */
-	gt_meter(0.001, 10, GT_GLYPHS_BLOCK, out, sizeof(out));
+	gt_graph_meter(0.001, 10, GT_GLYPHS_BLOCK, out, sizeof(out));
 	assert_int_equal(first_cp(out), 0x258f);
-	gt_meter(0.001, 10, GT_GLYPHS_ASCII, out, sizeof(out));
+	gt_graph_meter(0.001, 10, GT_GLYPHS_ASCII, out, sizeof(out));
 	assert_string_equal(out, "#---------");
-	assert_int_equal(gt_meter(NAN, 3, GT_GLYPHS_ASCII, out, sizeof(out)),
-	                 0);
+	assert_int_equal(
+	    gt_graph_meter(NAN, 3, GT_GLYPHS_ASCII, out, sizeof(out)), 0);
 	assert_string_equal(out, "---");
-	assert_int_equal(gt_meter(7.0, 3, GT_GLYPHS_ASCII, out, sizeof(out)),
-	                 3);
-	assert_int_equal(gt_meter(-1, 3, GT_GLYPHS_ASCII, out, sizeof(out)), 0);
+	assert_int_equal(
+	    gt_graph_meter(7.0, 3, GT_GLYPHS_ASCII, out, sizeof(out)), 3);
+	assert_int_equal(
+	    gt_graph_meter(-1, 3, GT_GLYPHS_ASCII, out, sizeof(out)), 0);
 
 	/* exact width for every fraction and width */
 	for (int w = 1; w <= 30; w++) {
 		for (int i = 0; i <= 100; i++) {
-			gt_meter(i / 100.0, w, GT_GLYPHS_BLOCK, out,
-			         sizeof(out));
+			gt_graph_meter(i / 100.0, w, GT_GLYPHS_BLOCK, out,
+			               sizeof(out));
 			assert_int_equal(cps(out, strlen(out)), (size_t)w);
 		}
 	}
 	/* a short buffer holds whole glyphs only */
 	char small[5];
-	gt_meter(1.0, 4, GT_GLYPHS_BLOCK, small, sizeof(small));
+	gt_graph_meter(1.0, 4, GT_GLYPHS_BLOCK, small, sizeof(small));
 	assert_string_equal(small, "\xe2\x96\x88");
 }
 

@@ -52,7 +52,7 @@ static struct gt_process *add(struct gt_proc_vec *vec, const struct spec *s)
 	p->host_known = s->user != NULL;
 	gt_copy_str(p->user, sizeof(p->user), s->user ? s->user : "");
 	gt_copy_str(p->container, sizeof(p->container),
-		    s->container ? s->container : "");
+	            s->container ? s->container : "");
 	if (s->cmd) {
 		p->cmdline = strdup(s->cmd);
 		assert_non_null(p->cmdline);
@@ -69,13 +69,13 @@ static struct gt_process *add(struct gt_proc_vec *vec, const struct spec *s)
 
 /* The N/A process comes first, so "N/A last" cannot come from input order. */
 static const struct spec fixture[] = {
-	{400, 0, NULL, 0, -1, -1, -1, -1, -1, -1, NULL, NULL},
-	{300, 1, "carol", GT_PROC_COMPUTE, 5000, 2 * GIB, 1000, 0, 15000,
-	 1 * GIB, "web", "python train.py"},
-	{100, 0, "alice", GT_PROC_GRAPHICS, 500, 512 * MIB, 3000, 2000, 500,
-	 3 * GIB, "db", "Xorg :0"},
-	{200, 2, "Bob", GT_PROC_BOTH, 9950, 8 * GIB, 2000, 1000, 4000, 2 * GIB,
-	 "", "blender"},
+    {400, 0, NULL, 0, -1, -1, -1, -1, -1, -1, NULL, NULL},
+    {300, 1, "carol", GT_PROC_COMPUTE, 5000, 2 * GIB, 1000, 0, 15000, 1 * GIB,
+     "web", "python train.py"},
+    {100, 0, "alice", GT_PROC_GRAPHICS, 500, 512 * MIB, 3000, 2000, 500,
+     3 * GIB, "db", "Xorg :0"},
+    {200, 2, "Bob", GT_PROC_BOTH, 9950, 8 * GIB, 2000, 1000, 4000, 2 * GIB, "",
+     "blender"},
 };
 
 static int setup(void **state)
@@ -99,20 +99,20 @@ static int teardown(void **state)
 
 /* Runs the view and checks the pids in display order. */
 static void expect_pids(const struct gt_proc_vec *vec,
-			const struct gt_proctable_state *st, const int32_t *want,
-			size_t nwant, const char *what)
+                        const struct gt_proctable_state *st,
+                        const int32_t *want, size_t nwant, const char *what)
 {
 	size_t order[64];
 	char err[128];
 	size_t n = gt_proctable_view(vec->items, vec->count, st, order, err,
-				     sizeof(err));
+	                             sizeof(err));
 	assert_string_equal(err, "");
 	if (n != nwant)
 		fail_msg("%s: %zu rows, want %zu", what, n, nwant);
 	for (size_t i = 0; i < n; i++)
 		if (vec->items[order[i]].pid != want[i])
 			fail_msg("%s: row %zu is pid %d, want %d", what, i,
-				 vec->items[order[i]].pid, want[i]);
+			         vec->items[order[i]].pid, want[i]);
 }
 
 static void test_sort_every_column(void **state)
@@ -122,32 +122,32 @@ static void test_sort_every_column(void **state)
 		enum gt_proctable_col col;
 		int32_t natural[4], reversed[4];
 	} cases[] = {
-		{GT_COL_PID, {100, 200, 300, 400}, {400, 300, 200, 100}},
-		{GT_COL_USER, {100, 200, 300, 400}, {300, 200, 100, 400}},
-		{GT_COL_DEV, {100, 400, 300, 200}, {200, 300, 100, 400}},
-		{GT_COL_TYPE, {300, 200, 100, 400}, {100, 200, 300, 400}},
-		{GT_COL_GPU, {200, 300, 100, 400}, {100, 300, 200, 400}},
-		{GT_COL_VRAM, {200, 300, 100, 400}, {100, 300, 200, 400}},
-		{GT_COL_ENC, {100, 200, 300, 400}, {300, 200, 100, 400}},
-		{GT_COL_DEC, {100, 200, 300, 400}, {300, 200, 100, 400}},
-		{GT_COL_CPU, {300, 200, 100, 400}, {100, 200, 300, 400}},
-		{GT_COL_HOST_MEM, {100, 200, 300, 400}, {300, 200, 100, 400}},
-		/* a host process ("-") sorts with the N/A ones, by pid */
-		{GT_COL_CONTAINER, {100, 300, 200, 400}, {300, 100, 200, 400}},
-		{GT_COL_COMMAND, {200, 300, 100, 400}, {100, 300, 200, 400}},
+	    {GT_COL_PID, {100, 200, 300, 400}, {400, 300, 200, 100}},
+	    {GT_COL_USER, {100, 200, 300, 400}, {300, 200, 100, 400}},
+	    {GT_COL_DEV, {100, 400, 300, 200}, {200, 300, 100, 400}},
+	    {GT_COL_TYPE, {300, 200, 100, 400}, {100, 200, 300, 400}},
+	    {GT_COL_GPU, {200, 300, 100, 400}, {100, 300, 200, 400}},
+	    {GT_COL_VRAM, {200, 300, 100, 400}, {100, 300, 200, 400}},
+	    {GT_COL_ENC, {100, 200, 300, 400}, {300, 200, 100, 400}},
+	    {GT_COL_DEC, {100, 200, 300, 400}, {300, 200, 100, 400}},
+	    {GT_COL_CPU, {300, 200, 100, 400}, {100, 200, 300, 400}},
+	    {GT_COL_HOST_MEM, {100, 200, 300, 400}, {300, 200, 100, 400}},
+	    /* a host process ("-") sorts with the N/A ones, by pid */
+	    {GT_COL_CONTAINER, {100, 300, 200, 400}, {300, 100, 200, 400}},
+	    {GT_COL_COMMAND, {200, 300, 100, 400}, {100, 300, 200, 400}},
 	};
 	_Static_assert(sizeof(cases) / sizeof(cases[0]) == GT_COL__COUNT,
-		       "one case per column");
+	               "one case per column");
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct gt_proctable_state st;
 		gt_proctable_state_init(&st);
 		st.sort_col = cases[i].col;
 		expect_pids(vec, &st, cases[i].natural, 4,
-			    gt_proctable_cols[cases[i].col].header);
+		            gt_proctable_cols[cases[i].col].header);
 		st.reverse = true;
 		expect_pids(vec, &st, cases[i].reversed, 4,
-			    gt_proctable_cols[cases[i].col].header);
+		            gt_proctable_cols[cases[i].col].header);
 	}
 }
 
@@ -156,11 +156,11 @@ static void test_sort_ties_by_pid(void **state)
 	(void)state;
 	struct gt_proc_vec vec = {0};
 	const struct spec s[] = {
-		{30, 0, "u", 1, 100, -1, -1, -1, -1, -1, "", "a"},
-		{10, 0, "u", 1, 100, -1, -1, -1, -1, -1, "", "b"},
-		{20, 0, "u", 1, 700, -1, -1, -1, -1, -1, "", "c"},
-		{5, 0, "u", 1, -1, -1, -1, -1, -1, -1, "", "d"},
-		{1, 0, "u", 1, -1, -1, -1, -1, -1, -1, "", "e"},
+	    {30, 0, "u", 1, 100, -1, -1, -1, -1, -1, "", "a"},
+	    {10, 0, "u", 1, 100, -1, -1, -1, -1, -1, "", "b"},
+	    {20, 0, "u", 1, 700, -1, -1, -1, -1, -1, "", "c"},
+	    {5, 0, "u", 1, -1, -1, -1, -1, -1, -1, "", "d"},
+	    {1, 0, "u", 1, -1, -1, -1, -1, -1, -1, "", "e"},
 	};
 	for (size_t i = 0; i < 5; i++)
 		add(&vec, &s[i]);
@@ -200,12 +200,14 @@ static void test_sort_random_property(void **state)
 			st.sort_col = (enum gt_proctable_col)col;
 			st.reverse = rev;
 			size_t n = gt_proctable_view(vec.items, vec.count, &st,
-						     order, NULL, 0);
+			                             order, NULL, 0);
 			assert_int_equal(n, 300);
-			enum gt_proc_field f = col == GT_COL_GPU ? GT_P_GPU : GT_P_MEM;
+			enum gt_proc_field f =
+			    col == GT_COL_GPU ? GT_P_GPU : GT_P_MEM;
 			bool seen_na = false;
 			for (size_t i = 0; i < n; i++) {
-				const struct gt_process *p = &vec.items[order[i]];
+				const struct gt_process *p =
+				    &vec.items[order[i]];
 				if (!gt_val_ok(&p->f[f])) {
 					seen_na = true;
 					continue;
@@ -213,7 +215,8 @@ static void test_sort_random_property(void **state)
 				assert_false(seen_na); /* a value after N/A */
 				if (i == 0)
 					continue;
-				const struct gt_process *q = &vec.items[order[i - 1]];
+				const struct gt_process *q =
+				    &vec.items[order[i - 1]];
 				if (rev)
 					assert_true(q->f[f].v <= p->f[f].v);
 				else
@@ -244,7 +247,8 @@ static void test_filter_substring(void **state)
 	strcpy(st.filter, "zzz");
 	expect_pids(vec, &st, NULL, 0, "nothing");
 	st.filter[0] = '\0';
-	expect_pids(vec, &st, (const int32_t[]){100, 200, 300, 400}, 4, "empty");
+	expect_pids(vec, &st, (const int32_t[]){100, 200, 300, 400}, 4,
+	            "empty");
 }
 
 static void test_filter_regex(void **state)
@@ -278,7 +282,7 @@ static void test_filter_invalid_regex(void **state)
 	size_t order[8];
 	char err[128] = "x";
 	size_t n = gt_proctable_view(vec->items, vec->count, &st, order, err,
-				     sizeof(err));
+	                             sizeof(err));
 	assert_int_equal(n, 4); /* nothing filtered out */
 	assert_non_null(strstr(err, "invalid regular expression: "));
 	assert_true(strlen(err) > strlen("invalid regular expression: "));
@@ -286,7 +290,7 @@ static void test_filter_invalid_regex(void **state)
 	/* the device filter still applies */
 	st.device_filter = 0;
 	n = gt_proctable_view(vec->items, vec->count, &st, order, err,
-			      sizeof(err));
+	                      sizeof(err));
 	assert_int_equal(n, 2);
 	/* and a NULL err is allowed */
 	n = gt_proctable_view(vec->items, vec->count, &st, order, NULL, 0);
@@ -319,17 +323,18 @@ static void test_follow_across_sorts(void **state)
 	st.follow_pid = 300;
 
 	const enum gt_proctable_col cols[] = {GT_COL_PID, GT_COL_GPU,
-					      GT_COL_USER, GT_COL_CONTAINER};
+	                                      GT_COL_USER, GT_COL_CONTAINER};
 	int rows_seen[2] = {-1, -1};
 	for (size_t i = 0; i < 4; i++) {
 		for (int rev = 0; rev < 2; rev++) {
 			st.sort_col = cols[i];
 			st.reverse = rev;
 			size_t n = gt_proctable_view(vec->items, vec->count,
-						     &st, order, NULL, 0);
+			                             &st, order, NULL, 0);
 			assert_true(gt_proctable_update_selection(
-				&st, vec->items, order, n, 10));
-			assert_int_equal(vec->items[order[st.selected]].pid, 300);
+			    &st, vec->items, order, n, 10));
+			assert_int_equal(vec->items[order[st.selected]].pid,
+			                 300);
 			if (cols[i] == GT_COL_PID)
 				rows_seen[rev] = st.selected;
 		}
@@ -339,8 +344,10 @@ static void test_follow_across_sorts(void **state)
 
 	/* filtered out: reported, selection and follow kept */
 	strcpy(st.filter, "alice");
-	size_t n = gt_proctable_view(vec->items, vec->count, &st, order, NULL, 0);
-	assert_false(gt_proctable_update_selection(&st, vec->items, order, n, 10));
+	size_t n =
+	    gt_proctable_view(vec->items, vec->count, &st, order, NULL, 0);
+	assert_false(
+	    gt_proctable_update_selection(&st, vec->items, order, n, 10));
 	assert_int_equal(st.follow_pid, 300);
 	assert_int_equal(n, 1);
 	assert_int_equal(st.selected, 0); /* clamped into the shorter view */
@@ -355,10 +362,12 @@ static void test_selection_scroll(void **state)
 	size_t order[8];
 	gt_proctable_state_init(&st);
 	st.sort_col = GT_COL_PID;
-	size_t n = gt_proctable_view(vec->items, vec->count, &st, order, NULL, 0);
+	size_t n =
+	    gt_proctable_view(vec->items, vec->count, &st, order, NULL, 0);
 
 	st.selected = 3; /* pid 400 */
-	assert_true(gt_proctable_update_selection(&st, vec->items, order, n, 2));
+	assert_true(
+	    gt_proctable_update_selection(&st, vec->items, order, n, 2));
 	assert_int_equal(st.scroll_row, 2);
 	st.selected = 0;
 	gt_proctable_update_selection(&st, vec->items, order, n, 2);
@@ -388,15 +397,17 @@ static void test_format_row_values(void **state)
 	gt_proctable_widths(120, NULL, w);
 	assert_int_equal(w[GT_COL_COMMAND], 39);
 	gt_proctable_format_row(&vec->items[1], w, 0, out, sizeof(out));
-	assert_string_equal(out, "    300 carol       1 C     50.0  2.0GiB  10.0"
-				 "   0.0   150   1.0GiB web          python train.py"
-				 "                        ");
+	assert_string_equal(out,
+	                    "    300 carol       1 C     50.0  2.0GiB  10.0"
+	                    "   0.0   150   1.0GiB web          python train.py"
+	                    "                        ");
 	assert_int_equal(strlen(out), 120);
 
 	gt_proctable_format_row(&vec->items[0], w, 0, out, sizeof(out));
-	assert_string_equal(out, "    400 N/A         0 N/A    N/A     N/A   N/A"
-				 "   N/A   N/A      N/A N/A          N/A"
-				 "                                    ");
+	assert_string_equal(out,
+	                    "    400 N/A         0 N/A    N/A     N/A   N/A"
+	                    "   N/A   N/A      N/A N/A          N/A"
+	                    "                                    ");
 	assert_int_equal(strlen(out), 120);
 
 	/* a host process shows "-" for its container; a missing passwd entry
@@ -410,9 +421,12 @@ static void test_format_row_values(void **state)
 	assert_string_equal(out, "1234   -  ");
 
 	gt_proctable_format_header(NULL, out, sizeof(out));
-	assert_int_equal(strncmp(out, "    PID USER      DEV TYPE GPU %    VRAM"
-				      "   ENC   DEC CPU % HOST MEM CONTAINER    COMMAND",
-				 87), 0);
+	assert_int_equal(
+	    strncmp(out,
+	            "    PID USER      DEV TYPE GPU %    VRAM"
+	            "   ENC   DEC CPU % HOST MEM CONTAINER    COMMAND",
+	            87),
+	    0);
 	assert_int_equal(strlen(out), 120);
 }
 
@@ -423,17 +437,17 @@ static void test_format_units(void **state)
 		int64_t bytes;
 		const char *want;
 	} mem[] = {
-		{0, "0MiB"},         {1000, "<1MiB"},
-		{512 * MIB, "512MiB"}, {1023 * MIB, "1023MiB"},
-		{2 * GIB, "2.0GiB"},   {GIB + GIB / 2, "1.5GiB"},
-		{150 * GIB, "150GiB"}, {2048 * GIB, "2.0TiB"},
+	    {0, "0MiB"},           {1000, "<1MiB"},
+	    {512 * MIB, "512MiB"}, {1023 * MIB, "1023MiB"},
+	    {2 * GIB, "2.0GiB"},   {GIB + GIB / 2, "1.5GiB"},
+	    {150 * GIB, "150GiB"}, {2048 * GIB, "2.0TiB"},
 	};
 	static const struct {
 		int64_t cp;
 		const char *want;
 	} pct[] = {
-		{0, "0.0"}, {4550, "45.5"}, {9990, "99.9"}, {9999, "100"},
-		{12345, "123"}, {999900, "9999"},
+	    {0, "0.0"},    {4550, "45.5"}, {9990, "99.9"},
+	    {9999, "100"}, {12345, "123"}, {999900, "9999"},
 	};
 	struct gt_process p;
 	memset(&p, 0, sizeof(p));
@@ -473,8 +487,20 @@ static void test_format_escapes(void **state)
 	(void)state;
 	struct gt_proc_vec vec = {0};
 	const struct spec s = {
-		42, 0, "ev\x1bil", 1, 0, 0, 0, 0, 0, 0, "c\x07t",
-		"evil\x1b]0;pwned\x07\nnext \xc2\x9b" "2J a\xe2\x80\xae" "b",
+	    42,
+	    0,
+	    "ev\x1bil",
+	    1,
+	    0,
+	    0,
+	    0,
+	    0,
+	    0,
+	    0,
+	    "c\x07t",
+	    "evil\x1b]0;pwned\x07\nnext \xc2\x9b"
+	    "2J a\xe2\x80\xae"
+	    "b",
 	};
 	struct gt_process *p = add(&vec, &s);
 	int w[GT_COL__COUNT];
@@ -484,7 +510,7 @@ static void test_format_escapes(void **state)
 	gt_proctable_format_row(p, w, 0, out, sizeof(out));
 	assert_no_control(out);
 	assert_non_null(strstr(out, "evil\\e]0;pwned\\x07\\nnext \\u009b2J "
-				    "a\\u202eb "));
+	                            "a\\u202eb "));
 	assert_non_null(strstr(out, "ev\\eil"));
 	assert_non_null(strstr(out, "c\\x07t"));
 	assert_int_equal(strlen(out), 200);
@@ -598,9 +624,11 @@ static void test_widths_layout(void **state)
 				continue;
 			}
 			assert_int_equal(gt_proctable_col_at(w, x), c);
-			assert_int_equal(gt_proctable_col_at(w, x + w[c] - 1), c);
+			assert_int_equal(gt_proctable_col_at(w, x + w[c] - 1),
+			                 c);
 			if (x + w[c] < total)
-				assert_int_equal(gt_proctable_col_at(w, x + w[c]), -1);
+				assert_int_equal(
+				    gt_proctable_col_at(w, x + w[c]), -1);
 		}
 	}
 	/* narrow: the least important columns go first */
@@ -623,16 +651,16 @@ static void test_signal_table(void **state)
 {
 	(void)state;
 	static const char *const names[] = {"TERM", "KILL", "INT",  "HUP",
-					    "STOP", "CONT", "USR1", "USR2"};
+	                                    "STOP", "CONT", "USR1", "USR2"};
 	static const int sigs[] = {SIGTERM, SIGKILL, SIGINT,  SIGHUP,
-				   SIGSTOP, SIGCONT, SIGUSR1, SIGUSR2};
+	                           SIGSTOP, SIGCONT, SIGUSR1, SIGUSR2};
 	char buf[12];
 	for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
 		assert_int_equal(gt_proctable_signals[i].sig, sigs[i]);
 		assert_string_equal(gt_proctable_signals[i].name, names[i]);
-		assert_string_equal(gt_proctable_signal_name(sigs[i], buf,
-							     sizeof(buf)),
-				    names[i]);
+		assert_string_equal(
+		    gt_proctable_signal_name(sigs[i], buf, sizeof(buf)),
+		    names[i]);
 	}
 	assert_string_equal(gt_proctable_signal_name(0, buf, sizeof(buf)), "0");
 }
@@ -647,8 +675,8 @@ static void test_signal_child_term(void **state)
 			pause();
 	}
 	char msg[256], want[64];
-	assert_int_equal(gt_proctable_send_signal(child, SIGTERM, msg,
-						  sizeof(msg)), 0);
+	assert_int_equal(
+	    gt_proctable_send_signal(child, SIGTERM, msg, sizeof(msg)), 0);
 	snprintf(want, sizeof(want), "sent TERM to %d", (int)child);
 	assert_string_equal(msg, want);
 	int status;
@@ -668,12 +696,12 @@ static void test_signal_esrch(void **state)
 	assert_int_equal(waitpid(child, &status, 0), child); /* reaped: gone */
 
 	char msg[256], want[256];
-	assert_int_equal(gt_proctable_send_signal(child, SIGTERM, msg,
-						  sizeof(msg)), ESRCH);
+	assert_int_equal(
+	    gt_proctable_send_signal(child, SIGTERM, msg, sizeof(msg)), ESRCH);
 	assert_int_equal(errno, ESRCH);
 	snprintf(want, sizeof(want),
-		 "kill %d TERM: %s (ESRCH): the process has already exited",
-		 (int)child, strerror(ESRCH));
+	         "kill %d TERM: %s (ESRCH): the process has already exited",
+	         (int)child, strerror(ESRCH));
 	assert_string_equal(msg, want);
 }
 
@@ -684,7 +712,7 @@ static void test_signal_eperm(void **state)
 	(void)state;
 	char msg[256];
 	const char *hint = "(EPERM): the process belongs to another user; "
-			   "run gputop as root";
+	                   "run gputop as root";
 
 	if (geteuid() != 0) {
 		int rc = gt_proctable_send_signal(1, 0, msg, sizeof(msg));
@@ -728,16 +756,20 @@ static void test_signal_refused_and_invalid(void **state)
 	(void)state;
 	char msg[256], want[256];
 	/* signal 0 keeps a regression harmless: kill(0/-1, 0) does nothing */
-	assert_int_equal(gt_proctable_send_signal(0, 0, msg, sizeof(msg)), EINVAL);
+	assert_int_equal(gt_proctable_send_signal(0, 0, msg, sizeof(msg)),
+	                 EINVAL);
 	assert_string_equal(msg, "kill 0 0: refused: not a single process id");
-	assert_int_equal(gt_proctable_send_signal(-1, 0, msg, sizeof(msg)), EINVAL);
+	assert_int_equal(gt_proctable_send_signal(-1, 0, msg, sizeof(msg)),
+	                 EINVAL);
 	assert_non_null(strstr(msg, "refused"));
 
-	assert_int_equal(gt_proctable_send_signal(getpid(), 99999, msg,
-						  sizeof(msg)), EINVAL);
+	assert_int_equal(
+	    gt_proctable_send_signal(getpid(), 99999, msg, sizeof(msg)),
+	    EINVAL);
 	snprintf(want, sizeof(want),
-		 "kill %d 99999: %s (EINVAL): this system does not have that "
-		 "signal", (int)getpid(), strerror(EINVAL));
+	         "kill %d 99999: %s (EINVAL): this system does not have that "
+	         "signal",
+	         (int)getpid(), strerror(EINVAL));
 	assert_string_equal(msg, want);
 	/* a NULL message buffer is allowed */
 	assert_int_equal(gt_proctable_send_signal(0, 0, NULL, 0), EINVAL);
@@ -746,26 +778,33 @@ static void test_signal_refused_and_invalid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_sort_every_column, setup, teardown),
-		cmocka_unit_test(test_sort_ties_by_pid),
-		cmocka_unit_test(test_sort_random_property),
-		cmocka_unit_test_setup_teardown(test_filter_substring, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_filter_regex, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_filter_invalid_regex, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_device_filter, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_follow_across_sorts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_selection_scroll, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_format_row_values, setup, teardown),
-		cmocka_unit_test(test_format_units),
-		cmocka_unit_test(test_format_escapes),
-		cmocka_unit_test(test_format_hscroll),
-		cmocka_unit_test(test_format_wide_and_long),
-		cmocka_unit_test(test_widths_layout),
-		cmocka_unit_test(test_signal_table),
-		cmocka_unit_test(test_signal_child_term),
-		cmocka_unit_test(test_signal_esrch),
-		cmocka_unit_test(test_signal_eperm),
-		cmocka_unit_test(test_signal_refused_and_invalid),
+	    cmocka_unit_test_setup_teardown(test_sort_every_column, setup,
+	                                    teardown),
+	    cmocka_unit_test(test_sort_ties_by_pid),
+	    cmocka_unit_test(test_sort_random_property),
+	    cmocka_unit_test_setup_teardown(test_filter_substring, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_filter_regex, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_filter_invalid_regex, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_device_filter, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_follow_across_sorts, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_selection_scroll, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_format_row_values, setup,
+	                                    teardown),
+	    cmocka_unit_test(test_format_units),
+	    cmocka_unit_test(test_format_escapes),
+	    cmocka_unit_test(test_format_hscroll),
+	    cmocka_unit_test(test_format_wide_and_long),
+	    cmocka_unit_test(test_widths_layout),
+	    cmocka_unit_test(test_signal_table),
+	    cmocka_unit_test(test_signal_child_term),
+	    cmocka_unit_test(test_signal_esrch),
+	    cmocka_unit_test(test_signal_eperm),
+	    cmocka_unit_test(test_signal_refused_and_invalid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

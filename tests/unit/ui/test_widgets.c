@@ -257,8 +257,8 @@ static void sweep_panels(struct fixture *f, int ngpus)
 					struct gt_panel_data d;
 					panel_data(f, i,
 					           (enum gt_glyphs)(i % 3), &d);
-					gt_panel_draw(p, r, (enum gt_gpu_mode)m,
-					              &d);
+					gt_panels_draw_gpu(
+					    p, r, (enum gt_gpu_mode)m, &d);
 					drawn += check_outside(p, r, names[m],
 					                       i) > 0;
 				}
@@ -266,7 +266,7 @@ static void sweep_panels(struct fixture *f, int ngpus)
 			for (int i = 0; i < ngpus; i++) {
 				struct gt_panel_data d;
 				panel_data(f, i, (enum gt_glyphs)(i % 3), &d);
-				gt_gpu_graphs(p, r, &d);
+				gt_gpugraph_draw(p, r, &d);
 				check_outside(p, r, "graphs", i);
 			}
 			delwin(p);
@@ -318,7 +318,7 @@ static void sweep_table(struct fixture *f, size_t nproc)
 				                     "\u7528\u6237 "
 				                   : NULL,
 				};
-				gt_table_draw(p, r, &td);
+				gt_proctable_draw(p, r, &td);
 				check_outside(p, r, "table", v);
 			}
 			delwin(p);
@@ -332,19 +332,20 @@ static void test_table_sizes(void **state)
 	sweep_table(*state, NPROC);
 }
 
-/* gt_put itself: wide characters never straddle the rectangle's edge. */
+/* gt_paint_put itself: wide characters never straddle the rectangle's edge. */
 static void test_put_wide_clip(void **state)
 {
 	(void)state;
 	for (int w = 1; w <= 9; w++) {
 		struct gt_rect r;
 		WINDOW *p = sentinel_pad(w, 1, &r);
-		int n = gt_put(p, r, 0, 0, 0, "\u6d4b\u8bd5a\u6d4b\u8bd5");
+		int n =
+		    gt_paint_put(p, r, 0, 0, 0, "\u6d4b\u8bd5a\u6d4b\u8bd5");
 		assert_true(n <= w);
-		check_outside(p, r, "gt_put", w);
+		check_outside(p, r, "gt_paint_put", w);
 		delwin(p);
 	}
-	assert_int_equal(gt_cells("a\u6d4b\u0301b"), 4);
+	assert_int_equal(gt_paint_cells("a\u6d4b\u0301b"), 4);
 }
 
 /* Issue 1: memory bandwidth, ENC/DEC and power all get a graph at 8 GPUs
@@ -355,7 +356,7 @@ static void test_graph_plan(void **state)
 	struct gt_graph_slot s[GT_PLOT__COUNT];
 	unsigned all = (1u << GT_PLOT_MEMBW) | (1u << GT_PLOT_ENC) |
 	               (1u << GT_PLOT_DEC) | (1u << GT_PLOT_POWER);
-	int n = gt_graph_plan(100, 3, all, s);
+	int n = gt_gpugraph_plan(100, 3, all, s);
 	assert_int_equal(n, 5);
 	assert_int_equal(s[0].plot, GT_PLOT_GPU);
 	assert_int_equal(s[0].r.h, 2);
@@ -367,17 +368,17 @@ static void test_graph_plan(void **state)
 	}
 	assert_int_equal(s[n - 1].r.x + s[n - 1].r.w, 100);
 	/* Idle encoders take no room. */
-	n = gt_graph_plan(100, 3, (1u << GT_PLOT_MEMBW), s);
+	n = gt_gpugraph_plan(100, 3, (1u << GT_PLOT_MEMBW), s);
 	assert_int_equal(n, 2);
 	assert_int_equal(s[1].r.w, 100);
 	/* Narrow: the last ones go first. */
-	n = gt_graph_plan(40, 9, all, s);
+	n = gt_gpugraph_plan(40, 9, all, s);
 	assert_int_equal(n, 3);
 	assert_int_equal(s[2].plot, GT_PLOT_ENC);
 	assert_int_equal(s[1].r.h, 3);
 	/* Too low to share. */
-	assert_int_equal(gt_graph_plan(100, 2, all, s), 1);
-	assert_int_equal(gt_graph_plan(0, 5, all, s), 0);
+	assert_int_equal(gt_gpugraph_plan(100, 2, all, s), 1);
+	assert_int_equal(gt_gpugraph_plan(0, 5, all, s), 0);
 }
 
 static void test_graph_wanted(void **state)
@@ -387,20 +388,20 @@ static void test_graph_wanted(void **state)
 	panel_data(f, 0, GT_GLYPHS_BRAILLE, &d);
 	struct gt_history *h = &f->hist[0];
 	gt_history_init(h);
-	assert_int_equal(gt_graph_wanted(&d), 0);
+	assert_int_equal(gt_gpugraph_wanted(&d), 0);
 	double v[GT_SERIES__COUNT];
 	for (int k = 0; k < GT_SERIES__COUNT; k++)
 		v[k] = 0;
 	hist_push(h, v);
-	assert_int_equal(gt_graph_wanted(&d),
+	assert_int_equal(gt_gpugraph_wanted(&d),
 	                 (1u << GT_PLOT_MEMBW) | (1u << GT_PLOT_POWER));
 	d.all_series = true;
-	assert_int_equal(gt_graph_wanted(&d), 0x1Eu);
+	assert_int_equal(gt_gpugraph_wanted(&d), 0x1Eu);
 	d.all_series = false;
 	v[GT_SERIES_DEC] = 3;
 	hist_push(h, v);
-	assert_true(gt_graph_wanted(&d) & (1u << GT_PLOT_DEC));
-	assert_false(gt_graph_wanted(&d) & (1u << GT_PLOT_ENC));
+	assert_true(gt_gpugraph_wanted(&d) & (1u << GT_PLOT_DEC));
+	assert_false(gt_gpugraph_wanted(&d) & (1u << GT_PLOT_ENC));
 	make_gpu(f, 0);
 }
 
@@ -409,11 +410,11 @@ static void test_watts_axis(void **state)
 {
 	(void)state;
 	char b[16];
-	gt_fmt_watts_axis(b, sizeof(b), 500);
+	gt_gpugraph_watts_axis(b, sizeof(b), 500);
 	assert_string_equal(b, "500W");
-	gt_fmt_watts_axis(b, sizeof(b), 2000);
+	gt_gpugraph_watts_axis(b, sizeof(b), 2000);
 	assert_string_equal(b, "2kW");
-	gt_fmt_watts_axis(b, sizeof(b), 0.5);
+	gt_gpugraph_watts_axis(b, sizeof(b), 0.5);
 	assert_string_equal(b, "0.5W");
 }
 
@@ -426,21 +427,23 @@ static void test_temp_levels(void **state)
 	gt_val_set(&shut, 93000);
 	gt_val_fail(&na, GT_WHY_NOT_COLLECTED, 0);
 	gt_val_set(&t, 76999);
-	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_NORMAL);
+	assert_int_equal(gt_panels_temp_level(&t, &slow, &shut),
+	                 GT_TEMP_NORMAL);
 	gt_val_set(&t, 77000);
-	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_WARM);
+	assert_int_equal(gt_panels_temp_level(&t, &slow, &shut), GT_TEMP_WARM);
 	gt_val_set(&t, 86999);
-	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_WARM);
+	assert_int_equal(gt_panels_temp_level(&t, &slow, &shut), GT_TEMP_WARM);
 	gt_val_set(&t, 87000);
-	assert_int_equal(gt_temp_level(&t, &slow, &shut), GT_TEMP_HOT);
+	assert_int_equal(gt_panels_temp_level(&t, &slow, &shut), GT_TEMP_HOT);
 	/* Only shutdown known: 5 °C below it counts as slowdown. */
 	gt_val_set(&t, 88000);
-	assert_int_equal(gt_temp_level(&t, &na, &shut), GT_TEMP_HOT);
+	assert_int_equal(gt_panels_temp_level(&t, &na, &shut), GT_TEMP_HOT);
 	gt_val_set(&t, 78000);
-	assert_int_equal(gt_temp_level(&t, &na, &shut), GT_TEMP_WARM);
+	assert_int_equal(gt_panels_temp_level(&t, &na, &shut), GT_TEMP_WARM);
 	gt_val_set(&t, 120000);
-	assert_int_equal(gt_temp_level(&t, &na, &na), GT_TEMP_NORMAL);
-	assert_int_equal(gt_temp_level(&na, &slow, &shut), GT_TEMP_UNKNOWN);
+	assert_int_equal(gt_panels_temp_level(&t, &na, &na), GT_TEMP_NORMAL);
+	assert_int_equal(gt_panels_temp_level(&na, &slow, &shut),
+	                 GT_TEMP_UNKNOWN);
 }
 
 /* Reads row `row` of a pad back as UTF-8. */
@@ -470,12 +473,12 @@ static void test_temp_text_thresholds(void **state)
 	char row[1024];
 	panel_data(f, 0, GT_GLYPHS_ASCII, &d);
 	WINDOW *p = sentinel_pad(120, 9, &r);
-	gt_panel_draw(p, r, GT_GPU_FULL, &d);
+	gt_panels_draw_gpu(p, r, GT_GPU_FULL, &d);
 	read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
 	assert_non_null(strstr(row, "slow 87\u00b0C"));
 	assert_non_null(strstr(row, "shut 93\u00b0C"));
 	d.fahrenheit = true;
-	gt_panel_draw(p, r, GT_GPU_FULL, &d);
+	gt_panels_draw_gpu(p, r, GT_GPU_FULL, &d);
 	read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
 	assert_non_null(strstr(row, "shut 199\u00b0F"));
 	delwin(p);
@@ -492,7 +495,7 @@ static void test_name_line_badges(void **state)
 	for (int w = 60; w <= 200; w += 7) {
 		struct gt_rect r;
 		WINDOW *p = sentinel_pad(w, 9, &r);
-		gt_panel_draw(p, r, GT_GPU_FULL, &d);
+		gt_panels_draw_gpu(p, r, GT_GPU_FULL, &d);
 		read_row(p, r.y, r.x, r.w, row, sizeof(row));
 		char *pci = strstr(row, "0000:01:00.0");
 		char *badge = strstr(row, " PWR ");
@@ -513,14 +516,14 @@ static void test_badges_fit(void **state)
 {
 	struct fixture *f = *state;
 	char b[256];
-	int n = gt_throttle_badges(b, sizeof(b), &f->s[1], false, -1);
+	int n = gt_panels_throttle_badges(b, sizeof(b), &f->s[1], false, -1);
 	assert_int_equal(n, (int)strlen(b));
 	assert_non_null(strstr(b, " power_cap "));
-	n = gt_throttle_badges(b, sizeof(b), &f->s[1], true, 12);
+	n = gt_panels_throttle_badges(b, sizeof(b), &f->s[1], true, 12);
 	assert_true(n <= 12);
 	assert_string_equal(b, " PWR +");
-	assert_int_equal(gt_throttle_badges(b, sizeof(b), &f->s[0], true, -1),
-	                 0);
+	assert_int_equal(
+	    gt_panels_throttle_badges(b, sizeof(b), &f->s[0], true, -1), 0);
 }
 
 /* Issue 4: the sorted column's header reads cleanly with its marker. */
@@ -531,18 +534,18 @@ static void test_sort_header(void **state)
 	char cell[64];
 	gt_proctable_widths(200, NULL, wd);
 	int room =
-	    gt_table_sort_header(wd, GT_COL_VRAM, true, cell, sizeof(cell));
+	    gt_proctable_sort_header(wd, GT_COL_VRAM, true, cell, sizeof(cell));
 	assert_int_equal(room, wd[GT_COL_VRAM]);
 	assert_int_equal((int)strlen(cell), room);
 	assert_non_null(strstr(cell, "VRAMv"));
-	gt_table_sort_header(wd, GT_COL_ENC, false, cell, sizeof(cell));
+	gt_proctable_sort_header(wd, GT_COL_ENC, false, cell, sizeof(cell));
 	assert_non_null(strstr(cell, "ENC^"));
 	assert_null(strstr(cell, "ENC^C"));
-	gt_table_sort_header(wd, GT_COL_HOST_MEM, true, cell, sizeof(cell));
+	gt_proctable_sort_header(wd, GT_COL_HOST_MEM, true, cell, sizeof(cell));
 	assert_string_equal(cell, "HOSTMEMv");
-	gt_table_sort_header(wd, GT_COL_GPU, true, cell, sizeof(cell));
+	gt_proctable_sort_header(wd, GT_COL_GPU, true, cell, sizeof(cell));
 	assert_string_equal(cell, "GPU%v");
-	gt_table_sort_header(wd, GT_COL_USER, true, cell, sizeof(cell));
+	gt_proctable_sort_header(wd, GT_COL_USER, true, cell, sizeof(cell));
 	assert_int_equal(strncmp(cell, "USERv ", 6), 0);
 }
 
@@ -565,7 +568,7 @@ static void test_sort_header_drawn(void **state)
 		                           .st = &st,
 		                           .pal = &f->pal,
 		                           .widths = wd};
-		gt_table_draw(p, r, &td);
+		gt_proctable_draw(p, r, &td);
 		read_row(p, r.y, r.x, r.w, row, sizeof(row));
 		assert_null(strstr(row, "VRAMvAM"));
 		assert_null(strstr(row, "VRAMAM"));
