@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.c - the option table and its parser. The table is the single list of
  * flags: the parser and the unknown-flag message both come from it.

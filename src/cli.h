@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.h - command-line parsing into struct gt_cli, a pure function with no
  * side effects so every flag and every error message is unit-tested.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * headless.c - `gputop --restore`, `gputop --apply PROFILE [--daemon]`
  * (headless.h). The same control session as the dashboard's, so the same

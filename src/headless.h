@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * headless.h - control without the dashboard: `gputop --restore`,
  * `gputop --apply PROFILE` and `--apply PROFILE --daemon`, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c - entry point: parses the command line and runs one mode
  * (live view, --snapshot, --list). Owns the collector's lifetime.

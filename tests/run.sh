@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the whole suite for each build directory given (plain, asan, tsan) and
 # prints one summary line: "check: N passed, M failed". Exits 1 if any test
 # failed. Every cmocka case counts as one test; every stress program and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu.c - the AMD backend: GPUs driven by the amdgpu kernel driver, read
  * through a configurable sysfs root (device attributes, hwmon, the binary

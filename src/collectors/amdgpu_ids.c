@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_ids.c - AMD GPU names and architectures (see amdgpu_ids.h).
  *

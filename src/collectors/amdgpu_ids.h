@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_ids.h - marketing names and architectures of AMD GPUs by PCI
  * device id and revision. Names come from libdrm's amdgpu.ids text table

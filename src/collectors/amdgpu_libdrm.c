@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_libdrm.c - libdrm_amdgpu sensor queries for the values sysfs lacks
  * (see amdgpu_libdrm.h). Not named amdgpu_drm.c: libdrm's own amdgpu_drm.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_libdrm.h - values the amdgpu sysfs/hwmon/gpu_metrics path left
  * missing, from libdrm_amdgpu's sensor queries (the AMDGPU_INFO_SENSOR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_metrics.c - gpu_metrics decoder (see amdgpu_metrics.h). Each
  * supported version is a table of (value, byte offset, width, unit); the

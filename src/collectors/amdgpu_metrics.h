@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_metrics.h - pure decoder of amdgpu's binary gpu_metrics file. The
  * layout is chosen by the header's (format_revision, content_revision),

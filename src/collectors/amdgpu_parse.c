@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_parse.c - pure parsers of amdgpu's text attributes (see
  * amdgpu_parse.h). Everything works on (pointer, length) slices so that NUL

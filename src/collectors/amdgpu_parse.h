@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_parse.h - pure parsers of the amdgpu text attributes the backend
  * reads: the pp_dpm_* level tables, pp_od_clk_voltage (the overdrive

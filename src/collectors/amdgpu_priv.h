@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_priv.h - state shared by the amdgpu backend's two files: amdgpu.c
  * (discovery, static facts, processes) and amdgpu_sample.c (the per-tick

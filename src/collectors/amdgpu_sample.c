@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_sample.c - one sample of an amdgpu device: utilization, memory,
  * temperatures, power, clocks and fans every tick; PCIe link, clock limits,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * demo.c - the built-in simulated machine behind `gputop --demo` (and
  * `make run` on a host without a GPU): four GPUs of three vendors with

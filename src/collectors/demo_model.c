@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * demo_model.c - the simulated machine behind demo.c: what each of its
  * GPUs is (the profiles) and how it behaves (noise channels, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * demo_priv.h - shared by the demo backend's two files: demo_model.c (the
  * simulated machine and its deterministic model) and demo.c (the backend

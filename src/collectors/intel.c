@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * intel.c - the Intel backend: i915 and xe GPUs read through sysfs (a
  * configurable root), with VRAM from the memory-region query ioctl where a

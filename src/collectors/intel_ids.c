@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * intel_ids.c - Intel GPU names: pci.ids lookup and the built-in table of
  * current device ids (see intel_ids.h).

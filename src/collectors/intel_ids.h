@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * intel_ids.h - marketing names of Intel GPUs: a lookup in the PCI id
  * database (pci.ids) and a built-in table of current device ids for systems

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * intel_query.c - the i915 and xe memory-region query ioctls (see
  * intel_query.h). The uAPI structures are restated here with gt_ names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * intel_query.h - Intel VRAM sizes and use through the DRM memory-region
  * query ioctls (DRM_I915_QUERY_MEMORY_REGIONS, DRM_XE_DEVICE_QUERY_MEM_

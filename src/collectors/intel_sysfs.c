@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * intel_sysfs.c - i915/xe sysfs layout and pure conversions for the Intel
  * backend (see intel_sysfs.h). Paths follow the kernel ABI documents and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * intel_sysfs.h - where the i915 and xe drivers keep each value in sysfs,
  * and the pure conversions the Intel backend (intel.c) applies to what it

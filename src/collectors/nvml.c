@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nvml.c - the NVIDIA backend: NVML loaded at run time (nvml_api.c), read on
  * the schedule the collector drives. Fast metrics every tick, with power,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nvml_abi.h - gputop's own declaration of the part of the NVML ABI it uses
  * (libnvidia-ml.so.1): return codes, enums, struct layouts, struct version

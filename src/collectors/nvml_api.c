@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nvml_api.c - loading libnvidia-ml with dlopen, resolving versioned
  * symbols with their fallbacks, and the pure decoders of NVML values.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nvml_api.h - the NVML entry points gputop resolves at run time with
  * dlopen/dlsym, and the pure decoders shared by the NVIDIA backend and its

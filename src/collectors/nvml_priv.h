@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nvml_priv.h - state shared by the NVIDIA backend's two files: nvml.c
  * (probe, facts, samples) and nvml_procs.c (process lists). Not for use

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nvml_procs.c - the NVIDIA backend's process lists: compute, graphics and
  * MPS lists (v3/v2 24-byte entries, else v1 16-byte entries) read with the

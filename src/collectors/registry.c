@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * registry.c - the one explicit list of backends, in probe order. A new
  * backend is added here and nowhere else (no constructor tricks). Also

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c - owns reading and writing gputop.conf (format and rules in
  * config.h); the keys and their values are config_values.c's. One line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.h - owns the settings file: the dashboard's settings as a struct,
  * reading them from gputop.conf, and writing them back atomically when (and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_priv.h - shared by config.c (the file: lines, load, save) and
  * config_values.c (the keys and their values). Not for other modules: they

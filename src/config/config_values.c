@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config_values.c - owns the keys of gputop.conf and their values: the key
  * table, parsing a value into struct gt_config and writing it back, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile.c - owns the meaning of [profile NAME] sections (syntax and
  * rules in profile.h): the reader that config.c feeds line by line, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile.h - owns control profiles: named sets of power and fan settings
  * per GPU, kept in gputop.conf beside the dashboard's settings, as plain

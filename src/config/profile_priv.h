@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile_priv.h - shared by profile.c (the reader) and profile_values.c
  * (keys, values and units). Not for other modules: they use profile.h.

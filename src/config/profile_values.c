@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile_values.c - the keys of a profile's gpu block and their values:
  * numbers with strict units (W, mW, MHz, C, s, ms), performance levels,

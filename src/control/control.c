@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control.c - the control object (see control.h): its configuration, the
  * restore journal it notes originals in and saves before every first

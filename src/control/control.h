@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control.h - gputop's control layer: the few writes gputop makes to a GPU
  * (NVIDIA power limit and fans through NVML; AMD performance level, power

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_amdcaps.c - the AMD part of what the control dialogs may offer
  * (ctlcaps.h): the fan method and range, the power cap range, the

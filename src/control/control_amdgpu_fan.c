@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_amdfan.c - the AMD fan through sysfs (see control.h): the
  * pre-RDNA3 hwmon pwm setter (pwm1_enable and pwm1, driven by the

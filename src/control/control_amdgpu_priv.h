@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_amd_priv.h - shared by the AMD sysfs control: control_sysfs.c
  * (the device, its files, the checked and journaled write; perf level,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctlcaps.c - what the control dialogs may offer for one device (see
  * ctlcaps.h). The NVIDIA part asks NVML's getters here; the AMD and Intel

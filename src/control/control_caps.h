@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctlcaps.h - what the control dialogs may offer for one device: the
  * settings it has, their ranges and current values, and the exact files or

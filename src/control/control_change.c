@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctlchange.c - one control change as words and as its opposite: the exact
  * writes it makes (gt_control_change_describe, for the preview) and the change

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_intel.c - the Intel writes through sysfs (see control.h): the
  * sustained power limit (hwmon PL1) and the render GT's frequency limits

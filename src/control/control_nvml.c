@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_nvml.c - the NVIDIA writes (see control.h): the power limit and
  * the fans through NVML's setters, and the NVML restore callbacks. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctlsession.c - the control session (ctlsession.h): owns the struct
  * gt_control, the NVML handle the setters use, the guardian process and

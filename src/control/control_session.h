@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctlsession.h - one control session: the control layer (control.h), the
  * guardian that restores if gputop dies or hangs (guardian.h) and the

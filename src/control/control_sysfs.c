@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_sysfs.c - the AMD writes through sysfs (see control.h): the
  * device and its files, the checked and journaled write, the performance

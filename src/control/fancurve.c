@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fancurve.c - fan-curve validation, presets, interpolation and the
  * software loop's decisions (see fancurve.h). Pure: no I/O, no clock, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fancurve.h - the software fan curve: the curve itself (points, validation,
  * presets, interpolation) and the loop's decision logic, as a pure state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * guardian.c - the restore guardian process (see guardian.h for the
  * protocol and the guarantees).

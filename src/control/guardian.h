@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * guardian.h - the restore guardian: a small process forked the first time
  * gputop takes manual control. It holds the restore journal (restore.h) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * restore.c - the restore journal (see restore.h): noting originals,
  * checking every action against the sysfs root, the state file's text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * restore.h - the restore journal: every setting gputop changed, with its
  * ORIGINAL value, and how to put it back. It is noted before the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * backend.h - the small vtable every collector backend implements, and the
  * options the backends read. Backends live one per file in src/collectors/

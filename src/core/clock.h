@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.h - the monotonic clock every timestamp and rate in gputop uses.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * collector.c - probing, the sampling schedule and publication (see
  * collector.h). Owns the backends, the per-device rings and the process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * collector.h - the one thread that samples every backend on a schedule and
  * publishes the results: per-device sample rings, the device facts list and

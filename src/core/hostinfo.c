@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hostinfo.c - owns reading the machine facts of hostinfo.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hostinfo.h - owns the facts about the machine gputop runs on that the
  * snapshot and the dashboard header show: host name, kernel, CPUs, memory and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.c - descriptor tables and helpers of the vendor-neutral data model
  * (see model.h). The tables here are the single list of JSON groups and key

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.h - the one vendor-neutral data model every backend fills and every
  * reader (snapshot, dashboard, exporter) consumes.

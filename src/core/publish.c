@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * publish.c - hazard-pointer publication (see publish.h).
  *

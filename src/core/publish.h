@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * publish.h - lock-free publication of whole immutable objects (process
  * lists, device facts) from one writer to several readers.

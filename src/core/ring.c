@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring.c - the lock-free sample ring (see ring.h for the protocol).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring.h - lock-free single-writer, multi-reader ring of fixed-size records
  * (device samples). The collector thread writes; the dashboard, the exporter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.c - owns escaping and UTF-8 repair of untrusted bytes (see text.h).
  * One decoder serves both so that they agree on what is valid UTF-8.

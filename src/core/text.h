@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.h - owns the safety of untrusted text (process names, command lines,
  * cgroup names): escaping it for a terminal and repairing it into valid UTF-8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view.c - reader-side snapshot of collector output (see view.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view.h - a reader's consistent view of what the collector published: the
  * device facts, the newest sample of each device and the process list.

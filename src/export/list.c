@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * list.c - `gputop --list` (see list.h). Says why a backend found nothing,
  * in words a user can act on, instead of a bare "no GPU"; and lists every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * list.h - the human-readable `gputop --list` report: every backend with its
  * status and reason, then every device found, then every DRM device no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * snapshot.c - builds the gputop.snapshot JSON document. Every key of the
  * schema is always present; a value the device cannot give is null and its

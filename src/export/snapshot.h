@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * snapshot.h - the JSON snapshot document (schema "gputop.snapshot",
  * version 1), built with libcjson from plain inputs so it is unit-tested

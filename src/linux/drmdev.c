@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drmdev.c - DRM device discovery through sysfs (see drmdev.h). Reads the
  * driver from device/uevent rather than the device/driver symlink, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drmdev.h - discovery of DRM devices through a sysfs root: every
  * <sysfs>/class/drm/cardN with its PCI identity, kernel driver and runtime

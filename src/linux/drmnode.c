@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drmnode.c - libdrm's device nodes and driver versions (see drmnode.h).
  */

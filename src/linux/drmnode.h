@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drmnode.h - what libdrm says about DRM devices on the live system: the
  * device node paths (drmGetDevices2) and the DRM driver's name and version

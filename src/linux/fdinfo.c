@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdinfo.c - owns the DRM fdinfo scanner (see fdinfo.h): which pids hold
  * DRM file descriptors, the per-round re-read of their fdinfo, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdinfo.h - per-process GPU use from DRM fdinfo (the kernel's "DRM client
  * usage stats"), one scanner for every DRM driver (amdgpu, i915, xe, ...),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdinfo_parse.c - owns the text format of DRM fdinfo: splitting lines into
  * key and value, numbers with units, the drm-* keys of every driver and

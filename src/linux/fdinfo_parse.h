@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdinfo_parse.h - the parser of one /proc/PID/fdinfo/FD text (the DRM
  * client usage stats, Documentation/gpu/drm-usage-stats.rst, plus amdgpu's

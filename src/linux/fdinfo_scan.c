@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdinfo_scan.c - owns the discovery walk of the fdinfo scanner: which
  * processes hold DRM descriptors, and how many could not be looked at, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdinfo_scan.h - the slow tier of the fdinfo scanner: the walk of
  * <proc>/PID/fd that finds the descriptors of DRM (and accel) devices, and

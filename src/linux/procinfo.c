@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procinfo.c - owns reading the host side of GPU processes from a proc tree:
  * opening and parsing a pid's files, the user names, the fast path in our

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procinfo.h - owns the host side of a GPU process: who runs it, what it is,
  * which container it lives in and how much CPU and memory it uses, read from

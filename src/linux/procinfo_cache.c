@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procinfo_cache.c - owns the per-pid cache of procinfo.c: finding, adding,
  * resetting and sweeping the entries (struct gt_procinfo_entry,

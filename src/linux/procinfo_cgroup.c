@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procinfo_cgroup.c - owns naming a process's container from the text of
  * its /proc/PID/cgroup file (gt_procinfo_parse_cgroup, contract in

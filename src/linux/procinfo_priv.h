@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procinfo_priv.h - shared by procinfo.c (reading the proc tree) and
  * procinfo_cache.c (the per-pid cache): the state of a struct gt_procinfo

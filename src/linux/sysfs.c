@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysfs.c - bounded, quirk-tolerant reads of kernel attribute files (see
  * sysfs.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysfs.h - safe reads of small kernel attribute files (sysfs, hwmon,
  * debugfs-like text), shared by the amdgpu and Intel backends. Every read

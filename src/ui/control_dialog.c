@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctldialog.c - the power and fan dialogs (ctldialog.h): fields, presets,
  * the plan of changes with its reverts, keys and drawing. It changes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctldialog.h - the power dialog (`p`) and the fan dialog (`f`): the
  * fields a user edits, the presets, the preview of the exact writes, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctldialog_draw.c - drawing of the power and fan dialogs: the fields with
  * the device's ranges, the curve graph with the live reading, the preview

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctldialog_priv.h - shared by the two halves of the control dialogs:
  * ctldialog.c (state, plan, keys) and ctldialog_draw.c (drawing).

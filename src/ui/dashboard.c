@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dashboard.c - the ncurses dashboard's state, input and frame loop (see
  * dashboard.h). Owns the terminal from gt_dashboard_run() until it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dashboard.h - the interactive ncurses dashboard. It reads only what the
  * collector publishes (sample rings, device facts, process lists) through a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dashctl.c - the dashboard's side of control: opens the power (p) and fan
  * (f) dialogs with the selected GPU's capabilities, carries out what they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dashinput.c - the dashboard's keys and mouse: what each key and click
  * does to the dashboard's state (struct dashboard, dash_priv.h). Drawing is

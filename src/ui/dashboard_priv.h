@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dash_priv.h - the dashboard's state, shared by the files that make up
  * the dashboard (dashboard.c: the loop and drawing; dashinput.c: keys and

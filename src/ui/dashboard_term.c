@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dashterm.c - owns putting the terminal back when gputop dies of a signal
  * while the dashboard holds it: the bytes to write are prepared up front,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpugraph.c - the history graphs of a FULL GPU panel (see gpugraph.h).
  * Graph rows are computed one at a time into a row buffer, so a graph of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpugraph.h - the history graphs of a FULL GPU panel: GPU utilization on
  * top, and below it a band of smaller graphs side by side (memory

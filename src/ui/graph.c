@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * graph.c - owns the glyph math of graphs, meters and time axes (see
  * graph.h for the symbol sets and the rounding rule). Braille glyphs are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * graph.h - owns the glyph math of history graphs, meters and time axes.
  * Pure functions: samples in, UTF-8 text (or code points) out. No ncurses,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * history.c - graph history per device (see history.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * history.h - the dashboard's per-device history of the values it graphs,
  * filled from the collector's sample rings through a cursor each frame, so

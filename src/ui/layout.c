@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout.c - the dashboard's layout engine (see layout.h): owns the choice
  * of GPU panel mode, panel tiling, the GPU window on huge machines, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout.h - the dashboard's layout engine: one pure function from the
  * terminal size, the number of GPUs and a few options to the rectangles the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * overlay.c - help, N/A reasons, filter prompt and signal menu (see
  * overlay.h). Every function key has a letter key too: some terminals

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * overlay.h - the dashboard's pop-ups and input line: help, the reasons
  * behind N/A values, the filter prompt, and the signal menu with its

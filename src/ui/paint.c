@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paint.c - clipped cell painting (see paint.h). Text is decoded here once
  * and handed to ncurses as ready cells: waddnstr would run every byte

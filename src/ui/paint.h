@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paint.h - clipped cell painting for the dashboard's widgets: text and
  * code points written into one rectangle of a window, never outside it.

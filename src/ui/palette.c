@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * palette.c - theme colours to ncurses colour pairs (see palette.h). In the
  * truecolour tier, a direct-colour terminal description (COLORS of 2^24,

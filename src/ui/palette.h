@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * palette.h - the dashboard's colour roles as ncurses attributes, resolved
  * once from a theme for the terminal's colour tier (256, 16, 8 colours or

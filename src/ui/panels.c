@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * panels.c - GPU panels (FULL, COMPACT, LINE) and the process table (see
  * panels.h). Names come from devices and processes: they are escaped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * panels.h - the dashboard's widgets: a GPU panel in three sizes, the
  * process table, and text clipped to a rectangle. Each is a function of

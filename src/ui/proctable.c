@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * proctable.c - owns the process table's model (see proctable.h): filter,
  * sort, follow, row text and signals. The sort is an in-place heapsort over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * proctable.h - owns the process table's model: its columns, which rows
  * show in which order (device filter, text or regex filter, sort, follow),

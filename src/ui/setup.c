@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * setup.c - the setup dialog (see setup.h). Lines: interval, theme, graph
  * symbols, temperature unit, process table, graphs, panel size, one line

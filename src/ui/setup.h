@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * setup.h - the setup dialog (F2 / o): every dashboard setting of
  * struct gt_config on one list, changed with the arrow keys and applied at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sigtarget.c - the process a signal dialog is about (see sigtarget.h):
  * binding it when the dialog opens, checking it when the user confirms,

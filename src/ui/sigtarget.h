@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sigtarget.h - owns the process a signal dialog is about: bound when the
  * dialog opens (pid, its start time, a pidfd where the kernel has them), so

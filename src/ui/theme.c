@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * theme.c - btop theme files: parsing, btop's fallbacks, gputop's extension
  * keys, gradients and colour-tier reduction. Finding the files is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * theme.h - owns gputop's colours: reading btop's theme file format (so a
  * user's btop themes work unchanged), resolving every colour role with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * theme_dirs.c - where theme files live: the search path (btop's theme
  * directories are on it, so themes a user already has for btop show up

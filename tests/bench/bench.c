@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench.c - `make bench`: the collector's CPU cost per tick against the fake
  * NVML (8 GPUs, 100 processes, the fake's own cost included) and the sample

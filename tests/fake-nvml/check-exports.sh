@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check-exports.sh - checks the export list of the fake libnvidia-ml.so.1
 # against the real driver's (shared/reference/nvml.md §2.4):
 #   * every nvml* function the fake exports exists in the real 610.57.04

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake.h - internals of gputop's fake libnvidia-ml.so.1: the list of
  * exported functions, the scenario model (devices, metric expressions,

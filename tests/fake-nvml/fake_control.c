@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_control.c - exported fan queries and every setter (fan policy and
  * speed, default fan speed, power limit v1/v2, persistence mode).

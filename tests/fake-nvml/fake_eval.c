@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_eval.c - evaluation of scenario metrics (const, ramp, sine, counter)
  * at a time since init, conversion to the NVML integer types, string

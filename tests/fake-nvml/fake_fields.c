@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_fields.c - exported batch queries: nvmlDeviceGetFieldValues with a
  * status per element, and nvmlDeviceGetSamples, whose history is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_metrics.c - exported read-only device metrics: utilization, memory
  * and BAR1, temperatures and thresholds, power readings and limits,

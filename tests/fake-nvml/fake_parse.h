@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_parse.h - what the two halves of the scenario parser share: the
  * parser position (for file:line messages) and the value grammar that

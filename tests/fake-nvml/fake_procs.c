@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_procs.c - exported process queries: the running-process lists in
  * their three layouts (v1 16-byte, v2/v3 24-byte, detail list), per-process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_scenario.c - reads scenario files (format in tests/fake-nvml/
  * README.md) into a struct fake_scenario: lines, comments, includes,

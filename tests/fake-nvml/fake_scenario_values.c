@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_scenario_values.c - the value grammar of scenario files: numbers
  * with size suffixes, named values, metric expressions, texts, injected

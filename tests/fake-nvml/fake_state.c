@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_state.c - the fake library's process-wide state: reference-counted
  * init and shutdown (loading and freeing the scenario), the lock every

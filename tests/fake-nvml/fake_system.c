@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_system.c - exported system queries (driver, NVML and CUDA versions,
  * process names), device enumeration and handle lookup, and the identity

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bundle.sh DIR - packs what tests/hw/nvidia-validate.sh needs on a bare
 # machine that has the NVIDIA driver but none of gputop's libraries:
 # build/gputop and build/smicmp (or those of $BUILD), the shared

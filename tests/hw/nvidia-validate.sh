@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # nvidia-validate.sh OUTDIR - on a machine with a real NVIDIA GPU, records
 # what gputop sees next to what nvidia-smi sees, for
 # docs/hardware-validation.md. Read-only: it reads, it changes no setting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * smi_xml.c - owns reading `nvidia-smi -q -x` output (see smi_xml.h).
  *

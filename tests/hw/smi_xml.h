@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * smi_xml.h - a reader for the XML that `nvidia-smi -q -x` writes, enough
  * for tests/hw/smicmp.c: each <gpu> element becomes a list of its leaf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * smicmp.c - owns the field-by-field comparison of a `gputop --snapshot`
  * with `nvidia-smi -q -x` captures of the same machine, which is how

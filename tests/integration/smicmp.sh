@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The hardware comparison tool (tests/hw/smicmp) against the fake NVML:
 # a snapshot of two H100s agrees with a hand-written nvidia-smi -q -x of
 # the same two GPUs field by field; each kind of disagreement (a changed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_amdgpu_golden.c - the real gputop binary against every real amdgpu
  * sysfs capture in tests/fixtures/amdgpu (arranged as /sys roots), checked

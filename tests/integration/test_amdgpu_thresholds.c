@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_amdgpu_thresholds.c - the temperature limits of every amdgpu hwmon
  * sensor: the edge sensor's crit/emergency (slowdown/shutdown), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_collector_nvml.c - the collector driving the NVIDIA backend over
  * several ticks against the fake NVML: a GPU that falls off the bus is

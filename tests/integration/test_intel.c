@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_intel.c - the Intel backend against the synthetic i915 and xe trees
  * in tests/fixtures/intel: the real gputop binary's --snapshot for each

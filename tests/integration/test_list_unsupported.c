@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_list_unsupported.c - `gputop --list` names every DRM device no
  * backend reads, one line each (card, PCI address or location,

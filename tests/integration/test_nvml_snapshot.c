@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_nvml_snapshot.c - the real gputop binary against the fake NVML
  * scenarios and the synthetic /proc tree. Each snapshot is compared with

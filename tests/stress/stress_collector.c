@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stress_collector.c - the collector thread running at its fastest interval
  * on the demo machine while three reader threads refresh views as fast as

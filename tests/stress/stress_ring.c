@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stress_ring.c - one writer, three readers hammering a gt_ring and a gt_pub
  * at full speed. Built with ThreadSanitizer by `make check`: TSan proves the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * amdgpu_test.h - shared helper of the amdgpu unit tests
  * (test_amdgpu_parse.c, test_amdgpu_metrics.c): reads a file of a capture

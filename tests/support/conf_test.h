@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * conf_test.h - helpers shared by the tests of files in a scratch
  * directory (test_config.c, test_profile.c): a fresh directory per test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdinfo_test.h - shared helpers of the fdinfo tests (test_fdinfo*.c): the
  * fixture samples in tests/fixtures/fdinfo (found through $GPUTOP_FIXTURES),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_path.h - dotted-path access to a parsed snapshot for the
  * integration tests ("memory.used_bytes"), failing the current cmocka

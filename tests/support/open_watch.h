@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * open_watch.h - proves that code under test opens or reads no file it
  * should not: inotify watches (IN_OPEN | IN_ACCESS) on directories of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_gputop.h - what the cmocka integration tests share to run the built
  * binary (GPUTOP_BIN, exported by tests/run.sh) and read what it prints.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unpriv.h - a file the code under test cannot read, whoever runs the
  * tests. A directory of mode 000 refuses its owner unless the owner has

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Control through the real dashboard in tmux, against the fake NVML (its
 # setter log records every call) and writable copies of AMD fixtures:
 # each dialog action makes exactly the expected calls or file writes, an

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The dashboard in a real terminal (tmux) against the fake NVML's 8x H100
 # scenario and the synthetic /proc tree: every GPU shows at four sizes,
 # keys work (help, sort, filter, snapshot, quit), a resize storm does not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The dashboard's interactions in a real terminal (tmux), against the fake
 # NVML and the synthetic /proc tree: the mouse (header sort and reverse,
 # row and GPU selection, the wheel), the function keys, the regex filter,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The dashboard's hold on the terminal, in a real one (tmux), against the
 # fake NVML's 8x H100 scenario and the synthetic /proc tree: colour on
 # 256- and 8-colour terminals without COLORTERM and none with NO_COLOR; a

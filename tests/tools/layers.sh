@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-License-Identifier: MIT
 # layers.sh - `make layers`: checks that the folders of src/ keep the
 # architecture's arrows (docs/architecture.md). Reads every #include "..."
 # under src/ and fails, naming the file and line, on

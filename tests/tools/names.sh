@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-License-Identifier: MIT
 # names.sh - part of `make layers`: every function and object a source file
 # exports is named after its module (module_verb, as docs/architecture.md
 # says). For src/FOLDER/STEM.c, an exported name must start with

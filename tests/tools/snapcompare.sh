@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-License-Identifier: MIT
 # snapcompare.sh - proves that a change kept gputop's output: runs two builds
 # (each a directory holding gputop and fake-nvml/libnvidia-ml.so.1) over
 # every AMD capture, every Intel tree, every fake NVML scenario and a few

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cli.c - gt_cli_parse (src/cli.c): defaults, every flag in every
  * spelling, value checking, and that every usage error names what was wrong.

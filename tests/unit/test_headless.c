@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_headless.c - gt_profile_changes (src/headless.c): what a profile's
  * gpu block asks of one device, without the settings already in force,

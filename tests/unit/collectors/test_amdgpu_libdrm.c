@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_amdgpu_libdrm.c - the "fill only what sysfs left missing" logic of
  * the libdrm_amdgpu sensor queries (amdgpu_libdrm.c), driven by a fake

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_amdgpu_metrics.c - the binary gpu_metrics decoder (v1.3, v2.1 and
  * v3.0 from the captures, with exact values; v1.0, v1.1, v2.0, v2.2 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_amdgpu_parse.c - the pure parsers of amdgpu's text attributes:
  * pp_dpm_* tables, pp_od_clk_voltage, pp_power_profile_mode (all five

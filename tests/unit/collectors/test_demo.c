@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_demo.c - the simulated machine of --demo: reproducible per seed,
  * complete (every field valid or given a reason), plausible, and with the

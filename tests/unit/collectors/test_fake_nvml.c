@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fake_nvml.c - cmocka tests of the fake libnvidia-ml.so.1 (built from
  * tests/fake-nvml/), loaded with dlopen exactly as gputop's client loads

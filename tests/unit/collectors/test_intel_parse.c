@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_intel_parse.c - the pure parts of the Intel backend: the name table
  * and pci.ids lookup (intel_ids.c), the sysfs layout finder, throttle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_nvml_decode.c - the pure NVML decoders of src/collectors/nvml_api.c
  * (return codes, clock-event bits, field values, PCI ids, architectures,

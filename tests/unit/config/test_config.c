@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_config.c - tests of src/config.c: defaults; every key and its
  * synonyms; the syntax (comments, quotes, CRLF, BOM, sections); every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_profile.c - tests of src/profile.c and of its place in gputop.conf:
  * good profiles read into the structs; every kind of bad line reported

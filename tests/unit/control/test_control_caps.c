@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ctlcaps.c - tests of gt_control_caps (src/ctlcaps.c and the caps
  * parts of control_sysfs.c and control_intel.c): the exact ranges,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_control_intel.c - tests of the Intel control writes
  * (src/control_intel.c) on writable copies of the synthetic i915 and xe

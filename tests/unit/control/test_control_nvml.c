@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_control_nvml.c - tests of the NVIDIA control writes
  * (src/control_nvml.c) against the real fake libnvidia-ml.so.1, loaded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_control_sysfs.c - tests of the AMD control writes (src/control.c,
  * src/control_sysfs.c) on writable copies of the amdgpu fixtures: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fancurve.c - tests of the fan curve and the software fan loop
  * (src/fancurve.c): every refusal with its message, the presets, exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_guardian.c - tests of the restore guardian (src/guardian.c) with
  * real processes: a fake restore-ops factory makes the guardian append

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_restore.c - tests of the restore journal (src/restore.c): the first
  * original is kept, the state file's exact text and round trip, atomic and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_hostinfo.c - tests of src/hostinfo.c against the synthetic meminfo in
  * tests/fixtures/proc (found through $GPUTOP_FIXTURES) and the live system.

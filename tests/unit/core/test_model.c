@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_model.c - the vendor-neutral data model of src/model.c: the gt_val
  * helpers, "unknown is never zero" initialisation, unit scaling, throttle

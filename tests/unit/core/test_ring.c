@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ring.c - single-threaded tests of the sample ring (src/ring.c) and of
  * the hazard-pointer publisher (src/publish.c). The cross-thread behaviour is

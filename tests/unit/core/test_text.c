@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_text.c - tests of the terminal escaper and the UTF-8 repair of
  * src/text.c, one class of byte at a time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_snapshot.c - the gputop.snapshot v1 JSON document (src/snapshot.c),
  * built from hand-made inputs: every schema key present, values scaled to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_drmnode.c - DRM discovery: the merge of libdrm's records into
  * gputop's (drmnode.c) fed hand-built drmDevice and drmVersion structs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fdinfo.c - tests of the fdinfo scanner's rates (src/fdinfo.c) on
  * synthetic proc trees: round 1 from a real sample, round 2 a copy with

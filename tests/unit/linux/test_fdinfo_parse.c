@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fdinfo_parse.c - tests of the DRM fdinfo text parser
  * (src/fdinfo_parse.c): every real sample in tests/fixtures/fdinfo, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fdinfo_scan.c - tests of the fdinfo scanner's discovery
  * (src/fdinfo_scan.c and its use in src/fdinfo.c) on synthetic proc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_procinfo.c - tests of src/procinfo.c against the synthetic proc tree
  * in tests/fixtures/proc (found through $GPUTOP_FIXTURES), and against

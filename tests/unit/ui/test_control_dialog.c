@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ctldialog.c - the power and fan dialogs' logic (src/ui/ctldialog.c)
  * without a terminal: presets per vendor, the plan (only what differs from

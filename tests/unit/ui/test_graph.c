@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_graph.c - tests of the glyph mapping in src/ui/graph.c: every braille
  * dot combination, each block and ASCII step, missing and out-of-range

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_layout.c - tests of the layout engine (src/ui/layout.c): a sweep of
  * every terminal size from 20x6 to 400x120 for 0 to 16 GPUs checking the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_proctable.c - tests of the process table model in src/ui/proctable.c:
  * sorting by every column in both directions (N/A last), text, regex and

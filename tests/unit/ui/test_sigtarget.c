@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sigtarget.c - tests of src/ui/sigtarget.c: the stat parser, the
  * pure check of a bound process against the current list, and sending to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_theme.c - tests of src/ui/theme.c and theme_dirs.c: every published btop
  * theme in tests/fixtures/btop-themes and every shipped theme in themes/ loads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_widgets.c - the dashboard's widgets draw nothing outside their
  * rectangle: every widget (FULL, COMPACT and LINE GPU panels, the history
