@@ -1,5 +1,5 @@
-# tmux_lib.sh - what the terminal tests share: sourced (not run) by the
 # SPDX-License-Identifier: MIT
+# tmux_lib.sh - what the terminal tests share: sourced (not run) by the
 # tests/terminal/*.sh scripts that drive gputop in tmux. It reads the
 # paths tests/run.sh exports ($bin, $lib, $scn_dir, $fix). A script calls
 # tmux_begin, or sets $sock (its own tmux server) itself; it names its
