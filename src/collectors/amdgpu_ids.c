@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/model.h"
+#include "core/text.h"
 
 struct builtin {
 	uint16_t device;
@@ -427,17 +428,6 @@ static void note(struct hunt *h, int revision, const char *name,
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Parses hex digits up to a ','; -1 if there are none or too many. */
 static long hex_field(const char **p, int max_digits)
 {
@@ -445,7 +435,7 @@ static long hex_field(const char **p, int max_digits)
 	int n = 0;
 	while (**p == ' ' || **p == '\t')
 		(*p)++;
-	for (int d; (d = hexval(**p)) >= 0; (*p)++, n++)
+	for (int d; (d = gt_text_hex_digit(**p)) >= 0; (*p)++, n++)
 		v = v * 16 + d;
 	while (**p == ' ' || **p == '\t')
 		(*p)++;

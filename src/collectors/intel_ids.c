@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/model.h"
+#include "core/text.h"
 
 #define XE_LP   "Xe-LP"
 #define XE_HPG  "Xe-HPG"
@@ -194,20 +195,12 @@ const char *const gt_intel_pciids_paths[] = {
     NULL,
 };
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* Parses 4 hex digits; -1 when the text is not 4 hex digits. */
 static long hex4(const char *p)
 {
 	long v = 0;
 	for (int i = 0; i < 4; i++) {
-		int h = hexval((unsigned char)p[i]);
+		int h = gt_text_hex_digit((unsigned char)p[i]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;

@@ -23,6 +23,7 @@
 
 #include "config/config_priv.h"
 #include "config/profile.h"
+#include "core/fileio.h"
 
 /* ---- lines ---------------------------------------------------------- */
 
@@ -440,33 +441,29 @@ static void write_patched(FILE *f, const char *buf, size_t len, struct pline *p,
 	}
 }
 
-/* mkdir -p of the directories above the file path (modified, restored). */
-static int make_dirs(char *path, char *err, size_t errlen)
+/* mkdir -p of the directories above the file path. */
+static int make_dirs(const char *path, char *err, size_t errlen)
 {
-	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		int bad = mkdir(path, 0700) && errno != EEXIST;
-		if (bad)
-			snprintf(err, errlen, "cannot create %s: %s", path,
-			         strerror(errno));
-		*s = '/';
-		if (bad)
-			return -1;
-	}
-	return 0;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	return gt_fileio_make_dirs(dir, err, errlen) ? -1 : 0;
 }
 
 int gt_config_save(const char *path, const struct gt_config *c, char *err,
                    size_t errlen)
 {
-	char target[PATH_MAX], tmp[PATH_MAX + 8], *buf = NULL, *real;
-	size_t len = 0;
+	char target[PATH_MAX], *buf = NULL, *out = NULL, *real;
+	size_t len = 0, outlen = 0;
 	mode_t mode =
 	    0600; /* a new file: settings are nobody else's business */
 	struct stat st;
 	struct pline *p = NULL;
 	FILE *f = NULL;
-	int fd, e = 0;
+	int e = 0;
 
 	if (errlen)
 		err[0] = '\0';
@@ -500,40 +497,23 @@ int gt_config_save(const char *path, const struct gt_config *c, char *err,
 	 */
 	if (slurp(target, &buf, &len, &mode, err, errlen) < 0)
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", target);
-	if (!(p = malloc(sizeof(*p))) || (fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		e = p ? errno : ENOMEM;
-		tmp[0] = '\0';
-	} else if (fchmod(fd, mode) || !(f = fdopen(fd, "w"))) {
-		e = errno;
-		close(fd);
+	/* The new text is made whole in memory, then replaces the file. */
+	if (!(p = malloc(sizeof(*p))) || !(f = open_memstream(&out, &outlen))) {
+		snprintf(err, errlen, "cannot save %s: %s", target,
+		         strerror(ENOMEM));
+		e = ENOMEM;
 	} else {
 		write_patched(f, buf, len, p, c);
-		e = fflush(f) || ferror(f) || fsync(fileno(f))
-		        ? (errno ? errno : EIO)
-		        : 0;
-	}
-	if (f && fclose(f) && !e)
-		e = errno;
-	if (!e && rename(tmp, target))
-		e = errno;
-	if (e) {
-		if (tmp[0])
-			unlink(tmp); /* no temporary file is left behind */
-		snprintf(err, errlen, "cannot save %s: %s", target,
-		         strerror(e));
-	} else {
-		/* Makes the rename durable. A directory that cannot be synced
-		 * still got an atomic rename, so that is not an error. */
-		char *slash = strrchr(tmp, '/');
-		if (slash)
-			slash[slash == tmp] = '\0'; /* "/x" keeps its "/" */
-		if ((fd = open(slash ? tmp : ".",
-		               O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-			fsync(fd);
-			close(fd);
+		if (fclose(f) != 0) {
+			snprintf(err, errlen, "cannot save %s: %s", target,
+			         strerror(ENOMEM));
+			e = ENOMEM;
+		} else {
+			e = gt_fileio_replace(target, out, outlen, mode, err,
+			                      errlen);
 		}
 	}
+	free(out);
 	free(p);
 	free(buf);
 	return e ? -1 : 0;

@@ -33,6 +33,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "core/fileio.h"
+
 #define HDR 5 /* type byte + 32-bit little-endian payload length */
 /* The longest journal text: every action on a maximal line, plus the
  * header comment. Longer is malformed. */
@@ -125,22 +127,6 @@ static uint32_t get_len(const char *p)
 	return n;
 }
 
-/* Writes all of buf (blocking), retrying short writes and EINTR. */
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* The guardian (child side)                                            */
 /* ------------------------------------------------------------------ */
@@ -209,7 +195,8 @@ static void child_send(struct child *c, char type, const char *msg)
 	put_hdr(buf, type, (uint32_t)n);
 	if (n)
 		memcpy(buf + HDR, msg, n);
-	write_all(c->fd, buf, HDR + n); /* gputop gone: EOF next, restore */
+	gt_fileio_write_all(c->fd, buf,
+	                    HDR + n); /* gputop gone: EOF next, restore */
 }
 
 /* Appends the report to the log (stderr if there is none or it cannot be
@@ -238,8 +225,9 @@ static void child_log(struct child *c, const char *why, int failures)
 			fd = 2;
 	}
 	if (n > 0)
-		write_all(fd, head, strnlen(head, sizeof(head)));
-	write_all(fd, c->report, strnlen(c->report, sizeof(c->report)));
+		gt_fileio_write_all(fd, head, strnlen(head, sizeof(head)));
+	gt_fileio_write_all(fd, c->report,
+	                    strnlen(c->report, sizeof(c->report)));
 	if (fd != 2) {
 		fsync(fd);
 		close(fd);

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/fileio.h"
+
 #define MAGIC   "gputop-restore"
 #define VERSION 1
 /* Whole-file cap: every action at the longest line, plus comments. */
@@ -534,23 +536,12 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
 /* mkdir -p with 0700 for what is missing; the directory must be private:
  * another user who can write there could swap the file and make root
  * "restore" whatever they like. */
-static int make_dirs(char *dir, char *err, size_t len)
+static int make_dirs(const char *dir, char *err, size_t len)
 {
 	struct stat st;
 
-	for (char *p = dir + 1;; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-		*p = '\0';
-		int bad = mkdir(dir, 0700) != 0 && errno != EEXIST;
-		*p = c;
-		if (bad)
-			return fail(err, len, "cannot create %s: %s", dir,
-			            strerror(errno));
-		if (!c)
-			break;
-	}
+	if (gt_fileio_make_dirs(dir, err, len) != 0)
+		return -1;
 	if (stat(dir, &st) != 0)
 		return fail(err, len, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
@@ -563,29 +554,14 @@ static int make_dirs(char *dir, char *err, size_t len)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int gt_restore_save(const struct gt_restore_journal *j, const char *path,
                     char *err, size_t len)
 {
 	size_t cap = (j->n + 4) * GT_RESTORE_LINE_MAX;
-	char dir[PATH_MAX], tmp[PATH_MAX + 16];
+	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
-	bool made_tmp = false, bad;
-	int fd, rc = -1, n, dfd, e;
+	int rc = -1, n;
 	char *buf = malloc(cap);
 
 	if (!buf)
@@ -595,9 +571,7 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
 		goto out;
 	if (!*base ||
 	    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
-	             slash ? path : ".") >= (int)sizeof(dir) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >=
-	        (int)sizeof(tmp)) {
+	             slash ? path : ".") >= (int)sizeof(dir)) {
 		fail(err, len, "%s: not a usable file path", path);
 		goto out;
 	}
@@ -605,42 +579,11 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
 		snprintf(dir, sizeof(dir), "/");
 	if (make_dirs(dir, err, len))
 		goto out;
-	/* The temporary lives in the same directory so that rename() is
-	 * atomic: a reader sees the old journal or the new one, never half. */
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		fail(err, len, "cannot create %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	made_tmp = true;
-	bad = fchmod(fd, 0600) != 0 || write_all(fd, buf, (size_t)n) != 0 ||
-	      fsync(fd) != 0;
-	e = errno;
-	if (close(fd) != 0 && !bad) {
-		bad = true;
-		e = errno;
-	}
-	if (bad) {
-		fail(err, len, "cannot write %s: %s", tmp, strerror(e));
-		goto out;
-	}
-	if (rename(tmp, path) != 0) {
-		fail(err, len, "cannot rename %s to %s: %s", tmp, path,
-		     strerror(errno));
-		goto out;
-	}
-	made_tmp = false;
-	/* Makes the rename itself durable across a power loss, which is
-	 * the whole point of this file. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	rc = 0;
+	/* Atomic and durable: after a power loss the file holds the old
+	 * journal or the new one, which is the whole point of this file. */
+	if (gt_fileio_replace(path, buf, (size_t)n, 0600, err, len) == 0)
+		rc = 0;
 out:
-	if (made_tmp)
-		unlink(tmp);
 	free(buf);
 	return rc;
 }

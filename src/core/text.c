@@ -159,3 +159,14 @@ char *gt_text_utf8_sanitize(const char *src, size_t len)
 	dst[out] = '\0';
 	return dst;
 }
+
+int gt_text_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -3,7 +3,8 @@
  * text.h - owns the safety of untrusted text (process names, command lines,
  * cgroup names): escaping it for a terminal and repairing it into valid UTF-8
  * for the JSON writer. Both work on raw bytes with an explicit length, since
- * command lines may hold any byte.
+ * command lines may hold any byte. Also the one hex-digit reader that the
+ * ID tables, fdinfo and theme parsers share.
  */
 #ifndef GPUTOP_TEXT_H
 #define GPUTOP_TEXT_H
@@ -34,5 +35,8 @@ size_t gt_text_escape(char *dst, size_t dstlen, const char *src, size_t srclen);
  * JSON writer escapes them). The caller frees. NULL only on ENOMEM.
  */
 char *gt_text_utf8_sanitize(const char *src, size_t len);
+
+/* The value of hex digit c (0-9, a-f, A-F), or -1 for any other c. */
+int gt_text_hex_digit(int c);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "core/text.h"
 #include "core/view.h"
+#include "core/fileio.h"
 
 /* cJSON escapes control characters but copies bytes as they are, so every
  * string from a device or a process is made valid UTF-8 first. */
@@ -380,29 +381,12 @@ char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
 	return json;
 }
 
-/* mkdir -p for the state directory. */
-static int make_dirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int rc = mkdir(path, 0700);
-		*p = '/';
-		if (rc != 0 && errno != EEXIST)
-			return errno;
-	}
-	if (mkdir(path, 0700) != 0 && errno != EEXIST)
-		return errno;
-	return 0;
-}
-
 int gt_snapshot_save(const char *json, char *path_out, size_t len)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 80], name[64];
+	char dir[PATH_MAX], name[64], final[PATH_MAX + 64], why[PATH_MAX + 160];
 	const char *state = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
-	int n;
+	int n, err;
 
 	if (state && state[0] == '/')
 		n = snprintf(dir, sizeof(dir), "%s/gputop", state);
@@ -417,46 +401,18 @@ int gt_snapshot_save(const char *json, char *path_out, size_t len)
 		snprintf(path_out, len, "state directory path too long");
 		return ENAMETOOLONG;
 	}
-	int err = make_dirs(dir);
-	if (err) {
-		snprintf(path_out, len, "cannot create %s: %s", dir,
-		         strerror(err));
+	err = gt_fileio_make_dirs(dir, path_out, len);
+	if (err)
 		return err;
-	}
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(name, sizeof(name), "snapshot-%Y%m%d-%H%M%S.json", &tm);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = errno;
-		snprintf(path_out, len, "cannot write in %s: %s", dir,
-		         strerror(err));
-		return err;
-	}
-	size_t total = strlen(json), done = 0;
-	while (done < total) {
-		ssize_t w = write(fd, json + done, total - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			err = w < 0 ? errno : EIO;
-			break;
-		}
-		done += (size_t)w;
-	}
-	/* The file is whole on disk before it takes its name. */
-	if (!err && fsync(fd) != 0)
-		err = errno;
-	if (close(fd) != 0 && !err)
-		err = errno;
-	char final[PATH_MAX + 64];
 	snprintf(final, sizeof(final), "%s/%s", dir, name);
-	if (!err && rename(tmp, final) != 0)
-		err = errno;
+	/* The file is whole on disk before it takes its name. */
+	err = gt_fileio_replace(final, json, strlen(json), 0600, why,
+	                        sizeof(why));
 	if (err) {
-		unlink(tmp);
 		snprintf(path_out, len, "cannot save the snapshot in %s: %s",
 		         dir, strerror(err));
 		return err;

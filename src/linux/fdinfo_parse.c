@@ -6,6 +6,7 @@
  * buffer, allocates nothing, and treats every malformed line as absent.
  */
 #include "linux/fdinfo_parse.h"
+#include "core/text.h"
 
 #include <string.h>
 
@@ -451,27 +452,16 @@ bool gt_fdinfo_sample_mem(const struct gt_fdinfo_sample *s,
 	return false;
 }
 
-static int hex_value(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* 1..max hex digits at the front of *v; more than max is an error. */
 static bool eat_hex(struct span *v, size_t max, uint64_t *out)
 {
 	uint64_t x = 0;
 	size_t i = 0;
 
-	for (; i < v->n && hex_value(v->s[i]) >= 0; i++) {
+	for (; i < v->n && gt_text_hex_digit(v->s[i]) >= 0; i++) {
 		if (i == max)
 			return false;
-		x = x * 16 + (uint64_t)hex_value(v->s[i]);
+		x = x * 16 + (uint64_t)gt_text_hex_digit(v->s[i]);
 	}
 	if (i == 0)
 		return false;

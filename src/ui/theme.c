@@ -6,6 +6,7 @@
  * code follows them.
  */
 #include "ui/theme.h"
+#include "core/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,17 +101,6 @@ static struct gt_rgb gt_rgb_hex(uint32_t v)
 	return c;
 }
 
-static int gt_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool gt_is_blank(char c)
 {
 	return c == ' ' || c == '\t';
@@ -130,9 +120,9 @@ static const char *gt_parse_color(const char *s, size_t n, struct gt_rgb *out)
 		if (n != 3 && n != 7)
 			return "hex colour needs 2 or 6 digits";
 		for (size_t i = 1; i < n; i++) {
-			if (gt_hexval(s[i]) < 0)
+			if (gt_text_hex_digit(s[i]) < 0)
 				return "not a hex digit";
-			v = v * 16 + (uint32_t)gt_hexval(s[i]);
+			v = v * 16 + (uint32_t)gt_text_hex_digit(s[i]);
 		}
 		*out = gt_rgb_hex(n == 3 ? v * 0x010101u : v); /* #GG: grey */
 		return NULL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_text.c - tests of the terminal escaper and the UTF-8 repair of
- * src/text.c, one class of byte at a time.
+ * src/core/text.c, one class of byte at a time, and of its hex digits.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -259,6 +259,26 @@ static void test_sanitize_json_roundtrip(void **state)
 	free(s);
 }
 
+/* Every byte value: exactly the 22 hex digits have a value. */
+static void test_hex_digit(void **state)
+{
+	int digits = 0;
+
+	(void)state;
+	for (int c = -1; c < 256; c++)
+		digits += gt_text_hex_digit(c) >= 0;
+	assert_int_equal(digits, 22);
+	assert_int_equal(gt_text_hex_digit('0'), 0);
+	assert_int_equal(gt_text_hex_digit('9'), 9);
+	assert_int_equal(gt_text_hex_digit('a'), 10);
+	assert_int_equal(gt_text_hex_digit('F'), 15);
+	assert_int_equal(gt_text_hex_digit('g'), -1);
+	assert_int_equal(gt_text_hex_digit('/'), -1);
+	assert_int_equal(gt_text_hex_digit(':'), -1);
+	assert_int_equal(gt_text_hex_digit('@'), -1);
+	assert_int_equal(gt_text_hex_digit('`'), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +294,7 @@ int main(void)
 	    cmocka_unit_test(test_sanitize_invalid),
 	    cmocka_unit_test(test_sanitize_nul_and_empty),
 	    cmocka_unit_test(test_sanitize_json_roundtrip),
+	    cmocka_unit_test(test_hex_digit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

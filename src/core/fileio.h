@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fileio.h - owns the few ways gputop writes files of its own: writing a
+ * whole buffer to a descriptor, creating private directories, and
+ * replacing a file atomically (the restore journal, the settings file and
+ * saved snapshots all go through gt_fileio_replace, so a crash or a power
+ * loss leaves the old file or the new one, never half of either).
+ */
+#ifndef GPUTOP_FILEIO_H
+#define GPUTOP_FILEIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Writes all n bytes of buf to fd (blocking), retrying short writes and
+ * EINTR. 0, or -1 with errno set (EIO for a write that wrote nothing). */
+int gt_fileio_write_all(int fd, const void *buf, size_t n);
+
+/* mkdir -p of dir: dir and every missing directory above it are created
+ * with mode 0700 (gputop's directories hold nobody else's business).
+ * Existing ones are left as they are. 0, or an errno value with err
+ * saying which directory could not be made. */
+int gt_fileio_make_dirs(const char *dir, char *err, size_t errlen);
+
+/* Replaces path with data[0..n): a temporary ".NAME.XXXXXX" beside it,
+ * given mode, written whole and fsync'ed, renamed over path, then the
+ * directory fsync'ed so the rename survives a power loss (a directory that
+ * cannot be synced still got an atomic rename: not an error). The
+ * directory must exist. On failure path is untouched and no temporary is
+ * left. 0, or an errno value with err naming the step and file ("cannot
+ * write /x/.f.AbC123: No space left on device"). */
+int gt_fileio_replace(const char *path, const void *data, size_t n, mode_t mode,
+                      char *err, size_t errlen);
+
+#endif
