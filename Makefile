@@ -5,6 +5,7 @@
 #   make check      install missing packages, run the whole test suite
 #                   (plain, ASan+UBSan, and ThreadSanitizer builds)
 #   make bench      collector CPU per tick and ring throughput
+#   make layers     the layers' include rules and names (part of check)
 #   make deps       install missing build/test packages (Debian/Ubuntu)
 #   make install / uninstall   (PREFIX=/usr/local, DESTDIR=)
 
@@ -59,7 +60,7 @@ BENCH_BIN := $(BUILD)/tests/bench
 SMICMP_BIN := $(BUILD)/smicmp
 
 .PHONY: all run check bench deps install uninstall clean tests tsan-tests \
-        format lint
+        format lint layers
 
 all: $(BUILD)/gputop
 
@@ -109,10 +110,18 @@ tsan-tests: $(FAKE_LIB) $(STRESS_BIN)
 # cross-thread tests under ThreadSanitizer. tests/run.sh prints one
 # summary line of passed and failed tests and fails if any failed.
 check: deps
+	$(MAKE) --no-print-directory layers
 	$(MAKE) --no-print-directory tests
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=asan tests
 	$(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan tsan-tests
 	tests/run.sh build build/asan build/tsan
+
+# The architecture's arrows (docs/architecture.md): which folder of src/
+# may include which, no include loop between modules, and every exported
+# name named after its module.
+layers: $(OBJ)
+	tests/tools/layers.sh src
+	tests/tools/names.sh $(BUILD) src
 
 bench: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
 	$(BENCH_BIN) $(FAKE_LIB) $(CURDIR)/tests/fake-nvml/scenarios/h100x8.scn

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "collectors/registry.h"
 #include "core/collector.h"
 #include "export/list.h"
 #include "export/snapshot.h"
@@ -94,7 +95,7 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 {
 	int rc;
 
-	if ((*cp)->ndevices == 0 && !cfg->demo) {
+	if (gt_collector_device_count(*cp) == 0 && !cfg->demo) {
 		fprintf(stderr, "gputop: no GPU found:\n");
 		gt_list_print_reasons(stderr, *cp);
 		fprintf(stderr, "gputop: showing the built-in DEMO machine "
@@ -191,6 +192,7 @@ int main(int argc, char *argv[])
 		return gt_headless_restore(&cli);
 
 	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = cli.nvml_lib,
 	                .sysfs_root = cli.sysfs_root,
 	                .procfs_root = cli.procfs_root,

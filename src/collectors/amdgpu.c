@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "collectors/amdgpu_ids.h"
+#include "collectors/registry.h"
 #include "collectors/amdgpu_libdrm.h"
 #include "collectors/amdgpu_parse.h"
 #include "collectors/amdgpu_priv.h"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/backend.h"
+#include "collectors/registry.h"
 #include "collectors/demo_priv.h"
 #include "core/model.h"
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/backend.h"
+#include "collectors/registry.h"
 #include "core/clock.h"
 #include "linux/drmdev.h"
 #include "linux/drmnode.h"

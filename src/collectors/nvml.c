@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/backend.h"
+#include "collectors/registry.h"
 #include "core/clock.h"
 #include "collectors/nvml_api.h"
 #include "collectors/nvml_priv.h"

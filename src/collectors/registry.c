@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * registry.c - the one explicit list of backends, in probe order. A new
- * backend is added here and nowhere else (no constructor tricks). Also
- * the names of backend states.
+ * backend is added here and nowhere else (no constructor tricks), and the
+ * platform that joins them to the Linux host readers.
  */
-#include "core/backend.h"
+#include "collectors/registry.h"
 
-#include <string.h>
+#include "linux/fdinfo.h"
+#include "linux/procinfo.h"
 
 const struct gt_backend_ops *const gt_registry_backends[] = {
     &gt_nvml_backend,
@@ -17,21 +18,15 @@ const struct gt_backend_ops *const gt_registry_backends[] = {
 const size_t gt_registry_backend_count =
     sizeof(gt_registry_backends) / sizeof(gt_registry_backends[0]);
 
-const char *gt_backend_status_name(enum gt_backend_status status)
-{
-	switch (status) {
-	case GT_BACKEND_OK:
-		return "ok";
-	case GT_BACKEND_ERROR:
-		return "error";
-	case GT_BACKEND_UNAVAILABLE:
-		break;
-	}
-	return "unavailable";
-}
-
-const char *gt_backend_errno_text(struct gt_backend *b, int code)
-{
-	(void)b;
-	return code > 0 ? strerror(code) : NULL;
-}
+const struct gt_platform gt_registry_platform = {
+    .backends = gt_registry_backends,
+    .nbackends = sizeof(gt_registry_backends) / sizeof(gt_registry_backends[0]),
+    .demo = &gt_demo_backend,
+    .fdinfo_new = gt_fdinfo_new,
+    .fdinfo_update = gt_fdinfo_update,
+    .fdinfo_free = gt_fdinfo_free,
+    .procinfo_new = gt_procinfo_new,
+    .procinfo_fill = gt_procinfo_fill,
+    .procinfo_sweep = gt_procinfo_sweep,
+    .procinfo_free = gt_procinfo_free,
+};

@@ -68,7 +68,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ui/proctable.h"
+#include "config/display.h"
 
 #define GT_CONFIG_INTERVAL_MAX_NS 3600000000000ull /* 3600 s, as --interval */
 #define GT_CONFIG_MAX_HIDDEN      16

@@ -16,8 +16,7 @@
 #include "core/collector.h" /* GT_INTERVAL_MIN_NS, GT_INTERVAL_DEFAULT_NS */
 #include "config/config.h"
 #include "config/config_priv.h"
-#include "ui/graph.h"
-#include "ui/layout.h"
+#include "config/display.h"
 #include "core/text.h"
 
 /* Accepted words; the first one of each value is the one written. */
@@ -68,7 +67,6 @@ _Static_assert(sizeof(gt_config_keys) / sizeof(gt_config_keys[0]) == CFG_NKEYS,
 
 void gt_config_defaults(struct gt_config *c)
 {
-	struct gt_proctable_state st;
 	memset(c, 0, sizeof(*c));
 	c->interval_ns = GT_INTERVAL_DEFAULT_NS;
 	c->glyphs = -1;
@@ -78,9 +76,8 @@ void gt_config_defaults(struct gt_config *c)
 	for (int i = 0; i < GT_COL__COUNT; i++)
 		c->columns[i] = true;
 	/* The table's own default order, so a missing key changes nothing. */
-	gt_proctable_state_init(&st);
-	c->sort_col = (int)st.sort_col;
-	c->sort_reverse = st.reverse;
+	c->sort_col = GT_DISPLAY_SORT_DEFAULT;
+	c->sort_reverse = false;
 }
 
 /* ---- values --------------------------------------------------------- */
@@ -125,7 +122,7 @@ static int parse_interval(const char *v, uint64_t *out)
 static int parse_column(const char *v)
 {
 	for (int i = 0; i < GT_COL__COUNT; i++)
-		if (strcasecmp(v, gt_proctable_cols[i].key) == 0)
+		if (strcasecmp(v, gt_display_columns[i]) == 0)
 			return i;
 	return -1;
 }
@@ -136,7 +133,7 @@ void gt_config_column_list(char *out, size_t len)
 	out[0] = '\0';
 	for (int i = 0; i < GT_COL__COUNT && k < len; i++)
 		k += (size_t)snprintf(out + k, len - k, "%s%s", i ? ", " : "",
-		                      gt_proctable_cols[i].key);
+		                      gt_display_columns[i]);
 }
 
 /* Splits v at commas and blanks into items (copied into buf); returns how
@@ -375,19 +372,16 @@ void gt_config_format_value(const struct keydef *k, const struct gt_config *c,
 			if (c->columns[i])
 				w += (size_t)snprintf(out + w, len - w, "%s%s",
 				                      w ? ", " : "",
-				                      gt_proctable_cols[i].key);
+				                      gt_display_columns[i]);
 		if (w == 0) /* an empty value would look like a mistake */
 			snprintf(out, len, "command");
 		break;
-	case T_SORT: {
-		struct gt_proctable_state st;
-		gt_proctable_state_init(&st);
+	case T_SORT:
 		v = c->sort_col >= 0 && c->sort_col < GT_COL__COUNT
 		        ? c->sort_col
-		        : (int)st.sort_col;
-		snprintf(out, len, "%s", gt_proctable_cols[v].key);
+		        : GT_DISPLAY_SORT_DEFAULT;
+		snprintf(out, len, "%s", gt_display_columns[v]);
 		break;
-	}
 	case T_HIDE:
 		for (int i = 0;
 		     i < c->nhidden && i < GT_CONFIG_MAX_HIDDEN && w < len; i++)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * backend.h - the small vtable every collector backend implements, and the
- * options the backends read. Backends live one per file in src/collectors/
- * and are listed in the explicit table in src/collectors/registry.c.
+ * options the backends read. Backends live one file family per vendor in
+ * src/collectors/ and are listed in the explicit table of
+ * src/collectors/registry.c, which the front ends hand to the collector.
  *
  * All calls are made from one thread (the collector thread, or the main thread
  * for one-shot commands such as --snapshot and --list): a backend needs no
@@ -88,15 +89,6 @@ struct gt_backend_ops {
 	/* Releases priv. Safe after a failed probe. */
 	void (*shutdown)(struct gt_backend *b);
 };
-
-/* The explicit table of backends, in probe order (registry.c). The demo
- * backend is not in it: it only runs when asked for with --demo. */
-extern const struct gt_backend_ops *const gt_registry_backends[];
-extern const size_t gt_registry_backend_count;
-extern const struct gt_backend_ops gt_demo_backend;
-extern const struct gt_backend_ops gt_nvml_backend;
-extern const struct gt_backend_ops gt_amdgpu_backend;
-extern const struct gt_backend_ops gt_intel_backend;
 
 /* error_text for backends whose driver errors are errno values of failed
  * file reads (sysfs, hwmon): strerror(code). */

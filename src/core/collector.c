@@ -11,8 +11,48 @@
 #include <string.h>
 #include <time.h>
 
-#include "linux/fdinfo.h"
-#include "linux/procinfo.h"
+/* One device as the collector tracks it. */
+struct gt_device {
+	struct gt_backend *backend;
+	unsigned backend_dev; /* the backend's own index */
+	bool lost;
+	struct gt_ring samples;
+};
+
+struct gt_collector {
+	struct gt_collector_config cfg;
+	const struct gt_platform *pf;
+	struct gt_backend backends[GT_MAX_BACKENDS];
+	size_t nbackends;
+	struct gt_device *devices;
+	size_t ndevices;
+	struct gt_pub devlist;  /* const struct gt_devlist * */
+	struct gt_pub proclist; /* const struct gt_proclist * */
+	struct gt_procinfo *procinfo;
+	struct gt_fdinfo *fdinfo;   /* shared by the DRM backends */
+	bool uses_fdinfo;           /* some backend with devices reads it */
+	struct gt_proc_vec scratch; /* collector-thread-only */
+	_Atomic uint64_t interval_ns;
+	uint64_t tick;
+	_Atomic uint64_t ticks_done; /* rounds finished (any thread) */
+	uint64_t next_proc_ns, next_slow_ns;
+	uint64_t devlist_generation;
+	/* Set under stop_lock; read by the collector thread each tick. */
+	gt_tick_hook_fn hook;
+	void *hook_ctx;
+	/* Non-zero: wake at least this often, whatever the interval (a fan
+	 * loop must run and heartbeat every second). */
+	_Atomic uint64_t max_sleep_ns;
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t stop_lock; /* only to wake the thread for stop */
+	/* Held for each whole tick: gt_collector_quiesce waits for the tick
+	 * in progress, so nothing is inside a driver library while another
+	 * thread forks. */
+	pthread_mutex_t tick_lock;
+	pthread_cond_t stop_cond;
+	bool stop;
+};
 
 static void devlist_free(void *obj)
 {
@@ -57,13 +97,11 @@ static int publish_devlist(struct gt_collector *c)
 
 static void probe_backends(struct gt_collector *c)
 {
-	const struct gt_backend_ops *const *table = gt_registry_backends;
-	size_t n = gt_registry_backend_count;
-	static const struct gt_backend_ops *const demo_only[] = {
-	    &gt_demo_backend};
+	const struct gt_backend_ops *const *table = c->pf->backends;
+	size_t n = c->pf->nbackends;
 
 	if (c->cfg.demo) {
-		table = demo_only;
+		table = &c->pf->demo;
 		n = 1;
 	}
 	for (size_t i = 0; i < n && c->nbackends < GT_MAX_BACKENDS; i++) {
@@ -103,10 +141,15 @@ static int alloc_devices(struct gt_collector *c)
 
 struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 {
-	struct gt_collector *c = calloc(1, sizeof(*c));
+	struct gt_collector *c;
+
+	if (!cfg->platform)
+		return NULL;
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->cfg = *cfg;
+	c->pf = cfg->platform;
 	if (c->cfg.interval_ns == 0)
 		c->cfg.interval_ns = GT_INTERVAL_DEFAULT_NS;
 	c->cfg.interval_ns = at_least(c->cfg.interval_ns, GT_INTERVAL_MIN_NS);
@@ -125,10 +168,10 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 
 	/* The fdinfo scanner is shared by the DRM backends through their
 	 * options; the collector owns it and drives it once per round. */
-	c->fdinfo = gt_fdinfo_new(c->cfg.backend.procfs_root);
+	c->fdinfo = c->pf->fdinfo_new(c->cfg.backend.procfs_root);
 	c->cfg.backend.fdinfo = c->fdinfo;
 	probe_backends(c);
-	c->procinfo = gt_procinfo_new(c->cfg.backend.procfs_root);
+	c->procinfo = c->pf->procinfo_new(c->cfg.backend.procfs_root);
 	if (!c->fdinfo || !c->procinfo || alloc_devices(c) < 0 ||
 	    publish_devlist(c) < 0) {
 		gt_collector_close(c);
@@ -151,8 +194,10 @@ void gt_collector_close(struct gt_collector *c)
 	gt_pub_destroy(&c->devlist);
 	gt_pub_destroy(&c->proclist);
 	gt_proc_vec_free(&c->scratch);
-	gt_procinfo_free(c->procinfo);
-	gt_fdinfo_free(c->fdinfo);
+	if (c->procinfo)
+		c->pf->procinfo_free(c->procinfo);
+	if (c->fdinfo)
+		c->pf->fdinfo_free(c->fdinfo);
 	pthread_cond_destroy(&c->stop_cond);
 	pthread_mutex_destroy(&c->stop_lock);
 	pthread_mutex_destroy(&c->tick_lock);
@@ -216,11 +261,11 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 		for (size_t j = first; j < vec->count; j++) {
 			vec->items[j].device_index = (unsigned)i;
 			if (!vec->items[j].host_known)
-				gt_procinfo_fill(c->procinfo, &vec->items[j],
-				                 now);
+				c->pf->procinfo_fill(c->procinfo,
+				                     &vec->items[j], now);
 		}
 	}
-	gt_procinfo_sweep(c->procinfo, now);
+	c->pf->procinfo_sweep(c->procinfo, now);
 	if (vec->count > 1)
 		qsort(vec->items, vec->count, sizeof(vec->items[0]),
 		      compare_proc);
@@ -257,7 +302,7 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 	 * sample(). Only they use it; an NVIDIA-only machine never walks
 	 * every process's file descriptors. */
 	if (procs && c->uses_fdinfo)
-		gt_fdinfo_update(c->fdinfo, now, false);
+		c->pf->fdinfo_update(c->fdinfo, now, false);
 	if (sample_devices(c, slow, tick))
 		publish_devlist(c);
 	/* The hook goes before the process round: a fan loop should not wait
@@ -394,4 +439,58 @@ int gt_collector_latest(const struct gt_collector *c, size_t i,
 	               GT_RING_OK
 	           ? 0
 	           : -1;
+}
+
+const struct gt_collector_config *
+gt_collector_config(const struct gt_collector *c)
+{
+	return &c->cfg;
+}
+
+size_t gt_collector_device_count(const struct gt_collector *c)
+{
+	return c->ndevices;
+}
+
+uint64_t gt_collector_rounds(const struct gt_collector *c)
+{
+	return atomic_load(&c->ticks_done);
+}
+
+const struct gt_backend *gt_collector_backends(const struct gt_collector *c,
+                                               size_t *n)
+{
+	*n = c->nbackends;
+	return c->backends;
+}
+
+const struct gt_backend *
+gt_collector_device_backend(const struct gt_collector *c, size_t dev)
+{
+	return dev < c->ndevices ? c->devices[dev].backend : NULL;
+}
+
+const char *gt_collector_error_text(const struct gt_collector *c, size_t dev,
+                                    int code)
+{
+	struct gt_backend *b =
+	    dev < c->ndevices ? c->devices[dev].backend : NULL;
+
+	return b && b->ops->error_text ? b->ops->error_text(b, code) : NULL;
+}
+
+const struct gt_ring *gt_collector_ring(const struct gt_collector *c,
+                                        size_t dev)
+{
+	return dev < c->ndevices ? &c->devices[dev].samples : NULL;
+}
+
+struct gt_pub *gt_collector_devlist(struct gt_collector *c)
+{
+	return &c->devlist;
+}
+
+struct gt_pub *gt_collector_proclist(struct gt_collector *c)
+{
+	return &c->proclist;
 }

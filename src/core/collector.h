@@ -16,6 +16,7 @@
 #include "core/backend.h"
 #include "core/clock.h"
 #include "core/model.h"
+#include "core/platform.h"
 #include "core/publish.h"
 #include "core/ring.h"
 
@@ -25,6 +26,10 @@
 #define GT_INTERVAL_DEFAULT_NS 1000000000ull
 
 struct gt_collector_config {
+	/* The backends and host readers to use (required): the front ends
+	 * pass gt_registry_platform (collectors/registry.h); a test may pass
+	 * its own. Borrowed: it must outlive the collector. */
+	const struct gt_platform *platform;
 	struct gt_backend_options backend;
 	bool demo;                 /* only the demo backend */
 	uint64_t interval_ns;      /* fast metrics */
@@ -48,9 +53,7 @@ struct gt_proclist {
 	size_t unreadable; /* processes whose GPU use could not be read */
 };
 
-struct gt_procinfo;
-struct gt_fdinfo;
-struct gt_collector;
+struct gt_collector; /* opaque: read it through the accessors below */
 
 /* Runs on the collector thread after each tick's samples are in the rings:
  * the control session's fan loops and its guardian heartbeat live here, so
@@ -59,49 +62,8 @@ struct gt_collector;
 typedef void (*gt_tick_hook_fn)(void *ctx, struct gt_collector *c,
                                 uint64_t now_ns);
 
-/* One device as the collector tracks it. */
-struct gt_device {
-	struct gt_backend *backend;
-	unsigned backend_dev; /* the backend's own index */
-	bool lost;
-	struct gt_ring samples;
-};
-
-struct gt_collector {
-	struct gt_collector_config cfg;
-	struct gt_backend backends[GT_MAX_BACKENDS];
-	size_t nbackends;
-	struct gt_device *devices;
-	size_t ndevices;
-	struct gt_pub devlist;  /* const struct gt_devlist * */
-	struct gt_pub proclist; /* const struct gt_proclist * */
-	struct gt_procinfo *procinfo;
-	struct gt_fdinfo *fdinfo;   /* shared by the DRM backends */
-	bool uses_fdinfo;           /* some backend with devices reads it */
-	struct gt_proc_vec scratch; /* collector-thread-only */
-	_Atomic uint64_t interval_ns;
-	uint64_t tick;
-	_Atomic uint64_t ticks_done; /* rounds finished (any thread) */
-	uint64_t next_proc_ns, next_slow_ns;
-	uint64_t devlist_generation;
-	/* Set under stop_lock; read by the collector thread each tick. */
-	gt_tick_hook_fn hook;
-	void *hook_ctx;
-	/* Non-zero: wake at least this often, whatever the interval (a fan
-	 * loop must run and heartbeat every second). */
-	_Atomic uint64_t max_sleep_ns;
-	pthread_t thread;
-	bool running;
-	pthread_mutex_t stop_lock; /* only to wake the thread for stop */
-	/* Held for each whole tick: gt_collector_quiesce waits for the tick
-	 * in progress, so nothing is inside a driver library while another
-	 * thread forks. */
-	pthread_mutex_t tick_lock;
-	pthread_cond_t stop_cond;
-	bool stop;
-};
-
-/* Probes every backend and reads device facts. Returns NULL only on ENOMEM;
+/* Probes every backend and reads device facts. Returns NULL only on ENOMEM
+ * (or without cfg->platform);
  * a machine without GPUs gives a collector with zero devices whose backends
  * say why. */
 struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg);
@@ -138,5 +100,32 @@ void gt_collector_set_max_sleep(struct gt_collector *c, uint64_t ns);
  * tick hook (the collector thread) and other readers alike. */
 int gt_collector_latest(const struct gt_collector *c, size_t i,
                         struct gt_sample *out);
+
+/* ---- Reading the collector (any thread; what they return is the
+ * collector's and lives as long as it). */
+
+const struct gt_collector_config *
+gt_collector_config(const struct gt_collector *c);
+size_t gt_collector_device_count(const struct gt_collector *c);
+/* Rounds finished so far; the samples of the last carry seq = rounds - 1. */
+uint64_t gt_collector_rounds(const struct gt_collector *c);
+/* The backends in probe order; *n is set to how many. */
+const struct gt_backend *gt_collector_backends(const struct gt_collector *c,
+                                               size_t *n);
+/* The backend that samples device dev; NULL when dev is out of range. */
+const struct gt_backend *
+gt_collector_device_backend(const struct gt_collector *c, size_t dev);
+/* The driver's own words for an error code device dev's backend gave
+ * (the backend's error_text, a pure lookup); NULL when it has none. */
+const char *gt_collector_error_text(const struct gt_collector *c, size_t dev,
+                                    int code);
+/* Device dev's sample ring, for readers that keep history; NULL when dev
+ * is out of range. */
+const struct gt_ring *gt_collector_ring(const struct gt_collector *c,
+                                        size_t dev);
+/* The published device facts (const struct gt_devlist *) and process list
+ * (const struct gt_proclist *), for gt_view. */
+struct gt_pub *gt_collector_devlist(struct gt_collector *c);
+struct gt_pub *gt_collector_proclist(struct gt_collector *c);
 
 #endif

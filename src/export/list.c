@@ -39,8 +39,9 @@ static void print_unsupported(FILE *out, const struct gt_collector *c,
 	int width = 12; /* a PCI address */
 
 	/* Only the demo backend ran: no DRM device was looked at. */
-	if (c->cfg.demo ||
-	    gt_drmdev_scan(c->cfg.backend.sysfs_root, &drm, &n) != 0)
+	const struct gt_collector_config *cfg = gt_collector_config(c);
+
+	if (cfg->demo || gt_drmdev_scan(cfg->backend.sysfs_root, &drm, &n) != 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		int len = (int)strlen(gt_drmdev_address(&drm[i]));
@@ -68,8 +69,11 @@ static void print_unsupported(FILE *out, const struct gt_collector *c,
 
 static void print_backend_reasons(FILE *out, const struct gt_collector *c)
 {
-	for (size_t i = 0; i < c->nbackends; i++) {
-		const struct gt_backend *b = &c->backends[i];
+	size_t nb;
+	const struct gt_backend *backends = gt_collector_backends(c, &nb);
+
+	for (size_t i = 0; i < nb; i++) {
+		const struct gt_backend *b = &backends[i];
 		if (b->status != GT_BACKEND_OK || b->device_count == 0)
 			fprintf(out, "  %s: %s\n", b->ops->name, b->detail);
 	}
@@ -79,11 +83,13 @@ void gt_list_print(FILE *out, const struct gt_collector *c,
                    const struct gt_devlist *devs)
 {
 	char name[GT_STR_NAME * 4];
+	size_t nb;
+	const struct gt_backend *backends = gt_collector_backends(c, &nb);
 
 	fprintf(out, "%-8s %-12s %-7s %s\n", "BACKEND", "STATUS", "DEVICES",
 	        "DETAIL");
-	for (size_t i = 0; i < c->nbackends; i++) {
-		const struct gt_backend *b = &c->backends[i];
+	for (size_t i = 0; i < nb; i++) {
+		const struct gt_backend *b = &backends[i];
 		fprintf(out, "%-8s %-12s %-7u %s\n", b->ops->name,
 		        gt_backend_status_name(b->status), b->device_count,
 		        b->detail);

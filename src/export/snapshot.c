@@ -361,13 +361,16 @@ char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
 
 	if (!devb)
 		return NULL;
-	for (size_t i = 0; i < n && i < c->ndevices; i++)
-		devb[i] = c->devices[i].backend;
+	for (size_t i = 0; i < n; i++)
+		devb[i] = gt_collector_device_backend(c, i);
 	gt_hostinfo_read(&host, procfs_root);
+	size_t nbackends = 0;
+	const struct gt_backend *backends =
+	    gt_collector_backends(c, &nbackends);
 	struct gt_snapshot_input in = {
 	    .host = &host,
-	    .backends = c->backends,
-	    .nbackends = c->nbackends,
+	    .backends = backends,
+	    .nbackends = nbackends,
 	    .devices = v->devs,
 	    .samples = v->latest,
 	    .device_backends = devb,

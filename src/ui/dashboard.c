@@ -117,8 +117,10 @@ static bool pull(struct dashboard *d)
 
 	gt_view_refresh(&d->view);
 	size_t n = d->view.devs ? d->view.devs->count : 0;
-	for (size_t i = 0; i < n && i < d->nhist && i < d->c->ndevices; i++)
-		if (gt_history_update(&d->hist[i], &d->c->devices[i].samples)) {
+	for (size_t i = 0;
+	     i < n && i < d->nhist && i < gt_collector_device_count(d->c); i++)
+		if (gt_history_update(&d->hist[i],
+		                      gt_collector_ring(d->c, i))) {
 			d->last_new_ns[i] = now;
 			changed = true;
 		}
@@ -474,7 +476,7 @@ void gt_dashboard_load_theme(struct dashboard *d)
 
 static int setup(struct dashboard *d)
 {
-	size_t n = d->c->ndevices;
+	size_t n = gt_collector_device_count(d->c);
 	char err[512], buf[256];
 
 	gt_proctable_state_init(&d->pt);

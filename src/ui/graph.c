@@ -20,12 +20,6 @@ static const uint8_t braille_right[5] = {0x00, 0x80, 0xa0, 0xb0, 0xb8};
 
 static const char ascii_steps[4] = {' ', '.', ':', '|'};
 
-static const char *const glyph_names[GT_GLYPHS__COUNT] = {
-    [GT_GLYPHS_BRAILLE] = "braille",
-    [GT_GLYPHS_BLOCK] = "block",
-    [GT_GLYPHS_ASCII] = "ascii",
-};
-
 /* Vertical steps one cell can show. */
 static int steps_per_cell(enum gt_glyphs g)
 {
@@ -39,47 +33,6 @@ static int steps_per_cell(enum gt_glyphs g)
 		break;
 	}
 	return 3;
-}
-
-static int ascii_lower(int c)
-{
-	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
-}
-
-static bool str_ieq(const char *a, const char *b)
-{
-	while (*a && ascii_lower((unsigned char)*a) ==
-	                 ascii_lower((unsigned char)*b)) {
-		a++;
-		b++;
-	}
-	return *a == '\0' && *b == '\0';
-}
-
-const char *gt_glyphs_name(enum gt_glyphs g)
-{
-	if ((unsigned)g >= GT_GLYPHS__COUNT)
-		return "ascii";
-	return glyph_names[g];
-}
-
-int gt_glyphs_parse(const char *s)
-{
-	if (!s)
-		return -1;
-	for (int i = 0; i < GT_GLYPHS__COUNT; i++)
-		if (str_ieq(s, glyph_names[i]))
-			return i;
-	if (str_ieq(s, "tty"))
-		return GT_GLYPHS_ASCII;
-	return -1;
-}
-
-enum gt_glyphs gt_glyphs_default(const char *codeset)
-{
-	if (codeset && (str_ieq(codeset, "UTF-8") || str_ieq(codeset, "UTF8")))
-		return GT_GLYPHS_BRAILLE;
-	return GT_GLYPHS_ASCII;
 }
 
 size_t gt_graph_samples_for(int w, enum gt_glyphs g)

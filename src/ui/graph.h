@@ -29,22 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum gt_glyphs {
-	GT_GLYPHS_BRAILLE,
-	GT_GLYPHS_BLOCK,
-	GT_GLYPHS_ASCII,
-	GT_GLYPHS__COUNT
-};
-
-/* "braille", "block", "ascii" (config files and the setup dialog). */
-const char *gt_glyphs_name(enum gt_glyphs g);
-/* The set named by s (case-insensitive; "tty" is taken as ascii, as btop
- * calls it); -1 if unknown. */
-int gt_glyphs_parse(const char *s);
-
-/* BRAILLE when codeset (nl_langinfo(CODESET)) names UTF-8 ("UTF-8",
- * "utf8", any case), else ASCII; NULL gives ASCII. */
-enum gt_glyphs gt_glyphs_default(const char *codeset);
+#include "config/display.h"
 
 /* Samples one row of a w-cell graph shows: 2 per cell for braille, else 1.
  * 0 when w <= 0. */

@@ -20,17 +20,12 @@
 
 #include <stdbool.h>
 
+#include "config/display.h"
+
 /* Cells, 0-based from the top-left corner. w == 0 or h == 0: not shown, and
  * then the whole rectangle is {0}. */
 struct gt_rect {
 	int x, y, w, h;
-};
-
-/* Size class of every GPU panel in one layout, biggest first. */
-enum gt_gpu_mode {
-	GT_GPU_FULL,    /* name, utilization graph, gauges, clocks/fans/PCIe */
-	GT_GPU_COMPACT, /* 3 rows: name+util, VRAM/temp/power, clocks/PCIe */
-	GT_GPU_LINE,    /* 1 row per GPU, a table */
 };
 
 /* Size thresholds (cells). A panel is never given less than its minimum.

@@ -259,12 +259,8 @@ static void group_add(struct why_groups *gs, const struct gt_val *val,
 /* The backend of device i, to put its driver's words to an error code. */
 static const char *code_text(const struct gt_view *v, size_t i, int code)
 {
-	const struct gt_collector *c = v->collector;
-	if (!c || i >= c->ndevices || !c->devices[i].backend)
-		return NULL;
-	struct gt_backend *b = c->devices[i].backend;
-	return b->ops && b->ops->error_text ? b->ops->error_text(b, code)
-	                                    : NULL;
+	return v->collector ? gt_collector_error_text(v->collector, i, code)
+	                    : NULL;
 }
 
 static void groups_emit(struct explain *ex, const struct why_groups *gs,

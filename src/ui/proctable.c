@@ -19,20 +19,19 @@
 #include "core/text.h"
 
 const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT] = {
-    /* header      key          width right  numeric desc   keep */
-    [GT_COL_PID] = {"PID", "pid", 7, true, true, false, 100},
-    [GT_COL_USER] = {"USER", "user", 9, false, false, false, 60},
-    [GT_COL_DEV] = {"DEV", "dev", 3, true, true, false, 70},
-    [GT_COL_TYPE] = {"TYPE", "type", 4, false, false, false, 20},
-    [GT_COL_GPU] = {"GPU %", "gpu", 5, true, true, true, 90},
-    [GT_COL_VRAM] = {"VRAM", "vram", 7, true, true, true, 80},
-    [GT_COL_ENC] = {"ENC", "enc", 5, true, true, true, 30},
-    [GT_COL_DEC] = {"DEC", "dec", 5, true, true, true, 31},
-    [GT_COL_CPU] = {"CPU %", "cpu", 5, true, true, true, 50},
-    [GT_COL_HOST_MEM] = {"HOST MEM", "host_mem", 8, true, true, true, 40},
-    [GT_COL_CONTAINER] = {"CONTAINER", "container", 12, false, false, false,
-                          10},
-    [GT_COL_COMMAND] = {"COMMAND", "command", 12, false, false, false, 1000},
+    /* header      width right  numeric desc   keep */
+    [GT_COL_PID] = {"PID", 7, true, true, false, 100},
+    [GT_COL_USER] = {"USER", 9, false, false, false, 60},
+    [GT_COL_DEV] = {"DEV", 3, true, true, false, 70},
+    [GT_COL_TYPE] = {"TYPE", 4, false, false, false, 20},
+    [GT_COL_GPU] = {"GPU %", 5, true, true, true, 90},
+    [GT_COL_VRAM] = {"VRAM", 7, true, true, true, 80},
+    [GT_COL_ENC] = {"ENC", 5, true, true, true, 30},
+    [GT_COL_DEC] = {"DEC", 5, true, true, true, 31},
+    [GT_COL_CPU] = {"CPU %", 5, true, true, true, 50},
+    [GT_COL_HOST_MEM] = {"HOST MEM", 8, true, true, true, 40},
+    [GT_COL_CONTAINER] = {"CONTAINER", 12, false, false, false, 10},
+    [GT_COL_COMMAND] = {"COMMAND", 12, false, false, false, 1000},
 };
 
 const struct gt_signal_desc gt_proctable_signals[GT_PROCTABLE_NSIGNALS] = {
@@ -65,7 +64,7 @@ static enum gt_proc_field col_field(enum gt_proctable_col c)
 void gt_proctable_state_init(struct gt_proctable_state *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->sort_col = GT_COL_GPU;
+	st->sort_col = GT_DISPLAY_SORT_DEFAULT;
 	st->device_filter = -1;
 	st->selected = 0;
 }

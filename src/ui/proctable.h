@@ -18,27 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/display.h"
 #include "core/model.h"
 
-enum gt_proctable_col {
-	GT_COL_PID,
-	GT_COL_USER,
-	GT_COL_DEV,
-	GT_COL_TYPE,
-	GT_COL_GPU,  /* GT_P_GPU, percent */
-	GT_COL_VRAM, /* GT_P_MEM */
-	GT_COL_ENC,
-	GT_COL_DEC,
-	GT_COL_CPU, /* percent of one core, may exceed 100 */
-	GT_COL_HOST_MEM,
-	GT_COL_CONTAINER,
-	GT_COL_COMMAND, /* last: takes the width the others leave */
-	GT_COL__COUNT
-};
-
 struct gt_proctable_coldesc {
-	const char *header; /* header text, also the name in the config file */
-	const char *key;    /* config/setup name: "pid", "gpu", "host_mem" */
+	const char *header; /* header text (config names: gt_display_columns) */
 	int width;          /* default width in cells (COMMAND: minimum) */
 	bool right;         /* right-aligned */
 	bool numeric;       /* sorts by number */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collectors/registry.h"
 #include "core/collector.h"
 #include "ui/dashboard.h"
 #include "linux/fdinfo.h"
@@ -110,15 +111,19 @@ static struct cost tick_cost(const char *lib, bool procs, bool slow, int n,
 {
 	const uint64_t never = 3600000000000ull, always = 1;
 	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = lib, .procfs_root = getenv("BENCH_PROCFS")},
 	    .interval_ns = 1000000000ull,
 	    .proc_interval_ns = procs ? always : never,
 	    .slow_interval_ns = slow ? always : never,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
-	if (!c || c->ndevices == 0) {
+	size_t nb = 0;
+	if (!c || gt_collector_device_count(c) == 0) {
 		fprintf(stderr, "bench: no devices from %s: %s\n", lib,
-		        c && c->nbackends ? c->backends[0].detail : "?");
+		        c && gt_collector_backends(c, &nb) && nb
+		            ? gt_collector_backends(c, &nb)[0].detail
+		            : "?");
 		gt_collector_close(c);
 		exit(1);
 	}
@@ -146,7 +151,7 @@ static struct cost tick_cost(const char *lib, bool procs, bool slow, int n,
 	}
 	gt_pub_release(&c->proclist, slot);
 	gt_pub_reader_close(&c->proclist, slot);
-	*ndev = c->ndevices;
+	*ndev = gt_collector_device_count(c);
 	gt_collector_close(c);
 	return cost_of(batch, BATCHES);
 }
@@ -346,6 +351,7 @@ static void bench_render(const char *lib, const char *base_scn,
 	fclose(f);
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
 	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = lib},
 	    .interval_ns = 1000000000ull,
 	    .proc_interval_ns = 1,
@@ -355,7 +361,7 @@ static void bench_render(const char *lib, const char *base_scn,
 	if (c && gt_dashboard_bench(c, 200, 60, 60, &res) == 0) {
 		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
 		       "through a pseudo-terminal\n",
-		       c->ndevices, res.processes, res.frames);
+		       gt_collector_device_count(c), res.processes, res.frames);
 		printf(
 		    "  render:  %8.1f us CPU per frame  (target < 2000 us)\n",
 		    res.cpu_ns_per_frame / 1e3);

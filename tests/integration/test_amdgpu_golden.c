@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collectors/registry.h"
 #include "core/collector.h"
 #include "core/view.h"
 
@@ -1120,6 +1121,7 @@ static void test_wakes_up_facts_follow(void **state)
 	write_file(dev, "power/runtime_status", "suspended\n");
 	setenv("GPUTOP_AMDGPU_IDS", ids_file(), 1);
 	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = "/nonexistent",
 	                .sysfs_root = root,
 	                .procfs_root = empty_proc()},
@@ -1128,7 +1130,7 @@ static void test_wakes_up_facts_follow(void **state)
 	struct gt_collector *c = gt_collector_open(&cfg);
 	struct gt_view v;
 	assert_non_null(c);
-	assert_int_equal(c->ndevices, 1);
+	assert_int_equal(gt_collector_device_count(c), 1);
 	gt_collector_tick(c, GT_TICK_ALL);
 	assert_int_equal(gt_view_open(&v, c), 0);
 	assert_int_equal(v.latest[0].state, GT_DEV_ASLEEP);

@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collectors/registry.h"
 #include "core/backend.h"
 #include "core/model.h"
 

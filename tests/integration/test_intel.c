@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collectors/registry.h"
 #include "core/backend.h"
 #include "core/clock.h"
 #include "core/collector.h"
@@ -894,6 +895,7 @@ static void test_fast_tick_reads_no_fdinfo(void **state)
 
 	setenv("GPUTOP_PCI_IDS", "/nonexistent", 1);
 	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = "/nonexistent",
 	                .sysfs_root = c.root,
 	                .procfs_root = proc},
@@ -903,8 +905,8 @@ static void test_fast_tick_reads_no_fdinfo(void **state)
 	};
 	struct gt_collector *col = gt_collector_open(&cfg);
 	assert_non_null(col);
-	assert_int_equal(col->ndevices, 1);
-	assert_true(col->uses_fdinfo);
+	assert_int_equal(gt_collector_device_count(col), 1);
+	assert_true(gt_collector_device_backend(col, 0)->ops->uses_fdinfo);
 	gt_collector_tick(col, GT_TICK_ALL);
 	struct gt_sample s;
 	assert_int_equal(gt_collector_latest(col, 0, &s), 0);

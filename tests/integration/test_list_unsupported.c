@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collectors/registry.h"
 #include "core/collector.h"
 #include "export/list.h"
 #include "support/run_gputop.h"
@@ -219,6 +220,7 @@ static void test_no_gpu_message(void **state)
 {
 	(void)state;
 	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = "/nonexistent",
 	                .sysfs_root = fixture("drm/nouveau-virtio"),
 	                .procfs_root = empty_proc()},
@@ -228,7 +230,7 @@ static void test_no_gpu_message(void **state)
 	size_t len = 0;
 	struct gt_collector *c = gt_collector_open(&cfg);
 	assert_non_null(c);
-	assert_int_equal(c->ndevices, 0);
+	assert_int_equal(gt_collector_device_count(c), 0);
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
 	gt_list_print_reasons(f, c);

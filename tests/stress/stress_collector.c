@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collectors/registry.h"
 #include "core/collector.h"
 #include "core/view.h"
 
@@ -62,6 +63,7 @@ int main(void)
 {
 	static struct shared sh;
 	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
 	    .demo = true,
 	    .interval_ns = GT_INTERVAL_MIN_NS,
 	    .proc_interval_ns = GT_INTERVAL_MIN_NS,
@@ -70,7 +72,7 @@ int main(void)
 	pthread_t rd[3];
 
 	sh.c = gt_collector_open(&cfg);
-	if (!sh.c || sh.c->ndevices != 4) {
+	if (!sh.c || gt_collector_device_count(sh.c) != 4) {
 		fprintf(stderr,
 		        "stress_collector: demo collector did not open\n");
 		return 1;
@@ -83,7 +85,7 @@ int main(void)
 	atomic_store(&sh.done, true);
 	for (int i = 0; i < 3; i++)
 		pthread_join(rd[i], NULL);
-	uint64_t ticks = sh.c->tick;
+	uint64_t ticks = gt_collector_rounds(sh.c);
 	gt_collector_close(sh.c);
 
 	unsigned long errors = atomic_load(&sh.errors);

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "collectors/registry.h"
 #include "core/backend.h"
 #include "core/model.h"
 
