@@ -73,7 +73,7 @@ $(BUILD)/%.o: %.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(FAKE_LIB): $(FAKE_SRC) $(wildcard tests/fake-nvml/*.h) src/collectors/nvml_abi.h
+$(FAKE_LIB): $(FAKE_SRC) $(wildcard tests/fake-nvml/*.h) $(wildcard src/collectors/nvml_abi*.h)
 	@mkdir -p $(dir $@)
 	@echo "  SO      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -pthread \

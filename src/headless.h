@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * headless.h - control without the dashboard: `gputop --restore`,
- * `gputop --apply PROFILE` and `--apply PROFILE --daemon`, and the
- * translation of a profile's gpu block into control changes.
+ * `gputop --apply PROFILE` and `--apply PROFILE --daemon`. What a
+ * profile's gpu block asks of a device is config/profile_plan.h's.
  */
 #ifndef GPUTOP_HEADLESS_H
 #define GPUTOP_HEADLESS_H
@@ -13,7 +13,6 @@
 #include "cli.h"
 #include "core/collector.h"
 #include "control/control_session.h"
-#include "config/profile.h"
 
 /* Paths of the state file and audit log for the command line (--state-dir
  * or the defaults), filled into cfg with the other options. The buffers
@@ -21,16 +20,6 @@
 void gt_headless_session_config(const struct gt_cli *cli,
                                 struct gt_control_session_config *cfg,
                                 char *state, char *audit, size_t len);
-
-/* The changes one gpu block asks of one device, in the order they are
- * applied, leaving out what is already in force. Returns the number, or
- * -1 with err when the block cannot be applied to this device (a setting
- * it lacks, an unknown power profile name, a level that contradicts the
- * profile). */
-int gt_profile_changes(const struct gt_profile_entry *e,
-                       const struct gt_control_caps *caps, size_t device,
-                       struct gt_control_change *out, size_t max, char *err,
-                       size_t len);
 
 int gt_headless_restore(const struct gt_cli *cli);
 /* The collector is open (not started); stop is the signal flag. */

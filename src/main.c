@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c - entry point: parses the command line and runs one mode
- * (live view, --snapshot, --list). Owns the collector's lifetime.
+ * main.c - entry point: parses the command line and runs one mode (the
+ * dashboard, --snapshot, --list, or headless.c's --apply and --restore).
+ * Owns the collector's lifetime.
  */
 #include <signal.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
  *    with $GPUTOP_AMDGPU_IDS) and a built-in table of newer ids
  *    (amdgpu_ids.c), else "AMD Radeon (device 0xNNNN)".
  *  - driver_version is the DRM driver version from libdrm's drmGetVersion
- *    on the device's render node (drmnode.c), used only on the live /sys
+ *    on the device's render node (linux/drmnode.c), used only on the live /sys
  *    (a copied tree's node numbers mean nothing here) and only for an
  *    awake device; otherwise <sysfs>/module/amdgpu/version (set by
  *    out-of-tree amdgpu builds), else "". libdrm failures never fail the
@@ -26,7 +26,6 @@
  *    sample lacks such a value; its DRM client is gputop's own and is left
  *    out of the device's process list.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +84,40 @@ int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
 	return 0;
 }
 
+int gt_amdgpu_rd_dpm(struct amdgpu_rd *r, const char *dir, const char *leaf,
+                     struct gt_amdgpu_dpm *dpm, struct gt_val *val)
+{
+	ssize_t n = gt_amdgpu_rd_raw(r, dir, leaf);
+	if (n < 0) {
+		if (val)
+			gt_amdgpu_fail_errno(val, (int)n);
+		return -1;
+	}
+	int levels = gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, dpm);
+	if (levels < 0 && val)
+		gt_val_fail(val, GT_WHY_DRIVER_ERROR, -levels);
+	return levels < 0 ? -1 : levels;
+}
+
+void gt_amdgpu_rd_link(struct amdgpu_rd *r, const char *dir, const char *which,
+                       struct gt_val *gen, struct gt_val *width)
+{
+	char leaf[32];
+	snprintf(leaf, sizeof(leaf), "%s_link_speed", which);
+	ssize_t n = gt_amdgpu_rd_raw(r, dir, leaf);
+	int g = n >= 0 ? gt_amdgpu_pcie_gen(
+	                     gt_amdgpu_parse_link_speed(r->p->buf, (size_t)n))
+	               : 0;
+	if (n < 0)
+		gt_amdgpu_fail_errno(gen, (int)n);
+	else if (g == 0) /* "Unknown" when the link is down */
+		gt_val_fail(gen, GT_WHY_UNSUPPORTED_DEVICE, 0);
+	else
+		gt_val_set(gen, g);
+	snprintf(leaf, sizeof(leaf), "%s_link_width", which);
+	gt_amdgpu_rd_val(r, width, dir, leaf, 1, 0);
+}
+
 void gt_amdgpu_map_temps(struct amdgpu_rd *r, struct amdgpu_dev *d)
 {
 	static const char *const labels[AT__COUNT] = {"edge", "junction",
@@ -128,35 +161,6 @@ static bool exists(const char *dir, const char *leaf)
 	       stat(path, &sb) == 0;
 }
 
-/* The hwmon directory: the lowest-numbered device/hwmon/hwmonN (the index
- * differs per machine; the name file is missing in some captures). */
-static void find_hwmon(struct amdgpu_dev *d)
-{
-	char dir[PATH_MAX], path[PATH_MAX];
-	long best = -1;
-	d->hwmon[0] = '\0';
-	if (gt_sysfs_join(dir, sizeof(dir), d->drm.devdir, "hwmon") < 0)
-		return;
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		char *end;
-		if (strncmp(de->d_name, "hwmon", 5) != 0)
-			continue;
-		long n = strtol(de->d_name + 5, &end, 10);
-		if (end == de->d_name + 5 || *end || n < 0 ||
-		    (best >= 0 && n >= best))
-			continue;
-		if (gt_sysfs_join(path, sizeof(path), dir, de->d_name) == 0) {
-			memcpy(d->hwmon, path, sizeof(path));
-			best = n;
-		}
-	}
-	closedir(dp);
-}
-
 static void init_dev(struct amdgpu_dev *d, const struct gt_drmdev *drm)
 {
 	int64_t rev;
@@ -171,7 +175,9 @@ static void init_dev(struct amdgpu_dev *d, const struct gt_drmdev *drm)
 	d->pcie_from_dpm =
 	    !d->integrated && !(arch && strncmp(arch, "GCN", 3) == 0 &&
 	                        strcmp(arch, "GCN 5") != 0);
-	find_hwmon(d);
+	/* The lowest-numbered hwmon (the name file is missing in some
+	 * captures, so any will do). */
+	gt_sysfs_hwmon_dir(d->drm.devdir, NULL, d->hwmon, sizeof(d->hwmon));
 	d->fans = d->hwmon[0] && (exists(d->hwmon, "fan1_input") ||
 	                          exists(d->hwmon, "pwm1"))
 	              ? 1
@@ -255,7 +261,7 @@ static void amdgpu_probe(struct gt_backend *b,
 	gt_copy_str(p->ids_path, sizeof(p->ids_path), ids ? ids : "");
 	p->real_sysfs = gt_drmdev_live_root(p->root);
 
-	int rc = gt_drmdev_discover(p->root, &drm, &n);
+	int rc = gt_drmnode_discover(p->root, &drm, &n);
 	if (rc < 0) {
 		b->status = GT_BACKEND_ERROR;
 		/* A detail cut short at GT_DETAIL_LEN is still useful. */
@@ -361,16 +367,11 @@ static void static_dpm_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
                            const char *leaf, struct gt_val *val)
 {
 	struct gt_amdgpu_dpm dpm;
-	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, leaf);
-	if (n < 0) {
-		gt_amdgpu_fail_errno(val, (int)n);
-		return;
-	}
-	int levels = gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm);
+	int levels = gt_amdgpu_rd_dpm(r, d->drm.devdir, leaf, &dpm, val);
 	int64_t max = levels > 0 ? gt_amdgpu_dpm_max_mhz(&dpm) : -1;
 	if (levels < 0)
-		gt_val_fail(val, GT_WHY_DRIVER_ERROR, -levels);
-	else if (max <= 0) /* SI prints no levels; gated tables print 0 */
+		return;
+	if (max <= 0) /* SI prints no levels; gated tables print 0 */
 		gt_val_fail(val, GT_WHY_UNSUPPORTED_DEVICE, 0);
 	else
 		gt_val_set(val, max);
@@ -384,10 +385,9 @@ static void static_pcie_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
 
 	if (d->pcie_from_dpm) {
 		struct gt_amdgpu_dpm dpm;
-		ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "pp_dpm_pcie");
 		const struct gt_amdgpu_dpm_level *lv = NULL;
-		if (n >= 0 &&
-		    gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm) > 0)
+		if (gt_amdgpu_rd_dpm(r, d->drm.devdir, "pp_dpm_pcie", &dpm,
+		                     NULL) > 0)
 			lv = gt_amdgpu_dpm_max_link(&dpm);
 		if (lv && gt_amdgpu_pcie_gen(lv->pcie_gts10) > 0) {
 			gt_val_set(gen, gt_amdgpu_pcie_gen(lv->pcie_gts10));
@@ -395,16 +395,7 @@ static void static_pcie_max(struct amdgpu_rd *r, struct amdgpu_dev *d,
 			return;
 		}
 	}
-	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "max_link_speed");
-	int rate =
-	    n >= 0 ? gt_amdgpu_parse_link_speed(r->p->buf, (size_t)n) : (int)n;
-	if (n < 0)
-		gt_amdgpu_fail_errno(gen, (int)n);
-	else if (gt_amdgpu_pcie_gen(rate) == 0)
-		gt_val_fail(gen, GT_WHY_UNSUPPORTED_DEVICE, 0);
-	else
-		gt_val_set(gen, gt_amdgpu_pcie_gen(rate));
-	gt_amdgpu_rd_val(r, width, d->drm.devdir, "max_link_width", 1, 0);
+	gt_amdgpu_rd_link(r, d->drm.devdir, "max", gen, width);
 }
 
 static void static_fans(struct amdgpu_rd *r, struct amdgpu_dev *d,

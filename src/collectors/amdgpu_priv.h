@@ -87,6 +87,19 @@ int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
                      const char *leaf, int64_t mul, int64_t div);
 void gt_amdgpu_fail_errno(struct gt_val *val, int rc);
 
+struct gt_amdgpu_dpm;
+
+/* Reads and parses the pp_dpm table dir/leaf into *dpm: its number of
+ * levels, or -1 when it is unreadable or garbled; then val, unless NULL,
+ * is failed with the errno's reason or as a driver error. */
+int gt_amdgpu_rd_dpm(struct amdgpu_rd *r, const char *dir, const char *leaf,
+                     struct gt_amdgpu_dpm *dpm, struct gt_val *val);
+/* A PCIe link from its sysfs files: which is "max" (max_link_speed,
+ * max_link_width) or "current". A speed of "Unknown" (a link that is
+ * down) fails gen as unsupported. */
+void gt_amdgpu_rd_link(struct amdgpu_rd *r, const char *dir, const char *which,
+                       struct gt_val *gen, struct gt_val *width);
+
 /* Finds which tempN is edge/junction/mem (by label, else by number). */
 void gt_amdgpu_map_temps(struct amdgpu_rd *r, struct amdgpu_dev *d);
 

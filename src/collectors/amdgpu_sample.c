@@ -87,17 +87,12 @@ static void dpm_current(struct amdgpu_rd *r, struct amdgpu_dev *d,
                         const char *leaf, struct gt_val *val)
 {
 	struct gt_amdgpu_dpm dpm;
-	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, leaf);
-	if (n < 0) {
-		gt_amdgpu_fail_errno(val, (int)n);
-		return;
-	}
-	int levels = gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm);
+	int levels = gt_amdgpu_rd_dpm(r, d->drm.devdir, leaf, &dpm, val);
 	const struct gt_amdgpu_dpm_level *lv =
 	    levels > 0 ? gt_amdgpu_dpm_active(&dpm) : NULL;
 	if (levels < 0)
-		gt_val_fail(val, GT_WHY_DRIVER_ERROR, -levels);
-	else if (!lv || lv->mhz < 0)
+		return;
+	if (!lv || lv->mhz < 0)
 		gt_val_fail(val, GT_WHY_UNSUPPORTED_DEVICE, 0);
 	else
 		gt_val_set(val, lv->mhz);
@@ -242,23 +237,6 @@ static void sample_fans(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	gt_amdgpu_rd_val(r, &s->f[GT_F_FAN_RPM0], d->hwmon, "fan1_input", 1, 0);
 }
 
-static void link_from_files(struct amdgpu_rd *r, struct amdgpu_dev *d,
-                            struct amdgpu_slow *c)
-{
-	ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "current_link_speed");
-	int gen = n >= 0 ? gt_amdgpu_pcie_gen(
-	                       gt_amdgpu_parse_link_speed(r->p->buf, (size_t)n))
-	                 : 0;
-	if (n < 0)
-		gt_amdgpu_fail_errno(&c->pcie_gen, (int)n);
-	else if (gen == 0) /* "Unknown" when the link is down */
-		gt_val_fail(&c->pcie_gen, GT_WHY_UNSUPPORTED_DEVICE, 0);
-	else
-		gt_val_set(&c->pcie_gen, gen);
-	gt_amdgpu_rd_val(r, &c->pcie_width, d->drm.devdir, "current_link_width",
-	                 1, 0);
-}
-
 /* True if some level of the table is the link (gen, width). */
 static bool link_listed(const struct gt_amdgpu_dpm *dpm, int64_t gen,
                         int64_t width)
@@ -278,11 +256,9 @@ static void slow_link(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	int levels = 0;
 
 	if (d->pcie_from_dpm) {
-		ssize_t n = gt_amdgpu_rd_raw(r, d->drm.devdir, "pp_dpm_pcie");
 		const struct gt_amdgpu_dpm_level *lv = NULL;
-		if (n >= 0)
-			levels =
-			    gt_amdgpu_parse_dpm(r->p->buf, (size_t)n, &dpm);
+		levels = gt_amdgpu_rd_dpm(r, d->drm.devdir, "pp_dpm_pcie", &dpm,
+		                          NULL);
 		if (levels > 0)
 			lv = gt_amdgpu_dpm_active(&dpm);
 		if (lv && gt_amdgpu_pcie_gen(lv->pcie_gts10) > 0) {
@@ -300,7 +276,8 @@ static void slow_link(struct amdgpu_rd *r, struct amdgpu_dev *d,
 			return;
 		}
 	}
-	link_from_files(r, d, c);
+	gt_amdgpu_rd_link(r, d->drm.devdir, "current", &c->pcie_gen,
+	                  &c->pcie_width);
 	/* With no level marked, the PCI files are believed only when they
 	 * name a link the table lists: otherwise they describe the internal
 	 * switch link (rx9070xt-sysfsrs: 32 GT/s against levels up to 8). */

@@ -105,9 +105,7 @@ static void intel_probe(struct gt_backend *b,
 	}
 	b->priv = p;
 	p->fdinfo = opt->fdinfo;
-	char *real = realpath(root, NULL);
-	p->real_root = real && strcmp(real, "/sys") == 0;
-	free(real);
+	p->real_root = gt_drmdev_live_root(root);
 	gt_copy_str(p->root, sizeof(p->root), root);
 	p->perfmon = gt_intel_perfmon_capable();
 	struct utsname u;
@@ -120,7 +118,7 @@ static void intel_probe(struct gt_backend *b,
 	if (ids && *ids)
 		gt_copy_str(p->pciids, sizeof(p->pciids), ids);
 
-	int rc = gt_drmdev_discover(opt->sysfs_root, &all, &n);
+	int rc = gt_drmnode_discover(opt->sysfs_root, &all, &n);
 	if (rc < 0) {
 		b->status = GT_BACKEND_ERROR;
 		snprintf(b->detail, sizeof(b->detail),

@@ -6,7 +6,6 @@
  */
 #include "collectors/intel_sysfs.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,25 +233,9 @@ static void hwmon_channels(struct gt_intel_hwmon *h)
 
 void gt_intel_hwmon_find(const char *devdir, struct gt_intel_hwmon *h)
 {
-	char dir[PATH_MAX];
 	memset(h, 0, sizeof(*h));
-	if (gt_sysfs_join(dir, sizeof(dir), devdir, "hwmon") < 0)
-		return;
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		char cand[PATH_MAX];
-		if (strncmp(de->d_name, "hwmon", 5) != 0 ||
-		    gt_sysfs_join(cand, sizeof(cand), dir, de->d_name) < 0 ||
-		    !is_gpu_hwmon(cand))
-			continue;
-		gt_copy_str(h->dir, sizeof(h->dir), cand);
-		h->ok = true;
-		break;
-	}
-	closedir(dp);
+	h->ok = gt_sysfs_hwmon_dir(devdir, is_gpu_hwmon, h->dir,
+	                           sizeof(h->dir)) == 0;
 	if (h->ok)
 		hwmon_channels(h);
 }

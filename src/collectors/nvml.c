@@ -33,6 +33,19 @@ static void put_missing(struct gt_val *val)
 	            NVML_ERROR_FUNCTION_NOT_FOUND);
 }
 
+/* The getters of one unsigned (power in mW, PCIe generation and width). */
+typedef nvmlReturn_t (*uint_getter)(nvmlDevice_t, unsigned *);
+
+/* Records one getter's answer, or put_missing's when the library lacks
+ * it (fn NULL); returns true when the device is gone. */
+static bool put_uint(struct gt_val *val, uint_getter fn, nvmlDevice_t h)
+{
+	unsigned a = 0;
+	/* The call first: the value is read after it. */
+	nvmlReturn_t rc = fn ? fn(h, &a) : NVML_ERROR_FUNCTION_NOT_FOUND;
+	return put(val, rc, a);
+}
+
 static void nvml_probe(struct gt_backend *b,
                        const struct gt_backend_options *opt)
 {
@@ -282,9 +295,7 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 	                        : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_POWER_MIN], rc, a);
 	put(&st->f[GT_S_POWER_MAX], rc, c);
-	rc = p->api.power_default ? p->api.power_default(h, &a)
-	                          : NVML_ERROR_FUNCTION_NOT_FOUND;
-	put(&st->f[GT_S_POWER_DEFAULT], rc, a);
+	put_uint(&st->f[GT_S_POWER_DEFAULT], p->api.power_default, h);
 	read_thresholds(p, h, st);
 	/* NVML has no hotspot or memory shutdown threshold. */
 	gt_val_fail(&st->f[GT_S_TEMP_HOTSPOT_SHUTDOWN],
@@ -304,12 +315,8 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 		                      : NVML_ERROR_FUNCTION_NOT_FOUND;
 		put(&st->f[clocks[i].field], rc, a);
 	}
-	rc = p->api.pcie_max_gen ? p->api.pcie_max_gen(h, &a)
-	                         : NVML_ERROR_FUNCTION_NOT_FOUND;
-	put(&st->f[GT_S_PCIE_MAX_GEN], rc, a);
-	rc = p->api.pcie_max_width ? p->api.pcie_max_width(h, &a)
-	                           : NVML_ERROR_FUNCTION_NOT_FOUND;
-	put(&st->f[GT_S_PCIE_MAX_WIDTH], rc, a);
+	put_uint(&st->f[GT_S_PCIE_MAX_GEN], p->api.pcie_max_gen, h);
+	put_uint(&st->f[GT_S_PCIE_MAX_WIDTH], p->api.pcie_max_width, h);
 	read_fan_facts(p, d, st);
 
 	rc = p->api.mig_mode ? p->api.mig_mode(h, &a, &c)
@@ -354,76 +361,17 @@ static const unsigned batch_ids[B__COUNT] = {
     [B_LIMIT_REQUESTED] = NVML_FI_DEV_POWER_REQUESTED_LIMIT,
 };
 
-/* One batched call; a field that fails is left to its per-call fallback. */
-static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
-                         struct gt_sample *s, bool slow)
+/* PCIe rates from the batch's cumulative byte counters: cheap and exact
+ * over the whole interval, unlike the 20 ms blocking window of
+ * nvmlDeviceGetPcieThroughput, which is the slow cadence's fallback
+ * without them. Returns true when the device is gone. */
+static bool sample_pcie(struct nvml_priv *p, struct nvml_dev *d,
+                        struct gt_sample *s, const bool *ok, const int64_t *v,
+                        bool slow)
 {
-	nvmlFieldValue_t fv[B__COUNT];
-	int64_t v[B__COUNT];
-	bool ok[B__COUNT] = {false};
-	unsigned a;
 	nvmlReturn_t rc;
 	bool lost = false;
 
-	if (p->api.field_values) {
-		memset(fv, 0, sizeof(fv));
-		for (int i = 0; i < B__COUNT; i++)
-			fv[i].fieldId = batch_ids[i];
-		rc = p->api.field_values(d->handle, B__COUNT, fv);
-		if (gt_nvml_is_lost(rc))
-			return true;
-		for (int i = 0; rc == NVML_SUCCESS && i < B__COUNT; i++)
-			ok[i] = gt_nvml_field_int(&fv[i], &v[i]);
-	}
-
-	/* Average first: it is what nvmlDeviceGetPowerUsage reports on
-	 * Ampere and newer, and what nvidia-smi calls the power draw. */
-	if (ok[B_POWER_AVG] || ok[B_POWER_INSTANT])
-		gt_val_set(&s->f[GT_F_POWER_DRAW], ok[B_POWER_AVG]
-		                                       ? v[B_POWER_AVG]
-		                                       : v[B_POWER_INSTANT]);
-	else if (p->api.power_usage) {
-		rc = p->api.power_usage(d->handle, &a);
-		lost |= put(&s->f[GT_F_POWER_DRAW], rc, a);
-	} else
-		put_missing(&s->f[GT_F_POWER_DRAW]);
-
-	if (ok[B_ENERGY]) {
-		gt_val_set(&s->f[GT_F_ENERGY], v[B_ENERGY]);
-	} else if (p->api.energy) {
-		unsigned long long e = 0;
-		rc = p->api.energy(d->handle, &e);
-		lost |= put(&s->f[GT_F_ENERGY], rc, (int64_t)e);
-	} else {
-		put_missing(&s->f[GT_F_ENERGY]);
-	}
-
-	if (ok[B_MEM_TEMP])
-		gt_val_set(&s->f[GT_F_TEMP_MEM], v[B_MEM_TEMP] * 1000);
-	else
-		put(&s->f[GT_F_TEMP_MEM],
-		    p->api.field_values ? fv[B_MEM_TEMP].nvmlReturn
-		                        : NVML_ERROR_FUNCTION_NOT_FOUND,
-		    0);
-
-	if (ok[B_LIMIT_ENFORCED])
-		gt_val_set(&s->f[GT_F_POWER_ENFORCED], v[B_LIMIT_ENFORCED]);
-	else if (p->api.power_enforced) {
-		rc = p->api.power_enforced(d->handle, &a);
-		lost |= put(&s->f[GT_F_POWER_ENFORCED], rc, a);
-	} else
-		put_missing(&s->f[GT_F_POWER_ENFORCED]);
-
-	if (ok[B_LIMIT_REQUESTED])
-		gt_val_set(&s->f[GT_F_POWER_LIMIT], v[B_LIMIT_REQUESTED]);
-	else if (p->api.power_limit) {
-		rc = p->api.power_limit(d->handle, &a);
-		lost |= put(&s->f[GT_F_POWER_LIMIT], rc, a);
-	} else
-		put_missing(&s->f[GT_F_POWER_LIMIT]);
-
-	/* PCIe rates from the cumulative byte counters: cheap and exact
-	 * over the whole interval, unlike the 20 ms blocking window. */
 	if (ok[B_PCIE_TX] && ok[B_PCIE_RX]) {
 		uint64_t t = gt_monotonic_ns();
 		unsigned long long tx = (unsigned long long)v[B_PCIE_TX];
@@ -461,6 +409,72 @@ static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
 	return lost;
 }
 
+/* val from the batch when it answered (ok), else from its own getter. */
+static bool put_batched(struct gt_val *val, bool ok, int64_t v, uint_getter fn,
+                        nvmlDevice_t h)
+{
+	if (!ok)
+		return put_uint(val, fn, h);
+	gt_val_set(val, v);
+	return false;
+}
+
+/* One batched call; a field that fails is left to its per-call fallback. */
+static bool sample_batch(struct nvml_priv *p, struct nvml_dev *d,
+                         struct gt_sample *s, bool slow)
+{
+	nvmlFieldValue_t fv[B__COUNT];
+	int64_t v[B__COUNT] = {0};
+	bool ok[B__COUNT] = {false};
+	nvmlReturn_t rc;
+	bool lost = false;
+
+	if (p->api.field_values) {
+		memset(fv, 0, sizeof(fv));
+		for (int i = 0; i < B__COUNT; i++)
+			fv[i].fieldId = batch_ids[i];
+		rc = p->api.field_values(d->handle, B__COUNT, fv);
+		if (gt_nvml_is_lost(rc))
+			return true;
+		for (int i = 0; rc == NVML_SUCCESS && i < B__COUNT; i++)
+			ok[i] = gt_nvml_field_int(&fv[i], &v[i]);
+	}
+
+	/* Average first: it is what nvmlDeviceGetPowerUsage reports on
+	 * Ampere and newer, and what nvidia-smi calls the power draw. */
+	lost |= put_batched(
+	    &s->f[GT_F_POWER_DRAW], ok[B_POWER_AVG] || ok[B_POWER_INSTANT],
+	    ok[B_POWER_AVG] ? v[B_POWER_AVG] : v[B_POWER_INSTANT],
+	    p->api.power_usage, d->handle);
+
+	if (ok[B_ENERGY]) {
+		gt_val_set(&s->f[GT_F_ENERGY], v[B_ENERGY]);
+	} else if (p->api.energy) {
+		unsigned long long e = 0;
+		rc = p->api.energy(d->handle, &e);
+		lost |= put(&s->f[GT_F_ENERGY], rc, (int64_t)e);
+	} else {
+		put_missing(&s->f[GT_F_ENERGY]);
+	}
+
+	if (ok[B_MEM_TEMP])
+		gt_val_set(&s->f[GT_F_TEMP_MEM], v[B_MEM_TEMP] * 1000);
+	else
+		put(&s->f[GT_F_TEMP_MEM],
+		    p->api.field_values ? fv[B_MEM_TEMP].nvmlReturn
+		                        : NVML_ERROR_FUNCTION_NOT_FOUND,
+		    0);
+
+	lost |=
+	    put_batched(&s->f[GT_F_POWER_ENFORCED], ok[B_LIMIT_ENFORCED],
+	                v[B_LIMIT_ENFORCED], p->api.power_enforced, d->handle);
+	lost |=
+	    put_batched(&s->f[GT_F_POWER_LIMIT], ok[B_LIMIT_REQUESTED],
+	                v[B_LIMIT_REQUESTED], p->api.power_limit, d->handle);
+	lost |= sample_pcie(p, d, s, ok, v, slow);
+	return lost;
+}
+
 static bool sample_slow(struct nvml_priv *p, struct nvml_dev *d)
 {
 	static const struct {
@@ -472,19 +486,10 @@ static bool sample_slow(struct nvml_priv *p, struct nvml_dev *d)
 	    {NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_AGGREGATE_ECC},
 	    {NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_AGGREGATE_ECC},
 	};
-	unsigned a = 0;
 	bool lost = false;
 
-	if (p->api.pcie_gen) {
-		nvmlReturn_t rc = p->api.pcie_gen(d->handle, &a);
-		lost |= put(&d->slow.pcie_gen, rc, a);
-	} else
-		put_missing(&d->slow.pcie_gen);
-	if (p->api.pcie_width) {
-		nvmlReturn_t rc = p->api.pcie_width(d->handle, &a);
-		lost |= put(&d->slow.pcie_width, rc, a);
-	} else
-		put_missing(&d->slow.pcie_width);
+	lost |= put_uint(&d->slow.pcie_gen, p->api.pcie_gen, d->handle);
+	lost |= put_uint(&d->slow.pcie_width, p->api.pcie_width, d->handle);
 	for (int i = 0; i < 4; i++) {
 		unsigned long long n = 0;
 		if (p->api.ecc_errors) {

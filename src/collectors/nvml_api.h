@@ -78,7 +78,7 @@ struct gt_nvml_api {
 	NVML_FN(nvmlDeviceGetGraphicsRunningProcesses) graphics_procs_v1;
 	NVML_FN(nvmlDeviceGetMPSComputeRunningProcesses) mps_procs_v1;
 	NVML_FN(nvmlDeviceGetPciInfo) pci_info_v1;
-	/* Setters (control.h); they need root. */
+	/* Setters (control/control_nvml.c); they need root. */
 	NVML_FN(nvmlDeviceSetPowerManagementLimit_v2) set_power_limit_v2;
 	NVML_FN(nvmlDeviceSetPowerManagementLimit) set_power_limit;
 	NVML_FN(nvmlDeviceSetFanSpeed_v2) set_fan_speed;

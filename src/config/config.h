@@ -68,6 +68,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/config_text.h" /* gt_config_shown, gt_config_pci_normalize */
 #include "config/display.h"
 
 #define GT_CONFIG_INTERVAL_MAX_NS 3600000000000ull /* 3600 s, as --interval */
@@ -114,10 +115,6 @@ void gt_config_defaults(struct gt_config *c);
 int gt_config_load(const char *path, struct gt_config *c, char *err,
                    size_t errlen);
 
-/* v as messages show a value: escaped (no control byte reaches the
- * terminal) and cut to 40 bytes with "..."; returns buf. */
-const char *gt_config_shown(const char *v, char *buf, size_t len);
-
 struct gt_profile_list;
 
 /* gt_config_load, also handing back the file's profiles (profile.h): on 0
@@ -148,13 +145,8 @@ int gt_config_save(const char *path, const struct gt_config *c, char *err,
  * no home directory or out is too small (out then holds ""). */
 int gt_config_default_path(char *out, size_t len);
 
-/* Canonical lower-case "DDDD:BB:DD.F" (Linux's sysfs form; a domain over
- * 0xffff keeps its extra digits) for a PCI id given as "BB:DD.F",
- * "DDDD:BB:DD.F" or "DDDDDDDD:BB:DD.F", any case. Returns 0, or -1 when s is
- * not a PCI id or out is too small (out then holds ""); 17 bytes always do. */
-int gt_config_pci_normalize(const char *s, char *out, size_t len);
-
-/* Whether the GPU with this PCI id (any form above) is hidden. */
+/* Whether the GPU with this PCI id (any form gt_config_pci_normalize
+ * takes) is hidden. */
 bool gt_config_gpu_hidden(const struct gt_config *c, const char *pci_id);
 
 /* Hides or shows the GPU with this PCI id (the setup dialog's toggle).

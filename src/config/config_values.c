@@ -16,8 +16,8 @@
 #include "core/collector.h" /* GT_INTERVAL_MIN_NS, GT_INTERVAL_DEFAULT_NS */
 #include "config/config.h"
 #include "config/config_priv.h"
+#include "config/config_text.h"
 #include "config/display.h"
-#include "core/text.h"
 
 /* Accepted words; the first one of each value is the one written. */
 static const struct cfg_word w_bool[] = {{"yes", 1},   {"no", 0}, {"true", 1},
@@ -82,17 +82,6 @@ void gt_config_defaults(struct gt_config *c)
 
 /* ---- values --------------------------------------------------------- */
 
-/* v for an error message: escaped (no control byte reaches the terminal)
- * and cut to 40 bytes. */
-const char *gt_config_shown(const char *v, char *buf, size_t len)
-{
-	size_t n = strlen(v);
-	size_t w = gt_text_escape(buf, len, v, n > 40 ? 40 : n);
-	if (n > 40 && w + 4 < len)
-		memcpy(buf + w, "...", 4);
-	return buf;
-}
-
 static int parse_interval(const char *v, uint64_t *out)
 {
 	uint64_t ip = 0, frac = 0;
@@ -151,49 +140,107 @@ static int split_list(const char *v, char *buf, size_t len, char **items,
 	return n;
 }
 
-static int hex_field(const char **p, unsigned long *v)
+/* The value of theme: a name or path the file can hold. */
+static int parse_theme(const char *v, const char *sv, struct gt_config *c,
+                       char *why, size_t wl)
 {
-	int n = 0;
-	for (*v = 0; isxdigit((unsigned char)**p) && n < 9; (*p)++, n++)
-		*v = *v * 16 +
-		     (unsigned long)(isdigit((unsigned char)**p)
-		                         ? **p - '0'
-		                         : tolower((unsigned char)**p) - 'a' +
-		                               10);
-	return n >= 1 && n <= 8 ? 0 : -1;
+	/* '"' too: no quoting could then bring the name back intact. */
+	for (const char *t = v; *t; t++)
+		if ((unsigned char)*t < 0x20 || *t == 0x7f || *t == '"') {
+			snprintf(why, wl,
+			         "theme name '%s' holds a control character or "
+			         "'\"'",
+			         sv);
+			return -1;
+		}
+	if (strlen(v) >= sizeof(c->theme)) {
+		snprintf(why, wl, "theme name '%s' is longer than %zu bytes",
+		         sv, sizeof(c->theme) - 1);
+		return -1;
+	}
+	snprintf(c->theme, sizeof(c->theme), "%s", v);
+	return 0;
 }
 
-int gt_config_pci_normalize(const char *s, char *out, size_t len)
+/* One of a T_CHOICE key's words into its field. */
+static int parse_choice(const struct keydef *k, const char *v,
+                        struct gt_config *c)
 {
-	unsigned long a = 0, b = 0, dom = 0, bus, dev, fn;
-	const char *p = s;
-	int n = -1;
-	bool ok = s && !hex_field(&p, &a) && *p++ == ':' && !hex_field(&p, &b);
-	bus = a;
-	dev = b;
-	if (ok && *p == ':') { /* the domain was given */
-		p++;
-		dom = a;
-		bus = b;
-		ok = !hex_field(&p, &dev);
-	}
-	if (ok && *p++ == '.' && !hex_field(&p, &fn) && !*p && bus <= 0xff &&
-	    dev <= 0x1f && fn <= 7)
-		/* Linux's sysfs form: 4 digits, more for VMD domains. */
-		n = snprintf(out, len, "%04lx:%02lx:%02lx.%lx", dom, bus, dev,
-		             fn);
-	if (n >= 0 && (size_t)n < len)
-		return 0;
-	if (len)
-		out[0] = '\0';
+	for (const struct cfg_word *w = k->words; w->w; w++)
+		if (strcasecmp(v, w->w) == 0) {
+			bool b =
+			    w->v; /* memcpy: no casts that raise alignment */
+			memcpy((char *)c + k->off,
+			       k->is_bool ? (const void *)&b
+			                  : (const void *)&w->v,
+			       k->is_bool ? sizeof(b) : sizeof(w->v));
+			return 0;
+		}
 	return -1;
+}
+
+/* The value of columns: column keys or "all"; COMMAND always shows. */
+static int parse_columns(const char *v, struct gt_config *c, char *why,
+                         size_t wl)
+{
+	char sv[200], list[160], buf[4096], *it[32];
+	bool cols[GT_COL__COUNT] = {false};
+	int i = -1, n;
+
+	if ((n = split_list(v, buf, sizeof(buf), it, 32)) > 32) {
+		snprintf(why, wl, "columns lists more than 32 items");
+		return -1;
+	}
+	for (int j = 0; j < n; j++) {
+		bool all = strcasecmp(it[j], "all") == 0;
+		if (!all && (i = parse_column(it[j])) < 0) {
+			gt_config_column_list(list, sizeof(list));
+			snprintf(why, wl,
+			         "unknown column '%s' for columns (%s)",
+			         gt_config_shown(it[j], sv, sizeof(sv)), list);
+			return -1;
+		}
+		for (int m = 0; m < GT_COL__COUNT; m++)
+			cols[m] = cols[m] || all || m == i;
+	}
+	cols[GT_COL_COMMAND] = true;
+	memcpy(c->columns, cols, sizeof(cols));
+	return 0;
+}
+
+/* The value of hide_gpus: PCI ids, or "none"; all or nothing. */
+static int parse_hide(const char *v, struct gt_config *c, char *why, size_t wl)
+{
+	char sv[200], buf[4096], *it[32];
+	struct gt_config tmp = *c;
+	int n = strcasecmp(v, "none") == 0
+	            ? 0
+	            : split_list(v, buf, sizeof(buf), it, GT_CONFIG_MAX_HIDDEN);
+
+	tmp.nhidden = 0;
+	for (int j = 0; j < n && j < GT_CONFIG_MAX_HIDDEN; j++)
+		if (gt_config_set_gpu_hidden(&tmp, it[j], true)) {
+			snprintf(why, wl,
+			         "'%s' is not a PCI id for hide_gpus (e.g. "
+			         "0000:18:00.0)",
+			         gt_config_shown(it[j], sv, sizeof(sv)));
+			return -1;
+		}
+	if (n > GT_CONFIG_MAX_HIDDEN) {
+		snprintf(why, wl, "hide_gpus lists more than %d GPUs",
+		         GT_CONFIG_MAX_HIDDEN);
+		return -1;
+	}
+	memcpy(c->hidden_gpus, tmp.hidden_gpus, sizeof(c->hidden_gpus));
+	c->nhidden = tmp.nhidden;
+	return 0;
 }
 
 int gt_config_parse_value(const struct keydef *k, const char *v,
                           struct gt_config *c, char *why, size_t wl)
 {
-	char sv[200], list[160], buf[4096], *it[32];
-	int i = -1, n;
+	char sv[200], list[160];
+	int i = -1;
 	uint64_t ns;
 	gt_config_shown(v, sv, sizeof(sv));
 	switch (k->type) {
@@ -208,24 +255,7 @@ int gt_config_parse_value(const struct keydef *k, const char *v,
 		         sv);
 		return -1;
 	case T_THEME:
-		/* '"' too: no quoting could then bring the name back intact. */
-		for (const char *t = v; *t; t++)
-			if ((unsigned char)*t < 0x20 || *t == 0x7f ||
-			    *t == '"') {
-				snprintf(why, wl,
-				         "theme name '%s' holds a control "
-				         "character or '\"'",
-				         sv);
-				return -1;
-			}
-		if (strlen(v) >= sizeof(c->theme)) {
-			snprintf(why, wl,
-			         "theme name '%s' is longer than %zu bytes", sv,
-			         sizeof(c->theme) - 1);
-			return -1;
-		}
-		snprintf(c->theme, sizeof(c->theme), "%s", v);
-		return 0;
+		return parse_theme(v, sv, c, why, wl);
 	case T_GLYPHS:
 		if ((i = strcasecmp(v, "auto") ? gt_glyphs_parse(v) : -1) >=
 		        0 ||
@@ -235,16 +265,8 @@ int gt_config_parse_value(const struct keydef *k, const char *v,
 		}
 		break;
 	case T_CHOICE:
-		for (const struct cfg_word *w = k->words; w->w; w++)
-			if (strcasecmp(v, w->w) == 0) {
-				bool b = w->v; /* memcpy: no casts that raise
-				                  alignment */
-				memcpy((char *)c + k->off,
-				       k->is_bool ? (const void *)&b
-				                  : (const void *)&w->v,
-				       k->is_bool ? sizeof(b) : sizeof(w->v));
-				return 0;
-			}
+		if (parse_choice(k, v, c) == 0)
+			return 0;
 		break;
 	case T_SORT:
 		if ((i = parse_column(v)) >= 0) {
@@ -255,54 +277,10 @@ int gt_config_parse_value(const struct keydef *k, const char *v,
 		snprintf(why, wl, "unknown column '%s' for sort (%s)", sv,
 		         list);
 		return -1;
-	case T_COLUMNS: {
-		bool cols[GT_COL__COUNT] = {false};
-		if ((n = split_list(v, buf, sizeof(buf), it, 32)) > 32) {
-			snprintf(why, wl, "columns lists more than 32 items");
-			return -1;
-		}
-		for (int j = 0; j < n; j++) {
-			bool all = strcasecmp(it[j], "all") == 0;
-			if (!all && (i = parse_column(it[j])) < 0) {
-				gt_config_column_list(list, sizeof(list));
-				snprintf(why, wl,
-				         "unknown column '%s' for columns (%s)",
-				         gt_config_shown(it[j], sv, sizeof(sv)),
-				         list);
-				return -1;
-			}
-			for (int m = 0; m < GT_COL__COUNT; m++)
-				cols[m] = cols[m] || all || m == i;
-		}
-		cols[GT_COL_COMMAND] = true;
-		memcpy(c->columns, cols, sizeof(cols));
-		return 0;
-	}
-	case T_HIDE: {
-		struct gt_config tmp = *c;
-		n = strcasecmp(v, "none") == 0
-		        ? 0
-		        : split_list(v, buf, sizeof(buf), it,
-		                     GT_CONFIG_MAX_HIDDEN);
-		tmp.nhidden = 0;
-		for (int j = 0; j < n && j < GT_CONFIG_MAX_HIDDEN; j++)
-			if (gt_config_set_gpu_hidden(&tmp, it[j], true)) {
-				snprintf(
-				    why, wl,
-				    "'%s' is not a PCI id for hide_gpus "
-				    "(e.g. 0000:18:00.0)",
-				    gt_config_shown(it[j], sv, sizeof(sv)));
-				return -1;
-			}
-		if (n > GT_CONFIG_MAX_HIDDEN) {
-			snprintf(why, wl, "hide_gpus lists more than %d GPUs",
-			         GT_CONFIG_MAX_HIDDEN);
-			return -1;
-		}
-		memcpy(c->hidden_gpus, tmp.hidden_gpus, sizeof(c->hidden_gpus));
-		c->nhidden = tmp.nhidden;
-		return 0;
-	}
+	case T_COLUMNS:
+		return parse_columns(v, c, why, wl);
+	case T_HIDE:
+		return parse_hide(v, c, why, wl);
 	}
 	snprintf(why, wl, "unknown value '%s' for %s (%s)", sv, k->name,
 	         k->choices);

@@ -4,7 +4,8 @@
  * rules in profile.h): the reader that config.c feeds line by line, and
  * lookup and matching. The values and their units are profile_values.c's.
  * The file itself is read by config.c, so profiles and settings share one
- * line classifier.
+ * line classifier; gt_profile_load, which calls config.c, is
+ * profile_load.c's, so that config.c and this file do not need each other.
  */
 #include "config/profile.h"
 #include "config/profile_priv.h"
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config/config.h"
+#include "config/config_text.h"
 #include "core/text.h"
 
 /* ---- the reader --------------------------------------------------------- */
@@ -401,23 +402,6 @@ void gt_profile_list_free(struct gt_profile_list *l)
 	free(l->v);
 	free(l->path);
 	free(l);
-}
-
-int gt_profile_load(const char *path, struct gt_profile_list **out, char *err,
-                    size_t errlen)
-{
-	struct gt_config c;
-	char e[512];
-	*out = NULL;
-	if (errlen)
-		err[0] = '\0';
-	/* The settings' own problems are the dashboard's business. */
-	if (gt_config_load_profiles(path, &c, out, e, sizeof(e)) < 0) {
-		if (errlen)
-			snprintf(err, errlen, "%s", e);
-		return -1;
-	}
-	return 0;
 }
 
 const struct gt_profile *gt_profile_find(const struct gt_profile_list *l,

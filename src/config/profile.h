@@ -72,7 +72,7 @@
 #define GT_PROFILE_MAX_FANS    32  /* fan indices 0..31 (a bit each) */
 
 /* Limits of what a line may say; the device's own range is checked when
- * the profile is applied (control.h). */
+ * the profile is applied (control/control.h). */
 #define GT_PROFILE_POWER_MAX_MW      100000000u /* 100 kW */
 #define GT_PROFILE_FREQ_MAX_MHZ      100000u
 #define GT_PROFILE_HYSTERESIS_MAX_MC 30000           /* 30 °C */

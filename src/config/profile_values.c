@@ -13,8 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config/config.h"
-#include "control/control.h"
+#include "config/config_text.h"
+#include "control/control_amdgpu.h"
 #include "config/profile.h"
 #include "config/profile_priv.h"
 #include "core/text.h"
@@ -263,10 +263,10 @@ static int parse_perf_level(struct gt_profile_entry *e, const char *v,
                             char *why, size_t wl)
 {
 	char sv[64];
-	for (int i = 0; gt_amd_perf_levels[i]; i++)
-		if (strcasecmp(v, gt_amd_perf_levels[i]) == 0) {
+	for (int i = 0; gt_control_amdgpu_perf_levels[i]; i++)
+		if (strcasecmp(v, gt_control_amdgpu_perf_levels[i]) == 0) {
 			snprintf(e->perf_level, sizeof(e->perf_level), "%s",
-			         gt_amd_perf_levels[i]);
+			         gt_control_amdgpu_perf_levels[i]);
 			return 0;
 		}
 	snprintf(why, wl,

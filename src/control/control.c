@@ -3,9 +3,9 @@
  * control.c - the control object (see control.h): its configuration, the
  * restore journal it notes originals in and saves before every first
  * write, the audit log, the real sysfs writer, and the restore through
- * gt_restore_apply with this module's callbacks. The writes themselves
- * live in control_nvml.c (NVIDIA), control_sysfs.c (AMD) and
- * control_intel.c (Intel).
+ * gt_restore_apply, each action by the ops of the vendor it records. It
+ * names no vendor: the vendors are handed in (gt_control_config.vendors),
+ * and their writes live in their own files (control_vendor.h).
  */
 #include "control/control.h"
 
@@ -20,8 +20,12 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "control/control_priv.h"
+#include "control/control_vendor.h"
+
 struct gt_control {
 	const struct gt_nvml_api *nvml;
+	const struct gt_control_ops *const *vendors; /* NULL-terminated */
 	bool privileged;
 	bool syslog;
 	time_t fixed_time;
@@ -62,6 +66,34 @@ static int copy_path(char *dst, const char *src)
 	return 0;
 }
 
+/* The vendor that restores a: the one it names, or for a record with no
+ * vendor (a sysfs record of a version-1 state file) the first whose
+ * owns_file claims its path. NULL: none. */
+static const struct gt_control_ops *owner(const struct gt_control *c,
+                                          const struct gt_restore_action *a)
+{
+	for (size_t i = 0; c->vendors && c->vendors[i]; i++) {
+		const struct gt_control_ops *o = c->vendors[i];
+		if (a->vendor[0] ? strcmp(a->vendor, o->name) == 0
+		                 : o->owns_file && o->owns_file(a->path))
+			return o;
+	}
+	return NULL;
+}
+
+/* Names the vendor of every version-1 record some vendor claims, so that
+ * the journal can be saved again (only version 2 is written). */
+static void claim_version1(struct gt_control *c)
+{
+	for (size_t i = 0; i < c->j.n; i++) {
+		const struct gt_control_ops *o =
+		    c->j.a[i].vendor[0] ? NULL : owner(c, &c->j.a[i]);
+		if (o)
+			snprintf(c->j.a[i].vendor, sizeof(c->j.a[i].vendor),
+			         "%s", o->name);
+	}
+}
+
 struct gt_control *gt_control_new(const struct gt_control_config *cfg,
                                   char *err, size_t len)
 {
@@ -75,6 +107,7 @@ struct gt_control *gt_control_new(const struct gt_control_config *cfg,
 		return NULL;
 	}
 	c->nvml = cfg->nvml;
+	c->vendors = cfg->vendors;
 	c->privileged = cfg->privileged == GT_CONTROL_PRIV_AUTO
 	                    ? geteuid() == 0
 	                    : cfg->privileged == GT_CONTROL_PRIV_YES;
@@ -114,6 +147,7 @@ struct gt_control *gt_control_new(const struct gt_control_config *cfg,
 	if (lstat(c->state, &st) == 0 &&
 	    gt_restore_load(c->state, root, &c->j, err, len) != 0)
 		goto fail;
+	claim_version1(c);
 	return c;
 long_path:
 	gt_control_refuse(err, len, "audit log path too long");
@@ -152,6 +186,15 @@ const struct gt_restore_journal *gt_control_journal(const struct gt_control *c)
 const char *gt_control_state_path(const struct gt_control *c)
 {
 	return c->state;
+}
+
+const struct gt_control_ops *gt_control_vendor_ops(const struct gt_control *c,
+                                                   enum gt_vendor v)
+{
+	for (size_t i = 0; c->vendors && c->vendors[i]; i++)
+		if (c->vendors[i]->vendor == v)
+			return c->vendors[i];
+	return NULL;
 }
 
 const struct gt_nvml_api *gt_control_nvml_api(const struct gt_control *c)
@@ -360,23 +403,28 @@ int gt_control_write_value(struct gt_control *c, const char *path,
 /* Restore                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A journaled sysfs write goes to the module whose setter made it. */
-static int restore_sysfs(void *ctx, const char *path, const char *value)
+static int restore_one(void *ctx, const struct gt_restore_action *a)
 {
-	return gt_control_intel_leaf(path)
-	           ? gt_control_intel_restore_write(ctx, path, value)
-	           : gt_control_amd_restore_write(ctx, path, value);
+	struct gt_control *c = ctx;
+	const struct gt_control_ops *o = owner(c, a);
+	char res[GT_RESTORE_VENDOR_MAX + 64];
+
+	if (o && o->restore)
+		return o->restore(c, a);
+	if (a->vendor[0])
+		snprintf(res, sizeof(res),
+		         "refused: no vendor \"%s\" in this gputop", a->vendor);
+	else
+		snprintf(res, sizeof(res), "refused: not a file gputop writes");
+	gt_control_audit(c, "restore", a->vendor[0] ? a->dev : "?",
+	                 a->path[0] ? a->path : gt_restore_kind_name(a->kind),
+	                 "", a->value, res);
+	return -EPERM;
 }
 
 void gt_control_restore_ops(struct gt_control *c, struct gt_restore_ops *ops)
 {
-	*ops = (struct gt_restore_ops){
-	    .ctx = c,
-	    .sysfs_write = restore_sysfs,
-	    .nvml_fan_auto = gt_control_nvml_restore_fan_auto,
-	    .nvml_power_limit = gt_control_nvml_restore_power_limit,
-	    .amd_fan_curve_reset = gt_control_amd_restore_curve,
-	};
+	*ops = (struct gt_restore_ops){.ctx = c, .restore = restore_one};
 }
 
 int gt_control_load_state(struct gt_control *c, char *err, size_t len)
@@ -387,7 +435,10 @@ int gt_control_load_state(struct gt_control *c, char *err, size_t len)
 	 * note); a missing file is nothing to restore. */
 	if (c->j.n > 0 || lstat(c->state, &st) != 0)
 		return 0;
-	return gt_restore_load(c->state, c->root, &c->j, err, len) ? -1 : 0;
+	if (gt_restore_load(c->state, c->root, &c->j, err, len))
+		return -1;
+	claim_version1(c);
+	return 0;
 }
 
 int gt_control_restore_all(struct gt_control *c, char *report, size_t len)

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control_amdcaps.c - the AMD part of what the control dialogs may offer
- * (ctlcaps.h): the fan method and range, the power cap range, the
- * performance level and the power profiles, read with the setters' own
- * rules (control_amd_priv.h), so that a dialog offers exactly what
- * control_sysfs.c and control_amdfan.c will accept.
+ * control_amdgpu_caps.c - the AMD part of what the control dialogs may
+ * offer (control_caps.h, the amdgpu ops' caps): the fan method and range,
+ * the power cap range, the performance level and the power profiles, read
+ * with the setters' own rules (control_amdgpu_priv.h), so that a dialog
+ * offers exactly what control_amdgpu.c and control_amdgpu_fan.c will
+ * accept.
  */
-#include "control/control.h"
+#include "control/control_amdgpu.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -30,8 +31,8 @@ static void fan_caps(const struct amd *d, struct gt_control_caps *caps)
 	bool zero = true;
 	struct stat st;
 
-	if (gt_amd_has_leaf(d, L_CURVE)) {
-		if (gt_amd_read_curve(d, &o) != 0) {
+	if (gt_control_amdgpu_has_leaf(d, L_CURVE)) {
+		if (gt_control_amdgpu_read_curve(d, &o) != 0) {
 			snprintf(caps->fan_why, sizeof(caps->fan_why),
 			         "gpu_od/fan_ctrl/fan_curve cannot be read");
 			return;
@@ -60,9 +61,9 @@ static void fan_caps(const struct amd *d, struct gt_control_caps *caps)
 		/* All zero: the firmware's own curve, whose points the file
 		 * does not show. */
 		caps->fw_curve.n = zero ? 0 : 5;
-	} else if (gt_amd_has_leaf(d, L_PWM_ENABLE)) {
-		lo = gt_amd_read_ul(d, L_PWM, "pwm1_min", 0);
-		hi = gt_amd_read_ul(d, L_PWM, "pwm1_max", 255);
+	} else if (gt_control_amdgpu_has_leaf(d, L_PWM_ENABLE)) {
+		lo = gt_control_amdgpu_read_ul(d, L_PWM, "pwm1_min", 0);
+		hi = gt_control_amdgpu_read_ul(d, L_PWM, "pwm1_max", 255);
 		if (hi == 0 || hi > 255 || lo > hi) {
 			snprintf(caps->fan_why, sizeof(caps->fan_why),
 			         "this card's pwm1 range %lu-%lu is unusable",
@@ -97,13 +98,16 @@ static void fan_caps(const struct amd *d, struct gt_control_caps *caps)
 static void power_caps(const struct amd *d, struct gt_control_caps *caps)
 {
 	struct gt_control_range *r = &caps->power;
-	unsigned long lo = gt_amd_read_ul(d, L_CAP, "power1_cap_min", 0);
-	unsigned long hi = gt_amd_read_ul(d, L_CAP, "power1_cap_max", 0);
-	unsigned long def =
-	    gt_amd_read_ul(d, L_CAP, "power1_cap_default", ULONG_MAX);
-	unsigned long cur = gt_amd_read_ul(d, L_CAP, "power1_cap", ULONG_MAX);
+	unsigned long lo =
+	    gt_control_amdgpu_read_ul(d, L_CAP, "power1_cap_min", 0);
+	unsigned long hi =
+	    gt_control_amdgpu_read_ul(d, L_CAP, "power1_cap_max", 0);
+	unsigned long def = gt_control_amdgpu_read_ul(
+	    d, L_CAP, "power1_cap_default", ULONG_MAX);
+	unsigned long cur =
+	    gt_control_amdgpu_read_ul(d, L_CAP, "power1_cap", ULONG_MAX);
 
-	if (!gt_amd_has_leaf(d, L_CAP)) {
+	if (!gt_control_amdgpu_has_leaf(d, L_CAP)) {
 		snprintf(r->why, sizeof(r->why),
 		         "this device has no hwmon power1_cap (most APUs, "
 		         "SI cards and SR-IOV guests have none)");
@@ -125,15 +129,15 @@ static void power_caps(const struct amd *d, struct gt_control_caps *caps)
 	};
 }
 
-int gt_control_amd_caps(struct gt_control *c, const char *devdir,
-                        struct gt_control_caps *caps)
+int gt_control_amdgpu_caps(struct gt_control *c, const char *devdir,
+                           struct gt_control_caps *caps)
 {
 	struct amd d;
 	char *t;
 	ssize_t n;
 	int a;
 
-	if (gt_amd_open(c, devdir, &d, caps->why, sizeof(caps->why)))
+	if (gt_control_amdgpu_open(c, devdir, &d, caps->why, sizeof(caps->why)))
 		return -1;
 	gt_copy_str(caps->dev, sizeof(caps->dev), d.dir);
 	gt_copy_str(caps->hwmon, sizeof(caps->hwmon), d.hwmon);
@@ -141,13 +145,15 @@ int gt_control_amd_caps(struct gt_control *c, const char *devdir,
 		(void)gt_sysfs_join(caps->power_file, sizeof(caps->power_file),
 		                    d.hwmon, "power1_cap");
 	power_caps(&d, caps);
-	caps->has_level = gt_amd_has_leaf(&d, L_LEVEL);
-	if (caps->has_level && gt_amd_read_level(&d, caps->level) != 0)
+	caps->has_level = gt_control_amdgpu_has_leaf(&d, L_LEVEL);
+	if (caps->has_level &&
+	    gt_control_amdgpu_read_level(&d, caps->level) != 0)
 		caps->level[0] = '\0';
 	t = malloc(TEXT_MAX);
-	n = t ? gt_amd_read_leaf(&d, L_PROFILE, t, TEXT_MAX) : -ENOMEM;
+	n = t ? gt_control_amdgpu_read_leaf(&d, L_PROFILE, t, TEXT_MAX)
+	      : -ENOMEM;
 	if (n >= 0) {
-		caps->nprofiles = gt_amd_profile_list(
+		caps->nprofiles = gt_control_amdgpu_profile_list(
 		    t, (size_t)n, caps->profiles, GT_CAPS_MAX_PROFILES);
 		a = gt_amdgpu_parse_power_profile(t, (size_t)n, NULL, 0);
 		caps->profile_active = a >= 0 && a <= 9 ? a : -1;

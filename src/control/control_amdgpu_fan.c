@@ -1,24 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control_amdfan.c - the AMD fan through sysfs (see control.h): the
- * pre-RDNA3 hwmon pwm setter (pwm1_enable and pwm1, driven by the
- * software curve loop), the hand-back to the firmware, the RDNA3+
- * firmware fan curve (gpu_od/fan_ctrl/fan_curve) checked against its
- * OD_RANGE, and the curve's restore callback. The device, its checks and
- * the journaled write are control_sysfs.c's (control_amd_priv.h).
+ * control_amdgpu_fan.c - the AMD fan through sysfs (see
+ * control_amdgpu.h): the pre-RDNA3 hwmon pwm setter (pwm1_enable and pwm1,
+ * driven by the software curve loop), the hand-back to the firmware, the
+ * RDNA3+ firmware fan curve (gpu_od/fan_ctrl/fan_curve) checked against
+ * its OD_RANGE, and the curve's restore. The device, its checks and the
+ * journaled write are control_amdgpu.c's (control_amdgpu_priv.h).
  */
-#include "control/control.h"
+#include "control/control_amdgpu.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "control/control_amdgpu_priv.h"
+#include "control/control_priv.h"
 
-int gt_amd_read_curve(const struct amd *d, struct od_curve *o)
+int gt_control_amdgpu_read_curve(const struct amd *d, struct od_curve *o)
 {
 	char buf[2048], line[128];
-	ssize_t n = gt_amd_read_leaf(d, L_CURVE, buf, sizeof(buf));
+	ssize_t n = gt_control_amdgpu_read_leaf(d, L_CURVE, buf, sizeof(buf));
 	unsigned got = 0;
 	int idx, a, b;
 
@@ -53,7 +54,8 @@ static const char *journaled(const struct gt_control *c, const struct amd *d,
 	const struct gt_restore_journal *j = gt_control_journal(c);
 	char path[PATH_MAX];
 
-	for (size_t i = 0; gt_amd_leaf_path(d, l, path) == 0 && i < j->n; i++)
+	for (size_t i = 0;
+	     gt_control_amdgpu_leaf_path(d, l, path) == 0 && i < j->n; i++)
 		if (j->a[i].kind == GT_RESTORE_SYSFS &&
 		    strcmp(j->a[i].path, path) == 0)
 			return j->a[i].value;
@@ -73,12 +75,13 @@ static int pwm_apply(struct gt_control *c, const struct amd *d,
 	struct gt_restore_action a[2];
 	const char *was;
 	char e[16], p[16];
-	unsigned long v, hi = gt_amd_read_ul(d, L_PWM, "pwm1_max", 255);
+	unsigned long v,
+	    hi = gt_control_amdgpu_read_ul(d, L_PWM, "pwm1_max", 255);
 	bool set_mode, set_pwm;
 	size_t n = 0;
 
-	if (gt_amd_read_leaf(d, L_PWM_ENABLE, e, sizeof(e)) <= 0 ||
-	    gt_amd_read_leaf(d, L_PWM, p, sizeof(p)) <= 0)
+	if (gt_control_amdgpu_read_leaf(d, L_PWM_ENABLE, e, sizeof(e)) <= 0 ||
+	    gt_control_amdgpu_read_leaf(d, L_PWM, p, sizeof(p)) <= 0)
 		return gt_control_refuse(
 		    err, len,
 		    "cannot read pwm1_enable and pwm1: "
@@ -88,31 +91,32 @@ static int pwm_apply(struct gt_control *c, const struct amd *d,
 	if (set_mode || set_pwm) {
 		was = journaled(c, d, L_PWM_ENABLE);
 		if ((strcmp(was ? was : e, "1") == 0 &&
-		     gt_amd_add(c, d, L_PWM, p, a, &n, err, len)) ||
-		    (set_mode &&
-		     gt_amd_add(c, d, L_PWM_ENABLE, e, a, &n, err, len)) ||
+		     gt_control_amdgpu_add(c, d, L_PWM, p, a, &n, err, len)) ||
+		    (set_mode && gt_control_amdgpu_add(c, d, L_PWM_ENABLE, e, a,
+		                                       &n, err, len)) ||
 		    gt_control_prepare(c, a, n, err, len))
 			return REFUSED;
 		/* The kernel refuses pwm1 until the mode is manual. */
-		if ((set_mode && gt_amd_write(c, d, L_PWM_ENABLE, "write", e,
-		                              mode, err, len)) ||
-		    (set_pwm &&
-		     gt_amd_write(c, d, L_PWM, "write", p, pwm, err, len)))
+		if ((set_mode &&
+		     gt_control_amdgpu_write(c, d, L_PWM_ENABLE, "write", e,
+		                             mode, err, len)) ||
+		    (set_pwm && gt_control_amdgpu_write(c, d, L_PWM, "write", p,
+		                                        pwm, err, len)))
 			return GT_CONTROL_FAILED;
 	}
 	if (!applied)
 		return GT_CONTROL_OK;
-	if (gt_amd_read_leaf(d, L_PWM, p, sizeof(p)) <= 0 ||
-	    !gt_amd_parse_ul(p, &v) || hi == 0 || v > hi)
-		gt_amd_readback_failed(err, len, "pwm1", -EBADMSG);
+	if (gt_control_amdgpu_read_leaf(d, L_PWM, p, sizeof(p)) <= 0 ||
+	    !gt_control_amdgpu_parse_ul(p, &v) || hi == 0 || v > hi)
+		gt_control_amdgpu_readback_failed(err, len, "pwm1", -EBADMSG);
 	else
 		*applied = (unsigned)((v * 100 + hi / 2) / hi);
 	return GT_CONTROL_OK;
 }
 
-int gt_control_amd_fan_pwm(struct gt_control *c, const char *devdir,
-                           unsigned percent, unsigned *applied_percent,
-                           char *err, size_t len)
+int gt_control_amdgpu_fan_pwm(struct gt_control *c, const char *devdir,
+                              unsigned percent, unsigned *applied_percent,
+                              char *err, size_t len)
 {
 	char val[24];
 	unsigned long hi;
@@ -120,16 +124,17 @@ int gt_control_amd_fan_pwm(struct gt_control *c, const char *devdir,
 
 	if (applied_percent)
 		*applied_percent = GT_CONTROL_UNREAD;
-	if (gt_amd_begin(c, "setting a fan speed", devdir, &d, err, len))
+	if (gt_control_amdgpu_begin(c, "setting a fan speed", devdir, &d, err,
+	                            len))
 		return REFUSED;
-	if (!gt_amd_has_leaf(&d, L_PWM_ENABLE))
+	if (!gt_control_amdgpu_has_leaf(&d, L_PWM_ENABLE))
 		return gt_control_refuse(
 		    err, len,
 		    "this card has no hwmon pwm1_enable, so its fan "
 		    "cannot be driven by pwm (RDNA4 runs its fans "
 		    "from the firmware): use the firmware fan curve "
 		    "(gpu_od/fan_ctrl/fan_curve) instead");
-	if (gt_amd_has_leaf(&d, L_CURVE))
+	if (gt_control_amdgpu_has_leaf(&d, L_CURVE))
 		return gt_control_refuse(
 		    err, len,
 		    "this card (RDNA3 or newer) runs its fans from "
@@ -139,12 +144,12 @@ int gt_control_amd_fan_pwm(struct gt_control *c, const char *devdir,
 	if (percent > 100)
 		return gt_control_refuse(
 		    err, len, "fan speed %u %%: at most 100 %%", percent);
-	if (gt_amd_target(&d, L_PWM_ENABLE, err, len) ||
-	    gt_amd_target(&d, L_PWM, err, len))
+	if (gt_control_amdgpu_target(&d, L_PWM_ENABLE, err, len) ||
+	    gt_control_amdgpu_target(&d, L_PWM, err, len))
 		return REFUSED;
-	hi = gt_amd_read_ul(&d, L_PWM, "pwm1_max", 255);
+	hi = gt_control_amdgpu_read_ul(&d, L_PWM, "pwm1_max", 255);
 	snprintf(val, sizeof(val), "%lu", (percent * hi + 50) / 100);
-	if (gt_amd_validate(&d, L_PWM, val, err, len))
+	if (gt_control_amdgpu_validate(&d, L_PWM, val, err, len))
 		return REFUSED;
 	return pwm_apply(c, &d, "1", val, applied_percent, err, len);
 }
@@ -157,28 +162,31 @@ static int curve_reset(struct gt_control *c, const struct amd *d,
 	struct od_curve o;
 	int rc;
 
-	for (int i = 0, k = 0; gt_amd_read_curve(d, &o) == 0 && i < 5; i++)
+	for (int i = 0, k = 0;
+	     gt_control_amdgpu_read_curve(d, &o) == 0 && i < 5; i++)
 		k += snprintf(old + k, sizeof(old) - (size_t)k, "%s%dC %d%%",
 		              i ? ", " : "", o.t[i], o.s[i]);
-	rc = gt_amd_write(c, d, L_CURVE, kind, old, "r", err, len);
-	return rc ? rc : gt_amd_write(c, d, L_CURVE, kind, "", "c", err, len);
+	rc = gt_control_amdgpu_write(c, d, L_CURVE, kind, old, "r", err, len);
+	return rc ? rc
+	          : gt_control_amdgpu_write(c, d, L_CURVE, kind, "", "c", err,
+	                                    len);
 }
 
-int gt_control_amd_fan_auto(struct gt_control *c, const char *devdir, char *err,
-                            size_t len)
+int gt_control_amdgpu_fan_auto(struct gt_control *c, const char *devdir,
+                               char *err, size_t len)
 {
 	struct gt_restore_action a;
 	struct od_curve o;
 	struct amd d;
 	bool zero = true;
 
-	if (gt_amd_begin(c, "handing the fan back to the firmware", devdir, &d,
-	                 err, len))
+	if (gt_control_amdgpu_begin(c, "handing the fan back to the firmware",
+	                            devdir, &d, err, len))
 		return REFUSED;
-	if (gt_amd_has_leaf(&d, L_CURVE)) {
-		if (gt_amd_target(&d, L_CURVE, err, len))
+	if (gt_control_amdgpu_has_leaf(&d, L_CURVE)) {
+		if (gt_control_amdgpu_target(&d, L_CURVE, err, len))
 			return REFUSED;
-		if (gt_amd_read_curve(&d, &o) != 0)
+		if (gt_control_amdgpu_read_curve(&d, &o) != 0)
 			return gt_control_refuse(err, len,
 			                         "cannot read fan_curve");
 		for (int i = 0; i < 5; i++)
@@ -194,13 +202,13 @@ int gt_control_amd_fan_auto(struct gt_control *c, const char *devdir, char *err,
 		return curve_reset(c, &d, "write", err, len) ? GT_CONTROL_FAILED
 		                                             : GT_CONTROL_OK;
 	}
-	if (!gt_amd_has_leaf(&d, L_PWM_ENABLE))
+	if (!gt_control_amdgpu_has_leaf(&d, L_PWM_ENABLE))
 		return gt_control_refuse(err, len,
 		                         "this card has no fan control gputop "
 		                         "knows (no hwmon pwm1_enable, no "
 		                         "gpu_od/fan_ctrl/fan_curve)");
-	if (gt_amd_target(&d, L_PWM_ENABLE, err, len) ||
-	    gt_amd_target(&d, L_PWM, err, len))
+	if (gt_control_amdgpu_target(&d, L_PWM_ENABLE, err, len) ||
+	    gt_control_amdgpu_target(&d, L_PWM, err, len))
 		return REFUSED;
 	return pwm_apply(c, &d, "2", NULL, NULL, err, len);
 }
@@ -250,9 +258,10 @@ static int check_curve(const struct gt_fancurve *curve,
 	return 0;
 }
 
-int gt_control_amd_fan_curve(struct gt_control *c, const char *devdir,
-                             const struct gt_fancurve *curve,
-                             struct gt_fancurve *applied, char *err, size_t len)
+int gt_control_amdgpu_fan_curve(struct gt_control *c, const char *devdir,
+                                const struct gt_fancurve *curve,
+                                struct gt_fancurve *applied, char *err,
+                                size_t len)
 {
 	struct gt_restore_action a;
 	char old[32], val[32];
@@ -263,17 +272,18 @@ int gt_control_amd_fan_curve(struct gt_control *c, const char *devdir,
 
 	if (applied)
 		memset(applied, 0, sizeof(*applied));
-	if (gt_amd_begin(c, "setting the fan curve", devdir, &d, err, len))
+	if (gt_control_amdgpu_begin(c, "setting the fan curve", devdir, &d, err,
+	                            len))
 		return REFUSED;
-	if (!gt_amd_has_leaf(&d, L_CURVE))
+	if (!gt_control_amdgpu_has_leaf(&d, L_CURVE))
 		return gt_control_refuse(
 		    err, len,
 		    "this card has no firmware fan curve "
 		    "(gpu_od/fan_ctrl/fan_curve, RDNA3 and "
 		    "newer): use the software curve");
-	if (gt_amd_target(&d, L_CURVE, err, len))
+	if (gt_control_amdgpu_target(&d, L_CURVE, err, len))
 		return REFUSED;
-	if (gt_amd_read_curve(&d, &o) != 0)
+	if (gt_control_amdgpu_read_curve(&d, &o) != 0)
 		return gt_control_refuse(err, len, "cannot read fan_curve");
 	if (check_curve(curve, &o, t, s, err, len))
 		return REFUSED;
@@ -291,14 +301,14 @@ int gt_control_amd_fan_curve(struct gt_control *c, const char *devdir,
 			         i < 5 ? o.t[i] : 0, i < 5 ? o.s[i] : 0);
 			snprintf(val, sizeof(val), "%d %d %d", i,
 			         i < 5 ? t[i] : 0, i < 5 ? s[i] : 0);
-			if (gt_amd_write(c, &d, L_CURVE, "write",
-			                 i < 5 ? old : "", i < 5 ? val : "c",
-			                 err, len))
+			if (gt_control_amdgpu_write(
+			        c, &d, L_CURVE, "write", i < 5 ? old : "",
+			        i < 5 ? val : "c", err, len))
 				return GT_CONTROL_FAILED;
 		}
 	}
-	if ((rc = gt_amd_read_curve(&d, &o)) != 0) {
-		gt_amd_readback_failed(err, len, "fan_curve", rc);
+	if ((rc = gt_control_amdgpu_read_curve(&d, &o)) != 0) {
+		gt_control_amdgpu_readback_failed(err, len, "fan_curve", rc);
 	} else if (applied) {
 		applied->n = 5;
 		for (int i = 0; i < 5; i++)
@@ -309,17 +319,16 @@ int gt_control_amd_fan_curve(struct gt_control *c, const char *devdir,
 }
 
 /* ------------------------------------------------------------------ */
-/* Restore callback                                                     */
+/* Restore                                                              */
 /* ------------------------------------------------------------------ */
 
-int gt_control_amd_restore_curve(void *ctx, const char *dev_dir)
+int gt_control_amdgpu_restore_curve(struct gt_control *c, const char *dev_dir)
 {
-	struct gt_control *c = ctx;
 	char why[256];
 	struct amd d;
 
-	if (gt_amd_open(c, dev_dir, &d, why, sizeof(why)) != 0 ||
-	    gt_amd_target(&d, L_CURVE, why, sizeof(why)) != 0) {
+	if (gt_control_amdgpu_open(c, dev_dir, &d, why, sizeof(why)) != 0 ||
+	    gt_control_amdgpu_target(&d, L_CURVE, why, sizeof(why)) != 0) {
 		gt_control_audit(c, "restore", "?", dev_dir, "", "r",
 		                 "refused: no firmware fan curve there");
 		return -EPERM;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctlcaps.h - what the control dialogs may offer for one device: the
+ * control_caps.h - what the control dialogs may offer for one device: the
  * settings it has, their ranges and current values, and the exact files or
  * NVML calls a change would use. Read through the control layer (NVML
  * getters, the device's own sysfs directory) when a dialog opens, never by
@@ -113,5 +113,9 @@ struct gt_control_caps {
  * false, nprofiles = 0, fan_method = NONE with fan_why). */
 int gt_control_caps_read(struct gt_control *c, const struct gt_static *st,
                          struct gt_control_caps *caps);
+
+/* A setting the device does not offer: known = false, def and cur -1,
+ * and why. For the vendors' caps readers. */
+void gt_control_range_unknown(struct gt_control_range *r, const char *why);
 
 #endif

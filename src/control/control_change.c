@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctlchange.c - one control change as words and as its opposite: the exact
- * writes it makes (gt_control_change_describe, for the preview) and the change
- * that puts back what is in force now (gt_control_change_revert_of). Pure:
- * reads nothing and writes nothing.
+ * control_change.c - one control change as words and as its opposite: the
+ * exact writes it makes (gt_control_change_describe, for the preview) and
+ * the change that puts back what is in force now
+ * (gt_control_change_revert_of). Pure: reads nothing and writes nothing.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,6 +65,67 @@ static void describe_curve(struct out *o, const struct gt_fancurve *c)
 	line(o, "curve: %s", pts);
 }
 
+/* Fans back to the firmware, by the method the device's fan has. */
+static void describe_fan_auto(struct out *o, const struct gt_control_caps *caps,
+                              const struct gt_control_change *ch)
+{
+	const char *dev = ch->dev;
+
+	if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
+		for (unsigned f = 0; f < gt_control_change_fans(ch); f++)
+			if (gt_control_change_drives_fan(ch, f))
+				line(o,
+				     "nvmlDeviceSetDefaultFanSpeed_v2(%s, fan "
+				     "%u)",
+				     dev, f);
+	} else if (ch->fan_method == GT_FAN_METHOD_AMD_FIRMWARE) {
+		line(o, "%s/gpu_od/fan_ctrl/fan_curve <- r", dev);
+		line(o, "%s/gpu_od/fan_ctrl/fan_curve <- c", dev);
+	} else {
+		line(o, "%s/pwm1_enable <- 2", caps->hwmon);
+	}
+}
+
+/* The curve, then what runs it: a software loop's writes each second, or
+ * the firmware curve's points. */
+static void describe_fan_curve(struct out *o,
+                               const struct gt_control_caps *caps,
+                               const struct gt_control_change *ch)
+{
+	const char *dev = ch->dev;
+	int below = ch->curve.pt[0].temp_mc / 1000;
+
+	describe_curve(o, &ch->curve);
+	if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
+		for (unsigned f = 0; f < gt_control_change_fans(ch); f++) {
+			if (!gt_control_change_drives_fan(ch, f))
+				continue;
+			line(
+			    o,
+			    "each second: nvmlDeviceSetFanSpeed_v2(%s, fan %u, "
+			    "curve %%) when it changes",
+			    dev, f);
+			line(o,
+			     "below %d°C: nvmlDeviceSetDefaultFanSpeed_v2(%s, "
+			     "fan %u)",
+			     below, dev, f);
+		}
+	} else if (ch->fan_method == GT_FAN_METHOD_AMD_PWM_LOOP) {
+		line(o, "%s/pwm1_enable <- 1", caps->hwmon);
+		line(o,
+		     "each second: %s/pwm1 <- curve %% of pwm1_max when it "
+		     "changes",
+		     caps->hwmon);
+		line(o, "below %d°C: %s/pwm1_enable <- 2", below, caps->hwmon);
+	} else {
+		for (unsigned i = 0; i < ch->curve.n; i++)
+			line(o, "%s/gpu_od/fan_ctrl/fan_curve <- %u %d %d", dev,
+			     i, ch->curve.pt[i].temp_mc / 1000,
+			     ch->curve.pt[i].cpercent / 100);
+		line(o, "%s/gpu_od/fan_ctrl/fan_curve <- c", dev);
+	}
+}
+
 size_t gt_control_change_describe(const struct gt_control_caps *caps,
                                   const struct gt_control_change *ch, char *buf,
                                   size_t len)
@@ -115,56 +176,10 @@ size_t gt_control_change_describe(const struct gt_control_caps *caps,
 		break;
 	}
 	case GT_CHANGE_FAN_AUTO:
-		if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-			for (unsigned f = 0; f < gt_control_change_fans(ch);
-			     f++)
-				if (gt_control_change_drives_fan(ch, f))
-					line(&o,
-					     "nvmlDeviceSetDefaultFanSpeed_v2(%"
-					     "s, "
-					     "fan %u)",
-					     dev, f);
-		} else if (ch->fan_method == GT_FAN_METHOD_AMD_FIRMWARE) {
-			line(&o, "%s/gpu_od/fan_ctrl/fan_curve <- r", dev);
-			line(&o, "%s/gpu_od/fan_ctrl/fan_curve <- c", dev);
-		} else {
-			line(&o, "%s/pwm1_enable <- 2", caps->hwmon);
-		}
+		describe_fan_auto(&o, caps, ch);
 		break;
 	case GT_CHANGE_FAN_CURVE:
-		describe_curve(&o, &ch->curve);
-		if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-			for (unsigned f = 0; f < gt_control_change_fans(ch);
-			     f++) {
-				if (!gt_control_change_drives_fan(ch, f))
-					continue;
-				line(&o,
-				     "each second: "
-				     "nvmlDeviceSetFanSpeed_v2(%s, fan %u, "
-				     "curve %%) when it changes",
-				     dev, f);
-				line(&o,
-				     "below %d°C: "
-				     "nvmlDeviceSetDefaultFanSpeed_v2(%s, "
-				     "fan %u)",
-				     ch->curve.pt[0].temp_mc / 1000, dev, f);
-			}
-		} else if (ch->fan_method == GT_FAN_METHOD_AMD_PWM_LOOP) {
-			line(&o, "%s/pwm1_enable <- 1", caps->hwmon);
-			line(&o,
-			     "each second: %s/pwm1 <- curve %% of pwm1_max "
-			     "when it changes",
-			     caps->hwmon);
-			line(&o, "below %d°C: %s/pwm1_enable <- 2",
-			     ch->curve.pt[0].temp_mc / 1000, caps->hwmon);
-		} else {
-			for (unsigned i = 0; i < ch->curve.n; i++)
-				line(&o,
-				     "%s/gpu_od/fan_ctrl/fan_curve <- %u %d %d",
-				     dev, i, ch->curve.pt[i].temp_mc / 1000,
-				     ch->curve.pt[i].cpercent / 100);
-			line(&o, "%s/gpu_od/fan_ctrl/fan_curve <- c", dev);
-		}
+		describe_fan_curve(&o, caps, ch);
 		break;
 	}
 	return o.lines;

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control_intel.c - the Intel writes through sysfs (see control.h): the
- * sustained power limit (hwmon PL1) and the render GT's frequency limits
- * on i915 and xe, their restore callback, and the Intel part of what the
- * control dialogs may offer (ctlcaps.h). As for AMD, only the files named
- * here are written, each resolved inside its own directory right before
- * the write (gt_control_sysfs_write), and every value is checked against
- * what the device itself reports (its TDP, its RPn..RP0), by the setters
- * and by the restore alike, so a state file cannot make gputop write
- * anything a setter would have refused.
+ * control_intel.c - the Intel writes through sysfs (see control_intel.h):
+ * the sustained power limit (hwmon PL1) and the render GT's frequency
+ * limits on i915 and xe, their restore, the Intel part of what the
+ * control dialogs may offer (control_caps.h), and the vendor's ops
+ * (control_vendor.h). As for AMD, only the files named here are written,
+ * each resolved inside its own directory right before the write
+ * (gt_control_sysfs_write), and every value is checked against what the
+ * device itself reports (its TDP, its RPn..RP0), by the setters and by the
+ * restore alike, so a state file cannot make gputop write anything a
+ * setter would have refused.
  */
-#include "control/control.h"
+#include "control/control_intel.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,8 +20,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "control/control_caps.h"
 #include "collectors/intel_sysfs.h"
+#include "control/control_caps.h"
+#include "control/control_priv.h"
+#include "control/control_sysfs.h"
+#include "control/control_vendor.h"
 #include "linux/sysfs.h"
 
 #define UW_PER_W 1000000LL
@@ -266,8 +270,9 @@ static int apply(struct gt_control *c, const struct intel *d, struct step *s,
 			    "could not put back (%s); "
 			    "nothing written",
 			    s[i].f.setting, s[i].old, why);
-		if (gt_restore_action_sysfs(&a[k++], d->id, s[i].f.path,
-		                            s[i].old, gt_control_now(c)) != 0)
+		if (gt_restore_action_sysfs(&a[k++], gt_control_intel_ops.name,
+		                            d->id, s[i].f.path, s[i].old,
+		                            gt_control_now(c)) != 0)
 			return gt_control_refuse(err, len,
 			                         "cannot journal %s: path too "
 			                         "long; nothing written",
@@ -396,7 +401,9 @@ int gt_control_intel_freq_limits(struct gt_control *c, const char *devdir,
 /* Restore                                                              */
 /* ------------------------------------------------------------------ */
 
-bool gt_control_intel_leaf(const char *path)
+/* The version-1 fallback: a file named as one the setters write (by its
+ * name: no AMD leaf shares one). */
+static bool owns_file(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	unsigned ch;
@@ -505,10 +512,9 @@ static void uncross(struct gt_control *c, const struct intel *d, enum what w,
 	                       cur, orig, why, sizeof(why));
 }
 
-int gt_control_intel_restore_write(void *ctx, const char *path,
-                                   const char *value)
+static int restore_write(struct gt_control *c, const char *path,
+                         const char *value)
 {
-	struct gt_control *c = ctx;
 	char why[256], res[300], old[24] = "";
 	struct intel d;
 	struct file f;
@@ -534,11 +540,11 @@ int gt_control_intel_restore_write(void *ctx, const char *path,
 }
 
 /* ------------------------------------------------------------------ */
-/* What the control dialogs may offer (ctlcaps.h)                       */
+/* What the control dialogs may offer (control_caps.h), and the ops     */
 /* ------------------------------------------------------------------ */
 
-int gt_control_intel_caps(struct gt_control *c, const char *devdir,
-                          struct gt_control_caps *caps)
+static int caps_read(struct gt_control *c, const char *devdir,
+                     struct gt_control_caps *caps)
 {
 	struct gt_control_range *p = &caps->power;
 	int64_t lo, hi, cur[2];
@@ -603,3 +609,22 @@ int gt_control_intel_caps(struct gt_control *c, const char *devdir,
 	         "its fans");
 	return 0;
 }
+
+static int restore(struct gt_control *c, const struct gt_restore_action *a)
+{
+	/* Only sysfs records can be Intel's (gt_restore_check). */
+	return a->kind == GT_RESTORE_SYSFS ? restore_write(c, a->path, a->value)
+	                                   : -EPERM;
+}
+
+const struct gt_control_ops gt_control_intel_ops = {
+    .name = "intel",
+    .vendor = GT_VENDOR_INTEL,
+    .sysfs = true,
+    .power_unit = "µW",
+    .caps = caps_read,
+    .power_limit = gt_control_intel_power_limit,
+    .freq_limits = gt_control_intel_freq_limits,
+    .restore = restore,
+    .owns_file = owns_file,
+};

@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control_nvml.c - the NVIDIA writes (see control.h): the power limit and
- * the fans through NVML's setters, and the NVML restore callbacks. Every
- * value is bounded by the device's own answers
+ * control_nvml.c - the NVIDIA writes (see control_nvml.h): the power
+ * limit and the fans through NVML's setters, their restore, the NVIDIA
+ * part of what the control dialogs may offer (control_caps.h), asked of
+ * NVML's getters, and the vendor's ops (control_vendor.h). Every value is
+ * bounded by the device's own answers
  * (nvmlDeviceGetPowerManagementLimitConstraints, nvmlDeviceGetNumFans,
  * nvmlDeviceGetMinMaxFanSpeed) before any setter is called, and without
  * root no setter is called at all: NVML would only answer NO_PERMISSION.
  */
-#include "control/control.h"
+#include "control/control_nvml.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "collectors/nvml_api.h"
+#include "control/control_caps.h"
+#include "control/control_priv.h"
+#include "control/control_vendor.h"
 
 struct nv {
 	const struct gt_nvml_api *api;
@@ -44,7 +50,7 @@ static const char *nv_hint(nvmlReturn_t rc)
 	}
 }
 
-/* For the restore callbacks, which report an errno. */
+/* For the restore, which reports an errno. */
 static int nv_errno(nvmlReturn_t rc)
 {
 	switch (rc) {
@@ -348,7 +354,7 @@ int gt_control_nvml_fan_auto(struct gt_control *c, const char *pci_id,
 }
 
 /* ------------------------------------------------------------------ */
-/* Restore callbacks: the same checks, audited as "restore"             */
+/* Restore: the same checks, audited as "restore"                       */
 /* ------------------------------------------------------------------ */
 
 static int restore_refused(struct gt_control *c, const char *dev,
@@ -362,9 +368,8 @@ static int restore_refused(struct gt_control *c, const char *dev,
 	return -EPERM;
 }
 
-int gt_control_nvml_restore_fan_auto(void *ctx, const char *dev, unsigned fan)
+static int restore_fan_auto(struct gt_control *c, const char *dev, unsigned fan)
 {
-	struct gt_control *c = ctx;
 	char why[256], old[16], setting[32];
 	nvmlReturn_t rc;
 	struct nv d;
@@ -379,9 +384,9 @@ int gt_control_nvml_restore_fan_auto(void *ctx, const char *dev, unsigned fan)
 	return nv_errno(rc);
 }
 
-int gt_control_nvml_restore_power_limit(void *ctx, const char *dev, uint32_t mw)
+static int restore_power_limit(struct gt_control *c, const char *dev,
+                               uint32_t mw)
 {
-	struct gt_control *c = ctx;
 	char why[256], old[16], val[16];
 	unsigned cur = 0;
 	nvmlReturn_t rc;
@@ -396,3 +401,142 @@ int gt_control_nvml_restore_power_limit(void *ctx, const char *dev, uint32_t mw)
 	audit(c, "restore", &d, "power-limit-mw", old, val, rc);
 	return nv_errno(rc);
 }
+
+/* ------------------------------------------------------------------ */
+/* What the control dialogs may offer (control_caps.h), and the ops     */
+/* ------------------------------------------------------------------ */
+
+/* NVML's handle of the GPU whose bus id, as Linux spells it, is bus. */
+static bool nv_handle(const struct gt_nvml_api *api, const char *bus,
+                      nvmlDevice_t *h)
+{
+	char id[GT_RESTORE_DEV_MAX];
+	unsigned n = 0;
+
+	if (api->count(&n) != NVML_SUCCESS)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		nvmlPciInfo_t pci = {0};
+		nvmlReturn_t rc = api->handle_by_index(i, h);
+		if (rc == NVML_SUCCESS)
+			rc = api->pci_info      ? api->pci_info(*h, &pci)
+			     : api->pci_info_v1 ? api->pci_info_v1(*h, &pci)
+			                        : NVML_ERROR_FUNCTION_NOT_FOUND;
+		gt_nvml_bus_id(id, sizeof(id), &pci);
+		if (rc == NVML_SUCCESS && strcasecmp(id, bus) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The power limit and fans, as gt_control_nvml_power_limit and
+ * gt_control_nvml_fan_speed check them: the ops' caps, for the GPU at
+ * pci_id. 0, or -1 with caps->why. */
+static int caps_read(struct gt_control *c, const char *pci_id,
+                     struct gt_control_caps *caps)
+{
+	const struct gt_nvml_api *api = gt_control_nvml_api(c);
+	struct gt_control_range *p = &caps->power;
+	unsigned lo = 0, hi = 0, v = 0, fans = 0;
+	nvmlDevice_t h;
+
+	if (!api)
+		return gt_control_refuse(
+		    caps->why, sizeof(caps->why),
+		    "the NVIDIA management library "
+		    "(libnvidia-ml.so.1) is not loaded, so "
+		    "this GPU's settings cannot be changed");
+	if (!nv_handle(api, pci_id, &h))
+		return gt_control_refuse(caps->why, sizeof(caps->why),
+		                         "NVML lists no GPU at %s", pci_id);
+	snprintf(caps->dev, sizeof(caps->dev), "%s", pci_id);
+
+	if (!api->set_power_limit_v2 && !api->set_power_limit)
+		gt_control_range_unknown(
+		    p, "this NVIDIA driver has no power-limit setter");
+	else if (!api->power_range ||
+	         api->power_range(h, &lo, &hi) != NVML_SUCCESS || lo > hi)
+		gt_control_range_unknown(
+		    p, "this GPU does not report its power limit range "
+		       "(nvmlDeviceGetPowerManagementLimitConstraints)");
+	else
+		*p = (struct gt_control_range){
+		    .known = true,
+		    .min = lo,
+		    .max = hi,
+		    .def = api->power_default &&
+		                   api->power_default(h, &v) == NVML_SUCCESS
+		               ? (int64_t)v
+		               : -1,
+		    .cur = api->power_limit &&
+		                   api->power_limit(h, &v) == NVML_SUCCESS
+		               ? (int64_t)v
+		               : -1,
+		};
+
+	if (!api->num_fans || api->num_fans(h, &fans) != NVML_SUCCESS ||
+	    fans == 0)
+		snprintf(
+		    caps->fan_why, sizeof(caps->fan_why),
+		    "this GPU has no fans gputop can control (passively "
+		    "cooled, or a laptop whose fans belong to its embedded "
+		    "controller)");
+	else if (!api->set_fan_speed || !api->set_default_fan_speed)
+		snprintf(caps->fan_why, sizeof(caps->fan_why),
+		         "this NVIDIA driver cannot set fan speeds (NVML fan "
+		         "control needs R515 or newer)");
+	else if (!api->fan_min_max ||
+	         api->fan_min_max(h, &lo, &hi) != NVML_SUCCESS || lo > hi ||
+	         hi > 100)
+		snprintf(caps->fan_why, sizeof(caps->fan_why),
+		         "this GPU does not report its fan speed range "
+		         "(nvmlDeviceGetMinMaxFanSpeed)");
+	else {
+		caps->fan_method = GT_FAN_METHOD_NVML_LOOP;
+		caps->fan_why[0] = '\0';
+		caps->fan_count = fans;
+		caps->fan_min_cpercent = (int32_t)lo * 100;
+		caps->fan_max_cpercent = (int32_t)hi * 100;
+	}
+	return 0;
+}
+
+static int restore(struct gt_control *c, const struct gt_restore_action *a)
+{
+	switch (a->kind) {
+	case GT_RESTORE_NVML_FAN_AUTO:
+		return restore_fan_auto(c, a->dev, a->fan);
+	case GT_RESTORE_NVML_POWER_LIMIT:
+		return restore_power_limit(c, a->dev, a->mw);
+	default: /* only the nvml-* records are NVIDIA's (gt_restore_check) */
+		return -EPERM;
+	}
+}
+
+/* The ops' power limit is the session's unsigned long. */
+static int power_limit(struct gt_control *c, const char *pci_id,
+                       unsigned long mw, unsigned long *applied_mw, char *err,
+                       size_t len)
+{
+	unsigned got = GT_CONTROL_UNREAD;
+	int rc = gt_control_nvml_power_limit(c, pci_id, (unsigned)mw, &got, err,
+	                                     len);
+
+	if (applied_mw)
+		*applied_mw = got;
+	return rc;
+}
+
+const struct gt_control_ops gt_control_nvml_ops = {
+    .name = "nvml",
+    .vendor = GT_VENDOR_NVIDIA,
+    .sysfs = false,
+    .power_unit = "mW",
+    .fan_per_index = true,
+    .fan_loop_hotspot = false,
+    .caps = caps_read,
+    .power_limit = power_limit,
+    .fan_speed = gt_control_nvml_fan_speed,
+    .fan_auto = gt_control_nvml_fan_auto,
+    .restore = restore,
+};

@@ -1,57 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctlsession.c - the control session (ctlsession.h): owns the struct
- * gt_control, the NVML handle the setters use, the guardian process and
- * the software fan loops. One mutex serialises everything that reaches the
- * control (it is not thread-safe): dialogs on the UI thread, the loops on
- * the collector thread.
+ * control_session.c - the control session (control_session.h): owns the
+ * struct gt_control (handed the vendors of control_vendors.c), the NVML
+ * handle the setters use, the guardian process and the software fan
+ * loops. A change is applied by its kind's call (a table by change kind)
+ * through the ops of the device's vendor; nothing here knows a vendor.
+ * One mutex serialises everything that reaches the control (it is not
+ * thread-safe): dialogs on the UI thread, the loops on the collector
+ * thread.
  */
 #include "control/control_session.h"
+#include "control/control_session_priv.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/collector.h"
+#include "control/control_vendors.h"
 #include "control/guardian.h"
-#include "collectors/nvml_api.h"
-
-#define LOOP_PERIOD_NS 1000000000ull /* fan loops and heartbeats: 1 s */
-
-struct loop {
-	bool active;
-	bool firmware; /* AMD firmware curve in force (set by gputop) */
-	enum gt_fan_method method;
-	char dev[GT_RESTORE_PATH_MAX];
-	unsigned fan_mask, fan_count;
-	int64_t panic_mc;
-	struct gt_fancurve curve;
-	struct gt_fanloop fl[GT_MAX_FANS]; /* NVML: per fan; AMD: fl[0] */
-	struct gt_control_loop_status st;
-	uint64_t last_seq;
-	bool have_seq;
-};
-
-struct gt_control_session {
-	pthread_mutex_t lock;
-	struct gt_control_session_config cfg;
-	char nvml_lib[GT_RESTORE_PATH_MAX];
-	char sysfs_root[GT_RESTORE_PATH_MAX];
-	char state_path[GT_RESTORE_PATH_MAX];
-	char audit_path[GT_RESTORE_PATH_MAX];
-	char guardian_log[GT_RESTORE_PATH_MAX + 16];
-	struct gt_nvml_api api;
-	bool api_ready;
-	struct gt_control *ctl;
-	struct gt_guardian *guardian;
-	struct gt_collector *col;
-	struct loop *loops; /* by device index */
-	size_t nloops;
-	char notice[GT_CONTROL_RESULT_MAX + 32];
-	bool changed;
-};
+#include "core/collector.h"
 
 static const char *opt(const char *s)
 {
@@ -68,6 +37,7 @@ static int guardian_factory(void *ctx, struct gt_restore_ops *ops, char *err,
 {
 	struct gt_control_session *s = ctx;
 	struct gt_control_config cfg = {
+	    .vendors = gt_control_vendors,
 	    .sysfs_root = opt(s->sysfs_root),
 	    .state_path = opt(s->state_path),
 	    .audit_path = opt(s->audit_path),
@@ -174,6 +144,7 @@ gt_control_session_new(const struct gt_control_session_config *cfg, char *err,
 	}
 	struct gt_control_config cc = {
 	    .nvml = s->api_ready ? &s->api : NULL,
+	    .vendors = gt_control_vendors,
 	    .sysfs_root = opt(s->sysfs_root),
 	    .state_path = s->state_path,
 	    .audit_path = opt(s->audit_path),
@@ -267,188 +238,22 @@ int gt_control_session_caps(struct gt_control_session *s,
 
 /* ---- applying ------------------------------------------------------ */
 
-static struct loop *loop_for(struct gt_control_session *s, size_t device)
+void gt_control_session_refuse(struct gt_control_result *res, const char *fmt,
+                               ...)
 {
-	if (device >= s->nloops) {
-		size_t n = device + 1;
-		struct loop *l = realloc(s->loops, n * sizeof(*l));
-		if (!l)
-			return NULL;
-		memset(l + s->nloops, 0, (n - s->nloops) * sizeof(*l));
-		s->loops = l;
-		s->nloops = n;
-	}
-	return &s->loops[device];
+	va_list ap;
+
+	res->rc = GT_CONTROL_REFUSED;
+	va_start(ap, fmt);
+	vsnprintf(res->err, sizeof(res->err), fmt, ap);
+	va_end(ap);
 }
 
-static int64_t temp_of(const struct gt_sample *smp, enum gt_fan_method m)
+/* A change the device's vendor has no setter for: nothing is written. */
+static void no_setter(struct gt_control_result *res, const char *what)
 {
-	/* The AMD firmware curves follow the hotspot (junction) sensor;
-	 * follow the same one where the card has it. */
-	if (m != GT_FAN_METHOD_NVML_LOOP &&
-	    smp->f[GT_F_TEMP_HOTSPOT].why == GT_WHY_OK)
-		return smp->f[GT_F_TEMP_HOTSPOT].v;
-	if (smp->f[GT_F_TEMP_GPU].why == GT_WHY_OK)
-		return smp->f[GT_F_TEMP_GPU].v;
-	return GT_FAN_TEMP_INVALID;
-}
-
-/* Carries out one decision for fan f (AMD: the hwmon fan). */
-static int loop_write(struct gt_control_session *s, struct loop *l, unsigned f,
-                      const struct gt_fan_decision *d, char *err, size_t len)
-{
-	unsigned applied = 0;
-	int rc = GT_CONTROL_OK;
-
-	if (d->action == GT_FAN_KEEP)
-		return 0;
-	if (l->method == GT_FAN_METHOD_NVML_LOOP) {
-		if (d->action == GT_FAN_AUTO)
-			rc = gt_control_nvml_fan_auto(s->ctl, l->dev, f, err,
-			                              len);
-		else
-			rc = gt_control_nvml_fan_speed(
-			    s->ctl, l->dev, f, (unsigned)(d->cpercent / 100),
-			    &applied, err, len);
-	} else {
-		if (d->action == GT_FAN_AUTO)
-			rc = gt_control_amd_fan_auto(s->ctl, l->dev, err, len);
-		else
-			rc = gt_control_amd_fan_pwm(
-			    s->ctl, l->dev, (unsigned)(d->cpercent / 100),
-			    &applied, err, len);
-	}
-	if (rc != GT_CONTROL_OK)
-		gt_fanloop_write_failed(&l->fl[f]);
-	return rc;
-}
-
-/* One step of one loop with one reading; the lock is held. */
-static void loop_step(struct gt_control_session *s, struct loop *l,
-                      int64_t temp, uint64_t now_ns)
-{
-	char err[GT_CONTROL_RESULT_MAX];
-	unsigned nf = l->method == GT_FAN_METHOD_NVML_LOOP ? l->fan_count : 1;
-
-	for (unsigned f = 0; f < nf && f < GT_MAX_FANS; f++) {
-		if (l->method == GT_FAN_METHOD_NVML_LOOP && l->fan_mask &&
-		    !(l->fan_mask & (1u << f)))
-			continue;
-		struct gt_fan_decision d;
-		gt_fanloop_step(&l->fl[f], &l->curve, temp, now_ns, &d);
-		err[0] = '\0';
-		if (loop_write(s, l, f, &d, err, sizeof(err)) != 0)
-			snprintf(s->notice, sizeof(s->notice), "fan loop: %s",
-			         err);
-		else if (d.action == GT_FAN_AUTO &&
-		         (d.reason == GT_FAN_R_PANIC_THRESHOLD ||
-		          d.reason == GT_FAN_R_SENSOR_FAILED))
-			snprintf(s->notice, sizeof(s->notice),
-			         "fan handed back to automatic: %s",
-			         d.reason == GT_FAN_R_PANIC_THRESHOLD
-			             ? "temperature at the slowdown threshold"
-			             : "temperature sensor failed");
-		l->st.temp_mc = temp;
-		l->st.target_cpercent = d.target_cpercent;
-		l->st.applied_cpercent = d.cpercent;
-		l->st.reason = d.reason;
-	}
-}
-
-static int collector_sample(struct gt_control_session *s, size_t device,
-                            struct gt_sample *smp)
-{
-	return s->col ? gt_collector_latest(s->col, device, smp) : -1;
-}
-
-static void start_loop(struct gt_control_session *s,
-                       const struct gt_control_change *ch,
-                       struct gt_control_result *res)
-{
-	struct loop *l = loop_for(s, ch->device);
-	char err[GT_CONTROL_RESULT_MAX] = "";
-
-	if (!l) {
-		res->rc = GT_CONTROL_REFUSED;
-		snprintf(res->err, sizeof(res->err), "out of memory");
-		return;
-	}
-	if (gt_fancurve_validate(&ch->curve, err, sizeof(err)) < 0) {
-		res->rc = GT_CONTROL_REFUSED;
-		snprintf(res->err, sizeof(res->err), "%s", err);
-		return;
-	}
-	struct loop fresh = {0};
-	fresh.method = ch->fan_method;
-	copy(fresh.dev, sizeof(fresh.dev), ch->dev);
-	fresh.fan_mask = ch->fan_mask;
-	fresh.fan_count = gt_control_change_fans(ch);
-	fresh.curve = ch->curve;
-	for (unsigned f = 0; f < GT_MAX_FANS; f++)
-		if (gt_fanloop_init(&fresh.fl[f], &ch->loop, err, sizeof(err)) <
-		    0) {
-			res->rc = GT_CONTROL_REFUSED;
-			snprintf(res->err, sizeof(res->err), "%s", err);
-			return;
-		}
-	fresh.active = true;
-	fresh.st.active = true;
-	fresh.st.curve = ch->curve;
-	*l = fresh;
-	/* First step now, so the dialog reads back a real result. */
-	struct gt_sample smp;
-	int64_t temp = GT_FAN_TEMP_INVALID;
-	if (collector_sample(s, ch->device, &smp) == 0)
-		temp = temp_of(&smp, l->method);
-	s->notice[0] = '\0';
-	loop_step(s, l, temp, gt_monotonic_ns());
-	if (s->notice[0] && strncmp(s->notice, "fan loop: ", 10) == 0) {
-		res->rc = GT_CONTROL_FAILED;
-		snprintf(res->err, sizeof(res->err), "%s", s->notice + 10);
-		s->notice[0] = '\0';
-		l->active = false;
-		l->st.active = false;
-		return;
-	}
-	if (l->st.applied_cpercent < 0)
-		snprintf(res->applied, sizeof(res->applied),
-		         "curve running; now automatic (%s)",
-		         gt_fan_reason_name(l->st.reason));
-	else
-		snprintf(res->applied, sizeof(res->applied),
-		         "curve running; now %d %%",
-		         l->st.applied_cpercent / 100);
-}
-
-static void stop_loop(struct gt_control_session *s, size_t device)
-{
-	if (device < s->nloops) {
-		s->loops[device].active = false;
-		s->loops[device].firmware = false;
-		s->loops[device].st.active = false;
-	}
-}
-
-static void fan_auto(struct gt_control_session *s,
-                     const struct gt_control_change *ch,
-                     struct gt_control_result *res)
-{
-	stop_loop(s, ch->device);
-	if (ch->fan_method == GT_FAN_METHOD_NVML_LOOP) {
-		for (unsigned f = 0; f < gt_control_change_fans(ch); f++) {
-			if (!gt_control_change_drives_fan(ch, f))
-				continue;
-			res->rc = gt_control_nvml_fan_auto(
-			    s->ctl, ch->dev, f, res->err, sizeof(res->err));
-			if (res->rc != GT_CONTROL_OK)
-				return;
-		}
-	} else {
-		res->rc = gt_control_amd_fan_auto(s->ctl, ch->dev, res->err,
-		                                  sizeof(res->err));
-	}
-	if (res->rc == GT_CONTROL_OK)
-		snprintf(res->applied, sizeof(res->applied), "automatic");
+	gt_control_session_refuse(
+	    res, "this device has no %s gputop can change", what);
 }
 
 static void applied_unsigned(struct gt_control_result *res, unsigned long v,
@@ -460,6 +265,205 @@ static void applied_unsigned(struct gt_control_result *res, unsigned long v,
 	}
 	snprintf(res->applied, sizeof(res->applied), "%lu %s", v, unit);
 	res->differs = v != asked;
+}
+
+/* ---- one call per change kind (the lock is held) --------------------- */
+
+static void apply_power_limit(struct gt_control_session *s,
+                              const struct gt_control_ops *ops,
+                              const struct gt_control_change *ch,
+                              struct gt_control_result *res)
+{
+	const char *unit = ops->power_unit ? ops->power_unit : "";
+	unsigned long got = 0;
+
+	snprintf(res->asked, sizeof(res->asked), "%lld %s",
+	         (long long)ch->value, unit);
+	if (!ops->power_limit) {
+		no_setter(res, "power limit");
+		return;
+	}
+	res->rc = ops->power_limit(s->ctl, ch->dev, (unsigned long)ch->value,
+	                           &got, res->err, sizeof(res->err));
+	if (res->rc == GT_CONTROL_OK)
+		applied_unsigned(res, got, (unsigned long)ch->value, unit);
+}
+
+static void apply_perf_level(struct gt_control_session *s,
+                             const struct gt_control_ops *ops,
+                             const struct gt_control_change *ch,
+                             struct gt_control_result *res)
+{
+	char lvl[GT_CONTROL_LEVEL_MAX] = "";
+
+	snprintf(res->asked, sizeof(res->asked), "%s", ch->text);
+	if (!ops->perf_level) {
+		no_setter(res, "performance level");
+		return;
+	}
+	res->rc = ops->perf_level(s->ctl, ch->dev, ch->text, lvl, sizeof(lvl),
+	                          res->err, sizeof(res->err));
+	if (res->rc == GT_CONTROL_OK) {
+		snprintf(res->applied, sizeof(res->applied), "%s",
+		         lvl[0] ? lvl : "unread");
+		res->differs = lvl[0] && strcmp(lvl, ch->text) != 0;
+	}
+}
+
+static void apply_power_profile(struct gt_control_session *s,
+                                const struct gt_control_ops *ops,
+                                const struct gt_control_change *ch,
+                                struct gt_control_result *res)
+{
+	int idx = -1;
+
+	snprintf(res->asked, sizeof(res->asked), "profile %lld",
+	         (long long)ch->value);
+	if (!ops->power_profile) {
+		no_setter(res, "power profile");
+		return;
+	}
+	res->rc = ops->power_profile(s->ctl, ch->dev, (int)ch->value, &idx,
+	                             res->err, sizeof(res->err));
+	if (res->rc == GT_CONTROL_OK) {
+		snprintf(res->applied, sizeof(res->applied),
+		         idx < 0 ? "unread" : "profile %d", idx);
+		res->differs = idx >= 0 && idx != (int)ch->value;
+	}
+}
+
+static void apply_freq_limits(struct gt_control_session *s,
+                              const struct gt_control_ops *ops,
+                              const struct gt_control_change *ch,
+                              struct gt_control_result *res)
+{
+	unsigned lo = 0, hi = 0;
+
+	snprintf(res->asked, sizeof(res->asked), "%lld-%lld MHz",
+	         (long long)ch->value, (long long)ch->value2);
+	if (!ops->freq_limits) {
+		no_setter(res, "frequency limits");
+		return;
+	}
+	res->rc = ops->freq_limits(s->ctl, ch->dev, (unsigned)ch->value,
+	                           (unsigned)ch->value2, &lo, &hi, res->err,
+	                           sizeof(res->err));
+	if (res->rc == GT_CONTROL_OK) {
+		snprintf(res->applied, sizeof(res->applied), "%u-%u MHz", lo,
+		         hi);
+		res->differs =
+		    lo != (unsigned)ch->value || hi != (unsigned)ch->value2;
+	}
+}
+
+/* The loop stops, and each fan it concerns goes back to the firmware:
+ * every driven fan where the vendor drives them one by one, else the
+ * device's one fan control. */
+static void apply_fan_auto(struct gt_control_session *s,
+                           const struct gt_control_ops *ops,
+                           const struct gt_control_change *ch,
+                           struct gt_control_result *res)
+{
+	bool per_fan = ops->fan_per_index;
+	unsigned n = per_fan ? gt_control_change_fans(ch) : 1;
+
+	snprintf(res->asked, sizeof(res->asked), "automatic");
+	gt_control_session_loop_stop(s, ch->device);
+	if (!ops->fan_auto) {
+		no_setter(res, "fan control");
+		return;
+	}
+	for (unsigned f = 0; f < n; f++) {
+		if (per_fan && !gt_control_change_drives_fan(ch, f))
+			continue;
+		res->rc = ops->fan_auto(s->ctl, ch->dev, f, res->err,
+		                        sizeof(res->err));
+		if (res->rc != GT_CONTROL_OK)
+			return;
+	}
+	snprintf(res->applied, sizeof(res->applied), "automatic");
+}
+
+/* A curve the device's firmware runs: no loop, but the fan dialog shows
+ * it as gputop's. */
+static void firmware_curve(struct gt_control_session *s,
+                           const struct gt_control_ops *ops,
+                           const struct gt_control_change *ch,
+                           struct gt_control_result *res)
+{
+	struct gt_fancurve got = {0};
+	struct session_loop *l;
+
+	gt_control_session_loop_stop(s, ch->device);
+	if (!ops->fan_curve) {
+		no_setter(res, "firmware fan curve");
+		return;
+	}
+	res->rc = ops->fan_curve(s->ctl, ch->dev, &ch->curve, &got, res->err,
+	                         sizeof(res->err));
+	if (res->rc != GT_CONTROL_OK)
+		return;
+	if ((l = gt_control_session_loop(s, ch->device)) != NULL) {
+		l->firmware = true;
+		l->st.firmware = true;
+		l->st.curve = ch->curve;
+	}
+	res->differs = memcmp(got.pt, ch->curve.pt,
+	                      ch->curve.n * sizeof(got.pt[0])) != 0 ||
+	               got.n != ch->curve.n;
+	snprintf(res->applied, sizeof(res->applied), "firmware curve %s",
+	         res->differs ? "differs" : "as asked");
+}
+
+static void apply_fan_curve(struct gt_control_session *s,
+                            const struct gt_control_ops *ops,
+                            const struct gt_control_change *ch,
+                            struct gt_control_result *res)
+{
+	snprintf(res->asked, sizeof(res->asked), "fan curve");
+	if (ch->fan_method == GT_FAN_METHOD_AMD_FIRMWARE)
+		firmware_curve(s, ops, ch, res);
+	else if (ch->fan_method == GT_FAN_METHOD_NONE)
+		gt_control_session_refuse(
+		    res, "this device has no fan gputop can control");
+	else
+		gt_control_session_loop_start(s, ops, ch, res);
+}
+
+typedef void apply_fn(struct gt_control_session *s,
+                      const struct gt_control_ops *ops,
+                      const struct gt_control_change *ch,
+                      struct gt_control_result *res);
+
+static apply_fn *const appliers[] = {
+    [GT_CHANGE_POWER_LIMIT] = apply_power_limit,
+    [GT_CHANGE_PERF_LEVEL] = apply_perf_level,
+    [GT_CHANGE_POWER_PROFILE] = apply_power_profile,
+    [GT_CHANGE_FREQ_LIMITS] = apply_freq_limits,
+    [GT_CHANGE_FAN_AUTO] = apply_fan_auto,
+    [GT_CHANGE_FAN_CURVE] = apply_fan_curve,
+};
+
+/* The change through its kind's call and its vendor's ops; the lock is
+ * held. */
+static void apply_locked(struct gt_control_session *s,
+                         const struct gt_control_change *ch,
+                         struct gt_control_result *res)
+{
+	const struct gt_control_ops *ops =
+	    gt_control_vendor_ops(s->ctl, ch->vendor);
+	size_t k = (size_t)ch->kind;
+
+	if (k >= sizeof(appliers) / sizeof(appliers[0]) || !appliers[k])
+		gt_control_session_refuse(res, "unknown change kind %zu", k);
+	else if (!ops)
+		gt_control_session_refuse(
+		    res, "gputop changes settings of NVIDIA, AMD and Intel "
+		         "GPUs only");
+	else
+		appliers[k](s, ops, ch, res);
+	if (res->rc == GT_CONTROL_OK || res->rc == GT_CONTROL_FAILED)
+		s->changed |= gt_control_pending(s->ctl) > 0;
 }
 
 int gt_control_session_apply(struct gt_control_session *s,
@@ -480,116 +484,7 @@ int gt_control_session_apply(struct gt_control_session *s,
 	if (quiet)
 		gt_collector_quiesce(quiet);
 	pthread_mutex_lock(&s->lock);
-	switch (ch->kind) {
-	case GT_CHANGE_POWER_LIMIT:
-		if (ch->vendor == GT_VENDOR_NVIDIA) {
-			unsigned mw = 0;
-			snprintf(res->asked, sizeof(res->asked), "%lld mW",
-			         (long long)ch->value);
-			res->rc = gt_control_nvml_power_limit(
-			    s->ctl, ch->dev, (unsigned)ch->value, &mw, res->err,
-			    sizeof(res->err));
-			if (res->rc == GT_CONTROL_OK)
-				applied_unsigned(
-				    res, mw, (unsigned long)ch->value, "mW");
-		} else {
-			unsigned long uw = 0;
-			snprintf(res->asked, sizeof(res->asked), "%lld µW",
-			         (long long)ch->value);
-			res->rc =
-			    ch->vendor == GT_VENDOR_AMD
-			        ? gt_control_amd_power_cap(
-			              s->ctl, ch->dev, (unsigned long)ch->value,
-			              &uw, res->err, sizeof(res->err))
-			        : gt_control_intel_power_limit(
-			              s->ctl, ch->dev, (unsigned long)ch->value,
-			              &uw, res->err, sizeof(res->err));
-			if (res->rc == GT_CONTROL_OK)
-				applied_unsigned(
-				    res, uw, (unsigned long)ch->value, "µW");
-		}
-		break;
-	case GT_CHANGE_PERF_LEVEL: {
-		char lvl[GT_CONTROL_LEVEL_MAX] = "";
-		snprintf(res->asked, sizeof(res->asked), "%s", ch->text);
-		res->rc = gt_control_amd_perf_level(s->ctl, ch->dev, ch->text,
-		                                    lvl, sizeof(lvl), res->err,
-		                                    sizeof(res->err));
-		if (res->rc == GT_CONTROL_OK) {
-			snprintf(res->applied, sizeof(res->applied), "%s",
-			         lvl[0] ? lvl : "unread");
-			res->differs = lvl[0] && strcmp(lvl, ch->text) != 0;
-		}
-		break;
-	}
-	case GT_CHANGE_POWER_PROFILE: {
-		int idx = -1;
-		snprintf(res->asked, sizeof(res->asked), "profile %lld",
-		         (long long)ch->value);
-		res->rc = gt_control_amd_power_profile(
-		    s->ctl, ch->dev, (int)ch->value, &idx, res->err,
-		    sizeof(res->err));
-		if (res->rc == GT_CONTROL_OK) {
-			snprintf(res->applied, sizeof(res->applied),
-			         idx < 0 ? "unread" : "profile %d", idx);
-			res->differs = idx >= 0 && idx != (int)ch->value;
-		}
-		break;
-	}
-	case GT_CHANGE_FREQ_LIMITS: {
-		unsigned lo = 0, hi = 0;
-		snprintf(res->asked, sizeof(res->asked), "%lld-%lld MHz",
-		         (long long)ch->value, (long long)ch->value2);
-		res->rc = gt_control_intel_freq_limits(
-		    s->ctl, ch->dev, (unsigned)ch->value, (unsigned)ch->value2,
-		    &lo, &hi, res->err, sizeof(res->err));
-		if (res->rc == GT_CONTROL_OK) {
-			snprintf(res->applied, sizeof(res->applied),
-			         "%u-%u MHz", lo, hi);
-			res->differs = lo != (unsigned)ch->value ||
-			               hi != (unsigned)ch->value2;
-		}
-		break;
-	}
-	case GT_CHANGE_FAN_AUTO:
-		snprintf(res->asked, sizeof(res->asked), "automatic");
-		fan_auto(s, ch, res);
-		break;
-	case GT_CHANGE_FAN_CURVE:
-		snprintf(res->asked, sizeof(res->asked), "fan curve");
-		if (ch->fan_method == GT_FAN_METHOD_AMD_FIRMWARE) {
-			struct gt_fancurve got = {0};
-			stop_loop(s, ch->device);
-			res->rc = gt_control_amd_fan_curve(
-			    s->ctl, ch->dev, &ch->curve, &got, res->err,
-			    sizeof(res->err));
-			if (res->rc == GT_CONTROL_OK) {
-				struct loop *l = loop_for(s, ch->device);
-				if (l) {
-					l->firmware = true;
-					l->st.firmware = true;
-					l->st.curve = ch->curve;
-				}
-				res->differs =
-				    memcmp(got.pt, ch->curve.pt,
-				           ch->curve.n * sizeof(got.pt[0])) !=
-				        0 ||
-				    got.n != ch->curve.n;
-				snprintf(res->applied, sizeof(res->applied),
-				         "firmware curve %s",
-				         res->differs ? "differs" : "as asked");
-			}
-		} else if (ch->fan_method == GT_FAN_METHOD_NONE) {
-			res->rc = GT_CONTROL_REFUSED;
-			snprintf(res->err, sizeof(res->err),
-			         "this device has no fan gputop can control");
-		} else {
-			start_loop(s, ch, res);
-		}
-		break;
-	}
-	if (res->rc == GT_CONTROL_OK || res->rc == GT_CONTROL_FAILED)
-		s->changed |= gt_control_pending(s->ctl) > 0;
+	apply_locked(s, ch, res);
 	bool loops = s->guardian != NULL;
 	struct gt_collector *col = s->col;
 	pthread_mutex_unlock(&s->lock);
@@ -652,19 +547,6 @@ bool gt_control_session_changed(struct gt_control_session *s)
 	return c;
 }
 
-void gt_control_session_loop_status(struct gt_control_session *s, size_t device,
-                                    struct gt_control_loop_status *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->applied_cpercent = -1;
-	out->target_cpercent = -1;
-	out->temp_mc = GT_FAN_TEMP_INVALID;
-	pthread_mutex_lock(&s->lock);
-	if (device < s->nloops)
-		*out = s->loops[device].st;
-	pthread_mutex_unlock(&s->lock);
-}
-
 void gt_control_session_take_notice(struct gt_control_session *s, char *out,
                                     size_t len)
 {
@@ -678,29 +560,13 @@ void gt_control_session_tick(struct gt_control_session *s,
                              struct gt_collector *c, uint64_t now_ns)
 {
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->nloops; i++) {
-		struct loop *l = &s->loops[i];
-		struct gt_sample smp;
-		int64_t temp = GT_FAN_TEMP_INVALID;
-		if (!l->active)
-			continue;
-		/* A sample that did not move on (lost device, collector
-		 * behind) is a failed read: the panic rule applies. */
-		if (gt_collector_latest(c, i, &smp) == 0) {
-			if (smp.state != GT_DEV_LOST &&
-			    (!l->have_seq || smp.seq != l->last_seq))
-				temp = temp_of(&smp, l->method);
-			l->last_seq = smp.seq;
-			l->have_seq = true;
-		}
-		loop_step(s, l, temp, now_ns);
-	}
+	gt_control_session_loops_tick(s, c, now_ns);
 	if (s->guardian && gt_guardian_heartbeat(s->guardian) < 0 &&
 	    errno == EPIPE) {
 		/* The guardian restored everything (gputop was stopped or
 		 * hung for too long): the settings are reverted. */
 		for (size_t i = 0; i < s->nloops; i++)
-			stop_loop(s, i);
+			gt_control_session_loop_stop(s, i);
 		gt_guardian_free(s->guardian);
 		s->guardian = NULL;
 		snprintf(s->notice, sizeof(s->notice),
@@ -723,7 +589,7 @@ int gt_control_session_restore_all(struct gt_control_session *s, char *report,
 		report[0] = '\0';
 	pthread_mutex_lock(&s->lock);
 	for (size_t i = 0; i < s->nloops; i++)
-		stop_loop(s, i);
+		gt_control_session_loop_stop(s, i);
 	if (gt_control_pending(s->ctl) > 0)
 		rc = gt_control_restore_all(s->ctl, report, len);
 	if (s->guardian && rc == 0) {
@@ -739,7 +605,7 @@ int gt_control_session_release(struct gt_control_session *s)
 {
 	pthread_mutex_lock(&s->lock);
 	for (size_t i = 0; i < s->nloops; i++)
-		stop_loop(s, i);
+		gt_control_session_loop_stop(s, i);
 	int rc = gt_control_forget(s->ctl);
 	if (rc == 0 && s->guardian) {
 		gt_guardian_finish(s->guardian);

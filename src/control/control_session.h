@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctlsession.h - one control session: the control layer (control.h), the
- * guardian that restores if gputop dies or hangs (guardian.h) and the
- * software fan loops (fancurve.h), behind one lock, so that the dashboard's
- * dialogs (UI thread), the fan loops (collector thread, through the tick
- * hook) and the exit paths share them safely.
+ * control_session.h - one control session: the control layer (control.h)
+ * with the vendors of control_vendors.c, the guardian that restores if
+ * gputop dies or hangs (guardian.h) and the software fan loops
+ * (fancurve.h), behind one lock, so that the dashboard's dialogs (UI
+ * thread), the fan loops (collector thread, through the tick hook) and the
+ * exit paths share them safely.
  *
  * A change is described before it is made (gt_control_change_describe: the
  * exact files and values, or the NVML calls), applied with read-back
@@ -109,7 +110,7 @@ int gt_control_session_caps(struct gt_control_session *s,
                             const struct gt_static *st,
                             struct gt_control_caps *caps);
 
-/* ctlchange.c. The NVML fans a change concerns (fan_count, at least 1 and
+/* control_change.c. The NVML fans a change concerns (fan_count, at least 1 and
  * at most GT_MAX_FANS), and whether it drives fan f (fan_mask 0: all). */
 unsigned gt_control_change_fans(const struct gt_control_change *ch);
 bool gt_control_change_drives_fan(const struct gt_control_change *ch,

@@ -2,8 +2,9 @@
 /*
  * restore.c - the restore journal (see restore.h): noting originals,
  * checking every action against the sysfs root, the state file's text
- * format and its atomic save/load, and the reverse-order restore through
- * caller-supplied callbacks. No hardware access and no globals here.
+ * format (version 2 written, versions 1 and 2 read) and its atomic
+ * save/load, and the reverse-order restore through the caller's callback.
+ * No hardware access and no globals here.
  */
 #include "control/restore.h"
 
@@ -21,22 +22,25 @@
 #include "core/fileio.h"
 
 #define MAGIC   "gputop-restore"
-#define VERSION 1
+#define VERSION 2 /* written; version 1 is still read (see restore.h) */
 /* Whole-file cap: every action at the longest line, plus comments. */
 #define FILE_MAX ((GT_RESTORE_MAX_ACTIONS + 64) * GT_RESTORE_LINE_MAX)
 #define HEX      "0123456789abcdefABCDEF"
 
-/* Per kind: the state file's keyword, the key of its third field, and
- * whether it names a sysfs path. Fields one and two are dev= and time=;
- * sysfs alone has a fourth, value=. */
+/* Per kind: the state file's keyword, the key of its third field,
+ * whether it names a sysfs path, and the vendor it belongs to (NULL: the
+ * record names one). Fields one and two are dev= and time= (after
+ * vendor=); sysfs alone has a fourth, value=. */
 static const struct kind_desc {
 	const char *name, *key;
 	bool path;
+	const char *vendor;
 } kinds[] = {
-    [GT_RESTORE_SYSFS] = {"sysfs", "path", true},
-    [GT_RESTORE_NVML_FAN_AUTO] = {"nvml-fan-auto", "fan", false},
-    [GT_RESTORE_NVML_POWER_LIMIT] = {"nvml-power-limit", "mw", false},
-    [GT_RESTORE_AMD_FAN_CURVE_RESET] = {"amd-fan-curve-reset", "path", true},
+    [GT_RESTORE_SYSFS] = {"sysfs", "path", true, NULL},
+    [GT_RESTORE_NVML_FAN_AUTO] = {"nvml-fan-auto", "fan", false, "nvml"},
+    [GT_RESTORE_NVML_POWER_LIMIT] = {"nvml-power-limit", "mw", false, "nvml"},
+    [GT_RESTORE_AMD_FAN_CURVE_RESET] = {"amd-fan-curve-reset", "path", true,
+                                        "amdgpu"},
 };
 #define KIND_MAX GT_RESTORE_AMD_FAN_CURVE_RESET
 
@@ -94,38 +98,42 @@ int gt_restore_init(struct gt_restore_journal *j, const char *root)
 }
 
 static int build(struct gt_restore_action *a, enum gt_restore_kind k,
-                 const char *dev, const char *path, const char *value,
-                 uint32_t num, int64_t time_s)
+                 const char *vendor, const char *dev, const char *path,
+                 const char *value, uint32_t num, int64_t time_s)
 {
 	*a = (struct gt_restore_action){.kind = k, .time_s = time_s};
 	if (k == GT_RESTORE_NVML_FAN_AUTO)
 		a->fan = num;
 	else
 		a->mw = num;
-	if (put(a->dev, sizeof(a->dev), dev) ||
+	if (put(a->vendor, sizeof(a->vendor),
+	        kinds[k].vendor ? kinds[k].vendor : vendor) ||
+	    put(a->dev, sizeof(a->dev), dev) ||
 	    (kinds[k].path && put(a->path, sizeof(a->path), path)) ||
 	    (k == GT_RESTORE_SYSFS && put(a->value, sizeof(a->value), value)))
 		return -1;
 	return 0;
 }
 
-int gt_restore_action_sysfs(struct gt_restore_action *a, const char *dev,
-                            const char *path, const char *original,
-                            int64_t time_s)
+int gt_restore_action_sysfs(struct gt_restore_action *a, const char *vendor,
+                            const char *dev, const char *path,
+                            const char *original, int64_t time_s)
 {
-	return build(a, GT_RESTORE_SYSFS, dev, path, original, 0, time_s);
+	return build(a, GT_RESTORE_SYSFS, vendor, dev, path, original, 0,
+	             time_s);
 }
 
 int gt_restore_action_fan_auto(struct gt_restore_action *a, const char *dev,
                                unsigned fan, int64_t time_s)
 {
-	return build(a, GT_RESTORE_NVML_FAN_AUTO, dev, NULL, NULL, fan, time_s);
+	return build(a, GT_RESTORE_NVML_FAN_AUTO, NULL, dev, NULL, NULL, fan,
+	             time_s);
 }
 
 int gt_restore_action_power_limit(struct gt_restore_action *a, const char *dev,
                                   uint32_t original_mw, int64_t time_s)
 {
-	return build(a, GT_RESTORE_NVML_POWER_LIMIT, dev, NULL, NULL,
+	return build(a, GT_RESTORE_NVML_POWER_LIMIT, NULL, dev, NULL, NULL,
 	             original_mw, time_s);
 }
 
@@ -133,8 +141,8 @@ int gt_restore_action_fan_curve_reset(struct gt_restore_action *a,
                                       const char *dev, const char *dev_dir,
                                       int64_t time_s)
 {
-	return build(a, GT_RESTORE_AMD_FAN_CURVE_RESET, dev, dev_dir, NULL, 0,
-	             time_s);
+	return build(a, GT_RESTORE_AMD_FAN_CURVE_RESET, NULL, dev, dev_dir,
+	             NULL, 0, time_s);
 }
 
 static bool is_ctl(unsigned char c)
@@ -176,6 +184,24 @@ static int check_path(const struct gt_restore_journal *j, const char *path,
 	return 0;
 }
 
+/* The vendor: a name, the kind's own where it has one; "" (a version-1
+ * sysfs record) where the kind names none. */
+static int check_vendor(const struct gt_restore_action *a, char *err,
+                        size_t len)
+{
+	const char *v = a->vendor, *own = kinds[a->kind].vendor;
+
+	if (!memchr(v, '\0', sizeof(a->vendor)) ||
+	    strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(v))
+		return fail(err, len,
+		            "vendor is not a name (lower-case letters and "
+		            "digits)");
+	if (own && strcmp(v, own) != 0)
+		return fail(err, len, "%s records are %s's, not \"%s\"'s",
+		            kinds[a->kind].name, own, v);
+	return 0;
+}
+
 int gt_restore_check(const struct gt_restore_journal *j,
                      const struct gt_restore_action *a, char *err, size_t len)
 {
@@ -183,6 +209,8 @@ int gt_restore_check(const struct gt_restore_journal *j,
 
 	if (!kind_ok(a->kind))
 		return fail(err, len, "unknown action kind %d", (int)a->kind);
+	if (check_vendor(a, err, len))
+		return -1;
 	if (!memchr(d, '\0', sizeof(a->dev)) || !d[0] ||
 	    strspn(d, HEX ":.") != strlen(d))
 		return fail(err, len,
@@ -300,8 +328,13 @@ int gt_restore_format(const struct gt_restore_journal *j, char *buf, size_t len,
 
 		if (gt_restore_check(j, a, why, sizeof(why)))
 			return fail(err, errlen, "action %zu: %s", i + 1, why);
-		emit(&o, "%s dev=%s time=%lld", kinds[a->kind].name, a->dev,
-		     (long long)a->time_s);
+		if (!a->vendor[0])
+			return fail(err, errlen,
+			            "action %zu: no vendor (a version-1 record "
+			            "that no vendor claims)",
+			            i + 1);
+		emit(&o, "%s vendor=%s dev=%s time=%lld", kinds[a->kind].name,
+		     a->vendor, a->dev, (long long)a->time_s);
 		if (kinds[a->kind].path)
 			emit_escaped(&o, "path", a->path);
 		if (a->kind == GT_RESTORE_SYSFS)
@@ -376,19 +409,22 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* "KIND dev=ID time=SECONDS KEY=X[ value=V]" (see restore.h). Each %[^ ]
- * is bounded by the escaped size of its field, and %n must reach the end
- * of the line, so an overlong field or trailing junk is malformed, not
- * silently cut. */
-static int parse_action(const char *line, struct gt_restore_action *a,
-                        char *why, size_t wl)
+/* "KIND vendor=NAME dev=ID time=SECONDS KEY=X[ value=V]" (see restore.h;
+ * version 1 has no vendor=). Each %[^ ] is bounded by the escaped size of
+ * its field (the vendor's by one byte more than fits, so that a long one
+ * is refused, not cut), and %n must reach the end of the line, so an
+ * overlong field or trailing junk is malformed, not silently cut. */
+static int parse_action(const char *line, int version,
+                        struct gt_restore_action *a, char *why, size_t wl)
 {
 	char dev[GT_RESTORE_DEV_MAX + 1], t[24], key[8],
-	    x[3 * GT_RESTORE_PATH_MAX], v[3 * GT_RESTORE_VALUE_MAX] = "";
+	    x[3 * GT_RESTORE_PATH_MAX],
+	    v[3 * GT_RESTORE_VALUE_MAX] = "",
+	          vendor[GT_RESTORE_VENDOR_MAX + 1] = "";
 	const char *rest = NULL;
 	int k, used = -1, more = 0;
 	uint64_t u = 0;
-	bool ok;
+	bool ok = true;
 
 	for (k = GT_RESTORE_SYSFS; k <= KIND_MAX && !rest; k++) {
 		size_t kl = strlen(kinds[k].name);
@@ -398,7 +434,13 @@ static int parse_action(const char *line, struct gt_restore_action *a,
 	if (!rest)
 		return fail(why, wl, "unknown record");
 	*a = (struct gt_restore_action){.kind = (enum gt_restore_kind)-- k};
-	ok = sscanf(rest, "dev=%64[^ ] time=%20[^ ] %7[a-z]=%767[^ ]%n", dev, t,
+	if (version > 1) {
+		ok = sscanf(rest, "vendor=%16[^ ]%n", vendor, &used) == 1 &&
+		     rest[used] == ' ';
+		rest += ok ? used + 1 : 0;
+	}
+	ok = ok &&
+	     sscanf(rest, "dev=%64[^ ] time=%20[^ ] %7[a-z]=%767[^ ]%n", dev, t,
 	            key, x, &used) == 4 &&
 	     strcmp(key, kinds[k].key) == 0;
 	if (ok && k == GT_RESTORE_SYSFS) {
@@ -407,10 +449,17 @@ static int parse_action(const char *line, struct gt_restore_action *a,
 	}
 	if (!ok || rest[used] != '\0')
 		return fail(why, wl,
-		            "malformed %s record (expected: %s "
+		            "malformed %s record (expected: %s%s "
 		            "dev=ID time=SECONDS %s=...%s)",
-		            kinds[k].name, kinds[k].name, kinds[k].key,
+		            kinds[k].name, kinds[k].name,
+		            version > 1 ? " vendor=NAME" : "", kinds[k].key,
 		            k == GT_RESTORE_SYSFS ? " value=..." : "");
+	/* Version 1: the kind's own vendor, or none for sysfs (restore.h). */
+	if (put(a->vendor, sizeof(a->vendor),
+	        version > 1       ? vendor
+	        : kinds[k].vendor ? kinds[k].vendor
+	                          : ""))
+		return fail(why, wl, "vendor: too long");
 	if (put(a->dev, sizeof(a->dev), dev))
 		return fail(why, wl, "dev: too long");
 	if (parse_u64(t, INT64_MAX, &u))
@@ -437,9 +486,9 @@ static int parse_action(const char *line, struct gt_restore_action *a,
 	return 0;
 }
 
-/* One non-comment line (NUL-terminated copy): the header, an action or
- * the end line. */
-static int parse_record(const char *line, bool *header, bool *ended,
+/* One non-comment line (NUL-terminated copy): the header (which sets
+ * *version), an action or the end line. */
+static int parse_record(const char *line, int *version, bool *ended,
                         struct gt_restore_journal *j, char *why, size_t wl)
 {
 	struct gt_restore_action a;
@@ -449,15 +498,16 @@ static int parse_record(const char *line, bool *header, bool *ended,
 
 	if (*ended)
 		return fail(why, wl, "data after the end line");
-	if (!*header) {
+	if (!*version) {
 		if (strncmp(line, MAGIC " ", sizeof(MAGIC)) != 0)
 			return fail(why, wl, "not a gputop restore file");
-		if (strcmp(line + sizeof(MAGIC), "1") != 0)
+		if (strcmp(line + sizeof(MAGIC), "1") != 0 &&
+		    strcmp(line + sizeof(MAGIC), "2") != 0)
 			return fail(why, wl,
 			            "unsupported version (this gputop "
-			            "reads version %d)",
+			            "reads versions 1 and %d)",
 			            VERSION);
-		*header = true;
+		*version = line[sizeof(MAGIC)] - '0';
 		return 0;
 	}
 	if (strncmp(line, "end ", 4) == 0) {
@@ -471,7 +521,7 @@ static int parse_record(const char *line, bool *header, bool *ended,
 		*ended = true;
 		return 0;
 	}
-	if (parse_action(line, &a, why, wl))
+	if (parse_action(line, *version, &a, why, wl))
 		return -1;
 	rc = gt_restore_note(j, &a, why, wl);
 	if (rc == 1)
@@ -484,8 +534,9 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
                      size_t len)
 {
 	char why[GT_RESTORE_PATH_MAX + 96], copy[GT_RESTORE_LINE_MAX];
-	bool header = false, ended = false;
+	bool ended = false;
 	size_t pos = 0, lineno = 0;
+	int version = 0; /* 0 until the header is read */
 
 	if (gt_restore_init(j, root))
 		return fail(err, len, "%s: bad sysfs root", name);
@@ -512,7 +563,7 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
 		if (!bad && n > 0 && line[0] != '#') {
 			memcpy(copy, line, n);
 			copy[n] = '\0';
-			bad = parse_record(copy, &header, &ended, j, why,
+			bad = parse_record(copy, &version, &ended, j, why,
 			                   sizeof(why));
 		}
 		if (bad) {
@@ -523,8 +574,8 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
 	if (!ended) {
 		j->n = 0;
 		return fail(err, len, "%s:%zu: %s", name, lineno + 1,
-		            header ? "truncated file: no end line"
-		                   : "empty file: no gputop-restore header");
+		            version ? "truncated file: no end line"
+		                    : "empty file: no gputop-restore header");
 	}
 	return 0;
 }
@@ -675,26 +726,6 @@ int gt_restore_default_path(char *buf, size_t len)
 /* Restore                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Calls the callback for a's kind; false if there is none. */
-static bool dispatch(const struct gt_restore_ops *ops,
-                     const struct gt_restore_action *a, int *rc)
-{
-	if (ops && a->kind == GT_RESTORE_SYSFS && ops->sysfs_write)
-		*rc = ops->sysfs_write(ops->ctx, a->path, a->value);
-	else if (ops && a->kind == GT_RESTORE_NVML_FAN_AUTO &&
-	         ops->nvml_fan_auto)
-		*rc = ops->nvml_fan_auto(ops->ctx, a->dev, a->fan);
-	else if (ops && a->kind == GT_RESTORE_NVML_POWER_LIMIT &&
-	         ops->nvml_power_limit)
-		*rc = ops->nvml_power_limit(ops->ctx, a->dev, a->mw);
-	else if (ops && a->kind == GT_RESTORE_AMD_FAN_CURVE_RESET &&
-	         ops->amd_fan_curve_reset)
-		*rc = ops->amd_fan_curve_reset(ops->ctx, a->path);
-	else
-		return false;
-	return true;
-}
-
 int gt_restore_apply(const struct gt_restore_journal *j,
                      const struct gt_restore_ops *ops, char *report, size_t len)
 {
@@ -714,7 +745,7 @@ int gt_restore_apply(const struct gt_restore_journal *j,
 		const struct gt_restore_action *a = &j->a[i];
 		int rc = 0;
 
-		/* Never hand the callbacks something a state file could not
+		/* Never hand the callback something a state file could not
 		 * hold: the same rules as note and load. Checked first so that
 		 * the report never echoes a refused (hostile) string. */
 		if (gt_restore_check(j, a, why, sizeof(why))) {
@@ -731,10 +762,10 @@ int gt_restore_apply(const struct gt_restore_journal *j,
 			emit(&o, " fan %u", a->fan);
 		if (a->kind == GT_RESTORE_NVML_POWER_LIMIT)
 			emit(&o, " <- %u mW", (unsigned)a->mw);
-		if (!dispatch(ops, a, &rc)) {
+		if (!ops || !ops->restore) {
 			emit(&o, ": FAILED: no handler\n");
 			failures++;
-		} else if (rc == 0) {
+		} else if ((rc = ops->restore(ops->ctx, a)) == 0) {
 			emit(&o, ": ok\n");
 		} else {
 			failures++;

@@ -6,28 +6,43 @@
  * and applied on every exit path (normal quit, signals, the guardian after
  * a kill or hang, `gputop --restore` after a power loss). This module owns
  * the list, its text format and the order of the restore; the actual
- * writes are callbacks (struct gt_restore_ops), so it touches no hardware.
+ * writes are a callback's (struct gt_restore_ops), so it touches no
+ * hardware.
  *
- * State file format (version 1), UTF-8 text, one record a line:
+ * State file format (version 2), UTF-8 text, one record a line:
  *
  *   # comment lines and blank lines are ignored
- *   gputop-restore 1                          first record: magic, version
- *   sysfs dev=D time=T path=P value=V         write V back to file P
- *   nvml-fan-auto dev=D time=T fan=N          nvmlDeviceSetDefaultFanSpeed_v2
- *   nvml-power-limit dev=D time=T mw=W        set the power limit back to W
- *   amd-fan-curve-reset dev=D time=T path=P   'r' + 'c' to P's fan_curve
- *   end N                                     last record: N actions above
+ *   gputop-restore 2                   first record: magic, version
+ *   sysfs vendor=N dev=D time=T path=P value=V
+ *                                      write V back to file P
+ *   nvml-fan-auto vendor=nvml dev=D time=T fan=F
+ *                                      nvmlDeviceSetDefaultFanSpeed_v2
+ *   nvml-power-limit vendor=nvml dev=D time=T mw=W
+ *                                      set the power limit back to W
+ *   amd-fan-curve-reset vendor=amdgpu dev=D time=T path=P
+ *                                      'r' + 'c' to P's fan_curve
+ *   end K                              last record: K actions above
  *
- * Fields appear exactly in that order, separated by a space. D is the
- * device's PCI bus id (hex digits, ':' and '.'), T the wall-clock second
- * (Unix time) the original was noted, N and W decimal. P and V are
- * %-escaped: every byte that is not printable ASCII, and ' ', '%', is
- * written as %XX, so no value can split a line or a field. Decoded, P must
- * be an absolute path under the sysfs root with no "..", and neither P nor
- * V may hold a control character: a journal that contains one is refused
- * when noted, saved or loaded. Actions are listed in the order noted;
- * the restore runs in reverse. A file without its "end" line (truncated)
- * is refused whole.
+ * Fields appear exactly in that order, separated by a space. N is the
+ * vendor whose control code made the change and restores it (struct
+ * gt_control_ops's name: lower-case letters and digits, at most
+ * GT_RESTORE_VENDOR_MAX - 1); the nvml-* and amd-* records can only be
+ * that vendor's. D is the device's PCI bus id (hex digits, ':' and '.'), T
+ * the wall-clock second (Unix time) the original was noted, F, W and K
+ * decimal. P and V are %-escaped: every byte that is not printable ASCII,
+ * and ' ', '%', is written as %XX, so no value can split a line or a
+ * field. Decoded, P must be an absolute path under the sysfs root with no
+ * "..", and neither P nor V may hold a control character: a journal that
+ * contains one is refused when noted, saved or loaded. Actions are listed
+ * in the order noted; the restore runs in reverse. A file without its
+ * "end" line (truncated) is refused whole.
+ *
+ * Version 1 (gputop before the vendor field) is the same without
+ * " vendor=N", and still loads: its nvml-* records are NVIDIA's, its
+ * amd-fan-curve-reset records AMD's, and its sysfs records are left
+ * without a vendor (""), for the control to offer each path to the sysfs
+ * vendors in turn (struct gt_control_ops.owns_file). Only version 2 is
+ * written, so a record without a vendor cannot be saved.
  */
 #ifndef GPUTOP_RESTORE_H
 #define GPUTOP_RESTORE_H
@@ -40,6 +55,7 @@
 #define GT_RESTORE_PATH_MAX     256 /* sysfs path, NUL included */
 #define GT_RESTORE_VALUE_MAX    128 /* amdgpu parses at most 127 bytes a write */
 #define GT_RESTORE_LINE_MAX     2048 /* longer lines in a state file: refused */
+#define GT_RESTORE_VENDOR_MAX   16   /* vendor name, NUL included */
 #define GT_RESTORE_DEFAULT_ROOT "/sys"
 
 enum gt_restore_kind {
@@ -51,6 +67,9 @@ enum gt_restore_kind {
 
 struct gt_restore_action {
 	enum gt_restore_kind kind;
+	/* The vendor that restores it (gt_control_ops.name); "" only for a
+	 * sysfs record of a version-1 file. */
+	char vendor[GT_RESTORE_VENDOR_MAX];
 	char dev[GT_RESTORE_DEV_MAX]; /* PCI bus id, e.g. 0000:03:00.0 */
 	int64_t time_s;               /* Unix time the original was noted */
 	char path[GT_RESTORE_PATH_MAX];
@@ -71,10 +90,11 @@ struct gt_restore_journal {
 int gt_restore_init(struct gt_restore_journal *j, const char *root);
 
 /* Builders: fill a, refusing (-1) strings that do not fit rather than
- * truncating them (a truncated path is another file). */
-int gt_restore_action_sysfs(struct gt_restore_action *a, const char *dev,
-                            const char *path, const char *original,
-                            int64_t time_s);
+ * truncating them (a truncated path is another file). A sysfs write
+ * names its vendor; the other kinds are their vendor's own. */
+int gt_restore_action_sysfs(struct gt_restore_action *a, const char *vendor,
+                            const char *dev, const char *path,
+                            const char *original, int64_t time_s);
 int gt_restore_action_fan_auto(struct gt_restore_action *a, const char *dev,
                                unsigned fan, int64_t time_s);
 int gt_restore_action_power_limit(struct gt_restore_action *a, const char *dev,
@@ -136,20 +156,20 @@ int gt_restore_default_path(char *buf, size_t len);
 int gt_restore_path_for(unsigned euid, const char *xdg_state_home,
                         const char *home, char *buf, size_t len);
 
-/* The restore itself. Every callback gets ctx first and returns 0 or a
- * negative errno. The real ones write sysfs or call NVML; tests record. */
+/* The restore itself: one callback per action, which gets ctx and the
+ * action (its vendor says whose code puts it back) and returns 0 or a
+ * negative errno. The real one is the control's (gt_control_restore_ops);
+ * tests record. */
 struct gt_restore_ops {
 	void *ctx;
-	int (*sysfs_write)(void *ctx, const char *path, const char *value);
-	int (*nvml_fan_auto)(void *ctx, const char *dev, unsigned fan);
-	int (*nvml_power_limit)(void *ctx, const char *dev, uint32_t mw);
-	int (*amd_fan_curve_reset)(void *ctx, const char *dev_dir);
+	int (*restore)(void *ctx, const struct gt_restore_action *a);
 };
 
 /* Performs every action in reverse order of noting (the last change is
  * undone first, so e.g. pwm1 goes back before pwm1_enable hands the fan to
  * the firmware), carrying on past failures, and writes one line per action
- * to report ("ok" or "FAILED: reason"). A missing callback is a failure.
+ * to report ("ok" or "FAILED: reason"). A missing callback is a failure
+ * ("no handler").
  * Returns the number of failures: clear the state file only when 0. */
 int gt_restore_apply(const struct gt_restore_journal *j,
                      const struct gt_restore_ops *ops, char *report,

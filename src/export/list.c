@@ -3,7 +3,7 @@
  * list.c - `gputop --list` (see list.h). Says why a backend found nothing,
  * in words a user can act on, instead of a bare "no GPU"; and lists every
  * DRM device no backend took (radeon, nouveau, virtual and firmware
- * framebuffers) with the reason, from drmdev.c's one table of reasons.
+ * framebuffers) with the reason, from linux/drmdev.c's one table of reasons.
  */
 #include "export/list.h"
 

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linux/drmnode.h"
 #include "core/model.h"
 #include "linux/sysfs.h"
 
@@ -226,15 +225,6 @@ bool gt_drmdev_live_root(const char *sysfs_root)
 	char real[PATH_MAX];
 	return realpath(sysfs_root ? sysfs_root : "/sys", real) &&
 	       strcmp(real, "/sys") == 0;
-}
-
-int gt_drmdev_discover(const char *sysfs_root, struct gt_drmdev **out,
-                       size_t *n)
-{
-	int rc = gt_drmdev_scan(sysfs_root, out, n);
-	if (rc == 0 && *n > 0 && gt_drmdev_live_root(sysfs_root))
-		gt_drmnode_attach(*out, *n);
-	return rc;
 }
 
 /* Drivers of DRM devices gputop has no backend for, and why. Kernel driver

@@ -5,10 +5,11 @@
  * power state. Shared by the amdgpu and Intel backends and by --list for
  * devices no backend supports (radeon, nouveau, virtual GPUs).
  *
- * On the live system (the sysfs root is /sys) gt_drmdev_discover adds what
- * libdrm knows (drmnode.c): the device node paths, and for the devices a
- * backend keeps, the DRM driver name and version. A copied tree (--sysfs)
- * has no device nodes of its own, so libdrm is not asked there.
+ * Sysfs only: what libdrm adds on the live system (the device node paths,
+ * the DRM driver name and version) is drmnode.h's, whose
+ * gt_drmnode_discover is this scan with libdrm's answers merged in. A
+ * copied tree (--sysfs) has no device nodes of its own, so libdrm is not
+ * asked there.
  */
 #ifndef GPUTOP_DRMDEV_H
 #define GPUTOP_DRMDEV_H
@@ -55,11 +56,6 @@ struct gt_drmdev {
  * A missing class/drm directory is not an error: zero devices. Returns 0,
  * or -errno for an unreadable directory or ENOMEM. Reads sysfs only. */
 int gt_drmdev_scan(const char *sysfs_root, struct gt_drmdev **out, size_t *n);
-
-/* gt_drmdev_scan, then, on the live system only, one drmGetDevices2 call
- * for the node paths of every device (no device node is opened). */
-int gt_drmdev_discover(const char *sysfs_root, struct gt_drmdev **out,
-                       size_t *n);
 
 /* True when sysfs_root (NULL = "/sys") is the live /sys: the device nodes
  * in /dev/dri are those of the devices it lists. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * drmnode.c - libdrm's device nodes and driver versions (see drmnode.h).
+ * drmnode.c - libdrm's device nodes and driver versions (see drmnode.h),
+ * and discovery: drmdev.c's sysfs scan with libdrm's nodes merged in.
  */
 #include "linux/drmnode.h"
 
@@ -115,6 +116,15 @@ void gt_drmnode_attach(struct gt_drmdev *devs, size_t n)
 			snprintf(devs[i].render_node,
 			         sizeof(devs[i].render_node), "/dev/dri/%s",
 			         devs[i].render);
+}
+
+int gt_drmnode_discover(const char *sysfs_root, struct gt_drmdev **out,
+                        size_t *n)
+{
+	int rc = gt_drmdev_scan(sysfs_root, out, n);
+	if (rc == 0 && *n > 0 && gt_drmdev_live_root(sysfs_root))
+		gt_drmnode_attach(*out, *n);
+	return rc;
 }
 
 static int read_version(struct gt_drmdev *d)

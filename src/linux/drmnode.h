@@ -3,7 +3,7 @@
  * drmnode.h - what libdrm says about DRM devices on the live system: the
  * device node paths (drmGetDevices2) and the DRM driver's name and version
  * (drmGetVersion on the render node). The only file that calls libdrm's
- * core library (libdrm_amdgpu has amdgpu_drm.c).
+ * core library (libdrm_amdgpu has collectors/amdgpu_libdrm.c).
  *
  * Rules:
  *  - Only for the live /sys: the nodes of a copied tree (--sysfs) are not
@@ -49,6 +49,12 @@ void gt_drmnode_merge_all(struct gt_drmdev *devs, size_t n,
 
 /* d->drm_name and d->drm_version from a drmGetVersion reply. */
 void gt_drmnode_set_version(struct gt_drmdev *d, const drmVersion *v);
+
+/* gt_drmdev_scan, then, on the live system only, one drmGetDevices2 call
+ * for the node paths of every device (no device node is opened): the
+ * discovery the backends use. */
+int gt_drmnode_discover(const char *sysfs_root, struct gt_drmdev **out,
+                        size_t *n);
 
 /* Live: one drmGetDevices2 call, merged into devs. Devices libdrm does
  * not list get "/dev/dri/<render>" from sysfs's render node name. */

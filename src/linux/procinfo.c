@@ -497,48 +497,67 @@ static void copy_out(const struct gt_procinfo *pi,
 	}
 }
 
-void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
-                      uint64_t now_ns)
+/* p's host side unknown, for why. */
+static void host_unknown(struct gt_process *p, enum gt_why why)
 {
-	struct pi_stat st;
-	size_t len;
-	int err = ENOENT, fd = -1, dfd = -1;
+	p->host_known = false;
+	gt_val_fail(&p->f[GT_P_CPU], why, 0);
+	gt_val_fail(&p->f[GT_P_HOST_MEM], why, 0);
+}
+
+/* A pid found missing a few rounds ago is not looked up again yet. Returns
+ * true when that answered p. */
+static bool fill_absent(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                        struct gt_process *p)
+{
+	if (!e || e->absent_until <= pi->round)
+		return false;
+	e->round = pi->round;
+	host_unknown(p, GT_WHY_NOT_COLLECTED);
+	return true;
+}
+
+/* Steady state in our own pid namespace: one clock_gettime and one small
+ * read on a kept descriptor; every PI_RECHECK_ROUNDS rounds (spread over
+ * pids) comm too. Returns true when that answered p. */
+static bool fill_steady(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                        struct gt_process *p, uint64_t now_ns)
+{
 	uint64_t cpu_ns, pages;
-	struct gt_procinfo_entry tmp,
-	    *e = p->pid > 0 ? gt_procinfo_cache_find(pi, p->pid) : NULL;
 
-	if (e && e->absent_until > pi->round) {
+	if (!e || !e->fast_open || !e->statics)
+		return false;
+	bool recheck = (pi->round + (uint64_t)e->pid) % PI_RECHECK_ROUNDS == 0;
+	enum fast_result r = fast_read(pi, e, recheck, &cpu_ns, &pages);
+	if (r == FAST_OK) {
 		e->round = pi->round;
-		p->host_known = false;
-		gt_val_fail(&p->f[GT_P_CPU], GT_WHY_NOT_COLLECTED, 0);
-		gt_val_fail(&p->f[GT_P_HOST_MEM], GT_WHY_NOT_COLLECTED, 0);
-		return;
+		fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
+		set_rss_pages(pi, pages, &p->f[GT_P_HOST_MEM]);
+		copy_out(pi, e, p);
+		return true;
 	}
+	if (r == FAST_GONE)
+		gt_procinfo_entry_close_fast(pi, e);
+	/* FAST_EXEC: stat tells the new comm; the kept descriptors still pin
+	 * the same process. */
+	return false;
+}
 
-	/* Steady state in our own pid namespace: one clock_gettime and one
-	 * small read on a kept descriptor; every PI_RECHECK_ROUNDS rounds
-	 * (spread over pids) comm too. */
-	if (e && e->fast_open && e->statics) {
-		bool recheck =
-		    (pi->round + (uint64_t)e->pid) % PI_RECHECK_ROUNDS == 0;
-		enum fast_result r = fast_read(pi, e, recheck, &cpu_ns, &pages);
-		if (r == FAST_OK) {
-			e->round = pi->round;
-			fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
-			set_rss_pages(pi, pages, &p->f[GT_P_HOST_MEM]);
-			copy_out(pi, e, p);
-			return;
-		}
-		if (r == FAST_GONE)
-			gt_procinfo_entry_close_fast(pi, e);
-		/* FAST_EXEC: stat below tells the new comm; the kept
-		 * descriptors still pin the same process. */
-	}
+/* Reads and parses p's stat into *st: through e's kept descriptor while
+ * it is still the same task, else below a newly opened pid directory
+ * (*dfd, and stat's own *fd: the caller's to close or keep, also on
+ * failure). 0 or an errno value. */
+static int read_stat(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                     const struct gt_process *p, struct pi_stat *st, int *fd,
+                     int *dfd)
+{
+	size_t len;
+	int err = ENOENT;
 
 	if (e && e->fd_open) {
 		err = read_fd(pi, e->stat_fd, PI_STAT_MAX, &len);
-		if (err || !parse_stat(pi->buf, len, &st) ||
-		    st.start != e->start) {
+		if (err || !parse_stat(pi->buf, len, st) ||
+		    st->start != e->start) {
 			gt_procinfo_entry_close_fd(pi, e); /* the task ended */
 			err = ENOENT;
 		}
@@ -549,70 +568,87 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	bool gone = err && p->pid > 0 && pi->own_ns &&
 	            kill((pid_t)p->pid, 0) != 0 && errno == ESRCH;
 	if (err && p->pid > 0 && !gone) {
-		dfd = pi_open_dir(pi, p->pid);
-		fd = pi_openat(dfd, "stat");
-		err = fd < 0 ? errno : read_fd(pi, fd, PI_STAT_MAX, &len);
-		if (!err && !parse_stat(pi->buf, len, &st))
+		*dfd = pi_open_dir(pi, p->pid);
+		*fd = pi_openat(*dfd, "stat");
+		err = *fd < 0 ? errno : read_fd(pi, *fd, PI_STAT_MAX, &len);
+		if (!err && !parse_stat(pi->buf, len, st))
 			err = EINVAL;
 	}
-	if (err) {
-		enum gt_why why = why_of_errno(err);
-		if (fd >= 0)
-			close(fd);
-		if (dfd >= 0)
-			close(dfd);
-		if (err == ENOENT && p->pid > 0) {
-			/* Remember the absence for a few rounds. */
-			if (!e)
-				e = gt_procinfo_cache_add(pi, p->pid, 0);
-			if (e) {
-				e->round = pi->round;
-				e->absent_until = pi->round + PI_ABSENT_ROUNDS;
-			}
-		}
-		p->host_known = false;
-		gt_val_fail(&p->f[GT_P_CPU], why, 0);
-		gt_val_fail(&p->f[GT_P_HOST_MEM], why, 0);
-		return;
-	}
+	return err;
+}
 
-	bool cached = true;
-	if (e && e->start != st.start) /* the pid was reused */
-		gt_procinfo_entry_reset(pi, e, p->pid, st.start);
+/* stat could not be read (err): the descriptors are closed, a missing pid
+ * is remembered for a few rounds, and p's host side is unknown. */
+static void fill_unreadable(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                            struct gt_process *p, int err, int fd, int dfd)
+{
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	if (err == ENOENT && p->pid > 0) {
+		if (!e)
+			e = gt_procinfo_cache_add(pi, p->pid, 0);
+		if (e) {
+			e->round = pi->round;
+			e->absent_until = pi->round + PI_ABSENT_ROUNDS;
+		}
+	}
+	host_unknown(p, why_of_errno(err));
+}
+
+/* The cache entry of the task st describes: e, reset when the pid was
+ * reused, or a new one; tmp, reset, when there is no memory for one
+ * (*cached false: answered once, uncached). A new comm (first sight or an
+ * exec) marks the command line to be read again. */
+static struct gt_procinfo_entry *
+stat_entry(struct gt_procinfo *pi, struct gt_procinfo_entry *e, int32_t pid,
+           const struct pi_stat *st, struct gt_procinfo_entry *tmp,
+           bool *cached)
+{
+	*cached = true;
+	if (e && e->start != st->start) /* the pid was reused */
+		gt_procinfo_entry_reset(pi, e, pid, st->start);
 	if (!e)
-		e = gt_procinfo_cache_add(pi, p->pid, st.start);
+		e = gt_procinfo_cache_add(pi, pid, st->start);
 	if (!e) {
-		/* No memory for the cache: answer this once, uncached. */
-		memset(&tmp, 0, sizeof(tmp));
-		gt_procinfo_entry_reset(pi, &tmp, p->pid, st.start);
-		e = &tmp;
-		cached = false;
+		memset(tmp, 0, sizeof(*tmp));
+		gt_procinfo_entry_reset(pi, tmp, pid, st->start);
+		e = tmp;
+		*cached = false;
 	}
 	e->round = pi->round;
-	if (strcmp(e->comm, st.comm) != 0) {
-		/* First sight or an exec: the command line is another. */
-		memcpy(e->comm, st.comm, sizeof(e->comm));
+	if (strcmp(e->comm, st->comm) != 0) {
+		memcpy(e->comm, st->comm, sizeof(e->comm));
 		e->statics = false;
 		e->empty_cmdline_reads = 0;
 	}
+	return e;
+}
 
-	/* stat came through the kept descriptor: the reads below (of the
-	 * first sight of an image, or the setup of the fast path) need the
-	 * pid directory too. */
-	if (dfd < 0 && (!e->statics || (cached && !e->fast_open && pi->own_ns &&
-	                                pi->nfds + 2 <= pi->max_fds)))
-		dfd = pi_open_dir(pi, p->pid);
-	if (!e->statics) {
-		/* First sight or an exec: who runs it and what it is. A
-		 * steady-state round reads none of this. */
-		uint32_t uid = read_uid(pi, dfd);
-		if (uid == GT_UID_UNKNOWN)
-			e->user[0] = '\0';
-		else if (uid != e->uid || e->user[0] == '\0')
-			user_lookup(pi, uid, e->user);
-		e->uid = uid;
-		read_statics(pi, e, dfd);
-	}
+/* First sight or an exec: who runs it and what it is. A steady-state
+ * round reads none of this. */
+static void read_image(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                       int dfd)
+{
+	uint32_t uid = read_uid(pi, dfd);
+	if (uid == GT_UID_UNKNOWN)
+		e->user[0] = '\0';
+	else if (uid != e->uid || e->user[0] == '\0')
+		user_lookup(pi, uid, e->user);
+	e->uid = uid;
+	read_statics(pi, e, dfd);
+}
+
+/* CPU % and resident memory: from the fast path when it can be set up
+ * (then stat's descriptor fd is closed), else from stat, whose descriptor
+ * is kept for the next rounds while the budget allows. */
+static void fill_usage(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
+                       struct gt_process *p, const struct pi_stat *st, int fd,
+                       int dfd, bool cached, uint64_t now_ns)
+{
+	uint64_t cpu_ns, pages;
+
 	if (cached && fast_open(pi, e, dfd) &&
 	    fast_read(pi, e, false, &cpu_ns, &pages) == FAST_OK) {
 		fill_cpu(e, cpu_ns, true, now_ns, &p->f[GT_P_CPU]);
@@ -621,24 +657,52 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		gt_procinfo_entry_close_stat(pi, e);
 		if (fd >= 0)
 			close(fd);
-	} else {
-		if (cached)
-			gt_procinfo_entry_close_fast(pi, e);
-		/* stat is what each round reads: keep it open. */
-		if (fd >= 0) {
-			if (cached && !e->fd_open && pi->nfds < pi->max_fds) {
-				e->stat_fd = fd;
-				e->fd_open = true;
-				pi->nfds++;
-			} else {
-				close(fd);
-			}
-		}
-		uint64_t ticks = st.utime + st.stime;
-		fill_cpu(e, ticks * 1000000000ull / (uint64_t)pi->clk_tck,
-		         false, now_ns, &p->f[GT_P_CPU]);
-		set_rss_pages(pi, st.rss_pages, &p->f[GT_P_HOST_MEM]);
+		return;
 	}
+	if (cached)
+		gt_procinfo_entry_close_fast(pi, e);
+	/* stat is what each round reads: keep it open. */
+	if (fd >= 0) {
+		if (cached && !e->fd_open && pi->nfds < pi->max_fds) {
+			e->stat_fd = fd;
+			e->fd_open = true;
+			pi->nfds++;
+		} else {
+			close(fd);
+		}
+	}
+	uint64_t ticks = st->utime + st->stime;
+	fill_cpu(e, ticks * 1000000000ull / (uint64_t)pi->clk_tck, false,
+	         now_ns, &p->f[GT_P_CPU]);
+	set_rss_pages(pi, st->rss_pages, &p->f[GT_P_HOST_MEM]);
+}
+
+void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
+                      uint64_t now_ns)
+{
+	struct pi_stat st;
+	int err, fd = -1, dfd = -1;
+	bool cached;
+	struct gt_procinfo_entry tmp,
+	    *e = p->pid > 0 ? gt_procinfo_cache_find(pi, p->pid) : NULL;
+
+	if (fill_absent(pi, e, p) || fill_steady(pi, e, p, now_ns))
+		return;
+	err = read_stat(pi, e, p, &st, &fd, &dfd);
+	if (err) {
+		fill_unreadable(pi, e, p, err, fd, dfd);
+		return;
+	}
+	e = stat_entry(pi, e, p->pid, &st, &tmp, &cached);
+	/* stat came through the kept descriptor: the reads below (of the
+	 * first sight of an image, or the setup of the fast path) need the
+	 * pid directory too. */
+	if (dfd < 0 && (!e->statics || (cached && !e->fast_open && pi->own_ns &&
+	                                pi->nfds + 2 <= pi->max_fds)))
+		dfd = pi_open_dir(pi, p->pid);
+	if (!e->statics)
+		read_image(pi, e, dfd);
+	fill_usage(pi, e, p, &st, fd, dfd, cached, now_ns);
 	if (dfd >= 0)
 		close(dfd);
 	copy_out(pi, e, p);

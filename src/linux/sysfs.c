@@ -5,6 +5,7 @@
  */
 #include "linux/sysfs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -141,4 +142,39 @@ bool gt_sysfs_inside(const char *path, const char *dir)
 		return false;
 	size_t n = strlen(rd);
 	return strncmp(rp, rd, n) == 0 && (rp[n] == '/' || rp[n] == '\0');
+}
+
+int gt_sysfs_hwmon_dir(const char *devdir, bool (*accept)(const char *dir),
+                       char *out, size_t len)
+{
+	char dir[PATH_MAX], path[PATH_MAX], found[PATH_MAX];
+	long best = -1;
+	struct dirent *de;
+	DIR *dp;
+
+	if (len)
+		out[0] = '\0';
+	if (gt_sysfs_join(dir, sizeof(dir), devdir, "hwmon") < 0 ||
+	    !(dp = opendir(dir)))
+		return -ENOENT;
+	while ((de = readdir(dp))) {
+		char *end;
+		if (strncmp(de->d_name, "hwmon", 5) != 0)
+			continue;
+		long n = strtol(de->d_name + 5, &end, 10);
+		if (end == de->d_name + 5 || *end || n < 0 ||
+		    (best >= 0 && n >= best))
+			continue;
+		if (gt_sysfs_join(path, sizeof(path), dir, de->d_name) == 0 &&
+		    (!accept || accept(path))) {
+			memcpy(found, path, sizeof(found));
+			best = n;
+		}
+	}
+	closedir(dp);
+	if (best >= 0 && gt_sysfs_join(out, len, found, NULL) == 0)
+		return 0;
+	if (len)
+		out[0] = '\0';
+	return best < 0 ? -ENOENT : -ENAMETOOLONG;
 }

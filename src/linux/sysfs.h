@@ -41,6 +41,14 @@ enum gt_why gt_sysfs_why(int err);
 /* dst = a/b; -ENAMETOOLONG if it does not fit. */
 int gt_sysfs_join(char *dst, size_t len, const char *a, const char *b);
 
+/* The device's hwmon directory: the lowest-numbered devdir/hwmon/hwmonN
+ * (the index differs per machine) that accept takes (accept NULL: any),
+ * into out. Returns 0, or -ENOENT (none) or -ENAMETOOLONG (out is too
+ * small) with out "". The one lookup of the amdgpu and Intel backends;
+ * reads no attribute itself. */
+int gt_sysfs_hwmon_dir(const char *devdir, bool (*accept)(const char *dir),
+                       char *out, size_t len);
+
 /* True if path, with symlinks resolved, lies inside dir (also resolved):
  * writes go only to a device's own files. */
 bool gt_sysfs_inside(const char *path, const char *dir);

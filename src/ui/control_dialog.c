@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctldialog.c - the power and fan dialogs (ctldialog.h): fields, presets,
- * the plan of changes with its reverts, keys and drawing. It changes
- * nothing itself: the dashboard applies what the dialog asks for.
+ * control_dialog.c - the power and fan dialogs (control_dialog.h):
+ * fields, presets, the plan of changes with its reverts, and keys (the
+ * drawing is control_dialog_draw.c). It changes nothing itself: the
+ * dashboard applies what the dialog asks for.
  */
 #include "ui/control_dialog.h"
 #include "ui/control_dialog_priv.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "control/control_amdgpu.h"
 
 static const char *const preset_names[GT_POWER__COUNT] = {
     "Max performance", "Balanced", "Power saver", "Custom", "Auto"};
@@ -62,8 +65,8 @@ int64_t gt_control_dialog_clamp(int64_t v, int64_t lo, int64_t hi)
 
 static int level_index(const char *word)
 {
-	for (int i = 0; gt_amd_perf_levels[i]; i++)
-		if (strcmp(gt_amd_perf_levels[i], word) == 0)
+	for (int i = 0; gt_control_amdgpu_perf_levels[i]; i++)
+		if (strcmp(gt_control_amdgpu_perf_levels[i], word) == 0)
 			return i;
 	return 0;
 }
@@ -201,7 +204,7 @@ static void plan_power(struct gt_control_dialog *d)
 	struct gt_control_change *ch;
 
 	if (c->vendor == GT_VENDOR_AMD && c->has_level) {
-		const char *want = gt_amd_perf_levels[d->level];
+		const char *want = gt_control_amdgpu_perf_levels[d->level];
 		bool profile_changes =
 		    c->nprofiles &&
 		    c->profiles[d->profile].index != c->profile_active;
@@ -295,7 +298,7 @@ static void step_field(struct gt_control_dialog *d,
 		break;
 	case F_LEVEL: {
 		int n = 0;
-		while (gt_amd_perf_levels[n])
+		while (gt_control_amdgpu_perf_levels[n])
 			n++;
 		if (n)
 			d->level = (d->level + n + dir) % n;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctldialog.h - the power dialog (`p`) and the fan dialog (`f`): the
+ * control_dialog.h - the power dialog (`p`) and the fan dialog (`f`): the
  * fields a user edits, the presets, the preview of the exact writes, the
  * confirmation and the revert countdown. A widget like the others: it
  * draws from the data it is given and turns keys into requests; the

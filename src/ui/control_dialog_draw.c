@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctldialog_draw.c - drawing of the power and fan dialogs: the fields with
- * the device's ranges, the curve graph with the live reading, the preview
- * of the exact writes, the countdown and the read-back results.
+ * control_dialog_draw.c - drawing of the power and fan dialogs: the fields
+ * with the device's ranges, the curve graph with the live reading, the
+ * preview of the exact writes, the countdown and the read-back results.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "control/control_amdgpu.h"
 #include "ui/control_dialog.h"
 #include "ui/control_dialog_priv.h"
 #include "ui/overlay.h"
+#include "ui/paint.h"
 #include "ui/panels.h"
 
 static void fmt_power(char *buf, size_t len, const struct gt_control_caps *c,
@@ -66,7 +68,8 @@ static void field_text(const struct gt_control_dialog *d, bool fahrenheit,
 		         n);
 		break;
 	case F_LEVEL:
-		snprintf(val, vlen, "%s", gt_amd_perf_levels[d->level]);
+		snprintf(val, vlen, "%s",
+		         gt_control_amdgpu_perf_levels[d->level]);
 		snprintf(note, nlen, "now %s", c->level[0] ? c->level : "N/A");
 		break;
 	case F_PROFILE:
@@ -251,15 +254,158 @@ static int draw_lines_at(WINDOW *w, struct gt_rect in, int row, int attr,
 	return row;
 }
 
+/* The fan dialog's lines below its fields, from row on: the device's
+ * speed range, what drives the fan now, then the curve graph in the rows
+ * left. */
+static void draw_fan_state(WINDOW *w, struct gt_rect in, int row,
+                           const struct gt_control_dialog *d,
+                           const struct gt_control_dialog_data *data)
+{
+	int attr = data->pal->role[GT_ROLE_MAIN];
+	int hi = data->pal->role[GT_ROLE_HI];
+	char range[200], slow[24];
+
+	temp_text(slow, sizeof(slow), d->caps.slowdown_mc, data->fahrenheit);
+	if (d->caps.slowdown_mc > 0)
+		snprintf(range, sizeof(range),
+		         "device speed range %d-%d %%; below the first point, "
+		         "and at %s (slowdown), the firmware drives the fan",
+		         d->caps.fan_min_cpercent / 100,
+		         d->caps.fan_max_cpercent / 100, slow);
+	else
+		snprintf(range, sizeof(range),
+		         "device speed range %d-%d %%; below the first point "
+		         "the firmware drives the fan",
+		         d->caps.fan_min_cpercent / 100,
+		         d->caps.fan_max_cpercent / 100);
+	gt_paint_put(w, in, row++, 0, attr, range);
+	if (data->loop && data->loop->active) {
+		char st[160];
+		if (data->loop->applied_cpercent >= 0)
+			snprintf(st, sizeof(st),
+			         "gputop's curve is running: fan at %d %% (%s)",
+			         data->loop->applied_cpercent / 100,
+			         gt_fan_reason_name(data->loop->reason));
+		else
+			snprintf(st, sizeof(st),
+			         "gputop's curve is running: fan automatic now "
+			         "(%s)",
+			         gt_fan_reason_name(data->loop->reason));
+		gt_paint_put(w, in, row++, 0, hi, st);
+	} else if (data->loop && data->loop->firmware) {
+		gt_paint_put(w, in, row++, 0, hi,
+		             "gputop set the firmware curve");
+	}
+	struct gt_rect g = {in.x, in.y + row + 1, in.w, in.h - row - 4};
+	draw_graph(w, g, d, data);
+}
+
+/* The fields, each with its value and the device's range or state. */
+static void draw_edit(WINDOW *w, struct gt_rect in, int row,
+                      const struct gt_control_dialog *d,
+                      const struct gt_control_dialog_data *data)
+{
+	int attr = data->pal->role[GT_ROLE_MAIN];
+	int sel = data->pal->role[GT_ROLE_SELECTED];
+	int warn = data->pal->role[GT_ROLE_WARN];
+	char val[96], note[160], line[640];
+	enum gt_control_dialog_field f[F__COUNT];
+	int n = gt_control_dialog_fields(d, f);
+
+	if (n == 0)
+		gt_paint_put(w, in, row++, 0, warn,
+		             "nothing on this device can be changed");
+	for (int i = 0; i < n && row < in.h - 2; i++, row++) {
+		field_text(d, data->fahrenheit, f[i], val, sizeof(val), note,
+		           sizeof(note));
+		snprintf(line, sizeof(line), "%-14s < %s >", field_label(f[i]),
+		         val);
+		gt_paint_put(w, in, row, 0, i == d->field ? sel : attr, line);
+		if (note[0])
+			gt_paint_put(w, in, row, 44, attr, note);
+	}
+	if (d->kind == GT_CONTROL_DIALOG_FAN)
+		draw_fan_state(w, in, row, d, data);
+	if (d->msg[0])
+		gt_paint_put(w, in, in.h - 2, 0, warn, d->msg);
+	gt_paint_put(w, in, in.h - 1, 0, attr,
+	             d->kind == GT_CONTROL_DIALOG_FAN
+	                 ? "Up/Down field  Left/Right change  a auto  "
+	                   "Enter review  Esc close"
+	                 : "Up/Down field  Left/Right change (PgUp/PgDn "
+	                   "x10)  Enter review  Esc close");
+}
+
+/* The exact writes that Enter would make. */
+static void draw_preview(WINDOW *w, struct gt_rect in, int row,
+                         const struct gt_control_dialog *d,
+                         const struct gt_control_dialog_data *data)
+{
+	int attr = data->pal->role[GT_ROLE_MAIN];
+
+	gt_paint_put(w, in, row++, 0, data->pal->role[GT_ROLE_HI],
+	             "These writes will be made:");
+	row = draw_lines_at(w, in, row, attr, d->preview);
+	row++;
+	gt_paint_put(w, in, row++, 0, attr,
+	             "After it is applied you have 10 s to keep it; "
+	             "otherwise it is reverted.");
+	gt_paint_put(w, in, in.h - 1, 0, attr,
+	             d->readonly ? "Esc back (read-only: nothing will be "
+	                           "written)"
+	                         : "Enter/y apply   Esc back");
+}
+
+/* After the writes: the countdown to the revert (or how it ended), and
+ * what each write asked for against what the device reports. */
+static void draw_results(WINDOW *w, struct gt_rect in, int row,
+                         const struct gt_control_dialog *d,
+                         const struct gt_control_dialog_data *data)
+{
+	int attr = data->pal->role[GT_ROLE_MAIN];
+	int warn = data->pal->role[GT_ROLE_WARN];
+	char line[640];
+
+	if (d->stage == GT_CONTROL_DIALOG_COUNTDOWN) {
+		uint64_t left = d->deadline_ns > data->now_ns
+		                    ? d->deadline_ns - data->now_ns
+		                    : 0;
+		snprintf(line, sizeof(line),
+		         "Applied. Reverting in %llu s unless you keep it.",
+		         (unsigned long long)((left + 999999999ull) /
+		                              1000000000ull));
+		gt_paint_put(w, in, row++, 0, (int)(warn | A_BOLD), line);
+	} else {
+		gt_paint_put(w, in, row++, 0, data->pal->role[GT_ROLE_HI],
+		             d->msg);
+	}
+	for (size_t i = 0; i < d->nresults && row < in.h - 1; i++) {
+		const struct gt_control_result *r = &d->results[i];
+		if (r->rc != GT_CONTROL_OK)
+			snprintf(line, sizeof(line), "%s: FAILED: %s", r->asked,
+			         r->err);
+		else
+			snprintf(line, sizeof(line),
+			         "asked %s; device reports %s%s", r->asked,
+			         r->applied, r->differs ? "  (DIFFERS)" : "");
+		gt_paint_put(w, in, row++, 0,
+		             r->rc != GT_CONTROL_OK || r->differs ? warn : attr,
+		             line);
+		if (r->rc == GT_CONTROL_OK && r->err[0])
+			gt_paint_put(w, in, row++, 2, warn, r->err);
+	}
+	gt_paint_put(w, in, in.h - 1, 0, attr,
+	             d->stage == GT_CONTROL_DIALOG_COUNTDOWN
+	                 ? "k/Enter keep   r/Esc revert now"
+	                 : "Enter/Esc close");
+}
+
 void gt_control_dialog_draw(WINDOW *w, const struct gt_control_dialog *d,
                             const struct gt_control_dialog_data *data)
 {
-	const struct gt_palette *pal = data->pal;
-	int attr = pal->role[GT_ROLE_MAIN];
-	int hi = pal->role[GT_ROLE_HI];
-	int sel = pal->role[GT_ROLE_SELECTED];
-	int warn = pal->role[GT_ROLE_WARN];
-	char title[160], val[96], note[160], line[640];
+	int attr = data->pal->role[GT_ROLE_MAIN];
+	int warn = data->pal->role[GT_ROLE_WARN];
+	char title[160], line[640];
 	int rows, cols, row = 0;
 
 	if (!d->open)
@@ -291,130 +437,15 @@ void gt_control_dialog_draw(WINDOW *w, const struct gt_control_dialog *d,
 	}
 
 	switch (d->stage) {
-	case GT_CONTROL_DIALOG_EDIT: {
-		enum gt_control_dialog_field f[F__COUNT];
-		int n = gt_control_dialog_fields(d, f);
-		if (n == 0)
-			gt_paint_put(w, in, row++, 0, warn,
-			             "nothing on this device can be changed");
-		for (int i = 0; i < n && row < in.h - 2; i++, row++) {
-			field_text(d, data->fahrenheit, f[i], val, sizeof(val),
-			           note, sizeof(note));
-			snprintf(line, sizeof(line), "%-14s < %s >",
-			         field_label(f[i]), val);
-			gt_paint_put(w, in, row, 0, i == d->field ? sel : attr,
-			             line);
-			if (note[0])
-				gt_paint_put(w, in, row, 44, attr, note);
-		}
-		if (d->kind == GT_CONTROL_DIALOG_FAN) {
-			char range[200], slow[24];
-			temp_text(slow, sizeof(slow), d->caps.slowdown_mc,
-			          data->fahrenheit);
-			if (d->caps.slowdown_mc > 0)
-				snprintf(
-				    range, sizeof(range),
-				    "device speed range %d-%d %%; below the "
-				    "first point, and at %s (slowdown), "
-				    "the firmware drives the fan",
-				    d->caps.fan_min_cpercent / 100,
-				    d->caps.fan_max_cpercent / 100, slow);
-			else
-				snprintf(
-				    range, sizeof(range),
-				    "device speed range %d-%d %%; below the "
-				    "first point the firmware drives the fan",
-				    d->caps.fan_min_cpercent / 100,
-				    d->caps.fan_max_cpercent / 100);
-			gt_paint_put(w, in, row++, 0, attr, range);
-			if (data->loop && data->loop->active) {
-				char st[160];
-				if (data->loop->applied_cpercent >= 0)
-					snprintf(
-					    st, sizeof(st),
-					    "gputop's curve is running: fan "
-					    "at %d %% (%s)",
-					    data->loop->applied_cpercent / 100,
-					    gt_fan_reason_name(
-					        data->loop->reason));
-				else
-					snprintf(
-					    st, sizeof(st),
-					    "gputop's curve is running: fan "
-					    "automatic now (%s)",
-					    gt_fan_reason_name(
-					        data->loop->reason));
-				gt_paint_put(w, in, row++, 0, hi, st);
-			} else if (data->loop && data->loop->firmware) {
-				gt_paint_put(w, in, row++, 0, hi,
-				             "gputop set the firmware curve");
-			}
-			struct gt_rect g = {in.x, in.y + row + 1, in.w,
-			                    in.h - row - 4};
-			draw_graph(w, g, d, data);
-		}
-		if (d->msg[0])
-			gt_paint_put(w, in, in.h - 2, 0, warn, d->msg);
-		gt_paint_put(
-		    w, in, in.h - 1, 0, attr,
-		    d->kind == GT_CONTROL_DIALOG_FAN
-		        ? "Up/Down field  Left/Right change  a auto  "
-		          "Enter review  Esc close"
-		        : "Up/Down field  Left/Right change (PgUp/PgDn "
-		          "x10)  Enter review  Esc close");
+	case GT_CONTROL_DIALOG_EDIT:
+		draw_edit(w, in, row, d, data);
 		break;
-	}
 	case GT_CONTROL_DIALOG_PREVIEW:
-		gt_paint_put(w, in, row++, 0, hi, "These writes will be made:");
-		row = draw_lines_at(w, in, row, attr, d->preview);
-		row++;
-		gt_paint_put(w, in, row++, 0, attr,
-		             "After it is applied you have 10 s to keep it; "
-		             "otherwise it is reverted.");
-		gt_paint_put(w, in, in.h - 1, 0, attr,
-		             d->readonly
-		                 ? "Esc back (read-only: nothing will be "
-		                   "written)"
-		                 : "Enter/y apply   Esc back");
+		draw_preview(w, in, row, d, data);
 		break;
 	case GT_CONTROL_DIALOG_COUNTDOWN:
-	case GT_CONTROL_DIALOG_DONE: {
-		if (d->stage == GT_CONTROL_DIALOG_COUNTDOWN) {
-			uint64_t left = d->deadline_ns > data->now_ns
-			                    ? d->deadline_ns - data->now_ns
-			                    : 0;
-			snprintf(line, sizeof(line),
-			         "Applied. Reverting in %llu s unless you keep "
-			         "it.",
-			         (unsigned long long)((left + 999999999ull) /
-			                              1000000000ull));
-			gt_paint_put(w, in, row++, 0, (int)(warn | A_BOLD),
-			             line);
-		} else {
-			gt_paint_put(w, in, row++, 0, hi, d->msg);
-		}
-		for (size_t i = 0; i < d->nresults && row < in.h - 1; i++) {
-			const struct gt_control_result *r = &d->results[i];
-			if (r->rc != GT_CONTROL_OK)
-				snprintf(line, sizeof(line), "%s: FAILED: %s",
-				         r->asked, r->err);
-			else
-				snprintf(line, sizeof(line),
-				         "asked %s; device reports %s%s",
-				         r->asked, r->applied,
-				         r->differs ? "  (DIFFERS)" : "");
-			gt_paint_put(
-			    w, in, row++, 0,
-			    r->rc != GT_CONTROL_OK || r->differs ? warn : attr,
-			    line);
-			if (r->rc == GT_CONTROL_OK && r->err[0])
-				gt_paint_put(w, in, row++, 2, warn, r->err);
-		}
-		gt_paint_put(w, in, in.h - 1, 0, attr,
-		             d->stage == GT_CONTROL_DIALOG_COUNTDOWN
-		                 ? "k/Enter keep   r/Esc revert now"
-		                 : "Enter/Esc close");
+	case GT_CONTROL_DIALOG_DONE:
+		draw_results(w, in, row, d, data);
 		break;
-	}
 	}
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctldialog_priv.h - shared by the two halves of the control dialogs:
- * ctldialog.c (state, plan, keys) and ctldialog_draw.c (drawing).
+ * control_dialog_priv.h - shared by the two halves of the control dialogs:
+ * control_dialog.c (state, plan, keys) and control_dialog_draw.c (drawing).
  */
 #ifndef GPUTOP_CONTROL_DIALOG_PRIV_H
 #define GPUTOP_CONTROL_DIALOG_PRIV_H

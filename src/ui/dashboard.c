@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dashboard.c - the ncurses dashboard's state, input and frame loop (see
- * dashboard.h). Owns the terminal from gt_dashboard_run() until it
- * returns. Drawing goes through the widgets of panels.c into stdscr, then
- * one doupdate(): ncurses sends only what changed.
+ * dashboard.c - the ncurses dashboard's state and frame loop (see
+ * dashboard.h); its keys are dashboard_input.c's. Owns the terminal from
+ * gt_dashboard_run() until it returns. A frame goes through the widgets
+ * (GPU panels, process table, overlays, dialogs) into stdscr, then one
+ * doupdate(): ncurses sends only what changed.
  */
 #include "ui/dashboard.h"
 
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <math.h>
-#include <poll.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +18,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <time.h>
-#include <fcntl.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "config/config.h"
@@ -30,26 +25,28 @@
 #include "ui/layout.h"
 #include "core/model.h"
 #include "ui/overlay.h"
+#include "ui/paint.h"
 #include "ui/panels.h"
+#include "ui/proctable_draw.h"
 #include "ui/setup.h"
 #include "core/text.h"
 #include "ui/theme.h"
 #include "core/view.h"
 
-void gt_dashboard_notice(struct dashboard *d, const char *msg)
+void gt_dashboard_notice(struct gt_dashboard *d, const char *msg)
 {
 	gt_copy_str(d->notice, sizeof(d->notice), msg);
 	d->notice_until = gt_monotonic_ns() + 5000000000ull;
 }
 
-enum gt_glyphs gt_dashboard_glyphs(const struct dashboard *d)
+enum gt_glyphs gt_dashboard_glyphs(const struct gt_dashboard *d)
 {
 	return d->cfg.glyphs < 0 ? d->auto_glyphs
 	                         : (enum gt_glyphs)d->cfg.glyphs;
 }
 
 /* Device index of the selected GPU, -1 when none is shown. */
-int gt_dashboard_selected_device(const struct dashboard *d)
+int gt_dashboard_selected_device(const struct gt_dashboard *d)
 {
 	int k = d->lopts.selected_gpu;
 	return k >= 0 && k < d->nvis ? d->vis[k] : -1;
@@ -58,8 +55,8 @@ int gt_dashboard_selected_device(const struct dashboard *d)
 /* Seconds device i has given no sample, counted from the start when it
  * never gave one, once that is over three intervals (STALE or NO DATA);
  * 0 while its numbers are fresh. */
-static double device_silence(const struct dashboard *d, size_t i, uint64_t now,
-                             bool *never)
+static double device_silence(const struct gt_dashboard *d, size_t i,
+                             uint64_t now, bool *never)
 {
 	uint64_t since = d->last_new_ns[i] ? d->last_new_ns[i] : d->started_ns;
 	*never = !d->last_new_ns[i];
@@ -68,7 +65,7 @@ static double device_silence(const struct dashboard *d, size_t i, uint64_t now,
 	return (double)(now - since) / 1e9;
 }
 
-static void update_visible(struct dashboard *d)
+static void update_visible(struct gt_dashboard *d)
 {
 	size_t n = d->view.devs ? d->view.devs->count : 0;
 	d->nvis = 0;
@@ -80,7 +77,7 @@ static void update_visible(struct dashboard *d)
 		d->lopts.selected_gpu = d->nvis ? d->nvis - 1 : 0;
 }
 
-static void update_self_usage(struct dashboard *d)
+static void update_self_usage(struct gt_dashboard *d)
 {
 	struct rusage ru;
 	uint64_t now = gt_monotonic_ns();
@@ -109,8 +106,7 @@ static void update_self_usage(struct dashboard *d)
 	}
 }
 
-/* New samples for every device; true when anything changed. */
-static bool pull(struct dashboard *d)
+bool gt_dashboard_pull(struct gt_dashboard *d)
 {
 	bool changed = false;
 	uint64_t now = gt_monotonic_ns();
@@ -131,7 +127,7 @@ static bool pull(struct dashboard *d)
 	return changed;
 }
 
-static void rebuild_order(struct dashboard *d)
+static void rebuild_order(struct gt_dashboard *d)
 {
 	const struct gt_proclist *pl = d->view.procs;
 	size_t n = pl ? pl->count : 0;
@@ -152,8 +148,13 @@ static void rebuild_order(struct dashboard *d)
 	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
 }
 
+size_t gt_dashboard_process_count(const struct gt_dashboard *d)
+{
+	return d->view.procs ? d->view.procs->count : 0;
+}
+
 const struct gt_process *
-gt_dashboard_selected_process(const struct dashboard *d)
+gt_dashboard_selected_process(const struct gt_dashboard *d)
 {
 	if (!d->view.procs || d->pt.selected < 0 ||
 	    (size_t)d->pt.selected >= d->norder)
@@ -164,7 +165,7 @@ gt_dashboard_selected_process(const struct dashboard *d)
 /* Title: what this is and how many GPUs, then the machine's name at the
  * right (which of several ssh sessions this is); the clock lives in the
  * status line. */
-static void draw_title(struct dashboard *d)
+static void draw_title(struct gt_dashboard *d)
 {
 	struct gt_rect r = d->layout.title;
 	char buf[256];
@@ -190,7 +191,7 @@ static void draw_title(struct dashboard *d)
  * first, then gputop's own use, then the interval, so a narrow terminal
  * keeps what only the left part says (a notice, which GPUs are shown).
  * Returns the cells of buf. */
-static int format_stats(const struct dashboard *d, int room, char *buf,
+static int format_stats(const struct gt_dashboard *d, int room, char *buf,
                         size_t len)
 {
 	char clock[16];
@@ -262,7 +263,7 @@ static void put_span(struct gt_rect r, int row, int col, int attr,
 /* A notice too long for the status line wraps onto the rows above it (up
  * to four, never the title): the whole reason stays readable. Returns
  * the cells its last line takes on the status row. */
-static int draw_notice(struct dashboard *d, const char *msg)
+static int draw_notice(struct gt_dashboard *d, const char *msg)
 {
 	struct gt_rect r = d->layout.status;
 	char stats[160];
@@ -289,7 +290,7 @@ static int draw_notice(struct dashboard *d, const char *msg)
 	return 1 + gt_paint_cells(last);
 }
 
-static void draw_status(struct dashboard *d)
+static void draw_status(struct gt_dashboard *d)
 {
 	struct gt_rect r = d->layout.status;
 	char buf[512], stats[160];
@@ -347,30 +348,8 @@ static void draw_status(struct dashboard *d)
 		             d->pal.role[GT_ROLE_INACTIVE], stats);
 }
 
-static void draw(struct dashboard *d)
+static void draw_gpus(struct gt_dashboard *d)
 {
-	int rows, cols;
-	getmaxyx(stdscr, rows, cols);
-
-	update_visible(d);
-	d->lopts.show_processes = d->cfg.show_processes;
-	d->lopts.show_graphs = d->cfg.show_graphs;
-	d->lopts.max_mode = (enum gt_gpu_mode)d->cfg.max_mode;
-	d->layout.gpus = d->rects;
-	gt_layout_compute(cols, rows, d->nvis, &d->lopts, &d->layout);
-	d->lopts.first_gpu_hint = d->layout.gpu_first;
-	rebuild_order(d);
-	d->drawn_second = (long long)time(NULL);
-
-	werase(stdscr);
-	if (d->layout.too_small) {
-		gt_paint_put(stdscr, d->layout.status, 0, 0,
-		             d->pal.role[GT_ROLE_WARN], d->layout.message);
-		wnoutrefresh(stdscr);
-		doupdate();
-		return;
-	}
-	draw_title(d);
 	uint64_t now = gt_monotonic_ns();
 	for (int k = 0; k < d->nvis; k++) {
 		struct gt_rect r = d->rects[k];
@@ -395,38 +374,44 @@ static void draw(struct dashboard *d)
 		};
 		gt_panels_draw_gpu(stdscr, r, d->layout.mode, &pd);
 	}
-	if (d->layout.procs.h > 0 && d->view.procs) {
-		char note[96] = "";
-		gt_proctable_widths(d->layout.procs.w, d->cfg.columns,
-		                    d->widths);
-		/* Rows and widths change under a scrolled table. */
-		gt_dashboard_clamp_hscroll(d);
-		if (d->pt.device_filter >= 0)
-			snprintf(note, sizeof(note), " GPU %d only ",
-			         d->pt.device_filter);
-		if (d->pt.filter[0]) {
-			size_t k = strlen(note);
-			snprintf(note + k, sizeof(note) - k, " %s: %.40s ",
-			         d->pt.filter_is_regex ? "regex" : "filter",
-			         d->pt.filter);
-		}
-		if (d->view.procs->unreadable) {
-			size_t k = strlen(note);
-			snprintf(note + k, sizeof(note) - k, " %zu unreadable ",
-			         d->view.procs->unreadable);
-		}
-		struct gt_table_data td = {
-		    .procs = d->view.procs->items,
-		    .order = d->order,
-		    .count = d->norder,
-		    .st = &d->pt,
-		    .pal = &d->pal,
-		    .widths = d->widths,
-		    .note = note[0] ? note : NULL,
-		};
-		gt_proctable_draw(stdscr, d->layout.procs, &td);
+}
+
+static void draw_processes(struct gt_dashboard *d)
+{
+	char note[96] = "";
+	gt_proctable_widths(d->layout.procs.w, d->cfg.columns, d->widths);
+	/* Rows and widths change under a scrolled table. */
+	gt_dashboard_clamp_hscroll(d);
+	if (d->pt.device_filter >= 0)
+		snprintf(note, sizeof(note), " GPU %d only ",
+		         d->pt.device_filter);
+	if (d->pt.filter[0]) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " %s: %.40s ",
+		         d->pt.filter_is_regex ? "regex" : "filter",
+		         d->pt.filter);
 	}
-	draw_status(d);
+	if (d->view.procs->unreadable) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " %zu unreadable ",
+		         d->view.procs->unreadable);
+	}
+	struct gt_table_data td = {
+	    .procs = d->view.procs->items,
+	    .order = d->order,
+	    .count = d->norder,
+	    .st = &d->pt,
+	    .pal = &d->pal,
+	    .widths = d->widths,
+	    .note = note[0] ? note : NULL,
+	};
+	gt_proctable_draw(stdscr, d->layout.procs, &td);
+}
+
+/* What is drawn over the screen: an overlay (help, why N/A, the signal
+ * menu), the setup dialog, a control dialog. */
+static void draw_dialogs(struct gt_dashboard *d)
+{
 	int sel = gt_dashboard_selected_device(d);
 	struct gt_overlay_ctx octx = {
 	    .pal = &d->pal,
@@ -436,6 +421,8 @@ static void draw(struct dashboard *d)
 	     * whatever row is selected by now. */
 	    .process =
 	        d->sig.bound ? &d->sig.row : gt_dashboard_selected_process(d),
+	    .help = d->help,
+	    .nhelp = d->nhelp,
 	};
 	if (sel >= 0)
 		octx.silent_s = device_silence(
@@ -445,12 +432,43 @@ static void draw(struct dashboard *d)
 		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,
 		              d->cfg_path);
 	gt_dashboard_control_draw(d);
+}
+
+void gt_dashboard_draw(struct gt_dashboard *d)
+{
+	int rows, cols;
+	getmaxyx(stdscr, rows, cols);
+
+	update_visible(d);
+	d->lopts.show_processes = d->cfg.show_processes;
+	d->lopts.show_graphs = d->cfg.show_graphs;
+	d->lopts.max_mode = (enum gt_gpu_mode)d->cfg.max_mode;
+	d->layout.gpus = d->rects;
+	gt_layout_compute(cols, rows, d->nvis, &d->lopts, &d->layout);
+	d->lopts.first_gpu_hint = d->layout.gpu_first;
+	rebuild_order(d);
+	d->drawn_second = (long long)time(NULL);
+
+	werase(stdscr);
+	if (d->layout.too_small) {
+		gt_paint_put(stdscr, d->layout.status, 0, 0,
+		             d->pal.role[GT_ROLE_WARN], d->layout.message);
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	draw_title(d);
+	draw_gpus(d);
+	if (d->layout.procs.h > 0 && d->view.procs)
+		draw_processes(d);
+	draw_status(d);
+	draw_dialogs(d);
 	wnoutrefresh(stdscr);
 	doupdate();
 	d->frames++;
 }
 
-void gt_dashboard_load_theme(struct dashboard *d)
+void gt_dashboard_load_theme(struct gt_dashboard *d)
 {
 	char path[1024], err[256], msg[400];
 	gt_theme_default(&d->theme);
@@ -474,7 +492,7 @@ void gt_dashboard_load_theme(struct dashboard *d)
 	}
 }
 
-static int setup(struct dashboard *d)
+static int setup(struct gt_dashboard *d)
 {
 	size_t n = gt_collector_device_count(d->c);
 	char err[512], buf[256];
@@ -527,7 +545,7 @@ static int setup(struct dashboard *d)
 	return 0;
 }
 
-static void teardown(struct dashboard *d)
+static void teardown(struct gt_dashboard *d)
 {
 	gt_sigtarget_release(&d->sig);
 	free(d->hist);
@@ -537,23 +555,88 @@ static void teardown(struct dashboard *d)
 	free(d->order);
 }
 
+struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,
+                                       const struct gt_dashboard_opts *o)
+{
+	struct gt_dashboard *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->c = c;
+	d->opts = o;
+	d->view.dev_slot = d->view.proc_slot = -1;
+	if (setup(d) < 0) {
+		teardown(d);
+		free(d);
+		return NULL;
+	}
+	gt_dashboard_help_build(d);
+	return d;
+}
+
+void gt_dashboard_attach(struct gt_dashboard *d,
+                         const struct gt_dashboard_screen *scr)
+{
+	d->auto_glyphs = scr->glyphs;
+	if (scr->glyphs_fixed)
+		d->cfg.glyphs = -1; /* auto, which is now scr->glyphs */
+	gt_palette_init(&d->pal, &d->theme, scr->tier);
+}
+
+void gt_dashboard_close(struct gt_dashboard *d)
+{
+	if (!d)
+		return;
+	gt_view_close(&d->view);
+	teardown(d);
+	free(d);
+}
+
+/* Redraw when new data arrives, a key is pressed or the clock's second
+ * changes: with a hung driver no data arrives, and the ticking clock and
+ * STALE labels are how the user sees it. The wait between is short so a
+ * resize or a key feels immediate. */
+static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
+{
+	timeout(100);
+	bool dirty = true;
+	d->restore_offer =
+	    d->opts->ctl && gt_control_session_pending(d->opts->ctl) > 0;
+	while (!*stop) {
+		if (gt_dashboard_pull(d))
+			dirty = true;
+		if (gt_dashboard_control_poll(d))
+			dirty = true;
+		if (d->notice[0] && gt_monotonic_ns() >= d->notice_until) {
+			d->notice[0] = '\0';
+			dirty = true;
+		}
+		if ((long long)time(NULL) != d->drawn_second)
+			dirty = true;
+		if (dirty) {
+			update_self_usage(d);
+			gt_dashboard_draw(d);
+			dirty = false;
+		}
+		int ch = getch();
+		if (ch == ERR)
+			continue;
+		dirty = true;
+		if (!gt_dashboard_key(d, ch))
+			break;
+	}
+}
+
 int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
                      volatile sig_atomic_t *stop)
 {
-	struct dashboard d;
-	memset(&d, 0, sizeof(d));
-	d.c = c;
-	d.opts = o;
-	d.view.dev_slot = d.view.proc_slot = -1;
-
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "gputop: the dashboard needs a terminal; use "
 		                "--snapshot for JSON output\n");
 		return -1;
 	}
-	if (setup(&d) < 0) {
+	struct gt_dashboard *d = gt_dashboard_open(c, o);
+	if (!d) {
 		fprintf(stderr, "gputop: out of memory\n");
-		teardown(&d);
 		return -1;
 	}
 	setlocale(LC_ALL, "");
@@ -562,8 +645,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
 		fprintf(stderr,
 		        "gputop: cannot initialise the terminal (TERM=%s)\n",
 		        getenv("TERM") ? getenv("TERM") : "");
-		gt_view_close(&d.view);
-		teardown(&d);
+		gt_dashboard_close(d);
 		return -1;
 	}
 	gt_dashboard_term_arm();
@@ -578,180 +660,15 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
 	mouseinterval(0);
 	set_escdelay(25);
 
-	const char *codeset = nl_langinfo(CODESET);
-	d.auto_glyphs = gt_glyphs_default(codeset);
-	gt_palette_init(&d.pal, &d.theme, gt_palette_tier());
-
-	/* Redraw when new data arrives, a key is pressed or the clock's
-	 * second changes: with a hung driver no data arrives, and the
-	 * ticking clock and STALE labels are how the user sees it. The wait
-	 * between is short so a resize or a key feels immediate. */
-	timeout(100);
-	bool dirty = true;
-	d.restore_offer = o->ctl && gt_control_session_pending(o->ctl) > 0;
-	while (!*stop) {
-		if (pull(&d))
-			dirty = true;
-		if (gt_dashboard_control_poll(&d))
-			dirty = true;
-		if (d.notice[0] && gt_monotonic_ns() >= d.notice_until) {
-			d.notice[0] = '\0';
-			dirty = true;
-		}
-		if ((long long)time(NULL) != d.drawn_second)
-			dirty = true;
-		if (dirty) {
-			update_self_usage(&d);
-			draw(&d);
-			dirty = false;
-		}
-		int ch = getch();
-		if (ch == ERR)
-			continue;
-		dirty = true;
-		if (!gt_dashboard_key(&d, ch))
-			break;
-	}
+	struct gt_dashboard_screen scr = {
+	    .tier = gt_palette_tier(),
+	    .glyphs = gt_glyphs_default(nl_langinfo(CODESET)),
+	};
+	gt_dashboard_attach(d, &scr);
+	frame_loop(d, stop);
 
 	endwin();
 	gt_dashboard_term_disarm();
-	gt_view_close(&d.view);
-	teardown(&d);
+	gt_dashboard_close(d);
 	return 0;
-}
-
-/* The terminal side of the bench's pseudo-terminal: a thread that reads
- * everything the dashboard writes and counts it. Reading while frames are
- * drawn keeps a frame larger than the pty's buffer (the first paint of a
- * big screen) from blocking the write for ever. */
-struct pty_reader {
-	int master;
-	pthread_t thread;
-	_Atomic size_t bytes;
-	_Atomic bool stop;
-};
-
-static void *pty_reader_run(void *arg)
-{
-	struct pty_reader *r = arg;
-	char buf[65536];
-	while (!atomic_load(&r->stop)) {
-		struct pollfd p = {.fd = r->master, .events = POLLIN};
-		if (poll(&p, 1, 10) <= 0)
-			continue;
-		ssize_t n = read(r->master, buf, sizeof(buf));
-		if (n > 0)
-			atomic_fetch_add(&r->bytes, (size_t)n);
-	}
-	return NULL;
-}
-
-/* The byte count once the reader has caught up with what was written:
- * unchanged over 50 ms. */
-static size_t pty_reader_settled(struct pty_reader *r)
-{
-	size_t last = atomic_load(&r->bytes);
-	for (;;) {
-		struct timespec gap = {0, 50000000};
-		nanosleep(&gap, NULL);
-		size_t now = atomic_load(&r->bytes);
-		if (now == last)
-			return now;
-		last = now;
-	}
-}
-
-int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
-                       struct gt_dashboard_bench_result *out)
-{
-	struct gt_dashboard_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
-	struct dashboard d;
-	int master = posix_openpt(O_RDWR | O_NOCTTY);
-	int rc = -1;
-
-	memset(&d, 0, sizeof(d));
-	memset(out, 0, sizeof(*out));
-	if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
-		if (master >= 0)
-			close(master);
-		return -1;
-	}
-	struct winsize ws = {.ws_row = (unsigned short)rows,
-	                     .ws_col = (unsigned short)cols};
-	const char *slave_name = ptsname(master);
-	int slave = slave_name ? open(slave_name, O_RDWR | O_NOCTTY) : -1;
-	FILE *fo = slave >= 0 ? fdopen(slave, "w") : NULL;
-	FILE *fi = slave >= 0 ? fdopen(dup(slave), "r") : NULL;
-	if (!fo || !fi)
-		goto out;
-	ioctl(slave, TIOCSWINSZ, &ws);
-	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
-	setlocale(LC_ALL, "");
-
-	d.c = c;
-	d.opts = &o;
-	d.view.dev_slot = d.view.proc_slot = -1;
-	if (setup(&d) < 0)
-		goto out;
-	SCREEN *scr = newterm("xterm-256color", fo, fi);
-	if (!scr) {
-		gt_view_close(&d.view);
-		goto out;
-	}
-	set_term(scr);
-	resizeterm(rows, cols);
-	curs_set(0);
-	d.auto_glyphs = GT_GLYPHS_BRAILLE;
-	d.cfg.glyphs = -1;
-	gt_palette_init(&d.pal, &d.theme, GT_TIER_256);
-
-	struct pty_reader reader = {.master = master};
-	atomic_init(&reader.bytes, 0);
-	atomic_init(&reader.stop, false);
-	bool reading =
-	    pthread_create(&reader.thread, NULL, pty_reader_run, &reader) == 0;
-	if (!reading) {
-		endwin();
-		delscreen(scr);
-		gt_view_close(&d.view);
-		goto out;
-	}
-
-	/* Warm up: the first frames paint the whole screen. */
-	const int warm = 5;
-	uint64_t cpu = 0;
-	size_t bytes_warm = 0;
-	for (int f = 0; f < warm + frames; f++) {
-		if (f == warm)
-			bytes_warm = pty_reader_settled(&reader);
-		gt_collector_tick(c, GT_TICK_SCHEDULED);
-		struct timespec a, b;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-		pull(&d);
-		draw(&d);
-		fflush(fo);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-		if (f >= warm)
-			cpu += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
-			       (uint64_t)(b.tv_nsec - a.tv_nsec);
-	}
-	size_t bytes = pty_reader_settled(&reader) - bytes_warm;
-	out->frames = frames;
-	out->cpu_ns_per_frame = frames ? (double)cpu / frames : 0;
-	out->bytes_per_frame = frames ? (double)bytes / frames : 0;
-	out->processes = d.view.procs ? d.view.procs->count : 0;
-	endwin(); /* written while the reader still reads */
-	delscreen(scr);
-	gt_view_close(&d.view);
-	atomic_store(&reader.stop, true);
-	pthread_join(reader.thread, NULL);
-	rc = 0;
-out:
-	teardown(&d);
-	if (fo)
-		fclose(fo);
-	if (fi)
-		fclose(fi);
-	close(master);
-	return rc;
 }

@@ -3,16 +3,23 @@
  * dashboard.h - the interactive ncurses dashboard. It reads only what the
  * collector publishes (sample rings, device facts, process lists) through a
  * gt_view, so a slow or hung driver can never freeze the screen.
+ *
+ * gt_dashboard_run is the dashboard on the user's terminal. It is built
+ * from the calls after it, which a caller with a curses screen of its own
+ * uses to draw frames (`make bench` draws into a pseudo-terminal).
  */
 #ifndef GPUTOP_DASHBOARD_H
 #define GPUTOP_DASHBOARD_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "core/collector.h"
+#include "config/display.h"
 #include "control/control_session.h"
+#include "core/collector.h"
+#include "ui/theme.h"
 
 struct gt_dashboard_opts {
 	const char *theme;       /* theme name or path; NULL = built-in */
@@ -33,17 +40,40 @@ struct gt_dashboard_opts {
 int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
                      volatile sig_atomic_t *stop);
 
-/* `make bench`: frames drawn into a pseudo-terminal of cols x rows, one
- * collector round before each, as in steady state at one frame per
- * interval. */
-struct gt_dashboard_bench_result {
-	int frames;
-	size_t processes;
-	double cpu_ns_per_frame; /* drawing, this thread's CPU */
-	double bytes_per_frame;  /* written to the terminal */
+/* A dashboard: its settings (the settings file, then o), theme, GPU
+ * histories and view of what c publishes. c and o are borrowed. */
+struct gt_dashboard;
+
+/* A dashboard with no terminal yet; NULL when out of memory. */
+struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,
+                                       const struct gt_dashboard_opts *o);
+
+/* The terminal a dashboard draws on, once curses has it (after initscr or
+ * newterm and set_term). */
+struct gt_dashboard_screen {
+	enum gt_color_tier tier; /* its colours: gt_palette_tier() */
+	enum gt_glyphs glyphs;   /* what the setting glyphs = auto means */
+	/* Draw with glyphs whatever the settings say: a benchmark's frames
+	 * are the same on every machine. */
+	bool glyphs_fixed;
 };
 
-int gt_dashboard_bench(struct gt_collector *c, int cols, int rows, int frames,
-                       struct gt_dashboard_bench_result *out);
+/* Before the first frame: the colour pairs and graph symbols of scr. */
+void gt_dashboard_attach(struct gt_dashboard *d,
+                         const struct gt_dashboard_screen *scr);
+
+/* Takes what the collector published since the last call (samples into
+ * the histories, the device and process lists); true when anything
+ * changed. */
+bool gt_dashboard_pull(struct gt_dashboard *d);
+
+/* Draws one frame into stdscr and sends it to the terminal (doupdate). */
+void gt_dashboard_draw(struct gt_dashboard *d);
+
+/* Processes in the process list last pulled. */
+size_t gt_dashboard_process_count(const struct gt_dashboard *d);
+
+/* Frees d (NULL is fine). The curses screen stays the caller's. */
+void gt_dashboard_close(struct gt_dashboard *d);
 
 #endif

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dashctl.c - the dashboard's side of control: opens the power (p) and fan
- * (f) dialogs with the selected GPU's capabilities, carries out what they
- * ask through the control session (apply, keep, revert when the countdown
- * runs out), and offers to restore a state file left by an earlier run.
+ * dashboard_control.c - the dashboard's side of control: opens the power
+ * (p) and fan (f) dialogs with the selected GPU's capabilities, carries out
+ * what they ask through the control session (apply, keep, revert when the
+ * countdown runs out), and offers to restore a state file left by an
+ * earlier run.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "ui/dashboard_priv.h"
-#include "ui/panels.h"
+#include "ui/paint.h"
 
-void gt_dashboard_control_open(struct dashboard *d,
+void gt_dashboard_control_open(struct gt_dashboard *d,
                                enum gt_control_dialog_kind kind)
 {
 	struct gt_control_caps caps;
@@ -39,7 +40,7 @@ void gt_dashboard_control_open(struct dashboard *d,
 	                 : "");
 }
 
-static void control_request(struct dashboard *d,
+static void control_request(struct gt_dashboard *d,
                             enum gt_control_dialog_request req, bool by_timeout)
 {
 	struct gt_control_result res[GT_CONTROL_DIALOG_MAX_CHANGES];
@@ -72,7 +73,7 @@ static void control_request(struct dashboard *d,
 	}
 }
 
-static void restore_offer_key(struct dashboard *d, int ch)
+static void restore_offer_key(struct gt_dashboard *d, int ch)
 {
 	char report[1024], msg[1100];
 	if (ch == 'r' || ch == 'R') {
@@ -96,7 +97,7 @@ static void restore_offer_key(struct dashboard *d, int ch)
 
 /* Keys of the control dialogs and the restore offer; false when neither is
  * open. */
-bool gt_dashboard_control_key(struct dashboard *d, int ch)
+bool gt_dashboard_control_key(struct gt_dashboard *d, int ch)
 {
 	if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 		return false;
@@ -111,7 +112,7 @@ bool gt_dashboard_control_key(struct dashboard *d, int ch)
 	return true;
 }
 
-static void draw_restore_offer(struct dashboard *d)
+static void draw_restore_offer(struct gt_dashboard *d)
 {
 	char line[600];
 	int attr = d->pal.role[GT_ROLE_MAIN];
@@ -132,7 +133,7 @@ static void draw_restore_offer(struct dashboard *d)
 	             "later)");
 }
 
-void gt_dashboard_control_draw(struct dashboard *d)
+void gt_dashboard_control_draw(struct gt_dashboard *d)
 {
 	if (d->restore_offer && d->opts->ctl) {
 		draw_restore_offer(d);
@@ -164,7 +165,7 @@ void gt_dashboard_control_draw(struct dashboard *d)
 
 /* Every frame: the countdown, and what the collector thread's side of
  * the control has to say. True when the screen must be redrawn. */
-bool gt_dashboard_control_poll(struct dashboard *d)
+bool gt_dashboard_control_poll(struct gt_dashboard *d)
 {
 	char msg[300];
 	bool dirty = false;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dashinput.c - the dashboard's keys and mouse: what each key and click
- * does to the dashboard's state (struct dashboard, dash_priv.h). Drawing is
+ * dashboard_input.c - the dashboard's keys and mouse: one table of key
+ * bindings says what each key does and what the help window says about it
+ * (as tmux's key bindings carry their notes), and the handlers change the
+ * dashboard's state (struct gt_dashboard, dashboard_priv.h). Drawing is
  * dashboard.c's; this file only changes state and leaves notices.
  */
 #include <curses.h>
@@ -14,8 +16,9 @@
 #include "ui/dashboard_priv.h"
 #include "export/snapshot.h"
 
-static void save_snapshot(struct dashboard *d)
+static void save_snapshot(struct gt_dashboard *d, int unused)
 {
+	(void)unused;
 	char msg[512], path[400];
 	char *json = gt_snapshot_from_view(&d->view, d->opts->procfs_root,
 	                                   d->interval_ns);
@@ -31,14 +34,14 @@ static void save_snapshot(struct dashboard *d)
 	gt_dashboard_notice(d, msg);
 }
 
-static void select_gpu_at(struct dashboard *d, int k)
+static void select_gpu_at(struct gt_dashboard *d, int k)
 {
 	d->lopts.selected_gpu = k;
 	if (d->pt.device_filter >= 0)
 		d->pt.device_filter = gt_dashboard_selected_device(d);
 }
 
-static void select_gpu(struct dashboard *d, int delta)
+static void select_gpu(struct gt_dashboard *d, int delta)
 {
 	int n = d->nvis;
 	if (n == 0)
@@ -49,7 +52,7 @@ static void select_gpu(struct dashboard *d, int delta)
 /* The wheel over the GPUs when not all of them fit: the window moves by
  * one GPU and the selection stays inside it, since the layout always
  * shows the selected GPU. */
-static bool scroll_gpus(struct dashboard *d, int delta)
+static bool scroll_gpus(struct gt_dashboard *d, int delta)
 {
 	int count = d->layout.gpu_count;
 	if (count <= 0 || count >= d->nvis)
@@ -76,7 +79,7 @@ static bool in_rect(struct gt_rect r, int x, int y)
 /* Cells of the longest command line among the rows of the current view:
  * the row formatter lays it out in a wide COMMAND column, and what is
  * left as padding at the end is not command. */
-static int longest_command(const struct dashboard *d)
+static int longest_command(const struct gt_dashboard *d)
 {
 	enum { CAP = 2048 };
 	int widths[GT_COL__COUNT] = {0};
@@ -104,7 +107,7 @@ static int longest_command(const struct dashboard *d)
 	return best;
 }
 
-void gt_dashboard_clamp_hscroll(struct dashboard *d)
+void gt_dashboard_clamp_hscroll(struct gt_dashboard *d)
 {
 	if (d->pt.hscroll <= 0)
 		return;
@@ -113,7 +116,7 @@ void gt_dashboard_clamp_hscroll(struct dashboard *d)
 		d->pt.hscroll = max > 0 ? max : 0;
 }
 
-static void move_selection(struct dashboard *d, int delta)
+static void move_selection(struct gt_dashboard *d, int delta)
 {
 	if (d->norder == 0)
 		return;
@@ -126,7 +129,7 @@ static void move_selection(struct dashboard *d, int delta)
 	d->pt.selected = s;
 }
 
-static void set_interval(struct dashboard *d, uint64_t ns)
+static void set_interval(struct gt_dashboard *d, uint64_t ns)
 {
 	if (ns < GT_INTERVAL_MIN_NS)
 		ns = GT_INTERVAL_MIN_NS;
@@ -139,8 +142,9 @@ static void set_interval(struct dashboard *d, uint64_t ns)
 	gt_dashboard_notice(d, msg);
 }
 
-static void handle_mouse(struct dashboard *d)
+static void handle_mouse(struct gt_dashboard *d, int unused)
 {
+	(void)unused;
 	MEVENT ev;
 	if (getmouse(&ev) != OK)
 		return;
@@ -189,7 +193,7 @@ static void handle_mouse(struct dashboard *d)
 
 /* The process the dialog was opened for, not the row selected now: rows
  * move while the dialog is open. */
-static void handle_signal_choice(struct dashboard *d, int sig)
+static void handle_signal_choice(struct gt_dashboard *d, int sig)
 {
 	char msg[256];
 	const struct gt_proclist *pl = d->view.procs;
@@ -200,7 +204,7 @@ static void handle_signal_choice(struct dashboard *d, int sig)
 }
 
 /* Keys of the setup dialog; false when it is not open. */
-static bool setup_key(struct dashboard *d, int ch)
+static bool setup_key(struct gt_dashboard *d, int ch)
 {
 	char err[512], msg[600];
 	if (!d->setup_open)
@@ -228,10 +232,291 @@ static bool setup_key(struct dashboard *d, int ch)
 	return true;
 }
 
-bool gt_dashboard_key(struct dashboard *d, int ch)
+/* The signal menu for the selected process, bound to it: rows move while
+ * the menu is open. */
+static void open_signal_menu(struct gt_dashboard *d, int unused)
 {
-	if (gt_dashboard_control_key(d, ch) || setup_key(d, ch))
-		return true;
+	const struct gt_process *p = gt_dashboard_selected_process(d);
+	(void)unused;
+	if (!p) {
+		gt_dashboard_notice(d, "no process selected");
+		return;
+	}
+	gt_sigtarget_bind(&d->sig, p);
+	gt_overlay_open(&d->ov, GT_OVERLAY_SIGNAL);
+}
+
+static void open_overlay(struct gt_dashboard *d, int kind)
+{
+	gt_overlay_open(&d->ov, (enum gt_overlay_kind)kind);
+}
+
+static void open_filter(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	gt_overlay_open(&d->ov, GT_OVERLAY_FILTER);
+	gt_copy_str(d->ov.input, sizeof(d->ov.input), d->pt.filter);
+}
+
+static void open_setup(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	gt_setup_open(&d->setup, d->opts->themes_dir);
+	d->setup_open = true;
+}
+
+static void open_control(struct gt_dashboard *d, int kind)
+{
+	gt_dashboard_control_open(d, (enum gt_control_dialog_kind)kind);
+}
+
+/* A page of the process table up (dir -1) or down (1). */
+static void move_page(struct gt_dashboard *d, int dir)
+{
+	move_selection(
+	    d, dir * (d->layout.procs.h > 2 ? d->layout.procs.h - 2 : 1));
+}
+
+/* The first (dir -1) or the last (1) row. */
+static void move_to_end(struct gt_dashboard *d, int dir)
+{
+	move_selection(d, dir * (int)d->norder);
+}
+
+static void scroll_sideways(struct gt_dashboard *d, int cells)
+{
+	if (cells < 0) {
+		d->pt.hscroll =
+		    d->pt.hscroll >= -cells ? d->pt.hscroll + cells : 0;
+		return;
+	}
+	d->pt.hscroll += cells;
+	gt_dashboard_clamp_hscroll(d);
+}
+
+static void sort_by_next(struct gt_dashboard *d, int step)
+{
+	d->pt.sort_col = (enum gt_proctable_col)(
+	    (d->pt.sort_col + step + GT_COL__COUNT) % GT_COL__COUNT);
+}
+
+static void reverse_sort(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->pt.reverse = !d->pt.reverse;
+}
+
+static void toggle_device_filter(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->pt.device_filter =
+	    d->pt.device_filter >= 0 ? -1 : gt_dashboard_selected_device(d);
+	gt_dashboard_notice(d, d->pt.device_filter >= 0
+	                           ? "processes of the selected GPU"
+	                           : "processes of all GPUs");
+}
+
+static void toggle_follow(struct gt_dashboard *d, int unused)
+{
+	const struct gt_process *p = gt_dashboard_selected_process(d);
+	(void)unused;
+	if (d->pt.follow_pid)
+		d->pt.follow_pid = 0;
+	else if (p)
+		d->pt.follow_pid = p->pid;
+	gt_dashboard_notice(d, d->pt.follow_pid
+	                           ? "following the selected process"
+	                           : "not following");
+}
+
+static void next_glyphs(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->cfg.glyphs = (int)((gt_dashboard_glyphs(d) + 1) % GT_GLYPHS__COUNT);
+	gt_dashboard_notice(d, gt_glyphs_name(gt_dashboard_glyphs(d)));
+}
+
+static void next_panel_mode(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->cfg.max_mode = (d->cfg.max_mode + 1) % 3;
+	gt_dashboard_notice(d, d->cfg.max_mode == GT_GPU_FULL
+	                           ? "panels: automatic"
+	                       : d->cfg.max_mode == GT_GPU_COMPACT
+	                           ? "panels: compact"
+	                           : "panels: one line per GPU");
+}
+
+static void toggle_processes(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->cfg.show_processes = !d->cfg.show_processes;
+}
+
+static void toggle_fahrenheit(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->cfg.fahrenheit = !d->cfg.fahrenheit;
+}
+
+/* Twice (dir 1) or half (-1) as long. */
+static void scale_interval(struct gt_dashboard *d, int dir)
+{
+	set_interval(d, dir > 0 ? d->interval_ns * 2 : d->interval_ns / 2);
+}
+
+static void redraw(struct gt_dashboard *d, int unused)
+{
+	(void)d;
+	(void)unused;
+	clearok(curscr, TRUE);
+}
+
+/*
+ * The dashboard's keys, in the order the help window lists them: the keys
+ * of a binding, what they do (run(d, arg); run NULL quits) and the help
+ * window's line for them, so the help cannot drift from what the keys do.
+ * `keys` is how the help names the keys; a binding with no help shares the
+ * line of the one above it (S-Tab [ is on Tab's line), and one with help
+ * but no `keys` (the mouse) is a paragraph of its own after the keys.
+ * Every function key has a letter too: some terminals never deliver
+ * F-keys. The open dialog, the filter line and the signal menu see each
+ * key first, with keys of their own (overlay.c, setup.c,
+ * control_dialog.c).
+ */
+struct binding {
+	int key[3]; /* 0: no more */
+	void (*run)(struct gt_dashboard *d, int arg);
+	int arg;
+	const char *keys;
+	const char *help;
+};
+
+/* Laid out by hand, two lines a binding: what its keys do, then what the
+ * help says about them. */
+/* clang-format off */
+static const struct binding bindings[] = {
+    {{'q', 'Q', KEY_F(10)}, NULL, 0,
+     "q  F10", "quit"},
+    {{'?', 'h', KEY_F(1)}, open_overlay, GT_OVERLAY_HELP,
+     "?  h  F1", "this help"},
+    {{'e'}, open_overlay, GT_OVERLAY_EXPLAIN,
+     "e", "why N/A: the selected GPU's and process's reasons"},
+    {{'o', KEY_F(2)}, open_setup, 0,
+     "o  F2", "setup (w in it saves the settings file)"},
+    {{'s'}, save_snapshot, 0,
+     "s", "save a JSON snapshot"},
+    {{'\t', ']'}, select_gpu, 1,
+     "Tab ]  S-Tab [", "select the next / previous GPU"},
+    {{KEY_BTAB, '['}, select_gpu, -1,
+     NULL, NULL},
+    {{'m'}, next_panel_mode, 0,
+     "m", "panels: automatic, compact, one line per GPU"},
+    {{'g'}, next_glyphs, 0,
+     "g", "graph symbols: braille, block, ascii"},
+    {{'c'}, toggle_fahrenheit, 0,
+     "c", "temperatures in Celsius / Fahrenheit"},
+    {{'+'}, scale_interval, 1,
+     "+ -", "sampling interval twice / half as long"},
+    {{'-'}, scale_interval, -1,
+     NULL, NULL},
+    {{'p'}, open_control, GT_CONTROL_DIALOG_POWER,
+     "p", "power dialog: limit, mode, profile (selected GPU)"},
+    {{'f'}, open_control, GT_CONTROL_DIALOG_FAN,
+     "f", "fan dialog: curve, presets, automatic"},
+    {{'P'}, toggle_processes, 0,
+     "P", "show / hide the process table"},
+    {{KEY_UP, 'k'}, move_selection, -1,
+     "Up Down j k", "select a process (PgUp PgDn Home End)"},
+    {{KEY_DOWN, 'j'}, move_selection, 1,
+     NULL, NULL},
+    {{KEY_PPAGE}, move_page, -1,
+     NULL, NULL},
+    {{KEY_NPAGE}, move_page, 1,
+     NULL, NULL},
+    {{KEY_HOME}, move_to_end, -1,
+     NULL, NULL},
+    {{KEY_END}, move_to_end, 1,
+     NULL, NULL},
+    {{KEY_LEFT}, scroll_sideways, -8,
+     "Left Right", "scroll command lines sideways"},
+    {{KEY_RIGHT}, scroll_sideways, 8,
+     NULL, NULL},
+    {{'>', KEY_F(6)}, sort_by_next, 1,
+     "> <  F6", "sort by the next / previous column"},
+    {{'<'}, sort_by_next, -1,
+     NULL, NULL},
+    {{'r'}, reverse_sort, 0,
+     "r", "reverse the sort"},
+    {{'/'}, open_filter, 0,
+     "/", "filter processes (Ctrl-R: regular expression)"},
+    {{'d'}, toggle_device_filter, 0,
+     "d", "processes of the selected GPU only / all GPUs"},
+    {{'F'}, toggle_follow, 0,
+     "F", "follow the selected process"},
+    {{'x', KEY_F(9)}, open_signal_menu, 0,
+     "x  F9", "send a signal to the selected process"},
+    {{12 /* Ctrl-L */}, redraw, 0,
+     "Ctrl-L", "redraw the screen"},
+    {{KEY_MOUSE}, handle_mouse, 0,
+     NULL, "Mouse: click a GPU panel, a process row or a column header;\n"
+           "the wheel scrolls the GPU list or the process table under it."},
+};
+/* clang-format on */
+
+enum { NBINDINGS = sizeof(bindings) / sizeof(bindings[0]) };
+
+static const struct binding *binding_of(int ch)
+{
+	for (size_t i = 0; i < NBINDINGS; i++)
+		for (size_t k = 0; k < 3 && bindings[i].key[k]; k++)
+			if (bindings[i].key[k] == ch)
+				return &bindings[i];
+	return NULL;
+}
+
+static void help_add(struct gt_dashboard *d, const char *text, int len)
+{
+	if (d->nhelp == GT_DASHBOARD_HELP_LINES)
+		return;
+	snprintf(d->help_text[d->nhelp], sizeof(d->help_text[0]), "%.*s", len,
+	         text);
+	d->help[d->nhelp] = d->help_text[d->nhelp];
+	d->nhelp++;
+}
+
+void gt_dashboard_help_build(struct gt_dashboard *d)
+{
+	char line[GT_DASHBOARD_HELP_CELLS];
+
+	d->nhelp = 0;
+	help_add(d, "Keys (letters work where F-keys do not reach)", -1);
+	help_add(d, "", -1);
+	for (size_t i = 0; i < NBINDINGS; i++) {
+		const struct binding *b = &bindings[i];
+		if (!b->help)
+			continue;
+		if (b->keys) {
+			snprintf(line, sizeof(line), "  %-12s  %s", b->keys,
+			         b->help);
+			help_add(d, line, -1);
+			continue;
+		}
+		help_add(d, "", -1);
+		for (const char *p = b->help; *p;) {
+			const char *nl = strchr(p, '\n');
+			int n = nl ? (int)(nl - p) : (int)strlen(p);
+			help_add(d, p, n);
+			p += n + (nl != NULL);
+		}
+	}
+	help_add(d, "", -1);
+	help_add(d, "Esc or q closes this window.", -1);
+}
+
+/* The open overlay's share of a key; false when no overlay took it. */
+static bool overlay_key(struct gt_dashboard *d, int ch)
+{
 	enum gt_overlay_result res = gt_overlay_key(&d->ov, ch);
 	if (d->sig.bound && res != GT_OVERLAY_SIGNAL_CONFIRMED &&
 	    d->ov.kind != GT_OVERLAY_SIGNAL && d->ov.kind != GT_OVERLAY_CONFIRM)
@@ -255,149 +540,19 @@ bool gt_dashboard_key(struct dashboard *d, int ch)
 	case GT_OVERLAY_NOT_CONSUMED:
 		break;
 	}
+	return false;
+}
 
-	switch (ch) {
-	case 'q':
-	case 'Q':
-	case KEY_F(10):
+bool gt_dashboard_key(struct gt_dashboard *d, int ch)
+{
+	if (gt_dashboard_control_key(d, ch) || setup_key(d, ch) ||
+	    overlay_key(d, ch))
+		return true;
+	const struct binding *b = binding_of(ch);
+	if (!b) /* KEY_RESIZE, and keys that mean nothing here */
+		return true;
+	if (!b->run)
 		return false;
-	case '?':
-	case 'h':
-	case KEY_F(1):
-		gt_overlay_open(&d->ov, GT_OVERLAY_HELP);
-		break;
-	case 'e':
-		gt_overlay_open(&d->ov, GT_OVERLAY_EXPLAIN);
-		break;
-	case 'o':
-	case KEY_F(2):
-		gt_setup_open(&d->setup, d->opts->themes_dir);
-		d->setup_open = true;
-		break;
-	case 's':
-		save_snapshot(d);
-		break;
-	case '/':
-		gt_overlay_open(&d->ov, GT_OVERLAY_FILTER);
-		gt_copy_str(d->ov.input, sizeof(d->ov.input), d->pt.filter);
-		break;
-	case 'x':
-	case KEY_F(9):
-		if (gt_dashboard_selected_process(d)) {
-			gt_sigtarget_bind(&d->sig,
-			                  gt_dashboard_selected_process(d));
-			gt_overlay_open(&d->ov, GT_OVERLAY_SIGNAL);
-		} else
-			gt_dashboard_notice(d, "no process selected");
-		break;
-	case '\t':
-	case ']':
-		select_gpu(d, 1);
-		break;
-	case KEY_BTAB:
-	case '[':
-		select_gpu(d, -1);
-		break;
-	case KEY_UP:
-	case 'k':
-		move_selection(d, -1);
-		break;
-	case KEY_DOWN:
-	case 'j':
-		move_selection(d, 1);
-		break;
-	case KEY_PPAGE:
-		move_selection(
-		    d, -(d->layout.procs.h > 2 ? d->layout.procs.h - 2 : 1));
-		break;
-	case KEY_NPAGE:
-		move_selection(d, d->layout.procs.h > 2 ? d->layout.procs.h - 2
-		                                        : 1);
-		break;
-	case KEY_HOME:
-		move_selection(d, -(int)d->norder);
-		break;
-	case KEY_END:
-		move_selection(d, (int)d->norder);
-		break;
-	case KEY_LEFT:
-		d->pt.hscroll = d->pt.hscroll >= 8 ? d->pt.hscroll - 8 : 0;
-		break;
-	case KEY_RIGHT:
-		d->pt.hscroll += 8;
-		gt_dashboard_clamp_hscroll(d);
-		break;
-	case '>':
-	case KEY_F(6):
-		d->pt.sort_col = (enum gt_proctable_col)((d->pt.sort_col + 1) %
-		                                         GT_COL__COUNT);
-		break;
-	case '<':
-		d->pt.sort_col = (enum gt_proctable_col)(
-		    (d->pt.sort_col + GT_COL__COUNT - 1) % GT_COL__COUNT);
-		break;
-	case 'r':
-		d->pt.reverse = !d->pt.reverse;
-		break;
-	case 'd':
-		d->pt.device_filter = d->pt.device_filter >= 0
-		                          ? -1
-		                          : gt_dashboard_selected_device(d);
-		gt_dashboard_notice(d, d->pt.device_filter >= 0
-		                           ? "processes of the selected GPU"
-		                           : "processes of all GPUs");
-		break;
-	case 'p':
-		gt_dashboard_control_open(d, GT_CONTROL_DIALOG_POWER);
-		break;
-	case 'f':
-		gt_dashboard_control_open(d, GT_CONTROL_DIALOG_FAN);
-		break;
-	case 'F': {
-		const struct gt_process *p = gt_dashboard_selected_process(d);
-		if (d->pt.follow_pid)
-			d->pt.follow_pid = 0;
-		else if (p)
-			d->pt.follow_pid = p->pid;
-		gt_dashboard_notice(d, d->pt.follow_pid
-		                           ? "following the selected process"
-		                           : "not following");
-		break;
-	}
-	case 'g':
-		d->cfg.glyphs =
-		    (int)((gt_dashboard_glyphs(d) + 1) % GT_GLYPHS__COUNT);
-		gt_dashboard_notice(d, gt_glyphs_name(gt_dashboard_glyphs(d)));
-		break;
-	case 'm':
-		d->cfg.max_mode = (d->cfg.max_mode + 1) % 3;
-		gt_dashboard_notice(d, d->cfg.max_mode == GT_GPU_FULL
-		                           ? "panels: automatic"
-		                       : d->cfg.max_mode == GT_GPU_COMPACT
-		                           ? "panels: compact"
-		                           : "panels: one line per GPU");
-		break;
-	case 'P':
-		d->cfg.show_processes = !d->cfg.show_processes;
-		break;
-	case 'c':
-		d->cfg.fahrenheit = !d->cfg.fahrenheit;
-		break;
-	case '+':
-		set_interval(d, d->interval_ns * 2);
-		break;
-	case '-':
-		set_interval(d, d->interval_ns / 2);
-		break;
-	case 12: /* Ctrl-L */
-		clearok(curscr, TRUE);
-		break;
-	case KEY_MOUSE:
-		handle_mouse(d);
-		break;
-	case KEY_RESIZE:
-	default:
-		break;
-	}
+	b->run(d, b->arg);
 	return true;
 }

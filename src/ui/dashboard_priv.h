@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dash_priv.h - the dashboard's state, shared by the files that make up
- * the dashboard (dashboard.c: the loop and drawing; dashinput.c: keys and
- * mouse; dashterm.c: the terminal's restore on fatal signals; dashctl.c:
- * the control dialogs' glue). Not for other modules: they use dashboard.h.
+ * dashboard_priv.h - the dashboard's state, shared by the files that make
+ * up the dashboard (dashboard.c: the frame loop and drawing;
+ * dashboard_input.c: the key table, keys and mouse; dashboard_term.c: the
+ * terminal's restore on fatal signals; dashboard_control.c: the control
+ * dialogs' glue). Not for other modules: they use dashboard.h.
  */
 #ifndef GPUTOP_DASHBOARD_PRIV_H
 #define GPUTOP_DASHBOARD_PRIV_H
@@ -25,7 +26,11 @@
 #include "ui/theme.h"
 #include "core/view.h"
 
-struct dashboard {
+/* The help window: its lines, made from the key table once. */
+#define GT_DASHBOARD_HELP_LINES 40
+#define GT_DASHBOARD_HELP_CELLS 96
+
+struct gt_dashboard {
 	struct gt_collector *c;
 	const struct gt_dashboard_opts *opts;
 	struct gt_view view;
@@ -57,6 +62,9 @@ struct dashboard {
 	char notice[256];
 	uint64_t notice_until;
 	char filter_err[128];
+	const char *help[GT_DASHBOARD_HELP_LINES];
+	char help_text[GT_DASHBOARD_HELP_LINES][GT_DASHBOARD_HELP_CELLS];
+	int nhelp;
 	/* gputop's own cost, shown in the status line. */
 	uint64_t self_cpu_ns, self_wall_ns;
 	double self_cpu_pct;
@@ -69,23 +77,25 @@ struct dashboard {
 };
 
 /* A short message in the status line for 5 s. */
-void gt_dashboard_notice(struct dashboard *d, const char *msg);
+void gt_dashboard_notice(struct gt_dashboard *d, const char *msg);
 /* Device index of the selected GPU, -1 when none is shown. */
-int gt_dashboard_selected_device(const struct dashboard *d);
+int gt_dashboard_selected_device(const struct gt_dashboard *d);
 /* The selected row's process, NULL when none. */
 const struct gt_process *
-gt_dashboard_selected_process(const struct dashboard *d);
+gt_dashboard_selected_process(const struct gt_dashboard *d);
 /* The graph symbols in use (glyphs = auto resolved). */
-enum gt_glyphs gt_dashboard_glyphs(const struct dashboard *d);
+enum gt_glyphs gt_dashboard_glyphs(const struct gt_dashboard *d);
 /* The theme the settings name, with a notice when it has problems. */
-void gt_dashboard_load_theme(struct dashboard *d);
+void gt_dashboard_load_theme(struct gt_dashboard *d);
 
-/* dashinput.c: one key (or KEY_MOUSE, KEY_RESIZE); false to quit. */
-bool gt_dashboard_key(struct dashboard *d, int ch);
+/* dashboard_input.c: one key (or KEY_MOUSE, KEY_RESIZE); false to quit. */
+bool gt_dashboard_key(struct gt_dashboard *d, int ch);
+/* Fills d->help from the key table. */
+void gt_dashboard_help_build(struct gt_dashboard *d);
 /* Keeps the sideways scroll of command lines within the longest one. */
-void gt_dashboard_clamp_hscroll(struct dashboard *d);
+void gt_dashboard_clamp_hscroll(struct gt_dashboard *d);
 
-/* dashterm.c: save the terminal's modes before initscr; arm after it
+/* dashboard_term.c: save the terminal's modes before initscr; arm after it
  * (prepares the bytes that put the terminal back and installs the handlers
  * of the signals that would end gputop without them); disarm after endwin.
  */
@@ -93,11 +103,11 @@ void gt_dashboard_term_save(void);
 void gt_dashboard_term_arm(void);
 void gt_dashboard_term_disarm(void);
 
-/* dashctl.c: the power and fan dialogs and the restore offer. */
-void gt_dashboard_control_open(struct dashboard *d,
+/* dashboard_control.c: the power and fan dialogs and the restore offer. */
+void gt_dashboard_control_open(struct gt_dashboard *d,
                                enum gt_control_dialog_kind kind);
-bool gt_dashboard_control_key(struct dashboard *d, int ch);
-void gt_dashboard_control_draw(struct dashboard *d);
-bool gt_dashboard_control_poll(struct dashboard *d);
+bool gt_dashboard_control_key(struct gt_dashboard *d, int ch);
+void gt_dashboard_control_draw(struct gt_dashboard *d);
+bool gt_dashboard_control_poll(struct gt_dashboard *d);
 
 #endif

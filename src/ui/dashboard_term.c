@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dashterm.c - owns putting the terminal back when gputop dies of a signal
- * while the dashboard holds it: the bytes to write are prepared up front,
- * and the handlers of every signal that would otherwise end gputop with
- * the terminal on the alternate screen, in raw mode, with mouse reporting
- * on, write them and then let the signal do what it would have done.
+ * dashboard_term.c - owns putting the terminal back when gputop dies of a
+ * signal while the dashboard holds it: the bytes to write are prepared up
+ * front, and the handlers of every signal that would otherwise end gputop
+ * with the terminal on the alternate screen, in raw mode, with mouse
+ * reporting on, write them and then let the signal do what it would have
+ * done.
  */
 #include <curses.h>
 #include <signal.h>

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/graph.h"
+#include "ui/paint.h"
+
 /* Widest graph row drawn (the widest terminal the layout tests use is 400
  * columns; wider ones see the newest 1024 columns). */
 enum { ROW_MAX = 1024 };

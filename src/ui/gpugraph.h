@@ -10,7 +10,10 @@
 #ifndef GPUTOP_GPUGRAPH_H
 #define GPUTOP_GPUGRAPH_H
 
-#include "ui/panels.h"
+#include <curses.h>
+
+#include "ui/layout.h"
+#include "ui/panel_data.h"
 
 enum gt_plot {
 	GT_PLOT_GPU,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * overlay.c - help, N/A reasons, filter prompt and signal menu (see
- * overlay.h). Every function key has a letter key too: some terminals
- * never deliver F-keys.
+ * overlay.h): each one's keys while it is open, and its window. The help's
+ * lines are the dashboard's (its key table).
  */
 #include "ui/overlay.h"
 
@@ -10,41 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/panels.h"
-#include "ui/proctable.h"
 #include "core/text.h"
-
-static const char *const help_lines[] = {
-    "Keys (letters work where F-keys do not reach)",
-    "",
-    "  q  F10        quit",
-    "  ?  h  F1      this help",
-    "  e             why N/A: the selected GPU's and process's reasons",
-    "  o  F2         setup (w in it saves the settings file)",
-    "  s             save a JSON snapshot",
-    "  Tab ]  S-Tab [  select the next / previous GPU",
-    "  m             panels: automatic, compact, one line per GPU",
-    "  g             graph symbols: braille, block, ascii",
-    "  c             temperatures in Celsius / Fahrenheit",
-    "  + -           sampling interval twice / half as long",
-    "  p             power dialog: limit, mode, profile (selected GPU)",
-    "  f             fan dialog: curve, presets, automatic",
-    "  P             show / hide the process table",
-    "  Up Down j k   select a process (PgUp PgDn Home End)",
-    "  Left Right    scroll command lines sideways",
-    "  > <  F6       sort by the next / previous column",
-    "  r             reverse the sort",
-    "  /             filter processes (Ctrl-R: regular expression)",
-    "  d             processes of the selected GPU only / all GPUs",
-    "  F             follow the selected process",
-    "  x  F9         send a signal to the selected process",
-    "  Ctrl-L        redraw the screen",
-    "",
-    "Mouse: click a GPU panel, a process row or a column header;",
-    "the wheel scrolls the GPU list or the process table under it.",
-    "",
-    "Esc or q closes this window.",
-};
+#include "ui/paint.h"
+#include "ui/proctable.h"
 
 void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind)
 {
@@ -472,9 +440,8 @@ void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
 	case GT_OVERLAY_FILTER: /* drawn in the status line */
 		return;
 	case GT_OVERLAY_HELP:
-		draw_lines(w, help_lines,
-		           (int)(sizeof(help_lines) / sizeof(help_lines[0])),
-		           ov->scroll, " gputop help ", ctx);
+		draw_lines(w, ctx->help, ctx->nhelp, ov->scroll,
+		           " gputop help ", ctx);
 		return;
 	case GT_OVERLAY_EXPLAIN:
 		draw_explain(w, ov, ctx);

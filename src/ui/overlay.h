@@ -10,10 +10,10 @@
 #include <curses.h>
 #include <stdint.h>
 
-#include "ui/layout.h"
 #include "core/model.h"
-#include "ui/palette.h"
 #include "core/view.h"
+#include "ui/layout.h"
+#include "ui/palette.h"
 
 enum gt_overlay_kind {
 	GT_OVERLAY_NONE,
@@ -50,6 +50,10 @@ struct gt_overlay_ctx {
 	 * never_sampled: not once since gputop started. */
 	double silent_s;
 	bool never_sampled;
+	/* The help window's lines: the dashboard's, made from its key
+	 * table. */
+	const char *const *help;
+	int nhelp;
 };
 
 /* A bordered box centred on the screen, bw x bh cells (clipped to it),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * palette.c - theme colours to ncurses colour pairs (see palette.h). In the
+ * palette.c - theme colours to ncurses colour pairs (see palette.h), and
+ * the xterm palette's colours with the nearest of them to an RGB. In the
  * truecolour tier, a direct-colour terminal description (COLORS of 2^24,
  * e.g. TERM=xterm-direct) gets the theme's exact RGB through extended
  * pairs; with a 256-colour description the nearest cube colour is used,
@@ -11,6 +12,110 @@
 #include <curses.h>
 #include <stdlib.h>
 
+/* The real xterm cube levels: not evenly spaced, which is why btop's
+ * r/51 rounding drifts on dark colours. */
+static const uint8_t gt_cube_level[6] = {0, 95, 135, 175, 215, 255};
+
+/* xterm's default colours 0..15, as 0xRRGGBB. */
+static const uint32_t gt_ansi16[16] = {
+    0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd,
+    0x00cdcd, 0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00,
+    0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
+};
+
+struct gt_rgb gt_palette_rgb(int i)
+{
+	if (i < 0 || i > 255)
+		return (struct gt_rgb){0, 0, 0};
+	if (i < 16)
+		return (struct gt_rgb){(uint8_t)(gt_ansi16[i] >> 16),
+		                       (uint8_t)(gt_ansi16[i] >> 8),
+		                       (uint8_t)gt_ansi16[i]};
+	if (i < 232) {
+		i -= 16;
+		return (struct gt_rgb){gt_cube_level[i / 36],
+		                       gt_cube_level[(i / 6) % 6],
+		                       gt_cube_level[i % 6]};
+	}
+	uint8_t g = (uint8_t)(8 + 10 * (i - 232));
+	return (struct gt_rgb){g, g, g};
+}
+
+static int gt_dist2(struct gt_rgb a, struct gt_rgb b)
+{
+	int dr = a.r - b.r, dg = a.g - b.g, db = a.b - b.b;
+
+	return dr * dr + dg * dg + db * db;
+}
+
+static int gt_nearest_level(int v)
+{
+	int best = 0;
+
+	for (int i = 1; i < 6; i++) {
+		int d = abs(v - gt_cube_level[i]);
+		if (d < abs(v - gt_cube_level[best]))
+			best = i;
+	}
+	return best;
+}
+
+/* The palette index in [from, to) nearest to c, the lower on a tie; with
+ * greys_only, only the system greys 0, 7, 8 and 15 qualify. */
+static int gt_nearest_index(struct gt_rgb c, int from, int to, bool greys_only,
+                            int *dist)
+{
+	int best = -1, bd = 0;
+
+	for (int i = from; i < to; i++) {
+		int d = gt_dist2(c, gt_palette_rgb(i));
+
+		if (greys_only && i != 0 && i != 7 && i != 8 && i != 15)
+			continue;
+		if (best < 0 || d < bd) {
+			best = i;
+			bd = d;
+		}
+	}
+	*dist = bd;
+	return best;
+}
+
+int gt_palette_nearest_256(struct gt_rgb c)
+{
+	/* Distance is separable over channels, so the nearest cube point
+	 * is the nearest level per channel. The greys are simply scanned:
+	 * rounding the channel mean onto the ramp can pick the wrong one. */
+	int cube = 16 + 36 * gt_nearest_level(c.r) + 6 * gt_nearest_level(c.g) +
+	           gt_nearest_level(c.b);
+	int dc = gt_dist2(c, gt_palette_rgb(cube)), dg;
+	int grey = gt_nearest_index(c, 232, 256, false, &dg);
+
+	return dg < dc ? grey : cube;
+}
+
+static int gt_nearest_ansi(struct gt_rgb c, int n)
+{
+	int mx = c.r > c.g ? c.r : c.g, mn = c.r < c.g ? c.r : c.g, d;
+
+	mx = mx > c.b ? mx : c.b;
+	mn = mn < c.b ? mn : c.b;
+	/* The palette is so sparse that plain distance sends a mid grey to
+	 * yellow (#808080 is nearer cdcd00 than e5e5e5); a colour of low
+	 * saturation therefore only chooses among the greys. */
+	return gt_nearest_index(c, 0, n, 4 * (mx - mn) <= mx, &d);
+}
+
+int gt_palette_nearest_16(struct gt_rgb c)
+{
+	return gt_nearest_ansi(c, 16);
+}
+
+int gt_palette_nearest_8(struct gt_rgb c)
+{
+	return gt_nearest_ansi(c, 8);
+}
+
 static int colour_index(struct gt_rgb c, enum gt_color_tier tier)
 {
 	switch (tier) {
@@ -18,13 +123,13 @@ static int colour_index(struct gt_rgb c, enum gt_color_tier tier)
 		/* Direct colour: the colour number is the RGB value. */
 		if (COLORS >= 0x1000000)
 			return (c.r << 16) | (c.g << 8) | c.b;
-		return gt_rgb_to_256(c);
+		return gt_palette_nearest_256(c);
 	case GT_TIER_256:
-		return gt_rgb_to_256(c);
+		return gt_palette_nearest_256(c);
 	case GT_TIER_16:
-		return (short)gt_rgb_to_16(c);
+		return (short)gt_palette_nearest_16(c);
 	case GT_TIER_8:
-		return (short)gt_rgb_to_8(c);
+		return (short)gt_palette_nearest_8(c);
 	case GT_TIER_MONO:
 		break;
 	}

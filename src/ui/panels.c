@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * panels.c - GPU panels (FULL, COMPACT, LINE) and the process table (see
- * panels.h). Names come from devices and processes: they are escaped
- * before they reach the terminal.
+ * panels.c - GPU panels (FULL, COMPACT, LINE; see panels.h). Names come
+ * from the devices: they are escaped before they reach the terminal.
  */
 #include "ui/panels.h"
 
@@ -10,8 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/gpugraph.h"
 #include "core/text.h"
+#include "ui/gpugraph.h"
+#include "ui/graph.h"
+#include "ui/paint.h"
 
 void gt_panels_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
                         bool fahrenheit)
@@ -639,89 +640,5 @@ void gt_panels_draw_gpu(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
 	case GT_GPU_LINE:
 		draw_line(w, r, d);
 		break;
-	}
-}
-
-int gt_proctable_sort_header(const int *widths, enum gt_proctable_col c,
-                             bool desc, char *out, size_t outlen)
-{
-	const struct gt_proctable_coldesc *cd = &gt_proctable_cols[c];
-	char h[32];
-	int w = widths[c], len = 0;
-
-	if (outlen == 0)
-		return 0;
-	/* The marker stays inside the column: a separator taken by it glues
-	 * the header to the next one ("HOST MEMvCONTAINER"). A header that
-	 * fills its column loses its spaces first ("HOSTMEMv"), then its
-	 * last letters. */
-	snprintf(h, sizeof(h), "%s", cd->header);
-	len = (int)strlen(h);
-	if (len + 1 > w) {
-		int k = 0;
-		for (int i = 0; h[i]; i++)
-			if (h[i] != ' ')
-				h[k++] = h[i];
-		h[k] = '\0';
-		len = k;
-	}
-	if (len > w - 1)
-		len = w - 1 > 0 ? w - 1 : 0;
-	int pad = cd->right ? w - len - 1 : 0;
-	int n = snprintf(out, outlen, "%*s%.*s%s", pad > 0 ? pad : 0, "", len,
-	                 h, w > 0 ? (desc ? "v" : "^") : "");
-	/* Padding to the column's end: nothing of the plain header stays. */
-	while (n >= 0 && n < w && (size_t)n + 1 < outlen)
-		out[n++] = ' ';
-	if (n >= 0 && (size_t)n < outlen)
-		out[n] = '\0';
-	return w;
-}
-
-void gt_proctable_draw(WINDOW *w, struct gt_rect r,
-                       const struct gt_table_data *d)
-{
-	char line[2048];
-	const struct gt_proctable_state *st = d->st;
-
-	if (r.h <= 0 || r.w <= 0)
-		return;
-	gt_proctable_format_header(d->widths, line, sizeof(line));
-	gt_paint_put(w, r, 0, 0, d->pal->role[GT_ROLE_TITLE] | A_UNDERLINE,
-	             line);
-	/* The sort column's header carries the direction: the cell is
-	 * redrawn whole (header, marker, padding), with the marker in the
-	 * separator after it when the column has no room of its own. */
-	int sx = gt_proctable_col_x(d->widths, st->sort_col);
-	if (sx >= 0) {
-		char cell[64];
-		gt_proctable_sort_header(
-		    d->widths, st->sort_col,
-		    gt_proctable_cols[st->sort_col].desc_first != st->reverse,
-		    cell, sizeof(cell));
-		gt_paint_put(w, r, 0, sx,
-		             d->pal->role[GT_ROLE_HI] | A_UNDERLINE, cell);
-	}
-	if (d->note)
-		gt_paint_put(w, r, 0, r.w - gt_paint_cells(d->note),
-		             d->pal->role[GT_ROLE_HI], d->note);
-	for (int row = 1; row < r.h; row++) {
-		size_t i = (size_t)(st->scroll_row + row - 1);
-		if (i >= d->count)
-			break;
-		const struct gt_process *p = &d->procs[d->order[i]];
-		gt_proctable_format_row(p, d->widths, st->hscroll, line,
-		                        sizeof(line));
-		int attr = (int)i == st->selected
-		               ? (st->follow_pid == p->pid
-		                      ? d->pal->role[GT_ROLE_FOLLOWED]
-		                      : d->pal->role[GT_ROLE_SELECTED])
-		               : d->pal->role[GT_ROLE_MAIN];
-		if ((int)i == st->selected) {
-			/* The whole row, not just its text, shows the bar. */
-			wattrset(w, attr);
-			mvwhline(w, r.y + row, r.x, ' ', r.w);
-		}
-		gt_paint_put(w, r, row, 0, attr, line);
 	}
 }

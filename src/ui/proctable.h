@@ -2,10 +2,11 @@
 /*
  * proctable.h - owns the process table's model: its columns, which rows
  * show in which order (device filter, text or regex filter, sort, follow),
- * how one row reads as text, and sending a signal to a row's process.
- * Pure apart from gt_proctable_send_signal (kill()): no ncurses and no state
- * of its own, so the renderer draws what this produces and keys, clicks and
- * tests drive the same functions.
+ * how one row reads as text (proctable.c), and sending a signal to a row's
+ * process (proctable_signal.c). Pure apart from gt_proctable_send_signal
+ * (kill()): no ncurses and no state of its own, so the renderer
+ * (proctable_draw.h) draws what this produces and keys, clicks and tests
+ * drive the same functions.
  *
  * Untrusted text (user, container, name, command line) only ever reaches a
  * row through gt_text_escape(), so no control byte from a process can reach

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ui/graph.h"
-#include "ui/panels.h"
+#include "ui/paint.h"
 #include "ui/proctable.h"
 #include "ui/overlay.h"
 #include "core/text.h"

@@ -3,9 +3,10 @@
  * theme.h - owns gputop's colours: reading btop's theme file format (so a
  * user's btop themes work unchanged), resolving every colour role with
  * btop's own fallbacks plus gputop's extension keys, finding theme files on
- * the search path, and reducing a colour to what the terminal can show
+ * the search path, and telling which colours the terminal can show
  * (truecolor, 256, 16, 8 colours or none). No ncurses here: the renderer
- * maps the resolved RGB values to colour pairs.
+ * (palette.h) maps the resolved RGB values to the terminal's nearest
+ * colours and to colour pairs.
  *
  * File format (btop's): one `theme[key]="value"` per line, where value is
  * "#RRGGBB", "#GG" (a grey: R=G=B=0xGG), "R G B" (decimal 0..255) or ""
@@ -246,29 +247,6 @@ enum gt_color_tier gt_color_tier_detect(const char *colorterm, const char *term,
 
 /* "truecolor", "256", "16", "8", "mono". */
 const char *gt_color_tier_name(enum gt_color_tier tier);
-
-/*
- * The RGB these mappings assume for xterm colour index i (0..255; others
- * give black). 0..15 is xterm's default palette: black 000000, red cd0000,
- * green 00cd00, yellow cdcd00, blue 0000ee, magenta cd00cd, cyan 00cdcd,
- * white e5e5e5, then bright 7f7f7f ff0000 00ff00 ffff00 5c5cff ff00ff
- * 00ffff ffffff. 16..231 is the 6x6x6 cube with levels 0, 95, 135, 175,
- * 215, 255; 232..255 the greys 8 + 10k.
- */
-struct gt_rgb gt_palette_rgb(int i);
-
-/* Nearest xterm 256 colour (16..255; the 16 system colours are skipped
- * because terminals redefine them): the nearest cube point (per channel,
- * the lower level on a tie) or the nearest grey (the darker on a tie),
- * whichever is closer in RGB distance (the cube point on a tie). */
-int gt_rgb_to_256(struct gt_rgb c);
-
-/* Nearest of palette colours 0..15 / 0..7 (above) by RGB distance, the
- * lower index on a tie; a colour of low saturation (max - min <= max / 4)
- * is matched to the greys only (0, 8, 7, 15 / 0, 7), so a mid grey does
- * not come out yellow. */
-int gt_rgb_to_16(struct gt_rgb c);
-int gt_rgb_to_8(struct gt_rgb c);
 
 /* ---- finding themes --------------------------------------------------- */
 

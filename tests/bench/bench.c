@@ -7,11 +7,18 @@
  * missed (exit status 3 when one was missed); not part of `make check`,
  * since timing belongs in benchmarks, not in the test suite.
  */
+#include <curses.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,10 +26,10 @@
 
 #include "collectors/registry.h"
 #include "core/collector.h"
-#include "ui/dashboard.h"
+#include "core/ring.h"
 #include "linux/fdinfo.h"
 #include "linux/procinfo.h"
-#include "core/ring.h"
+#include "ui/dashboard.h"
 
 static uint64_t cpu_ns(void)
 {
@@ -136,8 +143,9 @@ static struct cost tick_cost(const char *lib, bool procs, bool slow, int n,
 		batch[b] = (double)(cpu_ns() - t0) / (n / BATCHES);
 	}
 
-	int slot = gt_pub_reader_open(&c->proclist);
-	const struct gt_proclist *pl = gt_pub_acquire(&c->proclist, slot);
+	struct gt_pub *plist = gt_collector_proclist(c);
+	int slot = gt_pub_reader_open(plist);
+	const struct gt_proclist *pl = gt_pub_acquire(plist, slot);
 	if (pids) {
 		*npids = pl ? pl->count : 0;
 		*nalive = 0;
@@ -149,8 +157,8 @@ static struct cost tick_cost(const char *lib, bool procs, bool slow, int n,
 			*nalive += pl->items[i].host_known;
 		}
 	}
-	gt_pub_release(&c->proclist, slot);
-	gt_pub_reader_close(&c->proclist, slot);
+	gt_pub_release(plist, slot);
+	gt_pub_reader_close(plist, slot);
 	*ndev = gt_collector_device_count(c);
 	gt_collector_close(c);
 	return cost_of(batch, BATCHES);
@@ -327,6 +335,157 @@ static void bench_ring(void)
 	gt_ring_destroy(&r);
 }
 
+/* The terminal side of the render bench's pseudo-terminal: a thread that
+ * reads everything the dashboard writes and counts it. Reading while
+ * frames are drawn keeps a frame larger than the pty's buffer (the first
+ * paint of a big screen) from blocking the write for ever. */
+struct pty_reader {
+	int master;
+	pthread_t thread;
+	_Atomic size_t bytes;
+	_Atomic bool stop;
+};
+
+static void *pty_reader_run(void *arg)
+{
+	struct pty_reader *r = arg;
+	char buf[65536];
+	while (!atomic_load(&r->stop)) {
+		struct pollfd p = {.fd = r->master, .events = POLLIN};
+		if (poll(&p, 1, 10) <= 0)
+			continue;
+		ssize_t n = read(r->master, buf, sizeof(buf));
+		if (n > 0)
+			atomic_fetch_add(&r->bytes, (size_t)n);
+	}
+	return NULL;
+}
+
+/* The byte count once the reader has caught up with what was written:
+ * unchanged over 50 ms. */
+static size_t pty_reader_settled(struct pty_reader *r)
+{
+	size_t last = atomic_load(&r->bytes);
+	for (;;) {
+		struct timespec gap = {0, 50000000};
+		nanosleep(&gap, NULL);
+		size_t now = atomic_load(&r->bytes);
+		if (now == last)
+			return now;
+		last = now;
+	}
+}
+
+/* What the render bench measured. */
+struct render_result {
+	int frames;
+	size_t processes;
+	double cpu_ns_per_frame; /* drawing, this thread's CPU */
+	double bytes_per_frame;  /* written to the terminal */
+};
+
+/* Frames of a dashboard on an xterm-256color screen of the pty's slave
+ * side, one collector round before each, as in steady state at one frame
+ * per interval; the first frames paint the whole screen and are not
+ * counted. */
+static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
+                          struct pty_reader *reader, FILE *fo, int frames,
+                          struct render_result *out)
+{
+	const int warm = 5;
+	uint64_t cpu = 0;
+	size_t bytes_warm = 0;
+	for (int f = 0; f < warm + frames; f++) {
+		if (f == warm)
+			bytes_warm = pty_reader_settled(reader);
+		gt_collector_tick(c, GT_TICK_SCHEDULED);
+		struct timespec a, b;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		gt_dashboard_pull(d);
+		gt_dashboard_draw(d);
+		fflush(fo);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+		if (f >= warm)
+			cpu += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
+			       (uint64_t)(b.tv_nsec - a.tv_nsec);
+	}
+	size_t bytes = pty_reader_settled(reader) - bytes_warm;
+	out->frames = frames;
+	out->cpu_ns_per_frame = frames ? (double)cpu / frames : 0;
+	out->bytes_per_frame = frames ? (double)bytes / frames : 0;
+	out->processes = gt_dashboard_process_count(d);
+}
+
+/* The dashboard on a curses screen of a fresh pseudo-terminal of cols x
+ * rows, with a thread reading the other side; 0, or -1 when any of it
+ * could not be had. */
+static int render_on_pty(struct gt_collector *c, int cols, int rows, int frames,
+                         struct render_result *out)
+{
+	struct gt_dashboard_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
+	struct gt_dashboard *d = NULL;
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+		if (master >= 0)
+			close(master);
+		return -1;
+	}
+	struct winsize ws = {.ws_row = (unsigned short)rows,
+	                     .ws_col = (unsigned short)cols};
+	const char *slave_name = ptsname(master);
+	int slave = slave_name ? open(slave_name, O_RDWR | O_NOCTTY) : -1;
+	FILE *fo = slave >= 0 ? fdopen(slave, "w") : NULL;
+	FILE *fi = slave >= 0 ? fdopen(dup(slave), "r") : NULL;
+	if (!fo || !fi)
+		goto out;
+	ioctl(slave, TIOCSWINSZ, &ws);
+	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+	setlocale(LC_ALL, "");
+
+	d = gt_dashboard_open(c, &o);
+	if (!d)
+		goto out;
+	SCREEN *scr = newterm("xterm-256color", fo, fi);
+	if (!scr)
+		goto out;
+	set_term(scr);
+	resizeterm(rows, cols);
+	curs_set(0);
+	struct gt_dashboard_screen screen = {
+	    .tier = GT_TIER_256,
+	    .glyphs = GT_GLYPHS_BRAILLE,
+	    .glyphs_fixed = true,
+	};
+	gt_dashboard_attach(d, &screen);
+
+	struct pty_reader reader = {.master = master};
+	atomic_init(&reader.bytes, 0);
+	atomic_init(&reader.stop, false);
+	if (pthread_create(&reader.thread, NULL, pty_reader_run, &reader) !=
+	    0) {
+		endwin();
+		delscreen(scr);
+		goto out;
+	}
+	render_frames(c, d, &reader, fo, frames, out);
+	endwin(); /* written while the reader still reads */
+	delscreen(scr);
+	atomic_store(&reader.stop, true);
+	pthread_join(reader.thread, NULL);
+	rc = 0;
+out:
+	gt_dashboard_close(d);
+	if (fo)
+		fclose(fo);
+	if (fi)
+		fclose(fi);
+	close(master);
+	return rc;
+}
+
 /* 8 GPUs and 500 processes (pids absent from /proc: their host columns
  * read N/A, which costs the renderer the same) at 200x60. The load moves
  * on a short period, so every frame brings new values to every graph,
@@ -357,8 +516,8 @@ static void bench_render(const char *lib, const char *base_scn,
 	    .proc_interval_ns = 1,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
-	struct gt_dashboard_bench_result res;
-	if (c && gt_dashboard_bench(c, 200, 60, 60, &res) == 0) {
+	struct render_result res;
+	if (c && render_on_pty(c, 200, 60, 60, &res) == 0) {
 		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
 		       "through a pseudo-terminal\n",
 		       gt_collector_device_count(c), res.processes, res.frames);

@@ -167,6 +167,97 @@ static void test_no_gpu_explains_why(void **state)
 	free(out);
 }
 
+/* Device i's identity, memory, utilisation and temperature in the
+ * snapshot are what the driver says. */
+static void check_device_facts(struct oracle *o, nvmlDevice_t h, unsigned i,
+                               const cJSON *dev)
+{
+	char buf[128];
+
+	assert_int_equal((int)num(dev, "index"), (int)i);
+	assert_string_equal(str(dev, "vendor"), "nvidia");
+	assert_false(cJSON_IsTrue(get(dev, "lost")));
+	o->api.name(h, buf, sizeof(buf));
+	assert_string_equal(str(dev, "name"), buf);
+	o->api.uuid(h, buf, sizeof(buf));
+	assert_string_equal(str(dev, "uuid"), buf);
+	nvmlPciInfo_t pci;
+	o->api.pci_info(h, &pci);
+	gt_nvml_bus_id(buf, sizeof(buf), &pci);
+	assert_string_equal(str(dev, "pci_bus_id"), buf);
+	char id[160];
+	snprintf(id, sizeof(id), "pci:%s", buf);
+	assert_string_equal(str(dev, "id"), id);
+	o->api.driver_version(buf, sizeof(buf));
+	assert_string_equal(str(dev, "driver_version"), buf);
+
+	nvmlMemory_v2_t m = {.version = GT_NVML_MEMORY_V2_VERSION};
+	assert_int_equal(o->api.memory_v2(h, &m), NVML_SUCCESS);
+	assert_true(num(dev, "memory.total_bytes") == (double)m.total);
+	assert_true(num(dev, "memory.used_bytes") == (double)m.used);
+	assert_true(num(dev, "memory.free_bytes") == (double)m.free);
+	assert_true(num(dev, "memory.reserved_bytes") == (double)m.reserved);
+	/* "used" excludes reserved, unlike the v1 call. */
+	nvmlMemory_t m1;
+	assert_int_equal(o->api.memory_v1(h, &m1), NVML_SUCCESS);
+	assert_true(m.reserved > 0);
+	assert_true(num(dev, "memory.used_bytes") < (double)m1.used);
+
+	nvmlUtilization_t u;
+	assert_int_equal(o->api.utilization(h, &u), NVML_SUCCESS);
+	assert_true(num(dev, "utilization.gpu_percent") == u.gpu);
+	assert_true(num(dev, "utilization.memory_bandwidth_percent") ==
+	            u.memory);
+
+	unsigned t;
+	assert_int_equal(o->api.temperature(h, NVML_TEMPERATURE_GPU, &t),
+	                 NVML_SUCCESS);
+	assert_true(num(dev, "thermal.gpu_celsius") == t);
+}
+
+/* Device i's power, clocks, PCIe link and fans in the snapshot are what
+ * the driver says. */
+static void check_power_clocks(struct oracle *o, nvmlDevice_t h,
+                               const cJSON *dev)
+{
+	unsigned lo, hi, def, clk;
+	assert_int_equal(o->api.power_range(h, &lo, &hi), NVML_SUCCESS);
+	assert_true(num(dev, "power.min_limit_watts") == lo / 1000.0);
+	assert_true(num(dev, "power.max_limit_watts") == hi / 1000.0);
+	assert_int_equal(o->api.power_default(h, &def), NVML_SUCCESS);
+	assert_true(num(dev, "power.default_limit_watts") == def / 1000.0);
+	assert_int_equal(o->api.power_limit(h, &def), NVML_SUCCESS);
+	assert_true(num(dev, "power.limit_watts") == def / 1000.0);
+	assert_int_equal(o->api.power_usage(h, &def), NVML_SUCCESS);
+	assert_true(fabs(num(dev, "power.draw_watts") - def / 1000.0) < 1e-9);
+	assert_true(num(dev, "power.energy_joules") > 0);
+
+	assert_int_equal(o->api.clock(h, NVML_CLOCK_SM, &clk), NVML_SUCCESS);
+	assert_true(num(dev, "clocks.sm_mhz") == clk);
+	assert_int_equal(o->api.clock(h, NVML_CLOCK_MEM, &clk), NVML_SUCCESS);
+	assert_true(num(dev, "clocks.memory_mhz") == clk);
+	assert_int_equal(o->api.max_clock(h, NVML_CLOCK_GRAPHICS, &clk),
+	                 NVML_SUCCESS);
+	assert_true(num(dev, "clocks.graphics_max_mhz") == clk);
+
+	assert_int_equal(o->api.pcie_gen(h, &clk), NVML_SUCCESS);
+	assert_true(num(dev, "pcie.link_gen") == clk);
+	assert_int_equal(o->api.pcie_width(h, &clk), NVML_SUCCESS);
+	assert_true(num(dev, "pcie.link_width") == clk);
+	assert_int_equal(o->api.pcie_max_gen(h, &clk), NVML_SUCCESS);
+	assert_true(num(dev, "pcie.max_link_gen") == clk);
+	/* Rates from byte counters over the snapshot window. */
+	assert_true(num(dev, "pcie.tx_bytes_per_second") > 0);
+	assert_true(num(dev, "pcie.rx_bytes_per_second") > 0);
+
+	/* Datacenter board: no fans, with the reason. */
+	assert_int_equal(cJSON_GetArraySize(get(dev, "thermal.fans")), 0);
+	assert_non_null(cJSON_GetObjectItemCaseSensitive(
+	    get(dev, "unavailable"), "thermal.fans"));
+	/* Hotspot does not exist in NVML: null with a reason. */
+	assert_null_with_reason(dev, "thermal.hotspot_celsius", "driver");
+}
+
 static void test_h100x8_matches_the_driver(void **state)
 {
 	(void)state;
@@ -185,92 +276,9 @@ static void test_h100x8_matches_the_driver(void **state)
 		const cJSON *dev =
 		    cJSON_GetArrayItem(get(doc, "devices"), (int)i);
 		nvmlDevice_t h;
-		char buf[128];
 		assert_int_equal(o.api.handle_by_index(i, &h), NVML_SUCCESS);
-
-		assert_int_equal((int)num(dev, "index"), (int)i);
-		assert_string_equal(str(dev, "vendor"), "nvidia");
-		assert_false(cJSON_IsTrue(get(dev, "lost")));
-		o.api.name(h, buf, sizeof(buf));
-		assert_string_equal(str(dev, "name"), buf);
-		o.api.uuid(h, buf, sizeof(buf));
-		assert_string_equal(str(dev, "uuid"), buf);
-		nvmlPciInfo_t pci;
-		o.api.pci_info(h, &pci);
-		gt_nvml_bus_id(buf, sizeof(buf), &pci);
-		assert_string_equal(str(dev, "pci_bus_id"), buf);
-		char id[160];
-		snprintf(id, sizeof(id), "pci:%s", buf);
-		assert_string_equal(str(dev, "id"), id);
-		o.api.driver_version(buf, sizeof(buf));
-		assert_string_equal(str(dev, "driver_version"), buf);
-
-		nvmlMemory_v2_t m = {.version = GT_NVML_MEMORY_V2_VERSION};
-		assert_int_equal(o.api.memory_v2(h, &m), NVML_SUCCESS);
-		assert_true(num(dev, "memory.total_bytes") == (double)m.total);
-		assert_true(num(dev, "memory.used_bytes") == (double)m.used);
-		assert_true(num(dev, "memory.free_bytes") == (double)m.free);
-		assert_true(num(dev, "memory.reserved_bytes") ==
-		            (double)m.reserved);
-		/* "used" excludes reserved, unlike the v1 call. */
-		nvmlMemory_t m1;
-		assert_int_equal(o.api.memory_v1(h, &m1), NVML_SUCCESS);
-		assert_true(m.reserved > 0);
-		assert_true(num(dev, "memory.used_bytes") < (double)m1.used);
-
-		nvmlUtilization_t u;
-		assert_int_equal(o.api.utilization(h, &u), NVML_SUCCESS);
-		assert_true(num(dev, "utilization.gpu_percent") == u.gpu);
-		assert_true(num(dev, "utilization.memory_bandwidth_percent") ==
-		            u.memory);
-
-		unsigned t;
-		assert_int_equal(o.api.temperature(h, NVML_TEMPERATURE_GPU, &t),
-		                 NVML_SUCCESS);
-		assert_true(num(dev, "thermal.gpu_celsius") == t);
-
-		unsigned lo, hi, def, clk;
-		assert_int_equal(o.api.power_range(h, &lo, &hi), NVML_SUCCESS);
-		assert_true(num(dev, "power.min_limit_watts") == lo / 1000.0);
-		assert_true(num(dev, "power.max_limit_watts") == hi / 1000.0);
-		assert_int_equal(o.api.power_default(h, &def), NVML_SUCCESS);
-		assert_true(num(dev, "power.default_limit_watts") ==
-		            def / 1000.0);
-		assert_int_equal(o.api.power_limit(h, &def), NVML_SUCCESS);
-		assert_true(num(dev, "power.limit_watts") == def / 1000.0);
-		assert_int_equal(o.api.power_usage(h, &def), NVML_SUCCESS);
-		assert_true(fabs(num(dev, "power.draw_watts") - def / 1000.0) <
-		            1e-9);
-		assert_true(num(dev, "power.energy_joules") > 0);
-
-		assert_int_equal(o.api.clock(h, NVML_CLOCK_SM, &clk),
-		                 NVML_SUCCESS);
-		assert_true(num(dev, "clocks.sm_mhz") == clk);
-		assert_int_equal(o.api.clock(h, NVML_CLOCK_MEM, &clk),
-		                 NVML_SUCCESS);
-		assert_true(num(dev, "clocks.memory_mhz") == clk);
-		assert_int_equal(o.api.max_clock(h, NVML_CLOCK_GRAPHICS, &clk),
-		                 NVML_SUCCESS);
-		assert_true(num(dev, "clocks.graphics_max_mhz") == clk);
-
-		assert_int_equal(o.api.pcie_gen(h, &clk), NVML_SUCCESS);
-		assert_true(num(dev, "pcie.link_gen") == clk);
-		assert_int_equal(o.api.pcie_width(h, &clk), NVML_SUCCESS);
-		assert_true(num(dev, "pcie.link_width") == clk);
-		assert_int_equal(o.api.pcie_max_gen(h, &clk), NVML_SUCCESS);
-		assert_true(num(dev, "pcie.max_link_gen") == clk);
-		/* Rates from byte counters over the snapshot window. */
-		assert_true(num(dev, "pcie.tx_bytes_per_second") > 0);
-		assert_true(num(dev, "pcie.rx_bytes_per_second") > 0);
-
-		/* Datacenter board: no fans, with the reason. */
-		assert_int_equal(cJSON_GetArraySize(get(dev, "thermal.fans")),
-		                 0);
-		assert_non_null(cJSON_GetObjectItemCaseSensitive(
-		    get(dev, "unavailable"), "thermal.fans"));
-		/* Hotspot does not exist in NVML: null with a reason. */
-		assert_null_with_reason(dev, "thermal.hotspot_celsius",
-		                        "driver");
+		check_device_facts(&o, h, i, dev);
+		check_power_clocks(&o, h, dev);
 	}
 	oracle_close(&o);
 	cJSON_Delete(doc);

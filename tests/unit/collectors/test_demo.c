@@ -371,119 +371,120 @@ static void test_every_field_valid_or_reasoned(void **state)
 	trace_free(&tr);
 }
 
+/* Utilisation, fans and memory of one sample: within their ranges, and
+ * the memory adding up. */
+static void check_load(const struct trace *tr, int t, unsigned d)
+{
+	const struct gt_static *st = &tr->st[d];
+	const struct gt_sample *s = smp(tr, t, d);
+	static const int pct[] = {GT_F_UTIL_GPU, GT_F_UTIL_MEMBW, GT_F_UTIL_ENC,
+	                          GT_F_UTIL_DEC};
+	for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+		if (fok(tr, t, d, pct[k]))
+			check_range(s->f[pct[k]].v, 0, 10000, "utilisation", d,
+			            t);
+	for (int i = 0; i < s->fan_count; i++) {
+		if (gt_val_ok(&s->f[GT_F_FAN_PERCENT0 + i]))
+			check_range(s->f[GT_F_FAN_PERCENT0 + i].v, 0, 10000,
+			            "fan %", d, t);
+		check_range(s->f[GT_F_FAN_RPM0 + i].v, 0, 5000, "fan rpm", d,
+		            t);
+	}
+
+	int64_t total = fv(tr, t, d, GT_F_MEM_TOTAL);
+	int64_t used = fv(tr, t, d, GT_F_MEM_USED);
+	int64_t reserved = fok(tr, t, d, GT_F_MEM_RESERVED)
+	                       ? fv(tr, t, d, GT_F_MEM_RESERVED)
+	                       : 0;
+	assert_true(total == st->f[GT_S_VRAM_TOTAL].v);
+	check_range(used, 1, total - reserved, "memory used", d, t);
+	assert_true(used + fv(tr, t, d, GT_F_MEM_FREE) + reserved == total);
+}
+
+/* Temperatures, power and energy of one sample: in range, no jumps, the
+ * energy counting the power drawn. */
+static void check_thermal_power(const struct trace *tr, int t, unsigned d)
+{
+	const struct gt_static *st = &tr->st[d];
+
+	check_range(fv(tr, t, d, GT_F_TEMP_GPU), 20000, 110000, "temperature",
+	            d, t);
+	if (fok(tr, t, d, GT_F_TEMP_HOTSPOT)) {
+		check_range(fv(tr, t, d, GT_F_TEMP_HOTSPOT), 20000, 110000,
+		            "hotspot", d, t);
+		assert_true(fv(tr, t, d, GT_F_TEMP_HOTSPOT) >=
+		            fv(tr, t, d, GT_F_TEMP_GPU));
+	}
+	if (fok(tr, t, d, GT_F_TEMP_MEM))
+		check_range(fv(tr, t, d, GT_F_TEMP_MEM), 20000, 110000,
+		            "memory temp", d, t);
+	if (t > 0) /* heat capacity: no jumps */
+		check_range(fv(tr, t, d, GT_F_TEMP_GPU) -
+		                fv(tr, t - 1, d, GT_F_TEMP_GPU),
+		            -3000, 3000, "temperature step", d, t);
+
+	int64_t draw = fv(tr, t, d, GT_F_POWER_DRAW);
+	check_range(draw, 1000, 1000000, "power", d, t);
+	if (fok(tr, t, d, GT_F_POWER_ENFORCED))
+		check_range(draw, 0,
+		            fv(tr, t, d, GT_F_POWER_ENFORCED) * 11 / 10,
+		            "power over enforced limit", d, t);
+	if (fok(tr, t, d, GT_F_POWER_LIMIT) &&
+	    gt_val_ok(&st->f[GT_S_POWER_MIN]))
+		check_range(fv(tr, t, d, GT_F_POWER_LIMIT),
+		            st->f[GT_S_POWER_MIN].v, st->f[GT_S_POWER_MAX].v,
+		            "power limit", d, t);
+	if (fok(tr, t, d, GT_F_ENERGY) && t > 0)
+		/* one simulated second of the drawn power */
+		assert_true(fv(tr, t, d, GT_F_ENERGY) -
+		                fv(tr, t - 1, d, GT_F_ENERGY) ==
+		            draw);
+}
+
+/* Clocks, the PCIe link, the P-state and the ECC counters of one sample:
+ * within the device's limits, the counters never going back. */
+static void check_clocks_link(const struct trace *tr, int t, unsigned d)
+{
+	const struct gt_static *st = &tr->st[d];
+
+	check_range(fv(tr, t, d, GT_F_CLK_GRAPHICS), 1,
+	            st->f[GT_S_CLK_GRAPHICS_MAX].v, "graphics clock", d, t);
+	if (fok(tr, t, d, GT_F_CLK_MEM))
+		check_range(fv(tr, t, d, GT_F_CLK_MEM), 1,
+		            st->f[GT_S_CLK_MEM_MAX].v, "memory clock", d, t);
+	if (fok(tr, t, d, GT_F_PCIE_GEN)) {
+		check_range(fv(tr, t, d, GT_F_PCIE_GEN), 1,
+		            st->f[GT_S_PCIE_MAX_GEN].v, "pcie gen", d, t);
+		check_range(fv(tr, t, d, GT_F_PCIE_WIDTH), 1,
+		            st->f[GT_S_PCIE_MAX_WIDTH].v, "pcie width", d, t);
+	}
+	if (fok(tr, t, d, GT_F_PCIE_RX))
+		check_range(fv(tr, t, d, GT_F_PCIE_RX), 0, INT64_C(64000000000),
+		            "pcie rx", d, t);
+	if (fok(tr, t, d, GT_F_PSTATE))
+		check_range(fv(tr, t, d, GT_F_PSTATE), 0, 15, "pstate", d, t);
+	if (fok(tr, t, d, GT_F_ECC_CORRECTED_VOLATILE)) {
+		assert_true(fv(tr, t, d, GT_F_ECC_CORRECTED_AGGREGATE) >=
+		            fv(tr, t, d, GT_F_ECC_CORRECTED_VOLATILE));
+		if (t > 0)
+			assert_true(
+			    fv(tr, t, d, GT_F_ECC_CORRECTED_VOLATILE) >=
+			    fv(tr, t - 1, d, GT_F_ECC_CORRECTED_VOLATILE));
+	}
+}
+
 static void test_values_plausible(void **state)
 {
 	(void)state;
 	struct trace tr;
 
 	trace_run(&tr, 2024, TICKS);
-	for (unsigned d = 0; d < NDEV; d++) {
-		const struct gt_static *st = &tr.st[d];
+	for (unsigned d = 0; d < NDEV; d++)
 		for (int t = 0; t < tr.ticks; t++) {
-			const struct gt_sample *s = smp(&tr, t, d);
-			static const int pct[] = {GT_F_UTIL_GPU,
-			                          GT_F_UTIL_MEMBW,
-			                          GT_F_UTIL_ENC, GT_F_UTIL_DEC};
-			for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]);
-			     k++)
-				if (fok(&tr, t, d, pct[k]))
-					check_range(s->f[pct[k]].v, 0, 10000,
-					            "utilisation", d, t);
-			for (int i = 0; i < s->fan_count; i++) {
-				if (gt_val_ok(&s->f[GT_F_FAN_PERCENT0 + i]))
-					check_range(
-					    s->f[GT_F_FAN_PERCENT0 + i].v, 0,
-					    10000, "fan %", d, t);
-				check_range(s->f[GT_F_FAN_RPM0 + i].v, 0, 5000,
-				            "fan rpm", d, t);
-			}
-
-			int64_t total = fv(&tr, t, d, GT_F_MEM_TOTAL);
-			int64_t used = fv(&tr, t, d, GT_F_MEM_USED);
-			int64_t reserved =
-			    fok(&tr, t, d, GT_F_MEM_RESERVED)
-			        ? fv(&tr, t, d, GT_F_MEM_RESERVED)
-			        : 0;
-			assert_true(total == st->f[GT_S_VRAM_TOTAL].v);
-			check_range(used, 1, total - reserved, "memory used", d,
-			            t);
-			assert_true(used + fv(&tr, t, d, GT_F_MEM_FREE) +
-			                reserved ==
-			            total);
-
-			check_range(fv(&tr, t, d, GT_F_TEMP_GPU), 20000, 110000,
-			            "temperature", d, t);
-			if (fok(&tr, t, d, GT_F_TEMP_HOTSPOT)) {
-				check_range(fv(&tr, t, d, GT_F_TEMP_HOTSPOT),
-				            20000, 110000, "hotspot", d, t);
-				assert_true(fv(&tr, t, d, GT_F_TEMP_HOTSPOT) >=
-				            fv(&tr, t, d, GT_F_TEMP_GPU));
-			}
-			if (fok(&tr, t, d, GT_F_TEMP_MEM))
-				check_range(fv(&tr, t, d, GT_F_TEMP_MEM), 20000,
-				            110000, "memory temp", d, t);
-			if (t > 0) /* heat capacity: no jumps */
-				check_range(
-				    fv(&tr, t, d, GT_F_TEMP_GPU) -
-				        fv(&tr, t - 1, d, GT_F_TEMP_GPU),
-				    -3000, 3000, "temperature step", d, t);
-
-			int64_t draw = fv(&tr, t, d, GT_F_POWER_DRAW);
-			check_range(draw, 1000, 1000000, "power", d, t);
-			if (fok(&tr, t, d, GT_F_POWER_ENFORCED))
-				check_range(draw, 0,
-				            fv(&tr, t, d, GT_F_POWER_ENFORCED) *
-				                11 / 10,
-				            "power over enforced limit", d, t);
-			if (fok(&tr, t, d, GT_F_POWER_LIMIT) &&
-			    gt_val_ok(&st->f[GT_S_POWER_MIN]))
-				check_range(fv(&tr, t, d, GT_F_POWER_LIMIT),
-				            st->f[GT_S_POWER_MIN].v,
-				            st->f[GT_S_POWER_MAX].v,
-				            "power limit", d, t);
-			if (fok(&tr, t, d, GT_F_ENERGY) && t > 0)
-				/* one simulated second of the drawn power */
-				assert_true(
-				    fv(&tr, t, d, GT_F_ENERGY) -
-				        fv(&tr, t - 1, d, GT_F_ENERGY) ==
-				    draw);
-
-			check_range(fv(&tr, t, d, GT_F_CLK_GRAPHICS), 1,
-			            st->f[GT_S_CLK_GRAPHICS_MAX].v,
-			            "graphics clock", d, t);
-			if (fok(&tr, t, d, GT_F_CLK_MEM))
-				check_range(fv(&tr, t, d, GT_F_CLK_MEM), 1,
-				            st->f[GT_S_CLK_MEM_MAX].v,
-				            "memory clock", d, t);
-			if (fok(&tr, t, d, GT_F_PCIE_GEN)) {
-				check_range(fv(&tr, t, d, GT_F_PCIE_GEN), 1,
-				            st->f[GT_S_PCIE_MAX_GEN].v,
-				            "pcie gen", d, t);
-				check_range(fv(&tr, t, d, GT_F_PCIE_WIDTH), 1,
-				            st->f[GT_S_PCIE_MAX_WIDTH].v,
-				            "pcie width", d, t);
-			}
-			if (fok(&tr, t, d, GT_F_PCIE_RX))
-				check_range(fv(&tr, t, d, GT_F_PCIE_RX), 0,
-				            INT64_C(64000000000), "pcie rx", d,
-				            t);
-			if (fok(&tr, t, d, GT_F_PSTATE))
-				check_range(fv(&tr, t, d, GT_F_PSTATE), 0, 15,
-				            "pstate", d, t);
-			if (fok(&tr, t, d, GT_F_ECC_CORRECTED_VOLATILE)) {
-				assert_true(
-				    fv(&tr, t, d,
-				       GT_F_ECC_CORRECTED_AGGREGATE) >=
-				    fv(&tr, t, d, GT_F_ECC_CORRECTED_VOLATILE));
-				if (t > 0)
-					assert_true(
-					    fv(&tr, t, d,
-					       GT_F_ECC_CORRECTED_VOLATILE) >=
-					    fv(&tr, t - 1, d,
-					       GT_F_ECC_CORRECTED_VOLATILE));
-			}
+			check_load(&tr, t, d);
+			check_thermal_power(&tr, t, d);
+			check_clocks_link(&tr, t, d);
 		}
-	}
 	trace_free(&tr);
 }
 

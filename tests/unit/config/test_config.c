@@ -149,8 +149,14 @@ static void test_every_key(void **state)
 	assert_int_equal(c.nhidden, 2);
 	assert_string_equal(c.hidden_gpus[0], "0000:18:00.0");
 	assert_string_equal(c.hidden_gpus[1], "0000:2a:00.0");
+}
 
-	/* Synonyms and the other values of each key. */
+/* Synonyms and the other values of each key. */
+static void test_every_key_other_values(void **state)
+{
+	struct tmp *t = *state;
+	struct gt_config c;
+	char err[256];
 	assert_int_equal(
 	    load_text(t,
 	              "INTERVAL = 0.1s\n"
@@ -841,21 +847,14 @@ static void test_pci_ids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_defaults),
-	    T(test_missing_file),
-	    T(test_every_key),
-	    T(test_syntax),
-	    T(test_malformed_lines),
-	    T(test_problems_counted),
-	    T(test_unreadable),
-	    T(test_round_trip),
-	    T(test_save_clamps),
-	    T(test_save_keeps_file),
-	    T(test_save_new_and_default_path),
-	    T(test_save_symlink),
-	    T(test_save_errors),
-	    T(test_save_write_fails),
-	    T(test_default_path),
+	    T(test_defaults),         T(test_missing_file),
+	    T(test_every_key),        T(test_every_key_other_values),
+	    T(test_syntax),           T(test_malformed_lines),
+	    T(test_problems_counted), T(test_unreadable),
+	    T(test_round_trip),       T(test_save_clamps),
+	    T(test_save_keeps_file),  T(test_save_new_and_default_path),
+	    T(test_save_symlink),     T(test_save_errors),
+	    T(test_save_write_fails), T(test_default_path),
 	    T(test_pci_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

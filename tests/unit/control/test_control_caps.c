@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_ctlcaps.c - tests of gt_control_caps (src/ctlcaps.c and the caps
- * parts of control_sysfs.c and control_intel.c): the exact ranges,
+ * test_control_caps.c - tests of gt_control_caps (src/control/
+ * control_caps.c and the vendors' caps: control_nvml.c,
+ * control_amdgpu_caps.c, control_intel.c): the exact ranges,
  * methods and reasons it gives for real amdgpu captures (Polaris pwm, the
  * RDNA3 and RDNA4 firmware curve, RDNA4 without overdrive, an APU, the five
  * pp_power_profile_mode layouts), for NVIDIA GPUs of the fake NVML
@@ -25,6 +26,7 @@
 
 #include "control/control.h"
 #include "control/control_caps.h"
+#include "control/control_vendors.h"
 #include "collectors/nvml_api.h"
 
 struct env {
@@ -40,6 +42,7 @@ static void control(struct env *e, const struct gt_nvml_api *api)
 {
 	struct gt_control_config cfg = {
 	    .nvml = api,
+	    .vendors = gt_control_vendors,
 	    .sysfs_root = e->root[0] ? e->root : NULL,
 	    .state_path = e->state,
 	    .privileged = GT_CONTROL_PRIV_NO, /* caps judge no privileges */

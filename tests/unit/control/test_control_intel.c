@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_control_intel.c - tests of the Intel control writes
- * (src/control_intel.c) on writable copies of the synthetic i915 and xe
+ * (src/control/control_intel.c) on writable copies of the synthetic i915 and xe
  * trees: the exact files and values written (the control's write hook
  * records each as "path under the card directory=value"), the journal
  * saved before the first write, the audit lines, refusals that write
  * nothing and leave the tree as it was (diff -r against a snapshot taken
  * at setup), paths that lead out of the device, and the restore through
- * gt_control_restore_all and through the guardian's callbacks.
+ * gt_control_restore_all and through the guardian's callback.
  *
  * Where a test asks for it the hook behaves as i915 does: a minimum
  * above the maximum in force (or a maximum below the minimum) is refused
@@ -28,13 +28,15 @@
 #include <unistd.h>
 
 #include "control/control.h"
+#include "control/control_intel.h"
+#include "control/control_vendors.h"
 
 #define T0    1767225600 /* 2026-01-01T00:00:00Z */
 #define STAMP "2026-01-01T00:00:00Z"
 #define HDR                                                                    \
 	"# gputop restore state: the original values of the settings gputop "  \
 	"changed.\n# Written before each first change; `gputop --restore` "    \
-	"puts them back.\ngputop-restore 1\n"
+	"puts them back.\ngputop-restore 2\n"
 
 struct env {
 	char tmp[64], root[128], card[192], dev[256], state[128], audit[128];
@@ -120,6 +122,7 @@ static int on_saved(void *ctx, const struct gt_restore_journal *j, char *err,
 static struct gt_control *control(struct env *e, enum gt_control_priv priv)
 {
 	struct gt_control_config cfg = {
+	    .vendors = gt_control_vendors,
 	    .sysfs_root = e->root,
 	    .state_path = e->state,
 	    .audit_path = e->audit,
@@ -271,7 +274,8 @@ static void test_power_limit(void **state)
 	assert_int_equal(e->saved, 1);
 	assert_true(e->unwritten); /* journal saved before the write */
 	snprintf(want, sizeof(want),
-	         HDR "sysfs dev=0000:03:00.0 time=%d path=%s value=190000000\n"
+	         HDR "sysfs vendor=intel dev=0000:03:00.0 time=%d path=%s "
+	             "value=190000000\n"
 	             "end 1\n",
 	         T0, in_card(e, PL1_DG2));
 	assert_string_equal(text(e->state), want);
@@ -564,7 +568,7 @@ static void test_paths_outside_refused(void **state)
 }
 
 /* gputop died: a new control loads the state file, and the guardian's
- * callbacks (gt_control_restore_ops) put every original back. */
+ * callback (gt_control_restore_ops) puts every original back. */
 static void test_crash_then_guardian_restore(void **state)
 {
 	struct env *e = setup("i915-dg2", "card0", GT_CONTROL_PRIV_YES);
@@ -609,10 +613,10 @@ static int restore_state(struct env *e, const char *const *rel,
 	gt_control_free(e->c);
 	assert_int_equal(gt_restore_init(j, e->root), 0);
 	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(gt_restore_action_sysfs(&act, "0000:03:00.0",
-		                                         in_card(e, rel[i]),
-		                                         value[i], T0),
-		                 0);
+		assert_int_equal(
+		    gt_restore_action_sysfs(&act, "intel", "0000:03:00.0",
+		                            in_card(e, rel[i]), value[i], T0),
+		    0);
 		assert_int_equal(gt_restore_note(j, &act, err, sizeof(err)), 0);
 	}
 	assert_int_equal(gt_restore_save(j, e->state, err, sizeof(err)), 0);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_control_nvml.c - tests of the NVIDIA control writes
- * (src/control_nvml.c) against the real fake libnvidia-ml.so.1, loaded
+ * (src/control/control_nvml.c) against the real fake libnvidia-ml.so.1, loaded
  * with dlopen as gputop loads the driver's. Each test names its scenario
  * (GPUTOP_FAKE_NVML_SCENARIO) and reads the fake's setter log
  * (GPUTOP_FAKE_NVML_LOG) to assert the EXACT NVML calls made: none at all
@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "control/control.h"
+#include "control/control_nvml.h"
+#include "control/control_vendors.h"
 #include "collectors/nvml_api.h"
 
 #define T0    1767225600 /* 2026-01-01T00:00:00Z */
@@ -73,6 +75,7 @@ static struct gt_control *control(struct env *e, const struct gt_nvml_api *api,
 {
 	struct gt_control_config cfg = {
 	    .nvml = api,
+	    .vendors = gt_control_vendors,
 	    .state_path = e->state,
 	    .audit_path = e->audit,
 	    .privileged = priv,
@@ -177,7 +180,8 @@ static void test_power_limit(void **state)
 	assert_int_equal(e->saved, 1);
 	assert_true(e->log_empty); /* journal saved before the setter */
 	snprintf(want, sizeof(want),
-	         "gputop-restore 1\nnvml-power-limit dev=" GPU " time=%d "
+	         "gputop-restore 2\nnvml-power-limit vendor=nvml dev=" GPU
+	         " time=%d "
 	         "mw=450000\nend 1\n",
 	         T0);
 	assert_true(strstr(slurp(e->state), want));
@@ -402,7 +406,8 @@ static void test_restore_all(void **state)
 static void test_without_nvml(void **state)
 {
 	char err[256] = "", tmp[] = "/tmp/gt-nvctl-XXXXXX", path[64], cmd[64];
-	struct gt_control_config cfg = {.privileged = GT_CONTROL_PRIV_YES};
+	struct gt_control_config cfg = {.vendors = gt_control_vendors,
+	                                .privileged = GT_CONTROL_PRIV_YES};
 	struct gt_control *c;
 	unsigned mw;
 	(void)state;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_fancurve.c - tests of the fan curve and the software fan loop
- * (src/fancurve.c): every refusal with its message, the presets, exact
- * interpolation, clamping to the device's range, hand-back below the curve,
- * and a recorded temperature trace whose every decision is asserted.
+ * (src/control/fancurve.c): every refusal with its message, the presets,
+ * exact interpolation, clamping to the device's range, hand-back below the
+ * curve, and a recorded temperature trace whose every decision is
+ * asserted.
  */
 #include <setjmp.h>
 #include <stdarg.h>

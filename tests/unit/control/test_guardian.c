@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_guardian.c - tests of the restore guardian (src/guardian.c) with
- * real processes: a fake restore-ops factory makes the guardian append
- * each restore call to a file, which the test reads. Covered: gputop
+ * test_guardian.c - tests of the restore guardian
+ * (src/control/guardian.c) with real processes: a fake restore-ops
+ * factory makes the guardian append each restore call (with the vendor a
+ * sysfs record names) to a file, which the test reads. Covered: gputop
  * killed with SIGKILL, gputop hung (SIGSTOP) against a 300 ms timeout,
  * a clean "done", a later journal replacing the earlier, terminal signals
  * ignored and SIGTERM restoring, malformed messages, messages split into
@@ -72,24 +73,21 @@ static int record(void *ctx, const char *fmt, ...)
 	return 0;
 }
 
-static int fake_sysfs(void *ctx, const char *path, const char *value)
+/* One line per action, with the vendor a sysfs record names. */
+static int fake_restore(void *ctx, const struct gt_restore_action *a)
 {
-	return record(ctx, "sysfs %s %s\n", path, value);
-}
-
-static int fake_fan_auto(void *ctx, const char *dev, unsigned fan)
-{
-	return record(ctx, "fan-auto %s %u\n", dev, fan);
-}
-
-static int fake_power(void *ctx, const char *dev, uint32_t mw)
-{
-	return record(ctx, "power %s %u\n", dev, (unsigned)mw);
-}
-
-static int fake_curve(void *ctx, const char *dev_dir)
-{
-	return record(ctx, "curve-reset %s\n", dev_dir);
+	switch (a->kind) {
+	case GT_RESTORE_SYSFS:
+		return record(ctx, "sysfs %s %s %s\n", a->vendor, a->path,
+		              a->value);
+	case GT_RESTORE_NVML_FAN_AUTO:
+		return record(ctx, "fan-auto %s %u\n", a->dev, a->fan);
+	case GT_RESTORE_NVML_POWER_LIMIT:
+		return record(ctx, "power %s %u\n", a->dev, (unsigned)a->mw);
+	case GT_RESTORE_AMD_FAN_CURVE_RESET:
+		return record(ctx, "curve-reset %s\n", a->path);
+	}
+	return -EINVAL;
 }
 
 /* ctx: the record file's path (the guardian's copy of it). */
@@ -99,10 +97,7 @@ static int fake_factory(void *ctx, struct gt_restore_ops *ops, char *err,
 	(void)err;
 	(void)len;
 	ops->ctx = ctx;
-	ops->sysfs_write = fake_sysfs;
-	ops->nvml_fan_auto = fake_fan_auto;
-	ops->nvml_power_limit = fake_power;
-	ops->amd_fan_curve_reset = fake_curve;
+	ops->restore = fake_restore;
 	return 0;
 }
 
@@ -125,9 +120,9 @@ static struct gt_restore_journal *journal_a(void)
 
 	if (!j || gt_restore_init(j, NULL))
 		abort();
-	gt_restore_action_sysfs(&a, DEV, HW "pwm1_enable", "2", T0);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, HW "pwm1_enable", "2", T0);
 	gt_restore_note(j, &a, NULL, 0);
-	gt_restore_action_sysfs(&a, DEV, HW "pwm1", "153", T0 + 1);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, HW "pwm1", "153", T0 + 1);
 	gt_restore_note(j, &a, NULL, 0);
 	gt_restore_action_power_limit(&a, NV, 250000, T0 + 2);
 	gt_restore_note(j, &a, NULL, 0);
@@ -135,8 +130,8 @@ static struct gt_restore_journal *journal_a(void)
 }
 
 static const char *const A_RESTORED = "power " NV " 250000\n"
-                                      "sysfs " HW "pwm1 153\n"
-                                      "sysfs " HW "pwm1_enable 2\n";
+                                      "sysfs amdgpu " HW "pwm1 153\n"
+                                      "sysfs amdgpu " HW "pwm1_enable 2\n";
 
 /* B: a different list, for "the later journal wins". */
 static struct gt_restore_journal *journal_b(void)

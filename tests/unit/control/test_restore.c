@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_restore.c - tests of the restore journal (src/restore.c): the first
- * original is kept, the state file's exact text and round trip, atomic and
+ * test_restore.c - tests of the restore journal (src/control/restore.c):
+ * the first original is kept, the state file's exact text (version 2, each
+ * record with its vendor) and round trip, version 1 still read, atomic and
  * private saves, hostile state files refused with file:line messages, the
- * restore's reverse order and carrying on past failures (recorded by fake
- * callbacks), clear, and where the state file lives.
+ * restore's reverse order and carrying on past failures (recorded by a
+ * fake callback), clear, and where the state file lives.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,11 +53,13 @@ static struct gt_restore_journal *sample(void)
 	struct gt_restore_journal *j = new_journal(NULL);
 	struct gt_restore_action a;
 
-	assert_int_equal(
-	    gt_restore_action_sysfs(&a, DEV, HW "pwm1_enable", "2", T0), 0);
+	assert_int_equal(gt_restore_action_sysfs(&a, "amdgpu", DEV,
+	                                         HW "pwm1_enable", "2", T0),
+	                 0);
 	note_ok(j, &a, 0);
-	assert_int_equal(
-	    gt_restore_action_sysfs(&a, DEV, HW "pwm1", "153", T0 + 1), 0);
+	assert_int_equal(gt_restore_action_sysfs(&a, "amdgpu", DEV, HW "pwm1",
+	                                         "153", T0 + 1),
+	                 0);
 	note_ok(j, &a, 0);
 	assert_int_equal(gt_restore_action_fan_auto(&a, NV, 0, T0 + 2), 0);
 	note_ok(j, &a, 0);
@@ -82,9 +85,10 @@ static void test_note_keeps_first_original(void **state)
 	assert_int_equal(j->n, 6);
 	/* gputop wrote pwm1_enable=1 and pwm1=200 meanwhile; noting those
 	 * again must not replace the originals. */
-	gt_restore_action_sysfs(&a, DEV, HW "pwm1_enable", "1", T0 + 9);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, HW "pwm1_enable", "1",
+	                        T0 + 9);
 	note_ok(j, &a, 1);
-	gt_restore_action_sysfs(&a, DEV, HW "pwm1", "200", T0 + 9);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, HW "pwm1", "200", T0 + 9);
 	note_ok(j, &a, 1);
 	gt_restore_action_power_limit(&a, NV, 180000, T0 + 9);
 	note_ok(j, &a, 1);
@@ -127,40 +131,48 @@ static void test_note_refusals(void **state)
 	(void)state;
 
 	assert_string_equal(j->root, "/tmp/fixture/sys");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x/pwm1", "2", T0);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "/tmp/fixture/sys/x/pwm1",
+	                        "2", T0);
 	note_ok(j, &a, 0);
-	gt_restore_action_sysfs(&a, DEV, "/sys/class/drm/card1/device/x", "2",
-	                        T0);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV,
+	                        "/sys/class/drm/card1/device/x", "2", T0);
 	expect_note_refused(j, &a,
 	                    "path /sys/class/drm/card1/device/x is not "
 	                    "under /tmp/fixture/sys/");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sysfoo/x", "2", T0);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "/tmp/fixture/sysfoo/x", "2",
+	                        T0);
 	expect_note_refused(j, &a,
 	                    "path /tmp/fixture/sysfoo/x is not under "
 	                    "/tmp/fixture/sys/");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/", "2", T0);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "/tmp/fixture/sys/", "2",
+	                        T0);
 	expect_note_refused(j, &a,
 	                    "path /tmp/fixture/sys/ is not under "
 	                    "/tmp/fixture/sys/");
-	gt_restore_action_sysfs(&a, DEV, "tmp/fixture/sys/x", "2", T0);
-	expect_note_refused(j, &a, "path tmp/fixture/sys/x is not absolute");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/../../etc/x", "2",
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "tmp/fixture/sys/x", "2",
 	                        T0);
+	expect_note_refused(j, &a, "path tmp/fixture/sys/x is not absolute");
+	gt_restore_action_sysfs(&a, "amdgpu", DEV,
+	                        "/tmp/fixture/sys/../../etc/x", "2", T0);
 	expect_note_refused(j, &a,
 	                    "path /tmp/fixture/sys/../../etc/x "
 	                    "contains \"..\"");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x\n", "2", T0);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "/tmp/fixture/sys/x\n", "2",
+	                        T0);
 	expect_note_refused(j, &a, "control character in path");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x",
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "/tmp/fixture/sys/x",
 	                        "2\nsysfs dev=1 time=0 path=/x value=0", T0);
 	expect_note_refused(j, &a, "control character in value");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x", "", T0);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "/tmp/fixture/sys/x", "",
+	                        T0);
 	expect_note_refused(j, &a, "empty original value");
-	gt_restore_action_sysfs(&a, "card1", "/tmp/fixture/sys/x", "2", T0);
+	gt_restore_action_sysfs(&a, "amdgpu", "card1", "/tmp/fixture/sys/x",
+	                        "2", T0);
 	expect_note_refused(j, &a,
 	                    "device id is not a PCI bus id (hex "
 	                    "digits, ':' and '.')");
-	gt_restore_action_sysfs(&a, DEV, "/tmp/fixture/sys/x", "2", -1);
+	gt_restore_action_sysfs(&a, "amdgpu", DEV, "/tmp/fixture/sys/x", "2",
+	                        -1);
 	expect_note_refused(j, &a, "negative time");
 	gt_restore_action_power_limit(&a, NV, 0, T0);
 	expect_note_refused(j, &a, "power limit of 0 mW");
@@ -173,12 +185,13 @@ static void test_note_refusals(void **state)
 	memset(longpath, 'a', sizeof(longpath));
 	longpath[0] = '/';
 	longpath[GT_RESTORE_PATH_MAX] = '\0';
-	assert_int_equal(gt_restore_action_sysfs(&a, DEV, longpath, "2", T0),
-	                 -1);
+	assert_int_equal(
+	    gt_restore_action_sysfs(&a, "amdgpu", DEV, longpath, "2", T0), -1);
 	longpath[GT_RESTORE_PATH_MAX - 1] = '\0';
-	assert_int_equal(gt_restore_action_sysfs(&a, DEV, longpath, "2", T0),
-	                 0);
-	assert_int_equal(gt_restore_action_sysfs(&a, DEV, NULL, "2", T0), -1);
+	assert_int_equal(
+	    gt_restore_action_sysfs(&a, "amdgpu", DEV, longpath, "2", T0), 0);
+	assert_int_equal(
+	    gt_restore_action_sysfs(&a, "amdgpu", DEV, NULL, "2", T0), -1);
 	assert_int_equal(gt_restore_action_fan_auto(&a, NULL, 0, T0), -1);
 
 	/* Full: refused, so the caller must not write. */
@@ -198,6 +211,22 @@ static const char sample_text[] =
     "changed.\n"
     "# Written before each first change; `gputop --restore` puts them "
     "back.\n"
+    "gputop-restore 2\n"
+    "sysfs vendor=amdgpu dev=0000:03:00.0 time=1767225600 "
+    "path=/sys/class/drm/card1/device/hwmon/hwmon3/pwm1_enable value=2\n"
+    "sysfs vendor=amdgpu dev=0000:03:00.0 time=1767225601 "
+    "path=/sys/class/drm/card1/device/hwmon/hwmon3/pwm1 value=153\n"
+    "nvml-fan-auto vendor=nvml dev=00000000:01:00.0 time=1767225602 fan=0\n"
+    "nvml-fan-auto vendor=nvml dev=00000000:01:00.0 time=1767225602 fan=1\n"
+    "nvml-power-limit vendor=nvml dev=00000000:01:00.0 time=1767225603 "
+    "mw=250000\n"
+    "amd-fan-curve-reset vendor=amdgpu dev=0000:0c:00.0 time=1767225604 "
+    "path=/sys/class/drm/card2/device\n"
+    "end 6\n";
+
+/* The same journal as gputop wrote it before records named their vendor
+ * (version 1). */
+static const char sample_text_v1[] =
     "gputop-restore 1\n"
     "sysfs dev=0000:03:00.0 time=1767225600 "
     "path=/sys/class/drm/card1/device/hwmon/hwmon3/pwm1_enable value=2\n"
@@ -217,6 +246,7 @@ static void assert_same_journal(const struct gt_restore_journal *x,
 	assert_string_equal(x->root, y->root);
 	for (size_t i = 0; i < x->n; i++) {
 		assert_int_equal(x->a[i].kind, y->a[i].kind);
+		assert_string_equal(x->a[i].vendor, y->a[i].vendor);
 		assert_string_equal(x->a[i].dev, y->a[i].dev);
 		assert_int_equal(x->a[i].time_s, y->a[i].time_s);
 		assert_string_equal(x->a[i].path, y->a[i].path);
@@ -284,7 +314,8 @@ static void test_format_and_round_trip(void **state)
 	assert_same_journal(j, back);
 
 	/* Spaces, '%', '=' and UTF-8 in a value survive, escaped. */
-	gt_restore_action_sysfs(&a, DEV, "/sys/class/drm/card1/device/x y",
+	gt_restore_action_sysfs(&a, "amdgpu", DEV,
+	                        "/sys/class/drm/card1/device/x y",
 	                        "s 0 500 %=\xc3\xa9", T0);
 	note_ok(j, &a, 0);
 	assert_true(gt_restore_format(j, buf, sizeof(buf), err, sizeof(err)) >
@@ -373,8 +404,10 @@ static void test_parse_refusals(void **state)
 	    {"# only a comment\n", "st:2: empty file: no gputop-restore "
 	                           "header"},
 	    {"hello\n", "st:1: not a gputop restore file"},
-	    {"gputop-restore 2\nend 0\n",
-	     "st:1: unsupported version (this gputop reads version 1)"},
+	    {"gputop-restore 3\nend 0\n",
+	     "st:1: unsupported version (this gputop reads versions 1 and 2)"},
+	    {"gputop-restore 12\nend 0\n",
+	     "st:1: unsupported version (this gputop reads versions 1 and 2)"},
 	    {HDR OK1, "st:3: truncated file: no end line"},
 	    {HDR "sysfs dev=0000:03:00.0 time=1 path=/sys/a/pw",
 	     "st:2: no newline at the end: truncated file"},
@@ -488,6 +521,115 @@ static void test_parse_refusals(void **state)
 #undef OK1
 }
 
+/* Version 1 (no vendor=) still loads: the nvml-* and amd-* records get
+ * their kind's vendor, the sysfs ones none, which the control finds; such
+ * a journal is not written back until every record has one. */
+static void test_version1_loads(void **state)
+{
+	struct gt_restore_journal *j = sample(), *back = new_journal(NULL);
+	char buf[4096], err[256] = "";
+	(void)state;
+
+	assert_int_equal(gt_restore_parse(sample_text_v1,
+	                                  strlen(sample_text_v1), "v1", "/sys",
+	                                  back, err, sizeof(err)),
+	                 0);
+	assert_int_equal(back->n, 6);
+	assert_string_equal(back->a[0].vendor, "");
+	assert_string_equal(back->a[1].vendor, "");
+	assert_string_equal(back->a[2].vendor, "nvml");
+	assert_string_equal(back->a[3].vendor, "nvml");
+	assert_string_equal(back->a[4].vendor, "nvml");
+	assert_string_equal(back->a[5].vendor, "amdgpu");
+	assert_int_equal(
+	    gt_restore_format(back, buf, sizeof(buf), err, sizeof(err)), -1);
+	assert_string_equal(err, "action 1: no vendor (a version-1 record that "
+	                         "no vendor claims)");
+	/* Claimed (as the control does), it is written as version 2. */
+	strcpy(back->a[0].vendor, "amdgpu");
+	strcpy(back->a[1].vendor, "amdgpu");
+	assert_same_journal(j, back);
+	assert_int_equal(
+	    gt_restore_format(back, buf, sizeof(buf), err, sizeof(err)),
+	    (int)strlen(sample_text));
+	assert_string_equal(buf, sample_text);
+	free(j);
+	free(back);
+}
+
+/* What version 2 adds is checked as strictly as the rest. */
+static void test_vendor_refusals(void **state)
+{
+#define HDR2 "gputop-restore 2\n"
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+	    {HDR2 "sysfs dev=0000:03:00.0 time=1 path=/sys/a/pwm1 value=2\n",
+	     "st:2: malformed sysfs record (expected: sysfs vendor=NAME "
+	     "dev=ID time=SECONDS path=... value=...)"},
+	    {HDR2 "nvml-fan-auto vendor=nvml  dev=00000000:01:00.0 time=1 "
+	          "fan=0\n",
+	     "st:2: malformed nvml-fan-auto record (expected: nvml-fan-auto "
+	     "vendor=NAME dev=ID time=SECONDS fan=...)"},
+	    {HDR2 "sysfs vendor= dev=0000:03:00.0 time=1 path=/sys/a/pwm1 "
+	          "value=2\n",
+	     "st:2: malformed sysfs record (expected: sysfs vendor=NAME "
+	     "dev=ID time=SECONDS path=... value=...)"},
+	    {HDR2 "sysfs vendor=AMD dev=0000:03:00.0 time=1 path=/sys/a/pwm1 "
+	          "value=2\n",
+	     "st:2: vendor is not a name (lower-case letters and digits)"},
+	    {HDR2 "sysfs vendor=amd%41 dev=0000:03:00.0 time=1 "
+	          "path=/sys/a/pwm1 value=2\n",
+	     "st:2: vendor is not a name (lower-case letters and digits)"},
+	    {HDR2 "sysfs vendor=abcdefghijklmnop dev=0000:03:00.0 time=1 "
+	          "path=/sys/a/pwm1 value=2\n",
+	     "st:2: vendor: too long"},
+	    {HDR2 "nvml-power-limit vendor=amdgpu dev=00000000:01:00.0 time=1 "
+	          "mw=1\n",
+	     "st:2: nvml-power-limit records are nvml's, not \"amdgpu\"'s"},
+	    {HDR2 "amd-fan-curve-reset vendor=intel dev=0000:03:00.0 time=1 "
+	          "path=/sys/a\n",
+	     "st:2: amd-fan-curve-reset records are amdgpu's, not \"intel\"'s"},
+	};
+	struct gt_restore_journal *j = new_journal(NULL);
+	struct gt_restore_action a;
+	char err[512];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strcpy(err, "unset");
+		if (gt_restore_parse(cases[i].text, strlen(cases[i].text), "st",
+		                     "/sys", j, err, sizeof(err)) != -1)
+			fail_msg("case %zu accepted", i);
+		if (strcmp(err, cases[i].msg) != 0)
+			fail_msg("case %zu: got \"%s\"", i, err);
+		assert_int_equal(j->n, 0);
+	}
+	/* A vendor of fifteen characters is the longest that fits. */
+	static const char longest[] =
+	    HDR2 "sysfs vendor=abcdefghijklmno dev=0000:03:00.0 time=1 "
+	         "path=/sys/a/pwm1 value=2\nend 1\n";
+	assert_int_equal(gt_restore_parse(longest, strlen(longest), "st",
+	                                  "/sys", j, err, sizeof(err)),
+	                 0);
+	assert_string_equal(j->a[0].vendor, "abcdefghijklmno");
+	/* The builders: a sysfs write names its vendor, the others are
+	 * their kind's, and a name that does not fit is refused. */
+	assert_int_equal(gt_restore_action_sysfs(&a, "abcdefghijklmnop", DEV,
+	                                         "/sys/a/pwm1", "2", T0),
+	                 -1);
+	assert_int_equal(
+	    gt_restore_action_sysfs(&a, NULL, DEV, "/sys/a/pwm1", "2", T0), -1);
+	assert_int_equal(gt_restore_action_power_limit(&a, NV, 1, T0), 0);
+	assert_string_equal(a.vendor, "nvml");
+	strcpy(a.vendor, "intel");
+	expect_note_refused(j, &a,
+	                    "nvml-power-limit records are nvml's, not "
+	                    "\"intel\"'s");
+	free(j);
+#undef HDR2
+}
+
 static void write_file(const char *path, const char *text, mode_t mode)
 {
 	FILE *f = fopen(path, "w");
@@ -558,6 +700,7 @@ struct fake {
 	size_t pos;
 	int calls;
 	int rc[8];
+	unsigned handles; /* bit k: fake_restore handles kind k */
 };
 
 static int record(struct fake *f, const char *fmt, ...)
@@ -573,43 +716,53 @@ static int record(struct fake *f, const char *fmt, ...)
 	return f->rc[f->calls++];
 }
 
-static int fake_sysfs(void *ctx, const char *path, const char *value)
+/* The one restore callback: a line per action, in the words of the kind;
+ * handles (the test's choice) only the kinds in f->handles. */
+static int fake_restore(void *ctx, const struct gt_restore_action *a)
 {
-	return record(ctx, "sysfs_write(%s, %s)\n", path, value);
+	struct fake *f = ctx;
+
+	if (!(f->handles & (1u << a->kind)))
+		return -EOPNOTSUPP;
+	switch (a->kind) {
+	case GT_RESTORE_SYSFS:
+		return record(f, "sysfs_write(%s, %s, %s)\n", a->vendor,
+		              a->path, a->value);
+	case GT_RESTORE_NVML_FAN_AUTO:
+		return record(f, "nvml_fan_auto(%s, %s, %u)\n", a->vendor,
+		              a->dev, a->fan);
+	case GT_RESTORE_NVML_POWER_LIMIT:
+		return record(f, "nvml_power_limit(%s, %s, %u)\n", a->vendor,
+		              a->dev, (unsigned)a->mw);
+	case GT_RESTORE_AMD_FAN_CURVE_RESET:
+		return record(f, "amd_fan_curve_reset(%s, %s)\n", a->vendor,
+		              a->path);
+	}
+	return -EINVAL;
 }
 
-static int fake_fan(void *ctx, const char *dev, unsigned fan)
-{
-	return record(ctx, "nvml_fan_auto(%s, %u)\n", dev, fan);
-}
-
-static int fake_power(void *ctx, const char *dev, uint32_t mw)
-{
-	return record(ctx, "nvml_power_limit(%s, %u)\n", dev, (unsigned)mw);
-}
-
-static int fake_curve(void *ctx, const char *dir)
-{
-	return record(ctx, "amd_fan_curve_reset(%s)\n", dir);
-}
+#define ALL_KINDS                                                              \
+	(1u << GT_RESTORE_SYSFS | 1u << GT_RESTORE_NVML_FAN_AUTO |             \
+	 1u << GT_RESTORE_NVML_POWER_LIMIT |                                   \
+	 1u << GT_RESTORE_AMD_FAN_CURVE_RESET)
 
 static void test_apply_order_and_failures(void **state)
 {
 	struct gt_restore_journal *j = sample();
-	struct fake f = {.rc = {0, -EPERM, 0, -EIO, 0, 0}};
-	struct gt_restore_ops ops = {&f, fake_sysfs, fake_fan, fake_power,
-	                             fake_curve};
+	struct fake f = {.rc = {0, -EPERM, 0, -EIO, 0, 0},
+	                 .handles = ALL_KINDS};
+	struct gt_restore_ops ops = {&f, fake_restore};
 	char report[1024];
 	(void)state;
 
 	assert_int_equal(gt_restore_apply(j, &ops, report, sizeof(report)), 2);
-	assert_string_equal(f.log,
-	                    "amd_fan_curve_reset(/sys/class/drm/card2/device)\n"
-	                    "nvml_power_limit(00000000:01:00.0, 250000)\n"
-	                    "nvml_fan_auto(00000000:01:00.0, 1)\n"
-	                    "nvml_fan_auto(00000000:01:00.0, 0)\n"
-	                    "sysfs_write(" HW "pwm1, 153)\n"
-	                    "sysfs_write(" HW "pwm1_enable, 2)\n");
+	assert_string_equal(
+	    f.log, "amd_fan_curve_reset(amdgpu, /sys/class/drm/card2/device)\n"
+	           "nvml_power_limit(nvml, 00000000:01:00.0, 250000)\n"
+	           "nvml_fan_auto(nvml, 00000000:01:00.0, 1)\n"
+	           "nvml_fan_auto(nvml, 00000000:01:00.0, 0)\n"
+	           "sysfs_write(amdgpu, " HW "pwm1, 153)\n"
+	           "sysfs_write(amdgpu, " HW "pwm1_enable, 2)\n");
 	assert_string_equal(
 	    report, "amd-fan-curve-reset /sys/class/drm/card2/device: ok\n"
 	            "nvml-power-limit 00000000:01:00.0 <- 250000 mW: FAILED: "
@@ -625,24 +778,43 @@ static void test_apply_order_and_failures(void **state)
 static void test_apply_refuses_and_reports(void **state)
 {
 	struct gt_restore_journal *j = sample();
-	struct fake f = {.rc = {0, 7, 0, 0}};
-	struct gt_restore_ops ops = {&f, fake_sysfs, NULL, fake_power, NULL};
+	struct fake f = {.rc = {0, 7, 0, 0},
+	                 .handles = 1u << GT_RESTORE_SYSFS |
+	                            1u << GT_RESTORE_NVML_POWER_LIMIT};
+	struct gt_restore_ops ops = {&f, fake_restore};
+	struct gt_restore_ops none = {&f, NULL};
 	char report[1024], tiny[16];
 	(void)state;
 
 	/* Tampered with in memory: never reaches a callback. */
 	strcpy(j->a[0].path, "/etc/shadow");
 	assert_int_equal(gt_restore_apply(j, &ops, report, sizeof(report)), 5);
-	assert_string_equal(f.log, "nvml_power_limit(00000000:01:00.0, "
+	assert_string_equal(f.log, "nvml_power_limit(nvml, 00000000:01:00.0, "
 	                           "250000)\n"
-	                           "sysfs_write(" HW "pwm1, 153)\n");
+	                           "sysfs_write(amdgpu, " HW "pwm1, 153)\n");
+	assert_string_equal(
+	    report, "amd-fan-curve-reset /sys/class/drm/card2/device: FAILED: "
+	            "Operation not supported\n"
+	            "nvml-power-limit 00000000:01:00.0 <- 250000 mW: ok\n"
+	            "nvml-fan-auto 00000000:01:00.0 fan 1: FAILED: Operation "
+	            "not supported\n"
+	            "nvml-fan-auto 00000000:01:00.0 fan 0: FAILED: Operation "
+	            "not supported\n"
+	            "sysfs " HW "pwm1 <- 153: FAILED: error 7\n"
+	            "action 1 (sysfs): FAILED: refused: path /etc/shadow is "
+	            "not under /sys/\n");
+	/* No callback: every action fails as having no handler, and none
+	 * is called. */
+	assert_int_equal(gt_restore_apply(j, &none, report, sizeof(report)), 6);
+	assert_int_equal(f.calls, 2);
 	assert_string_equal(
 	    report, "amd-fan-curve-reset /sys/class/drm/card2/device: FAILED: "
 	            "no handler\n"
-	            "nvml-power-limit 00000000:01:00.0 <- 250000 mW: ok\n"
+	            "nvml-power-limit 00000000:01:00.0 <- 250000 mW: FAILED: "
+	            "no handler\n"
 	            "nvml-fan-auto 00000000:01:00.0 fan 1: FAILED: no handler\n"
 	            "nvml-fan-auto 00000000:01:00.0 fan 0: FAILED: no handler\n"
-	            "sysfs " HW "pwm1 <- 153: FAILED: error 7\n"
+	            "sysfs " HW "pwm1 <- 153: FAILED: no handler\n"
 	            "action 1 (sysfs): FAILED: refused: path /etc/shadow is "
 	            "not under /sys/\n");
 	/* No ops at all, and a report too small: still every failure counted.
@@ -720,6 +892,8 @@ int main(void)
 	    cmocka_unit_test(test_format_and_round_trip),
 	    cmocka_unit_test(test_save_is_atomic_and_private),
 	    cmocka_unit_test(test_parse_refusals),
+	    cmocka_unit_test(test_version1_loads),
+	    cmocka_unit_test(test_vendor_refusals),
 	    cmocka_unit_test(test_load_file_checks),
 	    cmocka_unit_test(test_apply_order_and_failures),
 	    cmocka_unit_test(test_apply_refuses_and_reports),

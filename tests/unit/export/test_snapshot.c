@@ -145,23 +145,10 @@ static void set_dev0_sample(struct gt_sample *s)
 	gt_val_set(&s->f[GT_F_FAN_RPM0 + 2], 9999);
 }
 
-static void build(struct fixture *fx)
+/* Two devices: an H100 with every value, and a lost one whose driver
+ * error no backend explains. */
+static void build_devices(struct fixture *fx)
 {
-	memset(fx, 0, sizeof(*fx));
-	error_text_calls = 0;
-	error_text_last_code = 0;
-
-	snprintf(fx->host.hostname, sizeof(fx->host.hostname), "node-7");
-	snprintf(fx->host.kernel, sizeof(fx->host.kernel), "6.1.0-18-amd64");
-	fx->host.cpu_count = 64;
-	fx->host.memory_total_bytes = UINT64_C(540000000000);
-	fx->host.euid = 1000;
-
-	fx->backends[0].ops = &fake_ops;
-	fx->backends[0].status = GT_BACKEND_OK;
-	snprintf(fx->backends[0].detail, GT_DETAIL_LEN, "driver 590.48.01");
-	fx->backends[0].device_count = 2;
-
 	fx->devs = calloc(1, sizeof(*fx->devs) + 2 * sizeof(struct gt_static));
 	assert_non_null(fx->devs);
 	fx->devs->count = 2;
@@ -208,7 +195,12 @@ static void build(struct fixture *fx)
 
 	fx->dev_backends[0] = &fx->backends[0];
 	fx->dev_backends[1] = NULL;
+}
 
+/* Three processes: one with a hostile command line in a container, one
+ * not in our /proc, a kernel thread with a hostile name. */
+static void build_processes(struct fixture *fx)
+{
 	struct gt_process *p = &fx->proc_items[0];
 	memset(fx->proc_items, 0, sizeof(fx->proc_items));
 	for (int i = 0; i < 3; i++)
@@ -256,6 +248,27 @@ static void build(struct fixture *fx)
 	fx->procs.seq = 3;
 	fx->procs.count = 3;
 	fx->procs.items = fx->proc_items;
+}
+
+static void build(struct fixture *fx)
+{
+	memset(fx, 0, sizeof(*fx));
+	error_text_calls = 0;
+	error_text_last_code = 0;
+
+	snprintf(fx->host.hostname, sizeof(fx->host.hostname), "node-7");
+	snprintf(fx->host.kernel, sizeof(fx->host.kernel), "6.1.0-18-amd64");
+	fx->host.cpu_count = 64;
+	fx->host.memory_total_bytes = UINT64_C(540000000000);
+	fx->host.euid = 1000;
+
+	fx->backends[0].ops = &fake_ops;
+	fx->backends[0].status = GT_BACKEND_OK;
+	snprintf(fx->backends[0].detail, GT_DETAIL_LEN, "driver 590.48.01");
+	fx->backends[0].device_count = 2;
+
+	build_devices(fx);
+	build_processes(fx);
 
 	fx->in.host = &fx->host;
 	fx->in.backends = fx->backends;

@@ -445,7 +445,7 @@ static void test_fixture_root_skips_libdrm(void **state)
 	assert_false(gt_drmdev_live_root("/nonexistent"));
 	/* The same records as the plain scan: no node path, no version,
 	 * although the tree names render nodes. */
-	assert_int_equal(gt_drmdev_discover(root, &d, &n), 0);
+	assert_int_equal(gt_drmnode_discover(root, &d, &n), 0);
 	assert_int_equal(n, 2);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(d[i].render_node, "");

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_ctldialog.c - the power and fan dialogs' logic (src/ui/ctldialog.c)
- * without a terminal: presets per vendor, the plan (only what differs from
- * what is in force, with its revert), the exact preview lines, refusals
- * before anything is planned, and the countdown's revert request.
+ * test_control_dialog.c - the power and fan dialogs' logic
+ * (src/ui/control_dialog.c) without a terminal: presets per vendor, the
+ * plan (only what differs from what is in force, with its revert), the
+ * exact preview lines, refusals before anything is planned, and the
+ * countdown's revert request.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "control/control_amdgpu.h"
 #include "ui/control_dialog.h"
 
 #define SEC 1000000000ull
@@ -186,7 +188,7 @@ static void test_amd_profile_needs_manual(void **state)
 	gt_control_dialog_key(&d, KEY_DOWN, 0); /* profile */
 	gt_control_dialog_key(&d, KEY_RIGHT, 0);
 	gt_control_dialog_key(&d, KEY_RIGHT, 0); /* COMPUTE (index 5) */
-	assert_string_equal(gt_amd_perf_levels[d.level], "manual");
+	assert_string_equal(gt_control_amdgpu_perf_levels[d.level], "manual");
 	assert_int_equal(gt_control_dialog_plan(&d), 1);
 	assert_int_equal(d.changes[0].kind, GT_CHANGE_POWER_PROFILE);
 	assert_int_equal(d.changes[0].value, 5);

@@ -81,70 +81,177 @@ static bool suggested(const char *msg, int *w, int *h)
 	return p && sscanf(p, "; %dx%d shows", w, h) == 2;
 }
 
+/* A second call gives the same answer, and the window of GPUs agrees with
+ * their rectangles. */
+static void check_repeatable(const struct sweep_ctx *c,
+                             const struct gt_layout *L,
+                             const struct gt_rect *gpus)
+{
+	struct gt_rect gpus2[MAX_GPUS];
+	struct gt_layout L2;
+	int ngpus = c->ngpus;
+
+	CHECK(c, layout(c->cols, c->rows, ngpus, c->o, &L2, gpus2) == 0);
+	CHECK(c, rect_eq(&L->title, &L2.title) &&
+	             rect_eq(&L->status, &L2.status) &&
+	             rect_eq(&L->procs, &L2.procs) && L->mode == L2.mode &&
+	             L->gpu_first == L2.gpu_first &&
+	             L->gpu_count == L2.gpu_count && L->columns == L2.columns &&
+	             L->too_small == L2.too_small &&
+	             strcmp(L->message, L2.message) == 0);
+	for (int i = 0; i < ngpus; i++)
+		CHECK(c, rect_eq(&gpus[i], &gpus2[i]));
+
+	CHECK(c, L->gpu_first >= 0 && L->gpu_count >= 0 &&
+	             L->gpu_first + L->gpu_count <= ngpus);
+	for (int i = 0; i < ngpus; i++) {
+		bool in = i >= L->gpu_first && i < L->gpu_first + L->gpu_count;
+
+		CHECK(c, in ? shown(&gpus[i]) : is_zero(&gpus[i]));
+	}
+}
+
+/* Every rectangle is either {0} or inside the terminal, and shown ones
+ * never overlap. */
+static void check_rects(const struct sweep_ctx *c, const struct gt_layout *L,
+                        const struct gt_rect *gpus)
+{
+	struct gt_rect all[MAX_GPUS + 3];
+	int nall = 0;
+
+	all[nall++] = L->title;
+	all[nall++] = L->status;
+	all[nall++] = L->procs;
+	for (int i = 0; i < c->ngpus; i++)
+		all[nall++] = gpus[i];
+	for (int i = 0; i < nall; i++) {
+		CHECK(c, shown(&all[i]) || is_zero(&all[i]));
+		CHECK(c, !shown(&all[i]) || inside(&all[i], c->cols, c->rows));
+		for (int j = 0; j < i; j++)
+			CHECK(c, !(shown(&all[i]) && shown(&all[j]) &&
+			           overlap(&all[i], &all[j])));
+	}
+}
+
+/* A terminal too small for anything: only the message, which suggests a
+ * size that really shows every GPU. */
+static void check_too_small(const struct sweep_ctx *c,
+                            const struct gt_layout *L)
+{
+	struct gt_rect gpus2[MAX_GPUS];
+	struct gt_layout big;
+	int w, h;
+
+	CHECK(c, L->too_small);
+	CHECK(c, L->message[0] != '\0');
+	CHECK(c, L->gpu_count == 0);
+	CHECK(c, !shown(&L->title) && !shown(&L->procs));
+	CHECK(c, c->cols <= 0 || c->rows <= 0 ||
+	             (L->status.w == c->cols && L->status.h == c->rows));
+	CHECK(c, suggested(L->message, &w, &h));
+	CHECK(c, layout(w, h, c->ngpus, c->o, &big, gpus2) == 0);
+	CHECK(c, !big.too_small && big.gpu_count == c->ngpus);
+}
+
+/* Panels: one height per layout, at least the mode's minimum size, and as
+ * many distinct columns as `columns` says. Returns the row below the
+ * lowest panel. */
+static int check_panels(const struct sweep_ctx *c, const struct gt_layout *L,
+                        const struct gt_rect *gpus)
+{
+	const struct gt_layout_opts *o = c->o;
+	int minh, minw, xs[MAX_GPUS], nxs = 0, bottom = 0;
+
+	switch (L->mode) {
+	case GT_GPU_FULL:
+		minh = o->show_graphs ? GT_LAYOUT_FULL_MIN_H
+		                      : GT_LAYOUT_FULL_NOGRAPH_H;
+		minw = GT_LAYOUT_FULL_MIN_W;
+		break;
+	case GT_GPU_COMPACT:
+		minh = GT_LAYOUT_COMPACT_H;
+		minw = GT_LAYOUT_COMPACT_MIN_W;
+		break;
+	default:
+		CHECK(c, L->mode == GT_GPU_LINE);
+		minh = GT_LAYOUT_LINE_H;
+		minw = GT_LAYOUT_LINE_MIN_W;
+		break;
+	}
+	CHECK(c, L->mode >= o->max_mode);
+	for (int i = L->gpu_first; i < L->gpu_first + L->gpu_count; i++) {
+		const struct gt_rect *g = &gpus[i];
+		int k = 0;
+
+		CHECK(c, g->h == gpus[L->gpu_first].h);
+		CHECK(c, L->mode == GT_GPU_FULL ? g->h >= minh : g->h == minh);
+		CHECK(c, g->w >= minw);
+		while (k < nxs && xs[k] != g->x)
+			k++;
+		if (k == nxs)
+			xs[nxs++] = g->x;
+		if (g->y + g->h > bottom)
+			bottom = g->y + g->h;
+	}
+	if (L->gpu_count > 0)
+		CHECK(c, L->columns == nxs);
+	return bottom;
+}
+
+/* The process table: only when asked, never while GPUs are hidden, at
+ * least its minimum, and it takes every row below the panels (bottom).
+ * Then: anything hidden is said, with a size that really shows it. */
+static void check_procs_and_message(const struct sweep_ctx *c,
+                                    const struct gt_layout *L, int bottom)
+{
+	const struct gt_layout_opts *o = c->o;
+	int ngpus = c->ngpus;
+	int proc_min =
+	    o->proc_min_rows > 0 ? o->proc_min_rows : GT_LAYOUT_PROC_MIN_ROWS;
+
+	if (shown(&L->procs)) {
+		CHECK(c, o->show_processes);
+		CHECK(c, L->gpu_count == ngpus);
+		CHECK(c, L->procs.h >= proc_min && L->procs.w == c->cols);
+		CHECK(c, L->procs.y + L->procs.h == c->rows - 1);
+		if (ngpus > 0)
+			CHECK(c, L->procs.y == bottom);
+	}
+
+	if (L->gpu_count < ngpus ||
+	    (o->show_processes && !shown(&L->procs) && ngpus > 0)) {
+		struct gt_rect gpus2[MAX_GPUS];
+		struct gt_layout big;
+		int w, h;
+
+		CHECK(c, L->message[0] != '\0');
+		CHECK(c, suggested(L->message, &w, &h));
+		CHECK(c, w == c->cols && h > c->rows);
+		CHECK(c, layout(w, h, ngpus, o, &big, gpus2) == 0);
+		CHECK(c, big.gpu_count == ngpus);
+		if (L->gpu_count == ngpus)
+			CHECK(c, shown(&big.procs));
+	} else {
+		CHECK(c, L->message[0] == '\0');
+	}
+}
+
 /* Every invariant of one layout. Returns the number of GPUs shown. */
 static int check_one(int cols, int rows, int ngpus,
                      const struct gt_layout_opts *o)
 {
 	struct sweep_ctx c = {cols, rows, ngpus, o};
-	struct gt_rect gpus[MAX_GPUS], gpus2[MAX_GPUS];
-	struct gt_rect all[MAX_GPUS + 3];
-	struct gt_layout L, L2;
-	int nall = 0, sel, proc_min, xs[MAX_GPUS], nxs = 0, bottom = 0;
-	int minh, minw;
+	struct gt_rect gpus[MAX_GPUS];
+	struct gt_layout L;
 
 	CHECK(&c, layout(cols, rows, ngpus, o, &L, gpus) == 0);
 	CHECK(&c, L.gpus == (ngpus > 0 ? gpus : NULL));
 	CHECK(&c, memchr(L.message, '\0', sizeof(L.message)) != NULL);
-
-	/* Deterministic: a second call gives the same answer. */
-	CHECK(&c, layout(cols, rows, ngpus, o, &L2, gpus2) == 0);
-	CHECK(&c,
-	      rect_eq(&L.title, &L2.title) && rect_eq(&L.status, &L2.status) &&
-	          rect_eq(&L.procs, &L2.procs) && L.mode == L2.mode &&
-	          L.gpu_first == L2.gpu_first && L.gpu_count == L2.gpu_count &&
-	          L.columns == L2.columns && L.too_small == L2.too_small &&
-	          strcmp(L.message, L2.message) == 0);
-	for (int i = 0; i < ngpus; i++)
-		CHECK(&c, rect_eq(&gpus[i], &gpus2[i]));
-
-	/* Window of GPUs is consistent with the rectangles. */
-	CHECK(&c, L.gpu_first >= 0 && L.gpu_count >= 0 &&
-	              L.gpu_first + L.gpu_count <= ngpus);
-	for (int i = 0; i < ngpus; i++) {
-		bool in = i >= L.gpu_first && i < L.gpu_first + L.gpu_count;
-
-		CHECK(&c, in ? shown(&gpus[i]) : is_zero(&gpus[i]));
-	}
-
-	/* Every rectangle is either {0} or inside the terminal, and shown
-	 * ones never overlap. */
-	all[nall++] = L.title;
-	all[nall++] = L.status;
-	all[nall++] = L.procs;
-	for (int i = 0; i < ngpus; i++)
-		all[nall++] = gpus[i];
-	for (int i = 0; i < nall; i++) {
-		CHECK(&c, shown(&all[i]) || is_zero(&all[i]));
-		CHECK(&c, !shown(&all[i]) || inside(&all[i], cols, rows));
-		for (int j = 0; j < i; j++)
-			CHECK(&c, !(shown(&all[i]) && shown(&all[j]) &&
-			            overlap(&all[i], &all[j])));
-	}
+	check_repeatable(&c, &L, gpus);
+	check_rects(&c, &L, gpus);
 
 	if (cols < GT_LAYOUT_LINE_MIN_W || rows < GT_LAYOUT_MIN_ROWS) {
-		int w, h;
-		struct gt_layout big;
-
-		CHECK(&c, L.too_small);
-		CHECK(&c, L.message[0] != '\0');
-		CHECK(&c, L.gpu_count == 0);
-		CHECK(&c, !shown(&L.title) && !shown(&L.procs));
-		CHECK(&c, cols <= 0 || rows <= 0 ||
-		              (L.status.w == cols && L.status.h == rows));
-		/* The size it suggests really shows every GPU. */
-		CHECK(&c, suggested(L.message, &w, &h));
-		CHECK(&c, layout(w, h, ngpus, o, &big, gpus2) == 0);
-		CHECK(&c, !big.too_small && big.gpu_count == ngpus);
+		check_too_small(&c, &L);
 		return 0;
 	}
 
@@ -159,78 +266,13 @@ static int check_one(int cols, int rows, int ngpus,
 	if (rows >= ngpus + 2)
 		CHECK(&c, L.gpu_count == ngpus);
 	if (ngpus > 0) {
-		sel = o->selected_gpu < 0        ? 0
-		      : o->selected_gpu >= ngpus ? ngpus - 1
-		                                 : o->selected_gpu;
+		int sel = o->selected_gpu < 0        ? 0
+		          : o->selected_gpu >= ngpus ? ngpus - 1
+		                                     : o->selected_gpu;
 		CHECK(&c,
 		      sel >= L.gpu_first && sel < L.gpu_first + L.gpu_count);
 	}
-
-	/* Panels: one height per layout, at least the mode's minimum size,
-	 * and as many distinct columns as `columns` says. */
-	switch (L.mode) {
-	case GT_GPU_FULL:
-		minh = o->show_graphs ? GT_LAYOUT_FULL_MIN_H
-		                      : GT_LAYOUT_FULL_NOGRAPH_H;
-		minw = GT_LAYOUT_FULL_MIN_W;
-		break;
-	case GT_GPU_COMPACT:
-		minh = GT_LAYOUT_COMPACT_H;
-		minw = GT_LAYOUT_COMPACT_MIN_W;
-		break;
-	default:
-		CHECK(&c, L.mode == GT_GPU_LINE);
-		minh = GT_LAYOUT_LINE_H;
-		minw = GT_LAYOUT_LINE_MIN_W;
-		break;
-	}
-	CHECK(&c, L.mode >= o->max_mode);
-	for (int i = L.gpu_first; i < L.gpu_first + L.gpu_count; i++) {
-		const struct gt_rect *g = &gpus[i];
-		int k = 0;
-
-		CHECK(&c, g->h == gpus[L.gpu_first].h);
-		CHECK(&c, L.mode == GT_GPU_FULL ? g->h >= minh : g->h == minh);
-		CHECK(&c, g->w >= minw);
-		while (k < nxs && xs[k] != g->x)
-			k++;
-		if (k == nxs)
-			xs[nxs++] = g->x;
-		if (g->y + g->h > bottom)
-			bottom = g->y + g->h;
-	}
-	if (L.gpu_count > 0)
-		CHECK(&c, L.columns == nxs);
-
-	/* The process table: only when asked, never while GPUs are hidden,
-	 * at least its minimum, and it takes every row below the panels. */
-	proc_min =
-	    o->proc_min_rows > 0 ? o->proc_min_rows : GT_LAYOUT_PROC_MIN_ROWS;
-	if (shown(&L.procs)) {
-		CHECK(&c, o->show_processes);
-		CHECK(&c, L.gpu_count == ngpus);
-		CHECK(&c, L.procs.h >= proc_min && L.procs.w == cols);
-		CHECK(&c, L.procs.y + L.procs.h == rows - 1);
-		if (ngpus > 0)
-			CHECK(&c, L.procs.y == bottom);
-	}
-
-	/* Anything hidden is said, with a size that really shows it. */
-	if (L.gpu_count < ngpus ||
-	    (o->show_processes && !shown(&L.procs) && ngpus > 0)) {
-		int w, h;
-		struct gt_layout big;
-
-		CHECK(&c, L.message[0] != '\0');
-		CHECK(&c, suggested(L.message, &w, &h));
-		CHECK(&c, w == cols && h > rows);
-		CHECK(&c, layout(w, h, ngpus, o, &big, gpus2) == 0);
-		CHECK(&c, big.gpu_count == ngpus);
-		if (L.gpu_count == ngpus)
-			CHECK(&c, shown(&big.procs));
-	} else {
-		CHECK(&c, L.message[0] == '\0');
-	}
+	check_procs_and_message(&c, &L, check_panels(&c, &L, gpus));
 	return L.gpu_count;
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_proctable.c - tests of the process table model in src/ui/proctable.c:
- * sorting by every column in both directions (N/A last), text, regex and
- * device filters, follow across re-sorts, row text (N/A, units, escaping,
- * sideways scroll, wide characters), column layout, and signals sent to
- * real child processes.
+ * test_proctable.c - tests of the process table model in src/ui/proctable.c
+ * and proctable_signal.c: sorting by every column in both directions (N/A
+ * last), text, regex and device filters, follow across re-sorts, row text
+ * (N/A, units, escaping, sideways scroll, wide characters), column layout,
+ * and signals sent to real child processes.
  */
 #include <errno.h>
 #include <setjmp.h>

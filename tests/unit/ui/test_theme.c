@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_theme.c - tests of src/ui/theme.c and theme_dirs.c: every published btop
- * theme in tests/fixtures/btop-themes and every shipped theme in themes/ loads
+ * test_theme.c - tests of src/ui/theme.c, theme_dirs.c and the xterm
+ * palette of palette.c: every published btop theme in
+ * tests/fixtures/btop-themes and every shipped theme in themes/ loads
  * cleanly and completely; values, greys, decimal triplets, btop's
  * fallbacks and gputop's extension fallbacks, gradients, warnings with
  * line numbers, random-byte input, colour-tier reduction and detection,
@@ -710,7 +711,7 @@ static void test_256_colour_mapping(void **state)
 	(void)state;
 	/* every cube point and every grey maps to itself */
 	for (int i = 16; i < 256; i++)
-		assert_int_equal(gt_rgb_to_256(gt_palette_rgb(i)), i);
+		assert_int_equal(gt_palette_nearest_256(gt_palette_rgb(i)), i);
 	RGB_EQ(gt_palette_rgb(16 + 36 * 1 + 6 * 2 + 3), 0x5f87af);
 	RGB_EQ(gt_palette_rgb(232), 0x080808);
 	RGB_EQ(gt_palette_rgb(255), 0xeeeeee);
@@ -719,7 +720,7 @@ static void test_256_colour_mapping(void **state)
 		uint32_t v = cases[i].rgb;
 		struct gt_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8),
 		                   (uint8_t)v};
-		assert_int_equal(gt_rgb_to_256(c), cases[i].want);
+		assert_int_equal(gt_palette_nearest_256(c), cases[i].want);
 	}
 	/* and the choice is the nearest of all 240 candidates */
 	for (int n = 0; n < 5000; n++) {
@@ -732,8 +733,8 @@ static void test_256_colour_mapping(void **state)
 			int d = dist2(c, gt_palette_rgb(i));
 			best = d < best ? d : best;
 		}
-		assert_int_equal(dist2(c, gt_palette_rgb(gt_rgb_to_256(c))),
-		                 best);
+		assert_int_equal(
+		    dist2(c, gt_palette_rgb(gt_palette_nearest_256(c))), best);
 	}
 }
 
@@ -761,16 +762,16 @@ static void test_16_and_8_colour_mapping(void **state)
 
 	(void)state;
 	for (int i = 0; i < 16; i++)
-		assert_int_equal(gt_rgb_to_16(gt_palette_rgb(i)), i);
+		assert_int_equal(gt_palette_nearest_16(gt_palette_rgb(i)), i);
 	for (int i = 0; i < 8; i++)
-		assert_int_equal(gt_rgb_to_8(gt_palette_rgb(i)), i);
+		assert_int_equal(gt_palette_nearest_8(gt_palette_rgb(i)), i);
 	RGB_EQ(gt_palette_rgb(12), 0x5c5cff);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint32_t v = cases[i].rgb;
 		struct gt_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8),
 		                   (uint8_t)v};
-		assert_int_equal(gt_rgb_to_16(c), cases[i].want16);
-		assert_int_equal(gt_rgb_to_8(c), cases[i].want8);
+		assert_int_equal(gt_palette_nearest_16(c), cases[i].want16);
+		assert_int_equal(gt_palette_nearest_8(c), cases[i].want8);
 	}
 }
 

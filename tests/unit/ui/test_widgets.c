@@ -23,7 +23,9 @@
 #include <cmocka.h>
 
 #include "ui/gpugraph.h"
+#include "ui/paint.h"
 #include "ui/panels.h"
+#include "ui/proctable_draw.h"
 
 #define NGPU_MAX 16
 #define NPROC    40

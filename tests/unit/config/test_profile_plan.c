@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_headless.c - gt_profile_changes (src/headless.c): what a profile's
- * gpu block asks of one device, without the settings already in force,
- * and the refusals (a setting the device lacks, an unknown power profile,
- * a level that contradicts the profile, a firmware curve without exactly
- * five points) before anything could be written.
+ * test_profile_plan.c - gt_profile_plan_changes (src/config/profile_plan.c):
+ * what a profile's gpu block asks of one device, without the settings
+ * already in force, and the refusals (a setting the device lacks, an
+ * unknown power profile, a level that contradicts the profile, a firmware
+ * curve without exactly five points) before anything could be written.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "headless.h"
+#include "config/profile_plan.h"
 
 static struct gt_control_caps amd(void)
 {
@@ -60,11 +60,13 @@ static void test_only_what_differs(void **state)
 	e.power_mw = 155000; /* in force */
 	e.key_line[GT_PK_PERF_LEVEL] = 4;
 	snprintf(e.perf_level, sizeof(e.perf_level), "auto"); /* in force */
-	assert_int_equal(gt_profile_changes(&e, &c, 1, ch, 6, err, 256), 0);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 1, ch, 6, err, 256),
+	                 0);
 
 	e.power_mw = 120000;
 	snprintf(e.perf_level, sizeof(e.perf_level), "high");
-	assert_int_equal(gt_profile_changes(&e, &c, 1, ch, 6, err, 256), 2);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 1, ch, 6, err, 256),
+	                 2);
 	assert_int_equal(ch[0].kind, GT_CHANGE_PERF_LEVEL);
 	assert_string_equal(ch[0].text, "high");
 	assert_int_equal(ch[1].kind, GT_CHANGE_POWER_LIMIT);
@@ -83,19 +85,22 @@ static void test_power_profile(void **state)
 
 	e.key_line[GT_PK_POWER_PROFILE] = 3;
 	snprintf(e.power_profile_name, sizeof(e.power_profile_name), "compute");
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), 1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 1);
 	assert_int_equal(ch[0].kind, GT_CHANGE_POWER_PROFILE);
 	assert_int_equal(ch[0].value, 5);
 
 	e.power_profile = 7;
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 -1);
 	assert_string_equal(err, "power_profile 7 is not in this card's "
 	                         "pp_power_profile_mode table");
 
 	e.power_profile = 5;
 	e.key_line[GT_PK_PERF_LEVEL] = 4;
 	snprintf(e.perf_level, sizeof(e.perf_level), "high");
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 -1);
 	assert_non_null(strstr(err, "needs perf_level manual"));
 }
 
@@ -109,7 +114,8 @@ static void test_refusals(void **state)
 
 	e.key_line[GT_PK_FREQ_MIN] = 3;
 	e.freq_min_mhz = 300;
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 -1);
 	assert_non_null(strstr(err, "Intel settings"));
 
 	e = block();
@@ -117,16 +123,19 @@ static void test_refusals(void **state)
 	e.fan = GT_PROFILE_FAN_CURVE;
 	e.curve = (struct gt_fancurve){2, {{40000, 3000}, {80000, 10000}}};
 	c.fan_method = GT_FAN_METHOD_AMD_FIRMWARE;
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 -1);
 	assert_non_null(strstr(err, "exactly 5 points"));
 
 	c.fan_method = GT_FAN_METHOD_NONE;
 	snprintf(c.fan_why, sizeof(c.fan_why), "no fan of its own");
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 -1);
 	assert_string_equal(err, "fan: no fan of its own");
 
 	snprintf(c.why, sizeof(c.why), "a demo device: nothing to change");
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), -1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 -1);
 	assert_string_equal(err, "a demo device: nothing to change");
 }
 
@@ -143,7 +152,8 @@ static void test_software_curve(void **state)
 	gt_fancurve_preset(GT_FAN_PRESET_QUIET, &e.curve);
 	e.hysteresis_mc = 4000;
 	e.down_delay_ns = 7000000000ull;
-	assert_int_equal(gt_profile_changes(&e, &c, 0, ch, 6, err, 256), 1);
+	assert_int_equal(gt_profile_plan_changes(&e, &c, 0, ch, 6, err, 256),
+	                 1);
 	assert_int_equal(ch[0].kind, GT_CHANGE_FAN_CURVE);
 	assert_int_equal(ch[0].fan_method, GT_FAN_METHOD_AMD_PWM_LOOP);
 	assert_int_equal(ch[0].loop.hysteresis_mc, 4000);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * control_priv.h - what control.c (which owns struct gt_control) lends the
+ * vendors' setters (control_nvml.c, control_amdgpu*.c, control_intel.c),
+ * the vendor-neutral sysfs write (control_sysfs.c) and the capability
+ * reader (control_caps.c): the clock, the refusals, the last checks before
+ * a first write, the audit log and the configured writer. Not for the
+ * layers above: they use control.h.
+ */
+#ifndef GPUTOP_CONTROL_PRIV_H
+#define GPUTOP_CONTROL_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control/control.h"
+
+const struct gt_nvml_api *gt_control_nvml_api(const struct gt_control *c);
+const char *gt_control_sysfs_root(const struct gt_control *c);
+int64_t gt_control_now(const struct gt_control *c);
+/* printf into err (if any); returns GT_CONTROL_REFUSED. */
+__attribute__((format(printf, 3, 4))) int
+gt_control_refuse(char *err, size_t len, const char *fmt, ...);
+/* Refusal for a setting without root: fills err, returns -1. */
+int gt_control_refuse_unprivileged(const struct gt_control *c, const char *what,
+                                   char *err, size_t len);
+/* The last checks before a setter's first write: the audit log can be
+ * written, then the actions (in order) are noted and, if any is new, the
+ * state file is saved and handed on (journal_saved). On failure err says
+ * why and nothing may be written; the notes stay only if the state file
+ * already holds them (restoring them rewrites the same values). 0 or -1. */
+int gt_control_prepare(struct gt_control *c, const struct gt_restore_action *a,
+                       size_t n, char *err, size_t len);
+/* Appends "TIME KIND DEV SETTING old="OLD" new="NEW" RESULT" (KIND: write
+ * or restore; TIME: UTC, ISO 8601; values quoted with C escapes). */
+void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
+                      const char *setting, const char *old,
+                      const char *new_value, const char *result);
+/* Through the configured writer (or gt_control_write_file). */
+int gt_control_write_value(struct gt_control *c, const char *path,
+                           const char *value);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * panel_data.h - what a GPU panel shows: one device's facts, latest sample
+ * and history with the colours and glyphs to draw them in. The panel
+ * (panels.h) and the history graphs inside it (gpugraph.h) both read it;
+ * it lives apart from both so that neither includes the other's header
+ * for it.
+ */
+#ifndef GPUTOP_PANEL_DATA_H
+#define GPUTOP_PANEL_DATA_H
+
+#include <stdbool.h>
+
+#include "config/display.h"
+#include "core/model.h"
+#include "ui/history.h"
+#include "ui/palette.h"
+
+struct gt_panel_data {
+	const struct gt_static *st;
+	const struct gt_sample *s;
+	const struct gt_history *hist;
+	const struct gt_palette *pal;
+	enum gt_glyphs glyphs;
+	double seconds_per_sample;
+	bool selected;
+	bool fahrenheit;
+	bool stale;      /* no new sample for several intervals */
+	bool no_data;    /* no sample at all yet, for several intervals */
+	bool all_series; /* graph ENC/DEC even while they have been idle */
+};
+
+#endif

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_dashboard_input.c - the dashboard's key table
+ * (src/ui/dashboard_input.c) without a terminal: the help window made
+ * from the table says what it said when it was written by hand, word for
+ * word, and keys do what their help lines say (quit, toggles, sort,
+ * sideways scroll, overlays, notices) on a dashboard with no collector.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ui/dashboard_priv.h"
+
+/* The help window as it was before the key table made it. */
+static const char *const expected_help[] = {
+    "Keys (letters work where F-keys do not reach)",
+    "",
+    "  q  F10        quit",
+    "  ?  h  F1      this help",
+    "  e             why N/A: the selected GPU's and process's reasons",
+    "  o  F2         setup (w in it saves the settings file)",
+    "  s             save a JSON snapshot",
+    "  Tab ]  S-Tab [  select the next / previous GPU",
+    "  m             panels: automatic, compact, one line per GPU",
+    "  g             graph symbols: braille, block, ascii",
+    "  c             temperatures in Celsius / Fahrenheit",
+    "  + -           sampling interval twice / half as long",
+    "  p             power dialog: limit, mode, profile (selected GPU)",
+    "  f             fan dialog: curve, presets, automatic",
+    "  P             show / hide the process table",
+    "  Up Down j k   select a process (PgUp PgDn Home End)",
+    "  Left Right    scroll command lines sideways",
+    "  > <  F6       sort by the next / previous column",
+    "  r             reverse the sort",
+    "  /             filter processes (Ctrl-R: regular expression)",
+    "  d             processes of the selected GPU only / all GPUs",
+    "  F             follow the selected process",
+    "  x  F9         send a signal to the selected process",
+    "  Ctrl-L        redraw the screen",
+    "",
+    "Mouse: click a GPU panel, a process row or a column header;",
+    "the wheel scrolls the GPU list or the process table under it.",
+    "",
+    "Esc or q closes this window.",
+};
+
+static int setup_dashboard(void **state)
+{
+	static const struct gt_dashboard_opts opts = {0};
+	struct gt_dashboard *d = calloc(1, sizeof(*d));
+	if (!d)
+		return -1;
+	d->opts = &opts;
+	gt_proctable_state_init(&d->pt);
+	gt_sigtarget_init(&d->sig);
+	d->cfg.glyphs = -1;
+	d->auto_glyphs = GT_GLYPHS_BRAILLE;
+	*state = d;
+	return 0;
+}
+
+static int teardown_dashboard(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+static void test_help_from_table(void **state)
+{
+	struct gt_dashboard *d = *state;
+	int n = (int)(sizeof(expected_help) / sizeof(expected_help[0]));
+
+	gt_dashboard_help_build(d);
+	assert_int_equal(d->nhelp, n);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(d->help[i], expected_help[i]);
+}
+
+static void test_quit_keys(void **state)
+{
+	struct gt_dashboard *d = *state;
+
+	assert_false(gt_dashboard_key(d, 'q'));
+	assert_false(gt_dashboard_key(d, 'Q'));
+	assert_false(gt_dashboard_key(d, KEY_F(10)));
+	/* Keys that mean nothing here, and a resize, keep it running. */
+	assert_true(gt_dashboard_key(d, 'Z'));
+	assert_true(gt_dashboard_key(d, KEY_RESIZE));
+}
+
+static void test_toggles(void **state)
+{
+	struct gt_dashboard *d = *state;
+
+	assert_true(gt_dashboard_key(d, 'c'));
+	assert_true(d->cfg.fahrenheit);
+	gt_dashboard_key(d, 'c');
+	assert_false(d->cfg.fahrenheit);
+	gt_dashboard_key(d, 'P');
+	assert_true(d->cfg.show_processes);
+	gt_dashboard_key(d, 'r');
+	assert_true(d->pt.reverse);
+	gt_dashboard_key(d, 'm');
+	assert_int_equal(d->cfg.max_mode, 1);
+	assert_string_equal(d->notice, "panels: compact");
+	gt_dashboard_key(d, 'g');
+	assert_int_equal(gt_dashboard_glyphs(d), GT_GLYPHS_BRAILLE + 1);
+	gt_dashboard_key(d, 'd'); /* no GPU selected: all GPUs */
+	assert_int_equal(d->pt.device_filter, -1);
+	assert_string_equal(d->notice, "processes of all GPUs");
+	gt_dashboard_key(d, 'x');
+	assert_string_equal(d->notice, "no process selected");
+	gt_dashboard_key(d, 'F');
+	assert_string_equal(d->notice, "not following");
+}
+
+static void test_sort_and_scroll(void **state)
+{
+	struct gt_dashboard *d = *state;
+	enum gt_proctable_col first = d->pt.sort_col;
+
+	gt_dashboard_key(d, '>');
+	assert_int_equal(d->pt.sort_col, (first + 1) % GT_COL__COUNT);
+	gt_dashboard_key(d, KEY_F(6));
+	assert_int_equal(d->pt.sort_col, (first + 2) % GT_COL__COUNT);
+	gt_dashboard_key(d, '<');
+	gt_dashboard_key(d, '<');
+	gt_dashboard_key(d, '<');
+	assert_int_equal(d->pt.sort_col,
+	                 (first + GT_COL__COUNT - 1) % GT_COL__COUNT);
+
+	d->pt.hscroll = 20;
+	gt_dashboard_key(d, KEY_LEFT);
+	assert_int_equal(d->pt.hscroll, 12);
+	gt_dashboard_key(d, KEY_LEFT);
+	gt_dashboard_key(d, KEY_LEFT);
+	assert_int_equal(d->pt.hscroll, 0);
+	/* No rows: nothing to scroll to. */
+	gt_dashboard_key(d, KEY_RIGHT);
+	assert_int_equal(d->pt.hscroll, 0);
+}
+
+static void test_overlays(void **state)
+{
+	struct gt_dashboard *d = *state;
+	const int help_keys[] = {'?', 'h', KEY_F(1)};
+
+	for (size_t i = 0; i < 3; i++) {
+		gt_dashboard_key(d, help_keys[i]);
+		assert_int_equal(d->ov.kind, GT_OVERLAY_HELP);
+		gt_dashboard_key(d, 27);
+		assert_int_equal(d->ov.kind, GT_OVERLAY_NONE);
+	}
+	gt_dashboard_key(d, 'e');
+	assert_int_equal(d->ov.kind, GT_OVERLAY_EXPLAIN);
+	/* Open, the overlay takes the keys: q closes it, not gputop. */
+	assert_true(gt_dashboard_key(d, 'q'));
+	assert_int_equal(d->ov.kind, GT_OVERLAY_NONE);
+
+	gt_copy_str(d->pt.filter, sizeof(d->pt.filter), "py");
+	gt_dashboard_key(d, '/');
+	assert_int_equal(d->ov.kind, GT_OVERLAY_FILTER);
+	assert_string_equal(d->ov.input, "py");
+	gt_dashboard_key(d, 't');
+	assert_string_equal(d->pt.filter, "pyt");
+	gt_dashboard_key(d, 27);
+	assert_int_equal(d->ov.kind, GT_OVERLAY_NONE);
+	assert_string_equal(d->pt.filter, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(
+	        test_help_from_table, setup_dashboard, teardown_dashboard),
+	    cmocka_unit_test_setup_teardown(test_quit_keys, setup_dashboard,
+	                                    teardown_dashboard),
+	    cmocka_unit_test_setup_teardown(test_toggles, setup_dashboard,
+	                                    teardown_dashboard),
+	    cmocka_unit_test_setup_teardown(
+	        test_sort_and_scroll, setup_dashboard, teardown_dashboard),
+	    cmocka_unit_test_setup_teardown(test_overlays, setup_dashboard,
+	                                    teardown_dashboard),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
