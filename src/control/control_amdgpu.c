@@ -15,7 +15,6 @@
  */
 #include "control/control_amdgpu.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -69,29 +68,14 @@ int gt_control_amdgpu_open(const struct gt_control *c, const char *devdir,
                            struct amd *d, char *err, size_t len)
 {
 	static const char *const amdgpu[] = {"amdgpu", NULL};
-	char driver[32], hw[PATH_MAX];
-	long best = -1;
-	DIR *dp;
+	char driver[32];
 
 	if (gt_control_sysfs_device(c, devdir, "an amdgpu", amdgpu, d->dir,
 	                            driver, d->id, err, len))
 		return REFUSED;
-	/* The lowest-numbered hwmon, as the collector picks it. */
-	d->hwmon[0] = '\0';
-	dp =
-	    gt_sysfs_join(hw, sizeof(hw), d->dir, "hwmon") ? NULL : opendir(hw);
-	for (struct dirent *de; dp && (de = readdir(dp));) {
-		char *end;
-		long k = strtol(de->d_name + 5, &end, 10);
-		if (strncmp(de->d_name, "hwmon", 5) == 0 &&
-		    end != de->d_name + 5 && !*end && k >= 0 &&
-		    (best < 0 || k < best) &&
-		    gt_sysfs_join(d->hwmon, sizeof(d->hwmon), hw, de->d_name) ==
-		        0)
-			best = k;
-	}
-	if (dp)
-		closedir(dp);
+	/* The lowest-numbered hwmon, as the collector picks it ("" if none:
+	 * the setters that need it say so). */
+	(void)gt_sysfs_hwmon_dir(d->dir, NULL, d->hwmon, sizeof(d->hwmon));
 	return 0;
 }
 
