@@ -404,7 +404,6 @@ static void firmware_curve(struct gt_control_session *s,
 	if (res->rc != GT_CONTROL_OK)
 		return;
 	if ((l = gt_control_session_loop(s, ch->device)) != NULL) {
-		l->firmware = true;
 		l->st.firmware = true;
 		l->st.curve = ch->curve;
 	}

@@ -179,8 +179,8 @@ void gt_control_session_loop_stop(struct gt_control_session *s, size_t device)
 {
 	if (device < s->nloops) {
 		s->loops[device].active = false;
-		s->loops[device].firmware = false;
 		s->loops[device].st.active = false;
+		s->loops[device].st.firmware = false;
 	}
 }
 

@@ -21,7 +21,6 @@
 
 struct session_loop {
 	bool active;
-	bool firmware; /* AMD firmware curve in force (set by gputop) */
 	const struct gt_control_ops *ops; /* the device's vendor's */
 	char dev[GT_RESTORE_PATH_MAX];
 	unsigned fan_mask, fan_count;
