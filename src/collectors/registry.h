@@ -3,6 +3,11 @@
  * registry.h - the one explicit list of backends, and the platform the
  * front ends hand to the collector: these backends with the Linux host
  * readers (DRM fdinfo, /proc) of src/linux.
+ *
+ * The folder src/collectors/ holds the sampling backends, one file family
+ * per vendor (nvml*, amdgpu*, intel*, demo*), each behind core/backend.h's
+ * vtable; they include only core and linux, and are called from the
+ * collector thread alone.
  */
 #ifndef GPUTOP_REGISTRY_H
 #define GPUTOP_REGISTRY_H

@@ -60,6 +60,11 @@
  * line), so the next load is clean. A new file gets a short header comment.
  * A symlinked gputop.conf (dotfile managers) is followed and stays a
  * symlink; the file keeps its permissions (a new one: 0600).
+ *
+ * The folder src/config/ holds the settings file and the profiles: their
+ * parsing, key tables, the profile plan, and the names of what the UI lets
+ * a user choose (display.h), so that settings never include the UI. It
+ * includes core and control.
  */
 #ifndef GPUTOP_CONFIG_H
 #define GPUTOP_CONFIG_H

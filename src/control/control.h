@@ -33,6 +33,13 @@
  *
  * Not thread-safe: callers serialise (the fan loop and the dialogs share
  * one struct gt_control under one lock).
+ *
+ * The folder src/control/ is everything that writes to a GPU: this
+ * vendor-neutral core (the control object, the restore journal and state
+ * file, the audit log, the guardian, the fan-curve engine, the session,
+ * capabilities, the change preview) and one setter family per vendor
+ * behind control_vendor.h. It includes core, linux and collectors, never
+ * config, export or ui.
  */
 #ifndef GPUTOP_CONTROL_H
 #define GPUTOP_CONTROL_H

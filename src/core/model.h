@@ -10,6 +10,12 @@
  *
  * Numeric fields are addressed by enum so that writers (the JSON snapshot,
  * the reason listing) walk one descriptor table instead of repeating the list.
+ *
+ * The folder src/core/ is the bottom layer: the model, the sample rings, the
+ * publication of immutable lists, the collector thread and its schedule,
+ * the reader's view, the backend vtable and the platform the collector is
+ * handed, text safety, host facts and file writing. It includes nothing
+ * outside itself (docs/architecture.md).
  */
 #ifndef GPUTOP_MODEL_H
 #define GPUTOP_MODEL_H
@@ -17,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Why a value is missing. GT_WHY_OK means the value is valid. */
 enum gt_why {
@@ -63,13 +70,11 @@ static inline void gt_val_fail(struct gt_val *val, enum gt_why why,
 /* Copies src into dst[len], truncating; always NUL-terminates. */
 static inline void gt_copy_str(char *dst, size_t len, const char *src)
 {
-	size_t n = 0;
+	size_t n;
 	if (len == 0)
 		return;
-	while (n + 1 < len && src[n])
-		n++;
-	for (size_t i = 0; i < n; i++)
-		dst[i] = src[i];
+	n = strnlen(src, len - 1);
+	memcpy(dst, src, n);
 	dst[n] = '\0';
 }
 

@@ -3,6 +3,10 @@
  * snapshot.h - the JSON snapshot document (schema "gputop.snapshot",
  * version 1), built with libcjson from plain inputs so it is unit-tested
  * without a collector. The schema is documented in gputop(1).
+ *
+ * The folder src/export/ turns published data into documents for other
+ * programs: this snapshot and --list (list.h). It includes core and linux,
+ * never ui.
  */
 #ifndef GPUTOP_SNAPSHOT_H
 #define GPUTOP_SNAPSHOT_H

@@ -5,6 +5,11 @@
  * is bounded, tolerates the quirks of real files (NUL padding, missing
  * newline, trailing blanks) and reports failure as a negative errno, so a
  * missing or unreadable file becomes a reason, never a crash.
+ *
+ * The folder src/linux/ holds the rooted readers of /sys and /proc (both
+ * movable with --sysfs and --procfs): these attribute reads, DRM device
+ * discovery (drmdev, drmnode), DRM fdinfo per-process use (fdinfo*) and
+ * process details (procinfo*). It includes only core.
  */
 #ifndef GPUTOP_SYSFS_H
 #define GPUTOP_SYSFS_H

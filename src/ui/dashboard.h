@@ -7,6 +7,11 @@
  * gt_dashboard_run is the dashboard on the user's terminal. It is built
  * from the calls after it, which a caller with a curses screen of its own
  * uses to draw frames (`make bench` draws into a pseudo-terminal).
+ *
+ * The folder src/ui/ is the dashboard: this loop (dashboard*.c), the
+ * layout engine, widgets that are functions of (window, rectangle, data),
+ * themes and palettes, setup and the control dialogs. It reads published
+ * data only and never calls a backend; only the front ends include it.
  */
 #ifndef GPUTOP_DASHBOARD_H
 #define GPUTOP_DASHBOARD_H
