@@ -146,123 +146,166 @@ static void tag_attr(const char *s, const char *end, const char *name,
 	}
 }
 
-/* Parses nvidia-smi -q -x output into log; 0, or -1 with a message. */
-int smi_parse(const char *path, struct smi_log *log)
-{
-	char *buf = smi_slurp(path);
+/* The parser's state: the open elements, and the <gpu> being read. */
+struct parser {
+	const char *path;
+	struct smi_log *log;
 	struct {
 		char name[64];
 		const char *content; /* just after the start tag */
 		bool has_child;
 	} st[MAX_DEPTH];
-	int depth = 0, rc = -1;
-	struct smi_gpu *gpu = NULL;
-	int gpu_depth = -1;
-	const char *p;
+	int depth;
+	struct smi_gpu *gpu;
+	int gpu_depth;
+};
 
-	memset(log, 0, sizeof(*log));
-	if (!buf)
-		return -1;
+/* What a stage of the parse found: go on, malformed XML (reported by
+ * smi_parse), or another failure it has reported itself. */
+enum step { STEP_OK, STEP_BAD, STEP_FAIL };
+
+/* The element at ps->depth closes at end (its end tag): a leaf below
+ * <gpu> is kept under its path from there, and the top level's
+ * driver_version is read. */
+static enum step close_leaf(struct parser *ps, const char *end)
+{
+	int depth = ps->depth;
+
+	if (!ps->st[depth].has_child && ps->gpu && depth > ps->gpu_depth) {
+		char lp[MAX_PATH] = "";
+		for (int i = ps->gpu_depth + 1; i <= depth; i++) {
+			size_t l = strlen(lp);
+			snprintf(lp + l, sizeof(lp) - l, "%s%s", l ? "/" : "",
+			         ps->st[i].name);
+		}
+		char *text = xml_text(ps->st[depth].content,
+		                      (size_t)(end - ps->st[depth].content));
+		if (!text || gpu_add_leaf(ps->gpu, lp, text)) {
+			free(text);
+			fprintf(stderr, "smicmp: out of memory\n");
+			return STEP_FAIL;
+		}
+	} else if (!ps->st[depth].has_child && depth == 1 &&
+	           !strcmp(ps->st[depth].name, "driver_version")) {
+		char *text = xml_text(ps->st[depth].content,
+		                      (size_t)(end - ps->st[depth].content));
+		if (text)
+			snprintf(ps->log->driver_version,
+			         sizeof(ps->log->driver_version), "%s", text);
+		free(text);
+	}
+	return STEP_OK;
+}
+
+/* An end tag at p: the innermost element closes, and with it the <gpu>
+ * being read when it is that one. */
+static enum step end_tag(struct parser *ps, const char *p)
+{
+	if (ps->depth == 0)
+		return STEP_BAD;
+	ps->depth--;
+	if (close_leaf(ps, p) != STEP_OK)
+		return STEP_FAIL;
+	if (ps->gpu && ps->depth == ps->gpu_depth) {
+		ps->gpu = NULL;
+		ps->gpu_depth = -1;
+	}
+	return STEP_OK;
+}
+
+/* A start tag [p, gt]: the element opens (a self-closing one only marks
+ * its parent as no leaf); an outermost <gpu> starts a GPU of the log. */
+static enum step start_tag(struct parser *ps, const char *p, const char *gt)
+{
+	bool self_closing = gt[-1] == '/';
+	size_t nl = strcspn(p + 1, " \t\r\n/>");
+	int depth = ps->depth;
+
+	if (depth > 0)
+		ps->st[depth - 1].has_child = true;
+	if (self_closing)
+		return STEP_OK;
+	if (depth == MAX_DEPTH || nl >= sizeof(ps->st[0].name))
+		return STEP_BAD;
+	memcpy(ps->st[depth].name, p + 1, nl);
+	ps->st[depth].name[nl] = '\0';
+	ps->st[depth].content = gt + 1;
+	ps->st[depth].has_child = false;
+	if (!ps->gpu && !strcmp(ps->st[depth].name, "gpu")) {
+		struct smi_log *log = ps->log;
+		char id[64];
+		if (log->ngpus == MAX_GPUS) {
+			fprintf(stderr, "smicmp: %s: more than %d GPUs\n",
+			        ps->path, MAX_GPUS);
+			return STEP_FAIL;
+		}
+		tag_attr(p, gt, "id", id, sizeof(id));
+		ps->gpu = &log->gpus[log->ngpus++];
+		smi_bus_id_norm(id, ps->gpu->bus_id);
+		ps->gpu_depth = depth;
+	}
+	ps->depth++;
+	return STEP_OK;
+}
+
+/* Every tag of buf in turn; *at is where a failure was found (the '<'
+ * of its tag), or NULL when the text ran out. */
+static enum step parse_tags(struct parser *ps, const char *buf, const char **at)
+{
+	const char *p;
+	enum step s;
+
 	for (p = buf; (p = strchr(p, '<')) != NULL;) {
+		*at = p;
 		if (!strncmp(p, "<!--", 4)) {
 			const char *e = strstr(p, "-->");
 			if (!e)
-				goto bad;
+				return STEP_BAD;
 			p = e + 3;
 			continue;
 		}
 		const char *gt = strchr(p, '>');
 		if (!gt)
-			goto bad;
-		if (p[1] == '?' || p[1] == '!') {
-			p = gt + 1;
-			continue;
-		}
-		if (p[1] == '/') {
-			if (depth == 0)
-				goto bad;
-			depth--;
-			if (!st[depth].has_child && gpu && depth > gpu_depth) {
-				char lp[MAX_PATH] = "";
-				for (int i = gpu_depth + 1; i <= depth; i++) {
-					size_t l = strlen(lp);
-					snprintf(lp + l, sizeof(lp) - l, "%s%s",
-					         l ? "/" : "", st[i].name);
-				}
-				char *text =
-				    xml_text(st[depth].content,
-				             (size_t)(p - st[depth].content));
-				if (!text || gpu_add_leaf(gpu, lp, text)) {
-					free(text);
-					fprintf(stderr,
-					        "smicmp: out of memory\n");
-					goto out;
-				}
-			} else if (!st[depth].has_child && depth == 1 &&
-			           !strcmp(st[depth].name, "driver_version")) {
-				char *text =
-				    xml_text(st[depth].content,
-				             (size_t)(p - st[depth].content));
-				if (text)
-					snprintf(log->driver_version,
-					         sizeof(log->driver_version),
-					         "%s", text);
-				free(text);
-			}
-			if (gpu && depth == gpu_depth) {
-				gpu = NULL;
-				gpu_depth = -1;
-			}
-			p = gt + 1;
-			continue;
-		}
-		bool self_closing = gt[-1] == '/';
-		size_t nl = strcspn(p + 1, " \t\r\n/>");
-		if (depth > 0)
-			st[depth - 1].has_child = true;
-		if (self_closing) {
-			p = gt + 1;
-			continue;
-		}
-		if (depth == MAX_DEPTH || nl >= sizeof(st[0].name))
-			goto bad;
-		memcpy(st[depth].name, p + 1, nl);
-		st[depth].name[nl] = '\0';
-		st[depth].content = gt + 1;
-		st[depth].has_child = false;
-		if (!gpu && !strcmp(st[depth].name, "gpu")) {
-			char id[64];
-			if (log->ngpus == MAX_GPUS) {
-				fprintf(stderr,
-				        "smicmp: %s: more than %d GPUs\n", path,
-				        MAX_GPUS);
-				goto out;
-			}
-			tag_attr(p, gt, "id", id, sizeof(id));
-			gpu = &log->gpus[log->ngpus++];
-			smi_bus_id_norm(id, gpu->bus_id);
-			gpu_depth = depth;
-		}
-		depth++;
+			return STEP_BAD;
+		if (p[1] == '?' || p[1] == '!')
+			s = STEP_OK;
+		else if (p[1] == '/')
+			s = end_tag(ps, p);
+		else
+			s = start_tag(ps, p, gt);
+		if (s != STEP_OK)
+			return s;
 		p = gt + 1;
 	}
-	if (depth != 0)
-		goto bad;
-	if (log->ngpus == 0) {
+	*at = NULL;
+	return ps->depth != 0 ? STEP_BAD : STEP_OK;
+}
+
+/* Parses nvidia-smi -q -x output into log; 0, or -1 with a message. */
+int smi_parse(const char *path, struct smi_log *log)
+{
+	char *buf = smi_slurp(path);
+	struct parser ps = {.path = path, .log = log, .gpu_depth = -1};
+	const char *at = NULL;
+	enum step s;
+	int rc = -1;
+
+	memset(log, 0, sizeof(*log));
+	if (!buf)
+		return -1;
+	s = parse_tags(&ps, buf, &at);
+	if (s == STEP_BAD)
+		fprintf(stderr,
+		        "smicmp: %s: malformed XML near byte %ld (is it the "
+		        "whole output of nvidia-smi -q -x?)\n",
+		        path, at ? (long)(at - buf) : -1L);
+	else if (s == STEP_OK && log->ngpus == 0)
 		fprintf(stderr,
 		        "smicmp: %s: no <gpu> element (is it the output "
 		        "of nvidia-smi -q -x?)\n",
 		        path);
-		goto out;
-	}
-	rc = 0;
-	goto out;
-bad:
-	fprintf(stderr,
-	        "smicmp: %s: malformed XML near byte %ld (is it the whole "
-	        "output of nvidia-smi -q -x?)\n",
-	        path, p ? (long)(p - buf) : -1L);
-out:
+	else if (s == STEP_OK)
+		rc = 0;
 	free(buf);
 	if (rc)
 		smi_free(log);

@@ -454,74 +454,81 @@ static void compare_processes(const cJSON *procs, int index,
 	}
 }
 
-int main(int argc, char **argv)
+/* The snapshot at path, its devices array in *devs; NULL, with a
+ * message on stderr, when it cannot be read or is no gputop snapshot. */
+static cJSON *load_snapshot(const char *path, const cJSON **devs)
 {
-	static struct smi_log before, after;
-	struct tally t = {0};
-	char *json_buf;
+	char *json_buf = smi_slurp(path);
 	cJSON *snap;
-	const cJSON *devs, *dev;
-	bool have_after = argc == 4;
-	unsigned paired = 0;
 
-	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: smicmp SNAPSHOT.json SMI.xml "
-		                "[SMI-AFTER.xml]\n");
-		return 2;
-	}
-	json_buf = smi_slurp(argv[1]);
 	if (!json_buf)
-		return 2;
+		return NULL;
 	snap = cJSON_Parse(json_buf);
 	free(json_buf);
-	devs = json_get(snap, "devices");
-	if (!cJSON_IsArray(devs)) {
+	*devs = json_get(snap, "devices");
+	if (!cJSON_IsArray(*devs)) {
 		fprintf(stderr,
 		        "smicmp: %s: not a gputop snapshot (no devices "
 		        "array)\n",
-		        argv[1]);
+		        path);
 		cJSON_Delete(snap);
-		return 2;
+		return NULL;
 	}
-	if (smi_parse(argv[2], &before) ||
-	    (have_after && smi_parse(argv[3], &after))) {
-		smi_free(&before);
-		cJSON_Delete(snap);
-		return 2;
-	}
+	return snap;
+}
+
+/* The driver version of the snapshot's first device against
+ * nvidia-smi's. */
+static void compare_driver(const cJSON *devs, const struct smi_log *before,
+                           struct tally *t)
+{
+	const cJSON *dev, *dv = NULL;
+	char ours[64];
+
+	cJSON_ArrayForEach(dev, devs)
 	{
-		const cJSON *dv = NULL;
-		char ours[64];
-		cJSON_ArrayForEach(dev, devs)
-		{
-			dv = json_get(dev, "driver_version");
-			break;
-		}
-		json_text(dv, ours, sizeof(ours));
-		printf("driver version: gputop %s, nvidia-smi %s: %s\n", ours,
-		       before.driver_version,
-		       strcmp(ours, before.driver_version) ? "DIFFER"
-		                                           : "match");
-		if (strcmp(ours, before.driver_version))
-			t.differ++;
-		else
-			t.match++;
+		dv = json_get(dev, "driver_version");
+		break;
 	}
+	json_text(dv, ours, sizeof(ours));
+	printf("driver version: gputop %s, nvidia-smi %s: %s\n", ours,
+	       before->driver_version,
+	       strcmp(ours, before->driver_version) ? "DIFFER" : "match");
+	if (strcmp(ours, before->driver_version))
+		t->differ++;
+	else
+		t->match++;
+}
+
+/* The normalised PCI bus id of a device of the snapshot, or "". */
+static void dev_bus_id(const cJSON *dev, char bus[32])
+{
+	const cJSON *jb = json_get(dev, "pci_bus_id");
+
+	smi_bus_id_norm(cJSON_IsString(jb) ? jb->valuestring : NULL, bus);
+}
+
+/* Each device of the snapshot against its GPU in the captures (after is
+ * NULL with one capture): the number of GPUs paired. */
+static unsigned compare_gpus(const cJSON *snap, const cJSON *devs,
+                             const struct smi_log *before,
+                             const struct smi_log *after, struct tally *t)
+{
+	const cJSON *dev;
+	unsigned paired = 0;
+
 	cJSON_ArrayForEach(dev, devs)
 	{
 		char bus[32];
-		const cJSON *jb = json_get(dev, "pci_bus_id");
 		const cJSON *ji = json_get(dev, "index");
-		smi_bus_id_norm(cJSON_IsString(jb) ? jb->valuestring : NULL,
-		                bus);
-		const struct smi_gpu *a = smi_find(&before, bus);
-		const struct smi_gpu *b =
-		    have_after ? smi_find(&after, bus) : NULL;
+		dev_bus_id(dev, bus);
+		const struct smi_gpu *a = smi_find(before, bus);
+		const struct smi_gpu *b = after ? smi_find(after, bus) : NULL;
 		if (!a) {
 			printf("\nGPU %s: in gputop's snapshot, not in "
 			       "nvidia-smi's output: DIFFER\n",
 			       bus[0] ? bus : "?");
-			t.differ++;
+			t->differ++;
 			continue;
 		}
 		paired++;
@@ -530,29 +537,64 @@ int main(int argc, char **argv)
 		                                  : "?");
 		show("field", "gputop", "nvidia-smi", "verdict");
 		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-			compare_field(&fields[i], dev, a, b, &t);
-		compare_reasons(dev, a, b, &t);
+			compare_field(&fields[i], dev, a, b, t);
+		compare_reasons(dev, a, b, t);
 		compare_processes(json_get(snap, "processes"),
-		                  cJSON_IsNumber(ji) ? ji->valueint : -1, a,
-		                  &t);
+		                  cJSON_IsNumber(ji) ? ji->valueint : -1, a, t);
 	}
-	for (size_t i = 0; i < before.ngpus; i++) {
+	return paired;
+}
+
+/* The GPUs nvidia-smi lists that the snapshot does not. */
+static void compare_smi_only(const cJSON *devs, const struct smi_log *before,
+                             struct tally *t)
+{
+	const cJSON *dev;
+
+	for (size_t i = 0; i < before->ngpus; i++) {
 		bool seen = false;
 		cJSON_ArrayForEach(dev, devs)
 		{
 			char bus[32];
-			const cJSON *jb = json_get(dev, "pci_bus_id");
-			smi_bus_id_norm(
-			    cJSON_IsString(jb) ? jb->valuestring : NULL, bus);
-			seen = seen || !strcmp(bus, before.gpus[i].bus_id);
+			dev_bus_id(dev, bus);
+			seen = seen || !strcmp(bus, before->gpus[i].bus_id);
 		}
 		if (!seen) {
 			printf("\nGPU %s: in nvidia-smi's output, not in "
 			       "gputop's snapshot: DIFFER\n",
-			       before.gpus[i].bus_id);
-			t.differ++;
+			       before->gpus[i].bus_id);
+			t->differ++;
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct smi_log before, after;
+	struct tally t = {0};
+	cJSON *snap;
+	const cJSON *devs = NULL;
+	bool have_after = argc == 4;
+	unsigned paired;
+
+	if (argc < 3 || argc > 4) {
+		fprintf(stderr, "usage: smicmp SNAPSHOT.json SMI.xml "
+		                "[SMI-AFTER.xml]\n");
+		return 2;
+	}
+	snap = load_snapshot(argv[1], &devs);
+	if (!snap)
+		return 2;
+	if (smi_parse(argv[2], &before) ||
+	    (have_after && smi_parse(argv[3], &after))) {
+		smi_free(&before);
+		cJSON_Delete(snap);
+		return 2;
+	}
+	compare_driver(devs, &before, &t);
+	paired =
+	    compare_gpus(snap, devs, &before, have_after ? &after : NULL, &t);
+	compare_smi_only(devs, &before, &t);
 	printf("\nsummary: %u GPU(s) paired; %u match, %u differ, %u shown "
 	       "without comparing, %u only nvidia-smi, %u only gputop, %u N/A "
 	       "in both\n",

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * conf_test.h - helpers shared by the tests of files in a scratch
- * directory (test_config.c, test_profile.c): a fresh directory per test
- * with the path of a gputop.conf in it, removed afterwards, and whole-file
- * writes and reads. Include after <cmocka.h>.
+ * directory (test_config.c, test_config_values.c, test_profile.c,
+ * test_profile_values.c): a fresh directory per test with the path of a
+ * gputop.conf in it, removed afterwards, and whole-file writes and reads.
+ * static inline so each test uses what it needs. Include after <cmocka.h>.
  */
 #ifndef GPUTOP_CONF_TEST_H
 #define GPUTOP_CONF_TEST_H
@@ -19,7 +20,7 @@ struct tmp {
 	char path[128]; /* dir/gputop.conf */
 };
 
-static int tmp_setup(void **state)
+static inline int tmp_setup(void **state)
 {
 	struct tmp *t = calloc(1, sizeof(*t));
 	assert_non_null(t);
@@ -30,7 +31,8 @@ static int tmp_setup(void **state)
 	return 0;
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
+static inline int rm_one(const char *p, const struct stat *sb, int flag,
+                         struct FTW *f)
 {
 	(void)sb;
 	(void)flag;
@@ -38,7 +40,7 @@ static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
 	return remove(p);
 }
 
-static int tmp_teardown(void **state)
+static inline int tmp_teardown(void **state)
 {
 	struct tmp *t = *state;
 	nftw(t->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
@@ -46,7 +48,7 @@ static int tmp_teardown(void **state)
 	return 0;
 }
 
-static void write_bytes(const char *path, const char *s, size_t n)
+static inline void write_bytes(const char *path, const char *s, size_t n)
 {
 	FILE *f = fopen(path, "wb");
 	assert_non_null(f);
@@ -54,13 +56,13 @@ static void write_bytes(const char *path, const char *s, size_t n)
 	assert_int_equal(fclose(f), 0);
 }
 
-static void write_text(const char *path, const char *s)
+static inline void write_text(const char *path, const char *s)
 {
 	write_bytes(path, s, strlen(s));
 }
 
 /* The whole file (at most 64 KiB), NUL-terminated; the caller frees it. */
-static char *read_text(const char *path)
+static inline char *read_text(const char *path)
 {
 	static const size_t max = 1 << 16;
 	char *buf = calloc(1, max);

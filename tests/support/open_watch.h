@@ -6,9 +6,9 @@
  * allowed. Events come from every process, so the code may run in a
  * child (the gputop binary) as well as in the test itself. Only files
  * count: listing a directory, stat() and readlink() raise no file event.
- * Shared by test_amdgpu_golden.c and test_intel.c (a sleeping GPU must not
- * be read) and by the collector cadence test (fdinfo on the fast tick).
- * static inline so each test uses what it needs.
+ * Shared by test_amdgpu_copies.c and test_intel_backend.c (a sleeping GPU
+ * must not be read) and by the collector cadence test (fdinfo on the fast
+ * tick). static inline so each test uses what it needs.
  */
 #ifndef GPUTOP_TEST_OPEN_WATCH_H
 #define GPUTOP_TEST_OPEN_WATCH_H

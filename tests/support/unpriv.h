@@ -4,8 +4,8 @@
  * tests. A directory of mode 000 refuses its owner unless the owner has
  * CAP_DAC_OVERRIDE, which root has: so a test that needs EACCES runs the
  * code in a child that, under root, first becomes nobody (65534). Shared
- * by test_amdgpu_golden.c (the binary's processes_unreadable) and
- * test_intel.c (the GPU % lower bound). static inline so each test uses
+ * by test_amdgpu_copies.c (the binary's processes_unreadable) and
+ * test_intel_backend.c (the GPU % lower bound). static inline so each test uses
  * what it needs.
  */
 #ifndef GPUTOP_TEST_UNPRIV_H

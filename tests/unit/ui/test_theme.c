@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_theme.c - tests of src/ui/theme.c, theme_dirs.c and the xterm
- * palette of palette.c: every published btop theme in
+ * test_theme.c - tests of src/ui/theme.c: every published btop theme in
  * tests/fixtures/btop-themes and every shipped theme in themes/ loads
  * cleanly and completely; values, greys, decimal triplets, btop's
  * fallbacks and gputop's extension fallbacks, gradients, warnings with
- * line numbers, random-byte input, colour-tier reduction and detection,
- * and the theme search path.
+ * line numbers, random-byte input, file errors, colour-tier detection
+ * and the key table. The xterm palette is test_palette.c's; the theme
+ * search path, test_theme_dirs.c's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <cmocka.h>
 #include <dirent.h>
@@ -25,23 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ui/palette.h"
 #include "ui/theme.h"
 
-#include <curses.h>
-
-/* As in theme_dirs.c when the Makefile does not define it. */
-#ifndef GPUTOP_DATADIR
-#define GPUTOP_DATADIR "/usr/local/share/gputop"
-#endif
-
-#define RGB_EQ(c, hex)                                                         \
-	do {                                                                   \
-		struct gt_rgb c_ = (c);                                        \
-		assert_int_equal(((unsigned)c_.r << 16) |                      \
-		                     ((unsigned)c_.g << 8) | c_.b,             \
-		                 (unsigned)(hex));                             \
-	} while (0)
+#include "support/theme_test.h"
 
 #define KEY_EQ(t, key, hex) RGB_EQ((t)->rgb[GT_TK_##key], hex)
 
@@ -537,14 +522,6 @@ static void test_warning_overflow(void **state)
 	KEY_EQ(&t, TITLE, 0x020202);
 }
 
-static uint64_t xorshift(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* Random bytes, and valid text with random bytes spliced in: nothing may
  * crash or read out of bounds (the buffer is exactly len bytes, with no
  * NUL after it, so ASan sees any overread), and the result is always a
@@ -597,51 +574,6 @@ static void test_fuzz_random_bytes(void **state)
 	assert_string_equal(t.name, "");
 }
 
-static void make_tmpdir(char *dir, size_t len)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(dir, len, "%s/gt-theme-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	assert_non_null(mkdtemp(dir));
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		fail_msg("cannot create %s: %s", path, strerror(errno));
-		return;
-	}
-	fputs(text, f);
-	fclose(f);
-}
-
-static void mkdirs(const char *path)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		fail_msg("mkdir %s: %s", buf, strerror(errno));
-}
-
-static void rm_tree(const char *path)
-{
-	char cmd[4200];
-
-	/* test-owned mkdtemp directory only */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	assert_int_equal(system(cmd), 0);
-}
-
 static void test_load_file_errors(void **state)
 {
 	char dir[256], path[512], err[512];
@@ -674,105 +606,6 @@ static void test_load_file_errors(void **state)
 	KEY_EQ(&t, MAIN_FG, 0xcccccc);
 	KEY_EQ(&t, GRAPH_TEXT, 0x404040); /* a file: fallback, not #60 */
 	rm_tree(dir);
-}
-
-static int dist2(struct gt_rgb a, struct gt_rgb b)
-{
-	return (a.r - b.r) * (a.r - b.r) + (a.g - b.g) * (a.g - b.g) +
-	       (a.b - b.b) * (a.b - b.b);
-}
-
-static void test_256_colour_mapping(void **state)
-{
-	static const struct {
-		uint32_t rgb;
-		int want;
-	} cases[] = {
-	    {0xff8000, 208},
-	    {0xc81e3c, 161},
-	    {0x808080, 244},
-	    {0x646464, 241},
-	    {0x2f2f2f, 236},
-	    {0x010203, 16},
-	    {0xffffff, 231}, /* the cube's white beats grey 255 (238) */
-	    {0x720000, 52},
-	    {0x740000, 88}, /* either side of 115 */
-	    /* btop's b/51 rounding sends #140050 to 18 (0,0,135); the
-	     * real levels give 17 (0,0,95) */
-	    {0x140050, 17},
-	    {0x00002f, 233}, /* nearer grey 18 than any cube point */
-	    /* ties go to the lower: 115 is midway between 95 and 135,
-	     * 13 midway between greys 8 and 18 */
-	    {0x730000, 52},
-	    {0x0d0d0d, 232},
-	};
-	uint64_t seed = 12345;
-
-	(void)state;
-	/* every cube point and every grey maps to itself */
-	for (int i = 16; i < 256; i++)
-		assert_int_equal(gt_palette_nearest_256(gt_palette_rgb(i)), i);
-	RGB_EQ(gt_palette_rgb(16 + 36 * 1 + 6 * 2 + 3), 0x5f87af);
-	RGB_EQ(gt_palette_rgb(232), 0x080808);
-	RGB_EQ(gt_palette_rgb(255), 0xeeeeee);
-	RGB_EQ(gt_palette_rgb(208), 0xff8700);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		uint32_t v = cases[i].rgb;
-		struct gt_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8),
-		                   (uint8_t)v};
-		assert_int_equal(gt_palette_nearest_256(c), cases[i].want);
-	}
-	/* and the choice is the nearest of all 240 candidates */
-	for (int n = 0; n < 5000; n++) {
-		uint64_t r = xorshift(&seed);
-		struct gt_rgb c = {(uint8_t)r, (uint8_t)(r >> 8),
-		                   (uint8_t)(r >> 16)};
-		int best = 1 << 30;
-
-		for (int i = 16; i < 256; i++) {
-			int d = dist2(c, gt_palette_rgb(i));
-			best = d < best ? d : best;
-		}
-		assert_int_equal(
-		    dist2(c, gt_palette_rgb(gt_palette_nearest_256(c))), best);
-	}
-}
-
-static void test_16_and_8_colour_mapping(void **state)
-{
-	static const struct {
-		uint32_t rgb;
-		int want16, want8;
-	} cases[] = {
-	    {0xff0000, 9, 1},
-	    {0xc80000, 1, 1},
-	    {0x101010, 0, 0},
-	    {0xff8000, 3, 3},
-	    {0x0000c8, 4, 4},
-	    {0x5a5afa, 12, 4},
-	    {0xfafaf5, 15, 7},
-	    {0xc04040, 1, 1},
-	    /* greys match greys only: plain distance gives yellow (3) */
-	    {0x808080, 8, 7},
-	    {0x404040, 8, 0},
-	    {0xc0a0a0, 8, 7},
-	    /* 178 is midway between 7f (8) and e5 (7): the lower index */
-	    {0xb2b2b2, 7, 7},
-	};
-
-	(void)state;
-	for (int i = 0; i < 16; i++)
-		assert_int_equal(gt_palette_nearest_16(gt_palette_rgb(i)), i);
-	for (int i = 0; i < 8; i++)
-		assert_int_equal(gt_palette_nearest_8(gt_palette_rgb(i)), i);
-	RGB_EQ(gt_palette_rgb(12), 0x5c5cff);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		uint32_t v = cases[i].rgb;
-		struct gt_rgb c = {(uint8_t)(v >> 16), (uint8_t)(v >> 8),
-		                   (uint8_t)v};
-		assert_int_equal(gt_palette_nearest_16(c), cases[i].want16);
-		assert_int_equal(gt_palette_nearest_8(c), cases[i].want8);
-	}
 }
 
 static void test_tier_detection(void **state)
@@ -814,71 +647,6 @@ static void test_tier_detection(void **state)
 	}
 	assert_string_equal(gt_color_tier_name(GT_TIER_256), "256");
 	assert_string_equal(gt_color_tier_name(GT_TIER_MONO), "mono");
-}
-
-/* The tier the dashboard gets for a real terminal description: it must
- * read the description's colour count, which ncurses' COLORS only holds
- * after start_color (0 before it: every terminal would be mono). */
-static enum gt_color_tier tier_for(const char *term, const char *colorterm,
-                                   const char *no_color)
-{
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/zero", "r");
-	enum gt_color_tier tier = (enum gt_color_tier) - 1;
-
-	assert_non_null(out);
-	assert_non_null(in);
-	if (colorterm)
-		setenv("COLORTERM", colorterm, 1);
-	else
-		unsetenv("COLORTERM");
-	if (no_color)
-		setenv("NO_COLOR", no_color, 1);
-	else
-		unsetenv("NO_COLOR");
-	setenv("TERM", term, 1);
-	SCREEN *scr = newterm(term, out, in);
-	if (scr) {
-		set_term(scr);
-		tier = gt_palette_tier();
-		endwin();
-		delscreen(scr);
-	}
-	fclose(out);
-	fclose(in);
-	return tier;
-}
-
-static void test_tier_from_terminfo(void **state)
-{
-	static const struct {
-		const char *term, *colorterm, *no_color;
-		enum gt_color_tier want;
-	} cases[] = {
-	    {"xterm-256color", NULL, NULL, GT_TIER_256},
-	    {"screen-256color", NULL, NULL, GT_TIER_256},
-	    {"tmux-256color", NULL, NULL, GT_TIER_256},
-	    {"screen", NULL, NULL, GT_TIER_8},
-	    {"xterm", NULL, NULL, GT_TIER_8},
-	    {"xterm-16color", NULL, NULL, GT_TIER_16},
-	    {"vt100", NULL, NULL, GT_TIER_MONO},
-	    {"xterm-256color", "truecolor", NULL, GT_TIER_TRUE},
-	    {"xterm-direct", NULL, NULL, GT_TIER_TRUE},
-	    {"xterm-256color", "truecolor", "1", GT_TIER_MONO},
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		enum gt_color_tier got = tier_for(
-		    cases[i].term, cases[i].colorterm, cases[i].no_color);
-		if (got != cases[i].want)
-			fail_msg("TERM=%s COLORTERM=%s NO_COLOR=%s: tier %s, "
-			         "want %s",
-			         cases[i].term,
-			         cases[i].colorterm ? cases[i].colorterm : "",
-			         cases[i].no_color ? cases[i].no_color : "",
-			         gt_color_tier_name(got),
-			         gt_color_tier_name(cases[i].want));
-	}
 }
 
 static void test_key_table(void **state)
@@ -926,168 +694,6 @@ static void test_key_table(void **state)
 	assert_false(gt_theme_key_is_gradient(GT_TK_VRAM_MID));
 }
 
-/* Sets or unsets an environment variable. */
-static void set_env(const char *name, const char *value)
-{
-	if (value)
-		assert_int_equal(setenv(name, value, 1), 0);
-	else
-		assert_int_equal(unsetenv(name), 0);
-}
-
-static char *dup_env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v ? strdup(v) : NULL;
-}
-
-static void test_search_order(void **state)
-{
-	char base[200], p[1024], opt[256], xg[300], xb[300], hg[300], hb[300];
-	char out[1024], xdg[256], home[256];
-	char *old_xdg = dup_env("XDG_CONFIG_HOME"), *old_home = dup_env("HOME");
-	struct gt_theme_dirs d;
-
-	(void)state;
-	make_tmpdir(base, sizeof(base));
-	snprintf(opt, sizeof(opt), "%s/opt", base);
-	snprintf(xdg, sizeof(xdg), "%s/xdg", base);
-	snprintf(home, sizeof(home), "%s/home", base);
-	snprintf(xg, sizeof(xg), "%s/gputop/themes", xdg);
-	snprintf(xb, sizeof(xb), "%s/btop/themes", xdg);
-	snprintf(hg, sizeof(hg), "%s/.config/gputop/themes", home);
-	snprintf(hb, sizeof(hb), "%s/.config/btop/themes", home);
-	mkdirs(opt);
-	mkdirs(xg);
-	mkdirs(xb);
-	mkdirs(hg);
-	mkdirs(hb);
-	set_env("XDG_CONFIG_HOME", xdg);
-	set_env("HOME", home);
-
-	gt_theme_search_dirs(opt, &d);
-	assert_int_equal(d.n, 6);
-	assert_string_equal(d.dir[0], opt);
-	assert_string_equal(d.dir[1], xg);
-	assert_string_equal(d.dir[2], xb);
-	assert_string_equal(d.dir[3], GPUTOP_DATADIR "/themes");
-	assert_string_equal(d.dir[4], "/usr/local/share/btop/themes");
-	assert_string_equal(d.dir[5], "/usr/share/btop/themes");
-
-	/* the first directory holding the file wins */
-#define PUT(dir, file)                                                         \
-	(snprintf(p, sizeof(p), "%s/%s", dir, file), write_file(p, ""))
-	PUT(opt, "gtzz-a.theme");
-	PUT(xg, "gtzz-a.theme");
-	PUT(xg, "gtzz-b.theme");
-	PUT(xb, "gtzz-b.theme");
-	PUT(xb, "gtzz-c.theme");
-	PUT(hb, "gtzz-d.theme");
-	snprintf(p, sizeof(p), "%s/gtzz-e.theme", opt);
-	mkdirs(p); /* a directory is not a theme */
-	PUT(xb, "gtzz-e.theme");
-#define FOUND_IN(name, dir)                                                    \
-	do {                                                                   \
-		assert_int_equal(gt_theme_find(name, opt, out, sizeof(out)),   \
-		                 0);                                           \
-		snprintf(p, sizeof(p), "%s/%s", dir, "");                      \
-		assert_memory_equal(out, p, strlen(p));                        \
-	} while (0)
-	FOUND_IN("gtzz-a", opt);
-	FOUND_IN("gtzz-a.theme", opt);
-	FOUND_IN("gtzz-b", xg);
-	FOUND_IN("gtzz-c", xb);
-	FOUND_IN("gtzz-e", xb);
-	assert_string_equal(strrchr(out, '/'), "/gtzz-e.theme");
-	/* without --themes-dir, gtzz-a comes from the XDG gputop dir */
-	assert_int_equal(gt_theme_find("gtzz-a", NULL, out, sizeof(out)), 0);
-	assert_memory_equal(out, xg, strlen(xg));
-	errno = 0;
-	assert_int_equal(gt_theme_find("gtzz-d", opt, out, sizeof(out)), -1);
-	assert_int_equal(errno, ENOENT);
-	assert_int_equal(gt_theme_find("", opt, out, sizeof(out)), -1);
-	assert_int_equal(errno, EINVAL);
-	assert_int_equal(gt_theme_find("gtzz-a", opt, out, 8), -1);
-	assert_int_equal(errno, ENAMETOOLONG);
-	/* a path is taken as given */
-	snprintf(p, sizeof(p), "%s/gtzz-c.theme", xb);
-	assert_int_equal(gt_theme_find(p, NULL, out, sizeof(out)), 0);
-	assert_string_equal(out, p);
-
-	/* XDG_CONFIG_HOME unset, or relative: $HOME/.config is used */
-	set_env("XDG_CONFIG_HOME", NULL);
-	gt_theme_search_dirs(NULL, &d);
-	assert_string_equal(d.dir[0], hg);
-	assert_string_equal(d.dir[1], hb);
-	FOUND_IN("gtzz-d", hb);
-	set_env("XDG_CONFIG_HOME", "relative/dir");
-	gt_theme_search_dirs("", &d);
-	assert_int_equal(d.n, 5);
-	assert_string_equal(d.dir[0], hg);
-#undef FOUND_IN
-#undef PUT
-
-	set_env("XDG_CONFIG_HOME", old_xdg);
-	set_env("HOME", old_home);
-	free(old_xdg);
-	free(old_home);
-	rm_tree(base);
-}
-
-static void test_list_names(void **state)
-{
-	char base[256], p[1024];
-	char names[8][GT_THEME_NAME_MAX];
-	struct gt_theme_dirs d = {0};
-	static const char *const files[] = {
-	    "a1/b.theme",       "a1/A.theme",  "a1/c.theme",  "a1/notes.txt",
-	    "a1/.hidden.theme", "a1/.theme",   "a1/x.themes", "a2/a.theme",
-	    "a2/b.theme",       "a2/Zed.theme"};
-
-	(void)state;
-	make_tmpdir(base, sizeof(base));
-	snprintf(d.dir[0], sizeof(d.dir[0]), "%s/a1", base);
-	snprintf(d.dir[1], sizeof(d.dir[1]), "%s/a2", base);
-	snprintf(d.dir[2], sizeof(d.dir[2]), "%s/missing", base);
-	d.n = 3;
-	mkdirs(d.dir[0]);
-	mkdirs(d.dir[1]);
-	snprintf(p, sizeof(p), "%s/a2/d.theme", base);
-	mkdirs(p); /* a directory, not a theme */
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", base, files[i]);
-		write_file(p, "");
-	}
-	/* case-insensitive order: bytewise, "Zed" would come second */
-	assert_int_equal(gt_theme_list_in(&d, names, 8), 5);
-	assert_string_equal(names[0], "A");
-	assert_string_equal(names[1], "a");
-	assert_string_equal(names[2], "b");
-	assert_string_equal(names[3], "c");
-	assert_string_equal(names[4], "Zed");
-	assert_int_equal(gt_theme_list_in(&d, names, 2), 2);
-	assert_string_equal(names[0], "A");
-	assert_string_equal(names[1], "a");
-	assert_int_equal(gt_theme_list_in(&d, names, 0), 0);
-
-	/* through the search path: --themes-dir's names are in the list */
-	{
-		char big[256][GT_THEME_NAME_MAX];
-		int n = gt_theme_list(d.dir[0], big, 256), seen = 0;
-
-		for (int i = 0; i < n; i++) {
-			if (i > 0)
-				assert_true(strcasecmp(big[i - 1], big[i]) <=
-				            0);
-			seen += strcmp(big[i], "A") == 0 ||
-			        strcmp(big[i], "c") == 0;
-		}
-		assert_int_equal(seen, 2);
-	}
-	rm_tree(base);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1103,13 +709,8 @@ int main(void)
 	    cmocka_unit_test(test_warning_overflow),
 	    cmocka_unit_test(test_fuzz_random_bytes),
 	    cmocka_unit_test(test_load_file_errors),
-	    cmocka_unit_test(test_256_colour_mapping),
-	    cmocka_unit_test(test_16_and_8_colour_mapping),
 	    cmocka_unit_test(test_tier_detection),
-	    cmocka_unit_test(test_tier_from_terminfo),
 	    cmocka_unit_test(test_key_table),
-	    cmocka_unit_test(test_search_order),
-	    cmocka_unit_test(test_list_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
