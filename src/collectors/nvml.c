@@ -180,6 +180,10 @@ static int read_temperature(struct nvml_priv *p, nvmlDevice_t h,
  * recent drivers) answer NOT_SUPPORTED to the absolute query. Then the
  * T.Limit margin gives the limit (current + margin) and fields 193-196 give
  * each threshold relative to it (negative = beyond the limit).
+ * The memory's maximum has no such form here (tlimit_field 0): on a real
+ * H100 (driver 580.159.04) its offset read 0 C while the absolute query
+ * gave 95 C against a GPU T.Limit of 87 C, so it is not measured from the
+ * GPU's limit, and a value worked out that way would be wrong: N/A instead.
  */
 static void read_thresholds(struct nvml_priv *p, nvmlDevice_t h,
                             struct gt_static *st)
@@ -193,8 +197,7 @@ static void read_thresholds(struct nvml_priv *p, nvmlDevice_t h,
 	     NVML_FI_DEV_TEMPERATURE_SHUTDOWN_TLIMIT},
 	    {GT_S_TEMP_SLOWDOWN, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
 	     NVML_FI_DEV_TEMPERATURE_SLOWDOWN_TLIMIT},
-	    {GT_S_TEMP_MEM_MAX, NVML_TEMPERATURE_THRESHOLD_MEM_MAX,
-	     NVML_FI_DEV_TEMPERATURE_MEM_MAX_TLIMIT},
+	    {GT_S_TEMP_MEM_MAX, NVML_TEMPERATURE_THRESHOLD_MEM_MAX, 0},
 	    {GT_S_TEMP_GPU_MAX, NVML_TEMPERATURE_THRESHOLD_GPU_MAX,
 	     NVML_FI_DEV_TEMPERATURE_GPU_MAX_TLIMIT},
 	};
@@ -218,7 +221,8 @@ static void read_thresholds(struct nvml_priv *p, nvmlDevice_t h,
 		if (p->api.threshold)
 			rc = p->api.threshold(h, map[i].kind, &t);
 		put(out, rc, (int64_t)t * 1000);
-		if (rc == NVML_SUCCESS || !have_limit || !p->api.field_values)
+		if (rc == NVML_SUCCESS || !have_limit || !p->api.field_values ||
+		    !map[i].tlimit_field)
 			continue;
 		nvmlFieldValue_t fv;
 		memset(&fv, 0, sizeof(fv));

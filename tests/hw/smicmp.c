@@ -123,9 +123,12 @@ static const struct field fields[] = {
     {"GPU max temp C", "thermal.gpu_max_celsius",
      "temperature/gpu_temp_max_gpu_threshold", K_NUMBER, 1, 1, false,
      "temperature/gpu_temp_max_gpu_tlimit_threshold"},
+    /* No T.Limit form: the memory's offset is not from the GPU's T.Limit
+     * (an H100 with driver 580 gives 0 C there while NVML's MEM_MAX is
+     * 95 C; boards with absolute thresholds give 95 C next to a GPU max
+     * of 85 C), and nvidia-smi prints no base to add it to. */
     {"memory max temp C", "thermal.memory_max_celsius",
-     "temperature/gpu_temp_max_mem_threshold", K_NUMBER, 1, 1, false,
-     "temperature/gpu_temp_max_mem_tlimit_threshold"},
+     "temperature/gpu_temp_max_mem_threshold", K_NUMBER, 1, 1, false, NULL},
     {"fan %", "thermal.fans.0.percent", "fan_speed", K_NUMBER, 1, 5, true,
      NULL},
     {"power draw W", "power.draw_watts",

@@ -30,9 +30,9 @@ verdict() { grep -m1 "^  $1  " <<<"$out" | grep -q "$2"; }
 
 out=$("$cmp" "$tmp/snap.json" "$xml" 2>&1)
 rc=$?
-if [ $rc = 0 ] && grep -q "2 GPU(s) paired; 87 match, 0 differ, 4 shown without comparing" <<<"$out" &&
+if [ $rc = 0 ] && grep -q "2 GPU(s) paired; 85 match, 0 differ, 4 shown without comparing, 0 only nvidia-smi, 2 only gputop" <<<"$out" &&
 	verdict "memory total MiB" match && verdict "slowdown temp C" "87 C (T.Limit) *match" &&
-	verdict "power draw W" match && verdict processes match; then
+	verdict "memory max temp C" "both N/A" && verdict "power draw W" match && verdict processes match; then
 	pass "the snapshot agrees with the capture of the same GPUs"
 else
 	fail "agreeing captures: rc=$rc"
@@ -101,6 +101,19 @@ if verdict "power draw W" "620.00 W *match" && verdict "slowdown temp C" "87 C  
 	pass "an older driver's element names are read"
 else
 	fail "older names: rc=$rc"
+fi
+
+# A real pair: an H100 under load (driver 580) and gputop's snapshot taken
+# between the two nvidia-smi captures (tests/fixtures/nvidia/README.md).
+real=$fix/nvidia/h100-580-load
+out=$("$cmp" "$real/snapshot.json" "$real/smi-before.xml" "$real/smi-after.xml" 2>&1)
+rc=$?
+if [ $rc = 0 ] && grep -q "1 GPU(s) paired; 43 match, 0 differ" <<<"$out" &&
+	verdict "GPU util %" match && verdict "throttle reasons" "power_cap  *power_cap  *match" &&
+	verdict "GPU max temp C" "87 C (T.Limit) *match" && verdict processes match; then
+	pass "a real H100's capture agrees with gputop's snapshot"
+else
+	fail "real H100 pair: rc=$rc"
 fi
 
 # Bad input: a cut-off capture, no GPU, not a snapshot, a missing file.
