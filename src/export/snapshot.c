@@ -247,7 +247,14 @@ static cJSON *process_json(const struct gt_process *p,
 	                                      : NULL);
 	cJSON_AddNumberToObject(obj, "pid", p->pid);
 	if (p->host_known) {
-		put_str(obj, "user", p->user);
+		/* An empty user is an owner that could not be read (its
+		 * status file refused or not a file): null, with the reason. */
+		put_str_or_null(obj, "user", p->user);
+		if (!p->user[0])
+			put_str(
+			    r.unavailable, "user",
+			    "the owner could not be read from the process's "
+			    "status file in the proc tree");
 		put_str(obj, "name", p->name);
 		put_str(obj, "cmdline", p->cmdline ? p->cmdline : "");
 		put_str_or_null(obj, "container", p->container);

@@ -119,7 +119,10 @@ static int pi_openat(int dfd, const char *leaf)
 		errno = ENOENT;
 		return -1;
 	}
-	return openat(dfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO planted in a --procfs tree must not block the
+	 * scan (open() would wait for a writer for ever); read_fd's pread
+	 * then fails on it with ESPIPE and the value is N/A. */
+	return openat(dfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 }
 
 /* Reads <leaf> below the pid directory dfd whole (up to max bytes) into
@@ -726,7 +729,7 @@ static bool own_pid_ns(struct gt_procinfo *pi)
 	int n = snprintf(path, sizeof(path), "%s/self/status", pi->root);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return false;
 	if (fstatfs(fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC &&
