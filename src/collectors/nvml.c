@@ -327,7 +327,7 @@ static int nvml_get_static(struct gt_backend *b, unsigned dev,
 	                     : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_MIG_MODE], rc, a == NVML_DEVICE_MIG_ENABLE);
 	d->mig = rc == NVML_SUCCESS && a == NVML_DEVICE_MIG_ENABLE;
-	nvmlEnableState_t cur, pending;
+	nvmlEnableState_t cur = NVML_FEATURE_DISABLED, pending = cur;
 	rc = p->api.ecc_mode ? p->api.ecc_mode(h, &cur, &pending)
 	                     : NVML_ERROR_FUNCTION_NOT_FOUND;
 	put(&st->f[GT_S_ECC_MODE], rc, cur == NVML_FEATURE_ENABLED);

@@ -37,6 +37,7 @@
 #include "core/view.h"
 
 /* Runs cmd through the shell; fails the test if it fails. */
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void sh(const char *fmt, ...)
 {
 	char cmd[4096];
