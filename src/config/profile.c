@@ -40,6 +40,8 @@ struct gt_profile_reader {
 	 * checked, so every mistake shows at once, but never stored. */
 	struct gt_profile_entry scratch;
 	bool oom;
+	size_t cap;    /* profiles list->v has room for */
+	bool too_many; /* GT_PROFILE_MAX_PROFILES reached: reported once */
 };
 
 /* Keeps the first problem by line in (n, first_line, buf). */
@@ -256,16 +258,33 @@ bool gt_profile_reader_section(struct gt_profile_reader *r, const char *name,
 	r->in_section = true;
 	if (r->oom || !name_ok(r, n, line))
 		return true; /* its lines are skipped: they have no home */
+	if (r->list->n >= GT_PROFILE_MAX_PROFILES) {
+		if (!r->too_many)
+			problem(r, line,
+			        "more than %d profiles: [profile %s] and "
+			        "the sections after it are ignored; keep "
+			        "fewer profiles in the file",
+			        GT_PROFILE_MAX_PROFILES, n);
+		r->too_many = true;
+		return true;
+	}
 	for (size_t i = 0; i < r->list->n && dup < 0; i++)
 		if (strcasecmp(r->list->v[i].name, n) == 0)
 			dup = (long)i;
-	v = realloc(r->list->v, (r->list->n + 1) * sizeof(*v));
-	if (!v) {
-		r->oom = true;
-		problem(r, line, "out of memory while reading profiles");
-		return true;
+	if (r->list->n == r->cap) {
+		/* Doubling: one realloc per profile made loading quadratic. */
+		size_t cap = r->cap ? r->cap * 2 : 8;
+		v = realloc(r->list->v, cap * sizeof(*v));
+		if (!v) {
+			r->oom = true;
+			problem(r, line,
+			        "out of memory while reading profiles");
+			return true;
+		}
+		r->list->v = v;
+		r->cap = cap;
 	}
-	r->list->v = v;
+	v = r->list->v;
 	p = &v[r->list->n];
 	memset(p, 0, sizeof(*p));
 	memcpy(p->name, n, strlen(n) + 1);

@@ -64,12 +64,16 @@
 
 #include "control/fancurve.h"
 
-#define GT_PROFILE_NAME_MAX    64  /* name, NUL included */
-#define GT_PROFILE_GPU_MAX     32  /* "0000:01:00.0" or "*", NUL included */
-#define GT_PROFILE_WORD_MAX    32  /* perf level, power profile name */
-#define GT_PROFILE_MAX_BLOCKS  32  /* gpu blocks in one profile */
-#define GT_PROFILE_PROBLEM_MAX 384 /* "FILE:LINE: why", NUL included */
-#define GT_PROFILE_MAX_FANS    32  /* fan indices 0..31 (a bit each) */
+#define GT_PROFILE_NAME_MAX   64 /* name, NUL included */
+#define GT_PROFILE_GPU_MAX    32 /* "0000:01:00.0" or "*", NUL included */
+#define GT_PROFILE_WORD_MAX   32 /* perf level, power profile name */
+#define GT_PROFILE_MAX_BLOCKS 32 /* gpu blocks in one profile */
+/* Profiles in one file: a machine has a handful; the bound keeps a hostile
+ * or runaway file (60,000 headers fit in the 1 MiB cap) from costing
+ * seconds and hundreds of MB at every start. Later sections are refused. */
+#define GT_PROFILE_MAX_PROFILES 256
+#define GT_PROFILE_PROBLEM_MAX  384 /* "FILE:LINE: why", NUL included */
+#define GT_PROFILE_MAX_FANS     32  /* fan indices 0..31 (a bit each) */
 
 /* Limits of what a line may say; the device's own range is checked when
  * the profile is applied (control/control.h). */

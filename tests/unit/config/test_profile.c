@@ -387,6 +387,51 @@ static void test_duplicate_profile(void **state)
 	gt_profile_list_free(l);
 }
 
+/* A file of 60,000 headers (it fits the 1 MiB cap) used to take over a
+ * minute and 500 MB: the list grew by one per header and each name was
+ * compared with every earlier one. Now the first GT_PROFILE_MAX_PROFILES
+ * are kept, the rest reported once and ignored. */
+static void test_too_many_profiles(void **state)
+{
+	struct tmp *t = *state;
+	enum { HEADERS = 60000 };
+	size_t cap = (size_t)1 << 20, len = 0;
+	char *text = malloc(cap);
+	struct gt_profile_list *l;
+	char err[512], want[200];
+
+	assert_non_null(text);
+	/* Whole profiles up to the bound, then bare headers (a whole one
+	 * each would not fit the 1 MiB cap 60,000 times). */
+	for (int i = 0; i < HEADERS; i++) {
+		int n = snprintf(text + len, cap - len,
+		                 i < GT_PROFILE_MAX_PROFILES
+		                     ? "[profile p%d]\ngpu = *\nfan = auto\n"
+		                     : "[profile p%d]\n",
+		                 i);
+		assert_true(n > 0 && (size_t)n < cap - len);
+		len += (size_t)n;
+	}
+	assert_true(len < (size_t)1 << 20);
+	write_bytes(t->path, text, len);
+	free(text);
+	assert_int_equal(gt_profile_load(t->path, &l, err, sizeof(err)), 0);
+	assert_int_equal(l->n, GT_PROFILE_MAX_PROFILES);
+	assert_string_equal(l->v[GT_PROFILE_MAX_PROFILES - 1].name, "p255");
+	assert_int_equal(l->nproblems, 1);
+	snprintf(want, sizeof(want),
+	         "gputop.conf:%d: more than %d profiles: [profile p%d] and the "
+	         "sections after it are ignored; keep fewer profiles in the "
+	         "file",
+	         GT_PROFILE_MAX_PROFILES * 3 + 1, GT_PROFILE_MAX_PROFILES,
+	         GT_PROFILE_MAX_PROFILES);
+	assert_string_equal(l->problem, want);
+	/* The kept ones are whole and have no problem of their own. */
+	assert_int_equal(gt_profile_find(l, "p0")->nproblems, 0);
+	assert_null(gt_profile_find(l, "p256"));
+	gt_profile_list_free(l);
+}
+
 /* ---- matching and lookup ------------------------------------------------ */
 
 static void test_match(void **state)
@@ -701,6 +746,7 @@ int main(void)
 	    T(test_bad_lines),
 	    T(test_bad_headers),
 	    T(test_duplicate_profile),
+	    T(test_too_many_profiles),
 	    T(test_match),
 	    T(test_find_names_not_found),
 	    T(test_problems_isolated),
