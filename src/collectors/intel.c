@@ -298,8 +298,10 @@ static void static_sensors(const struct intel_dev *d, struct gt_static *st)
 	enum gt_why none = missing(d);
 
 	fail(&st->f[GT_S_POWER_MIN], GT_WHY_UNSUPPORTED_DEVICE);
-	/* The critical (I1) limit: the highest the card lets power reach. */
-	put_file(&st->f[GT_S_POWER_MAX], hd, h->power_crit, 1, 1000, none);
+	/* The highest sustained limit: i915 and xe document none above the
+	 * rated TDP (power1_crit is the reactive I1 limit, a different
+	 * thing), and the control refuses a limit above it. */
+	put_file(&st->f[GT_S_POWER_MAX], hd, h->power_rated, 1, 1000, none);
 	/* The rated limit (TDP) is the default sustained limit. */
 	put_file(&st->f[GT_S_POWER_DEFAULT], hd, h->power_rated, 1, 1000, none);
 	put_file(&st->f[GT_S_TEMP_SLOWDOWN], hd, h->temp_gpu_crit, 1, 0, none);

@@ -198,9 +198,6 @@ static void hwmon_channels(struct gt_intel_hwmon *h)
 	for (int i = 0; i < 2 && !h->power_rated[0]; i++)
 		pick(h->power_rated, sizeof(h->power_rated), d, "power",
 		     order[i], "_rated_max");
-	for (int i = 0; i < 2 && !h->power_crit[0]; i++)
-		pick(h->power_crit, sizeof(h->power_crit), d, "power", order[i],
-		     "_crit");
 
 	/* i915 has temp1 only; xe labels temp2 "pkg" and temp3 "vram". */
 	unsigned tg = by_label(d, "temp", "pkg");

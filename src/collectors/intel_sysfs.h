@@ -52,8 +52,7 @@ struct gt_intel_hwmon {
 	char dir[PATH_MAX];
 	char energy[24];      /* "energy1_input" (card) or "" */
 	char power_max[24];   /* the sustained limit in force (PL1) */
-	char power_rated[24]; /* TDP */
-	char power_crit[24];
+	char power_rated[24]; /* TDP: PL1's default and its upper bound */
 	char temp_gpu[24]; /* "temp1_input" (i915) or the "pkg" sensor (xe) */
 	char temp_mem[24]; /* the "vram" sensor */
 	char temp_gpu_crit[24], temp_gpu_emergency[24], temp_gpu_max[24];

@@ -348,7 +348,6 @@ static void test_hwmon_pick(void **state)
 	assert_string_equal(h.energy, "energy1_input");
 	assert_string_equal(h.power_max, "power1_max");
 	assert_string_equal(h.power_rated, "power1_rated_max");
-	assert_string_equal(h.power_crit, "power1_crit");
 	assert_string_equal(h.temp_gpu, "temp1_input");
 	assert_string_equal(h.temp_mem, "");
 	assert_int_equal(h.fans, 1);
