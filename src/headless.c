@@ -187,6 +187,10 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 			say(d, LOG_ERR, "profile '%s': GPU %zu: %s: %s",
 			    cli->profile, plan->ch[i].device, res.asked,
 			    res.err);
+			if (gt_control_session_pending(s) == 0) {
+				say(d, LOG_ERR, "nothing was changed");
+				return GT_EXIT_FAILURE;
+			}
 			int bad = gt_control_session_restore_all(
 			    s, report, sizeof(report));
 			say(d, LOG_ERR, "%s",

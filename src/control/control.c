@@ -34,6 +34,9 @@ struct gt_control {
 	int (*journal_saved)(void *ctx, const struct gt_restore_journal *j,
 	                     char *err, size_t len);
 	void *journal_ctx;
+	/* The journal's length before the last prepare: what a setter whose
+	 * write was refused (nothing changed) withdraws to. */
+	size_t prepared_from;
 	char root[PATH_MAX];
 	char state[PATH_MAX];
 	char audit[PATH_MAX];
@@ -318,6 +321,7 @@ static int note(struct gt_control *c, const struct gt_restore_action *a,
 	size_t n0 = c->j.n;
 	bool added = false;
 
+	c->prepared_from = n0;
 	for (size_t i = 0; i < n; i++) {
 		int rc = gt_restore_note(&c->j, &a[i], why, sizeof(why));
 		if (rc < 0) {
@@ -352,6 +356,28 @@ int gt_control_prepare(struct gt_control *c, const struct gt_restore_action *a,
                        size_t n, char *err, size_t len)
 {
 	return audit_ready(c, err, len) || note(c, a, n, err, len) ? -1 : 0;
+}
+
+/* Saves the journal and hands it on, or removes the state file when the
+ * journal is empty (it exists only while a change is in force). */
+static int journal_commit(struct gt_control *c, char *why, size_t len)
+{
+	if (c->j.n == 0 ? gt_restore_clear(c->state) < 0
+	                : gt_restore_save(&c->j, c->state, why, len) != 0)
+		return -1;
+	return c->journal_saved
+	           ? c->journal_saved(c->journal_ctx, &c->j, why, len)
+	           : 0;
+}
+
+int gt_control_withdraw(struct gt_control *c)
+{
+	char why[GT_RESTORE_PATH_MAX + 128];
+
+	if (c->j.n <= c->prepared_from)
+		return 0;
+	c->j.n = c->prepared_from;
+	return journal_commit(c, why, sizeof(why));
 }
 
 int gt_control_write_file(const char *path, const char *value)

@@ -39,8 +39,11 @@ static const char *nv_hint(nvmlReturn_t rc)
 {
 	switch (rc) {
 	case NVML_ERROR_NO_PERMISSION:
-		return ": run gputop as root (in a container it also needs "
-		       "CAP_SYS_ADMIN)";
+		/* Only a privileged gputop gets this far (an unprivileged one
+		 * is refused before the call), so root is not the answer. */
+		return ": the driver refuses it even to root (in a container, "
+		       "grant CAP_SYS_ADMIN; otherwise the GPU's or the "
+		       "driver's policy does not allow the change)";
 	case NVML_ERROR_NOT_SUPPORTED:
 		return ": this GPU or driver does not allow it";
 	case NVML_ERROR_INVALID_ARGUMENT:
@@ -48,6 +51,18 @@ static const char *nv_hint(nvmlReturn_t rc)
 	default:
 		return ": check dmesg and nvidia-smi";
 	}
+}
+
+/* Whether a setter's error certainly left the setting as it was: the
+ * call was refused before it acted. Anything else (an unknown error, a
+ * lost GPU, a timeout) may have half happened, so its original stays
+ * journaled for the restore. */
+static bool nv_unchanged(nvmlReturn_t rc)
+{
+	return rc == NVML_ERROR_NO_PERMISSION ||
+	       rc == NVML_ERROR_NOT_SUPPORTED ||
+	       rc == NVML_ERROR_INVALID_ARGUMENT ||
+	       rc == NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
 }
 
 /* For the restore, which reports an errno. */
@@ -250,6 +265,8 @@ int gt_control_nvml_power_limit(struct gt_control *c, const char *pci_id,
 		if (rc != NVML_SUCCESS) {
 			snprintf(err, len, "NVML refused the power limit: %s%s",
 			         nv_text(d.api, rc), nv_hint(rc));
+			if (nv_unchanged(rc))
+				gt_control_withdraw(c);
 			return GT_CONTROL_FAILED;
 		}
 	}
@@ -310,6 +327,8 @@ int gt_control_nvml_fan_speed(struct gt_control *c, const char *pci_id,
 	if (rc != NVML_SUCCESS) {
 		snprintf(err, len, "NVML refused the fan speed: %s%s",
 		         nv_text(d.api, rc), nv_hint(rc));
+		if (nv_unchanged(rc))
+			gt_control_withdraw(c);
 		return GT_CONTROL_FAILED;
 	}
 	if (!d.api->fan_speed_v2 ||
@@ -348,6 +367,8 @@ int gt_control_nvml_fan_auto(struct gt_control *c, const char *pci_id,
 	if (rc != NVML_SUCCESS) {
 		snprintf(err, len, "NVML refused to hand the fan back: %s%s",
 		         nv_text(d.api, rc), nv_hint(rc));
+		if (nv_unchanged(rc))
+			gt_control_withdraw(c);
 		return GT_CONTROL_FAILED;
 	}
 	return GT_CONTROL_OK;

@@ -31,6 +31,12 @@ int gt_control_refuse_unprivileged(const struct gt_control *c, const char *what,
  * already holds them (restoring them rewrites the same values). 0 or -1. */
 int gt_control_prepare(struct gt_control *c, const struct gt_restore_action *a,
                        size_t n, char *err, size_t len);
+/* After a prepare whose first write the device refused, so that nothing
+ * changed: the originals that prepare noted are forgotten again (the state
+ * file saved without them, or removed when nothing else is in force).
+ * Only for a refusal that certainly changed nothing; a write that may have
+ * half happened keeps its original journaled. 0 or -1 (errno). */
+int gt_control_withdraw(struct gt_control *c);
 /* Appends "TIME KIND DEV SETTING old="OLD" new="NEW" RESULT" (KIND: write
  * or restore; TIME: UTC, ISO 8601; values quoted with C escapes). */
 void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,

@@ -166,6 +166,10 @@ void gt_control_session_free(struct gt_control_session *s)
 	if (!s)
 		return;
 	gt_control_session_detach(s);
+	/* Nothing in force: a normal end, which the guardian logs as such;
+	 * otherwise the closed connection makes it restore what is left. */
+	if (s->guardian && gt_control_pending(s->ctl) == 0)
+		gt_guardian_finish(s->guardian);
 	gt_guardian_free(s->guardian);
 	gt_control_free(s->ctl);
 	if (s->api_ready) {

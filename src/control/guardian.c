@@ -200,7 +200,8 @@ static void child_send(struct child *c, char type, const char *msg)
 }
 
 /* Appends the report to the log (stderr if there is none or it cannot be
- * opened). fsync: this may be the only record of what happened. */
+ * opened); failures < 0: a line without a restore (a normal exit). fsync:
+ * this may be the only record of what happened. */
 static void child_log(struct child *c, const char *why, int failures)
 {
 	char head[sizeof(c->why) + 256], stamp[32] = "?";
@@ -211,11 +212,17 @@ static void child_log(struct child *c, const char *why, int failures)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (gmtime_r(&ts.tv_sec, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	n = snprintf(head, sizeof(head),
-	             "%s gputop-guard[%d] for gputop[%d]: %s; restoring %zu "
-	             "setting(s), %d failed\n",
-	             stamp, (int)getpid(), (int)c->parent, why, c->cur.n,
-	             failures);
+	if (failures < 0)
+		n = snprintf(head, sizeof(head),
+		             "%s gputop-guard[%d] for gputop[%d]: %s\n", stamp,
+		             (int)getpid(), (int)c->parent, why);
+	else
+		n = snprintf(
+		    head, sizeof(head),
+		    "%s gputop-guard[%d] for gputop[%d]: %s; restoring "
+		    "%zu setting(s), %d failed\n",
+		    stamp, (int)getpid(), (int)c->parent, why, c->cur.n,
+		    failures);
 	if (c->log_path) {
 		fd =
 		    open(c->log_path,
@@ -342,8 +349,14 @@ static _Noreturn void child_main(struct child *c,
 		}
 		c->have += (size_t)n;
 		r = child_consume(c, &last_hb);
-		if (r > 0)
+		if (r > 0) {
+			c->report[0] = '\0';
+			child_log(c,
+			          "gputop exited normally, its changes "
+			          "restored or kept as asked; nothing to do",
+			          -1);
 			_exit(GT_GUARDIAN_EXIT_DONE);
+		}
 		if (r < 0)
 			child_restore(c, c->why);
 	}

@@ -416,5 +416,30 @@ rc=$?
 	pass "--daemon: SIGTERM restores the fans and the limit it found" ||
 	fail "--daemon SIGTERM: rc=$rc: $(cat "$tmp/daemon.out")"
 
+# 11. A write the driver refuses (root, but NVML says NO_PERMISSION) is no
+# change: nothing journaled, no state file, nothing to restore, one audit
+# line, and the guardian logs a normal exit.
+state="$tmp/refused-state"
+: >"$log"
+out=$(rtx=$scn_dir/unprivileged.scn; exec env XDG_CONFIG_HOME="$tmp/cfg" \
+	GPUTOP_FAKE_NVML_SCENARIO="$rtx" GPUTOP_FAKE_NVML_LOG="$log" "$bin" --nvml-lib "$lib" \
+	--sysfs /nonexistent --procfs "$fix/proc" --state-dir "$state" --apply night --daemon 2>&1)
+rc=$?
+[ $rc = 1 ] && grep -q "refuses it even to root" <<<"$out" && grep -q "nothing was changed" <<<"$out" &&
+	! grep -q "restor" <<<"$out" && [ ! -e "$state/restore.state" ] &&
+	[ "$(grep -c . "$log")" = 1 ] && grep -q -- "limit=350000 -> 4" "$log" &&
+	pass "a refused write leaves no state file and nothing to restore" ||
+	fail "refused write: rc=$rc: $out; calls: $(cat "$log"); $(ls "$state" 2>&1)"
+out=$(exec "$bin" --state-dir "$state" --restore 2>&1)
+rc=$?
+[ $rc = 0 ] && grep -q "nothing to restore" <<<"$out" &&
+	pass "after a refused write --restore has nothing to do (status 0)" ||
+	fail "--restore after a refusal: rc=$rc: $out"
+[ "$(grep -c "write .*power-limit-mw" "$state/audit.log" 2>/dev/null)" = 1 ] &&
+	! grep -q "restore" "$state/audit.log" &&
+	grep -q "gputop exited normally" "$state/guardian.log" && ! grep -q "died" "$state/guardian.log" &&
+	pass "the refusal is one audit line, and the guardian logs a normal exit" ||
+	fail "audit/guardian: $(cat "$state/audit.log" "$state/guardian.log" 2>&1)"
+
 echo "control.sh: $failures failure(s)"
 [ "$failures" -eq 0 ]

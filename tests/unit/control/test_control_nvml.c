@@ -282,7 +282,8 @@ static void test_unprivileged_calls_nothing(void **state)
 }
 
 /* Told it is root while NVML says otherwise: one call, its answer
- * explained, and the journal (saved first) still lists the setting. */
+ * explained, and the original noted before the call forgotten again:
+ * nothing changed, so nothing is journaled and no state file stays. */
 static void test_driver_refuses(void **state)
 {
 	SETUP(e, "unprivileged.scn", GT_CONTROL_PRIV_YES);
@@ -294,8 +295,10 @@ static void test_driver_refuses(void **state)
 	                                             err, sizeof(err)),
 	                 GT_CONTROL_FAILED);
 	assert_string_equal(err, "NVML refused the power limit: Insufficient "
-	                         "Permissions: run gputop as root (in a "
-	                         "container it also needs CAP_SYS_ADMIN)");
+	                         "Permissions: the driver refuses it even to "
+	                         "root (in a container, grant CAP_SYS_ADMIN; "
+	                         "otherwise the GPU's or the driver's policy "
+	                         "does not allow the change)");
 	assert_string_equal(slurp(e->log),
 	                    "nvmlDeviceSetPowerManagementLimit_v2 "
 	                    "dev=0 scope=0 limit=300000 -> 4\n");
@@ -303,6 +306,8 @@ static void test_driver_refuses(void **state)
 	    strstr(slurp(e->audit),
 	           "power-limit-mw old=\"450000\" new=\"300000\" failed: "
 	           "Insufficient Permissions\n"));
+	assert_int_equal(gt_control_pending(e->c), 0);
+	assert_int_equal(access(e->state, F_OK), -1);
 	done(e);
 }
 
