@@ -370,6 +370,16 @@ static int journal_commit(struct gt_control *c, char *why, size_t len)
 	           : 0;
 }
 
+int gt_control_settle(struct gt_control *c, const struct gt_restore_action *now)
+{
+	char why[GT_RESTORE_PATH_MAX + 128];
+
+	if (gt_restore_settle(&c->j, now) == 0)
+		return 0;
+	c->prepared_from = c->j.n; /* nothing of the last prepare to take */
+	return journal_commit(c, why, sizeof(why));
+}
+
 int gt_control_withdraw(struct gt_control *c)
 {
 	char why[GT_RESTORE_PATH_MAX + 128];

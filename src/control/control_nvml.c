@@ -269,6 +269,9 @@ int gt_control_nvml_power_limit(struct gt_control *c, const char *pci_id,
 				gt_control_withdraw(c);
 			return GT_CONTROL_FAILED;
 		}
+		/* A revert to the original: nothing left to restore. */
+		if (gt_restore_action_power_limit(&a, d.id, mw, 0) == 0)
+			gt_control_settle(c, &a);
 	}
 	/* The enforced limit is what the GPU obeys (an out-of-band cap can
 	 * hold it below the requested one); the requested one otherwise. */
@@ -371,6 +374,7 @@ int gt_control_nvml_fan_auto(struct gt_control *c, const char *pci_id,
 			gt_control_withdraw(c);
 		return GT_CONTROL_FAILED;
 	}
+	gt_control_settle(c, &a); /* automatic is the original */
 	return GT_CONTROL_OK;
 }
 

@@ -37,6 +37,12 @@ int gt_control_prepare(struct gt_control *c, const struct gt_restore_action *a,
  * Only for a refusal that certainly changed nothing; a write that may have
  * half happened keeps its original journaled. 0 or -1 (errno). */
 int gt_control_withdraw(struct gt_control *c);
+/* After a successful write: when it put the journaled original back (see
+ * gt_restore_settle), the setting leaves the journal and the state file
+ * is saved without it, or removed when nothing else is in force. So a
+ * revert leaves nothing for the exit to write again. 0 or -1. */
+int gt_control_settle(struct gt_control *c,
+                      const struct gt_restore_action *now);
 /* Appends "TIME KIND DEV SETTING old="OLD" new="NEW" RESULT" (KIND: write
  * or restore; TIME: UTC, ISO 8601; values quoted with C escapes). */
 void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,

@@ -109,6 +109,16 @@ int gt_control_sysfs_write(struct gt_control *c, const char *path,
 	else if (rc)
 		snprintf(res, sizeof(res), "failed: %s", strerror(-rc));
 	gt_control_audit(c, kind, dev, setting, old, value, res);
+	if (rc == 0 && strcmp(kind, "write") == 0) {
+		/* A write that put the original back settles the setting. */
+		struct gt_restore_action now = {.kind = GT_RESTORE_SYSFS};
+		if (strlen(path) < sizeof(now.path) &&
+		    strlen(value) < sizeof(now.value)) {
+			memcpy(now.path, path, strlen(path) + 1);
+			memcpy(now.value, value, strlen(value) + 1);
+			gt_control_settle(c, &now);
+		}
+	}
 	if (rc && rc != -EXDEV)
 		snprintf(err, len, "writing \"%s\" to %s failed: %s", value,
 		         path, strerror(-rc));

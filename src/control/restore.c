@@ -262,6 +262,26 @@ int gt_restore_note(struct gt_restore_journal *j,
 	return 0;
 }
 
+int gt_restore_settle(struct gt_restore_journal *j,
+                      const struct gt_restore_action *now)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		const struct gt_restore_action *a = &j->a[i];
+		if (!same_setting(a, now))
+			continue;
+		if ((a->kind == GT_RESTORE_SYSFS &&
+		     strcmp(a->value, now->value) != 0) ||
+		    (a->kind == GT_RESTORE_NVML_POWER_LIMIT &&
+		     a->mw != now->mw) ||
+		    a->kind == GT_RESTORE_AMD_FAN_CURVE_RESET)
+			return 0;
+		memmove(&j->a[i], &j->a[i + 1], (j->n - i - 1) * sizeof(*a));
+		j->n--;
+		return 1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Text form                                                            */
 /* ------------------------------------------------------------------ */

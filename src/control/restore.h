@@ -116,6 +116,15 @@ int gt_restore_check(const struct gt_restore_journal *j,
 int gt_restore_note(struct gt_restore_journal *j,
                     const struct gt_restore_action *a, char *err, size_t len);
 
+/* Call AFTER a write that may have put a setting back as it was: now
+ * describes what is in force (a sysfs path and the value written, a
+ * device's power limit in mW, or a fan handed back to automatic). When
+ * the journal notes the same setting with that very original, the entry
+ * leaves the journal (order kept): nothing is left to restore there. 1:
+ * removed; 0: not noted, or noted with another original. */
+int gt_restore_settle(struct gt_restore_journal *j,
+                      const struct gt_restore_action *now);
+
 /* Text form (format above) into buf; the length, or -1 if an action is
  * refused or buf is too small (err says which). */
 int gt_restore_format(const struct gt_restore_journal *j, char *buf, size_t len,

@@ -111,6 +111,9 @@ wait_for "not kept within 10 s: reverted" 280 &&
 	fail "no revert after the countdown"
 grep -q "limit=315000 -> 0" "$log" && tail -1 "$log" | grep -q "limit=450000 -> 0" &&
 	pass "revert: the old limit was written back" || fail "revert: calls"
+[ ! -e "$state/restore.state" ] && ! grep -q " restore " "$state/audit.log" &&
+	pass "revert: the original is back, so no state file stays" ||
+	fail "revert: state file or restore left: $(cat "$state/restore.state" "$state/audit.log" 2>&1)"
 # Kept this time, then Ctrl-C (SIGINT) ends gputop, which restores.
 keys Escape p 1 Enter y k
 wait_log "limit=600000 -> 0" || fail "revert: no second change"
@@ -118,6 +121,15 @@ t send-keys -t dash C-c
 wait_for "EXITED 0" || fail "revert: Ctrl-C did not end it"
 tail -1 "$log" | grep -q "limit=450000 -> 0" && pass "Ctrl-C (SIGINT) restores" ||
 	fail "SIGINT did not restore"
+# Reverted, then quit: the limit is in place already, so quit writes nothing.
+start revertquit "$rtx"
+keys p 3 Enter y
+wait_for "not kept within 10 s: reverted" 280 || fail "revert+quit: no revert"
+keys Escape q
+wait_for "EXITED 0" || fail "revert+quit: q did not end it"
+[ "$(grep -c "SetPowerManagementLimit" "$log")" = 2 ] &&
+	pass "after a revert, quitting writes nothing again" ||
+	fail "revert+quit: calls: $(cat "$log")"
 
 # 3. Fan curve on both fans of the GeForce; SIGTERM hands them back.
 start fan "$rtx"

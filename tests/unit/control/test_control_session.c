@@ -376,6 +376,8 @@ static void test_nvml_each_kind(void **state)
 	ch.fan_mask = 0x2;
 	apply(e, &ch, GT_CONTROL_OK, "fan curve",
 	      "curve running; now automatic (sensor_failed)", false, "");
+	/* The fans are automatic, as they were: only the limit is left. */
+	assert_int_equal(gt_control_session_pending(e->s), 1);
 	restore_all(e);
 	assert_string_equal(text(e->log),
 	                    "nvmlDeviceSetPowerManagementLimit_v2 dev=0 "
@@ -383,8 +385,6 @@ static void test_nvml_each_kind(void **state)
 	                    "nvmlDeviceSetDefaultFanSpeed_v2 dev=0 fan=0 -> 0\n"
 	                    "nvmlDeviceSetDefaultFanSpeed_v2 dev=0 fan=1 -> 0\n"
 	                    "nvmlDeviceSetDefaultFanSpeed_v2 dev=0 fan=1 -> 0\n"
-	                    "nvmlDeviceSetDefaultFanSpeed_v2 dev=0 fan=1 -> 0\n"
-	                    "nvmlDeviceSetDefaultFanSpeed_v2 dev=0 fan=0 -> 0\n"
 	                    "nvmlDeviceSetPowerManagementLimit_v2 dev=0 "
 	                    "scope=0 limit=450000 -> 0\n");
 	done(e);
@@ -561,7 +561,14 @@ static void test_revert_list(void **state)
 	assert_string_equal(res[0].applied, "auto");
 	assert_string_equal(devfile(e, LEVEL), "auto\n");
 	assert_string_equal(devfile(e, PWM_EN), "2\n");
+	/* The level is back as it was: it leaves the journal, and the exit
+	 * does not write it again. The fan was manual (pwm1_enable 1) before
+	 * "automatic", so its two files stay journaled and are restored. */
+	assert_int_equal(gt_control_session_pending(e->s), 2);
+	assert_null(strstr(text(e->state), LEVEL));
 	restore_all(e);
+	assert_null(strstr(text(e->audit), " restore 0000:09:00.0 " LEVEL));
+	assert_non_null(strstr(text(e->audit), " restore 0000:09:00.0 pwm1"));
 	assert_true(unchanged(e));
 	done(e);
 }
