@@ -29,6 +29,21 @@ struct gt_control {
 	bool privileged;
 	bool syslog;
 	time_t fixed_time;
+	/* The fan loops' audit: while in_loop, the writes of each (device,
+	 * setting) after its first are counted into a run and written as one
+	 * line a period (and at the run's end) instead of one line each. */
+	unsigned in_loop; /* the loop writing now (0: none) */
+	unsigned loop_period_s;
+	struct audit_run {
+		bool used;
+		unsigned loop;
+		char dev[GT_RESTORE_DEV_MAX];
+		char setting[48];
+		unsigned writes, failed;
+		double min, max;
+		char last[32];
+		int64_t since;
+	} runs[16];
 	gt_control_write_fn write;
 	void *write_ctx;
 	int (*journal_saved)(void *ctx, const struct gt_restore_journal *j,
@@ -115,6 +130,8 @@ struct gt_control *gt_control_new(const struct gt_control_config *cfg,
 	                    ? geteuid() == 0
 	                    : cfg->privileged == GT_CONTROL_PRIV_YES;
 	c->fixed_time = cfg->fixed_time;
+	c->loop_period_s =
+	    cfg->audit_loop_period_s ? cfg->audit_loop_period_s : 60;
 	c->syslog = cfg->syslog;
 	c->write = cfg->write;
 	c->write_ctx = cfg->write_ctx;
@@ -263,29 +280,29 @@ static void quote(char *dst, size_t size, const char *s)
 	dst[k] = '\0';
 }
 
-void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
-                      const char *setting, const char *old,
-                      const char *new_value, const char *result)
+static void audit_stamp(const struct gt_control *c, char *t, size_t len)
 {
-	char t[32], qo[400], qn[400], line[1600];
 	time_t now = (time_t)gt_control_now(c);
 	struct tm tm;
-	int n, fd;
 
 	if (!gmtime_r(&now, &tm) ||
-	    strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(t, sizeof(t), "@%lld", (long long)now);
-	quote(qo, sizeof(qo), old);
-	quote(qn, sizeof(qn), new_value);
-	n = snprintf(line, sizeof(line), "%s %s %s %s old=%s new=%s %s\n", t,
-	             kind, dev, setting, qo, qn, result);
+	    strftime(t, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(t, len, "@%lld", (long long)now);
+}
+
+/* Appends one line (and sends it to syslog without its time stamp). */
+static void audit_write(struct gt_control *c, char *line, int n,
+                        size_t stamp_len)
+{
+	int fd;
+
 	if (n < 0)
 		return;
-	if ((size_t)n >= sizeof(line))
-		n = (int)sizeof(line) - 1, line[n - 1] = '\n';
-	if (c->syslog)
-		syslog(LOG_NOTICE, "%s %s %s old=%s new=%s %s", kind, dev,
-		       setting, qo, qn, result);
+	if ((size_t)n >= GT_CONTROL_AUDIT_LINE_MAX)
+		n = GT_CONTROL_AUDIT_LINE_MAX - 1, line[n - 1] = '\n';
+	if (c->syslog && (size_t)n > stamp_len + 2)
+		syslog(LOG_NOTICE, "%.*s", (int)((size_t)n - stamp_len - 2),
+		       line + stamp_len + 1);
 	/* One O_APPEND write a line: the guardian may log to the same file. */
 	make_parent(c->audit);
 	fd = open_audit(c);
@@ -295,6 +312,118 @@ void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
 		/* nothing better to do: the write itself already happened */
 	}
 	close(fd);
+}
+
+/* "TIME fan-loop DEV SETTING WHAT: N writes, min .. max, last V[, F
+ * failed]" for the run's writes since its last line; the run restarts. */
+static void run_flush(struct gt_control *c, struct audit_run *r,
+                      const char *what)
+{
+	char t[32], line[GT_CONTROL_AUDIT_LINE_MAX], failed[32] = "";
+
+	if (r->writes == 0)
+		return;
+	audit_stamp(c, t, sizeof(t));
+	if (r->failed)
+		snprintf(failed, sizeof(failed), ", %u failed", r->failed);
+	int n = snprintf(line, sizeof(line),
+	                 "%s fan-loop %s %s %s: %u writes in %llds, min %g max "
+	                 "%g last \"%s\"%s\n",
+	                 t, r->dev, r->setting, what, r->writes,
+	                 (long long)(gt_control_now(c) - r->since), r->min,
+	                 r->max, r->last, failed);
+	audit_write(c, line, n, strlen(t));
+	r->writes = r->failed = 0;
+	r->since = gt_control_now(c);
+}
+
+/* A loop's write: counted into its run (true), or to be written as a line
+ * of its own (false): the run's first, or one that failed. */
+static bool run_count(struct gt_control *c, const char *dev,
+                      const char *setting, const char *value,
+                      const char *result)
+{
+	struct audit_run *r = NULL, *free_run = NULL;
+	bool ok = strcmp(result, "ok") == 0;
+	char *end;
+	double v = strtod(value, &end);
+
+	for (size_t i = 0; i < sizeof(c->runs) / sizeof(c->runs[0]); i++) {
+		struct audit_run *x = &c->runs[i];
+		if (x->used && x->loop == c->in_loop &&
+		    strcmp(x->dev, dev) == 0 &&
+		    strcmp(x->setting, setting) == 0)
+			r = x;
+		else if (!x->used && !free_run)
+			free_run = x;
+	}
+	if (!r) {
+		if (!free_run || strlen(dev) >= sizeof(free_run->dev) ||
+		    strlen(setting) >= sizeof(free_run->setting))
+			return false; /* no room: every line written */
+		*free_run = (struct audit_run){.used = true,
+		                               .loop = c->in_loop,
+		                               .since = gt_control_now(c)};
+		memcpy(free_run->dev, dev, strlen(dev) + 1);
+		memcpy(free_run->setting, setting, strlen(setting) + 1);
+		return false; /* the loop's first write: a line of its own */
+	}
+	if (!ok) {
+		r->failed++; /* counted, and written as a line of its own */
+		return false;
+	}
+	if (end != value) {
+		r->min = r->writes && r->min < v ? r->min : v;
+		r->max = r->writes && r->max > v ? r->max : v;
+	}
+	r->writes++;
+	snprintf(r->last, sizeof(r->last), "%s", value);
+	if (gt_control_now(c) - r->since >= (int64_t)c->loop_period_s)
+		run_flush(c, r, "running");
+	return true;
+}
+
+void gt_control_audit_loop(struct gt_control *c, unsigned loop)
+{
+	c->in_loop = loop;
+}
+
+void gt_control_audit_loop_end(struct gt_control *c, unsigned loop)
+{
+	for (size_t i = 0; i < sizeof(c->runs) / sizeof(c->runs[0]); i++) {
+		struct audit_run *r = &c->runs[i];
+		if (!r->used || r->loop != loop)
+			continue;
+		if (r->writes)
+			run_flush(c, r, "ended");
+		else {
+			char t[32], line[GT_CONTROL_AUDIT_LINE_MAX];
+			audit_stamp(c, t, sizeof(t));
+			int n = snprintf(line, sizeof(line),
+			                 "%s fan-loop %s %s ended\n", t, r->dev,
+			                 r->setting);
+			audit_write(c, line, n, strlen(t));
+		}
+		r->used = false;
+	}
+}
+
+void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
+                      const char *setting, const char *old,
+                      const char *new_value, const char *result)
+{
+	char t[32], qo[400], qn[400], line[GT_CONTROL_AUDIT_LINE_MAX];
+
+	if (c->in_loop && strcmp(kind, "write") == 0 &&
+	    run_count(c, dev, setting, new_value ? new_value : "",
+	              result ? result : ""))
+		return;
+	audit_stamp(c, t, sizeof(t));
+	quote(qo, sizeof(qo), old);
+	quote(qn, sizeof(qn), new_value);
+	int n = snprintf(line, sizeof(line), "%s %s %s %s old=%s new=%s %s\n",
+	                 t, kind, dev, setting, qo, qn, result);
+	audit_write(c, line, n, strlen(t));
 }
 
 static int audit_ready(struct gt_control *c, char *err, size_t len)

@@ -87,6 +87,10 @@ struct gt_control_config {
 	enum gt_control_priv privileged;
 	bool syslog;       /* audit lines also to syslog (daemon mode) */
 	time_t fixed_time; /* 0: the clock; else every timestamp (tests) */
+	/* A fan loop's writes are summarised in the audit log: its first
+	 * write, then at most one line per this many seconds (0: 60), then
+	 * its end (gt_control_audit_loop). */
+	unsigned audit_loop_period_s;
 	/* The vendors whose setters and restores this control uses,
 	 * NULL-terminated: gt_control_vendors (control_vendors.h), or a
 	 * test's own. NULL: none (nothing can be read, set or restored). */

@@ -43,11 +43,22 @@ int gt_control_withdraw(struct gt_control *c);
  * revert leaves nothing for the exit to write again. 0 or -1. */
 int gt_control_settle(struct gt_control *c,
                       const struct gt_restore_action *now);
+#define GT_CONTROL_AUDIT_LINE_MAX 1600
 /* Appends "TIME KIND DEV SETTING old="OLD" new="NEW" RESULT" (KIND: write
- * or restore; TIME: UTC, ISO 8601; values quoted with C escapes). */
+ * or restore; TIME: UTC, ISO 8601; values quoted with C escapes). Inside
+ * a fan loop (gt_control_audit_loop) a setting's writes after its first
+ * are summarised: "TIME fan-loop DEV SETTING running: N writes in S s, min
+ * A max B last "V"" at most once a period, "... ended: ..." at its end; a
+ * failed write still gets its own line. */
 void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
                       const char *setting, const char *old,
                       const char *new_value, const char *result);
+/* Marks the writes that follow as fan loop loop's (any number but 0, the
+ * same for one loop's life: the session uses its device index + 1), or
+ * as no loop's (0). */
+void gt_control_audit_loop(struct gt_control *c, unsigned loop);
+/* Loop loop ended: the last line of each of its runs. */
+void gt_control_audit_loop_end(struct gt_control *c, unsigned loop);
 /* Through the configured writer (or gt_control_write_file). */
 int gt_control_write_value(struct gt_control *c, const char *path,
                            const char *value);

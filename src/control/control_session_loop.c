@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "control/control_priv.h"
 #include "core/clock.h"
 #include "core/collector.h"
 
@@ -52,12 +53,15 @@ static int loop_write(struct gt_control_session *s, struct session_loop *l,
 
 	if (d->action == GT_FAN_KEEP)
 		return 0;
+	/* Audited as a loop's: summarised, not a line a step. */
+	gt_control_audit_loop(s->ctl, (unsigned)(l - s->loops) + 1);
 	if (d->action == GT_FAN_AUTO)
 		rc = l->ops->fan_auto(s->ctl, l->dev, f, err, len);
 	else
 		rc = l->ops->fan_speed(s->ctl, l->dev, f,
 		                       (unsigned)(d->cpercent / 100), &applied,
 		                       err, len);
+	gt_control_audit_loop(s->ctl, 0);
 	if (rc != GT_CONTROL_OK)
 		gt_fanloop_write_failed(&l->fl[f]);
 	return rc;
@@ -178,6 +182,8 @@ void gt_control_session_loop_start(struct gt_control_session *s,
 void gt_control_session_loop_stop(struct gt_control_session *s, size_t device)
 {
 	if (device < s->nloops) {
+		if (s->loops[device].active)
+			gt_control_audit_loop_end(s->ctl, (unsigned)device + 1);
 		s->loops[device].active = false;
 		s->loops[device].st.active = false;
 		s->loops[device].st.firmware = false;

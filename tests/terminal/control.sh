@@ -156,6 +156,13 @@ wait_for "EXITED" || fail "fan: SIGTERM did not end it"
 wait_log "SetDefaultFanSpeed_v2 dev=0 fan=0 -> 0" &&
 	wait_log "SetDefaultFanSpeed_v2 dev=0 fan=1 -> 0" &&
 	pass "SIGTERM hands both fans back to automatic" || fail "SIGTERM restore"
+# The loop's writes are summarised: each fan's first write, then one line
+# when its loop ends, never a line a step.
+grep -q "fan-loop 0000:01:00.0 fan0-speed ended" "$state/audit.log" &&
+	grep -q "fan-loop 0000:01:00.0 fan1-speed ended" "$state/audit.log" &&
+	[ "$(grep -c " write 0000:01:00.0 fan[01]-speed" "$state/audit.log")" = 2 ] &&
+	pass "fan: the loop's writes are one line each at its start and end" ||
+	fail "fan: audit: $(cat "$state/audit.log")"
 
 # 4. SIGKILL: the guardian restores.
 start kill "$rtx"

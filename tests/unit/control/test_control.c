@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -201,6 +202,78 @@ static void done(struct env *e)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->tmp);
 	assert_int_equal(system(cmd), 0);
 	free(e);
+}
+
+/* A fan loop's writes: the first a line of its own, then one line per
+ * period and one at the end with the count, min, max and last value; a
+ * failed write still gets its own line, and so do writes outside a loop
+ * and another loop's. */
+static void test_loop_audit_summary(void **state)
+{
+	struct env *e = setup(NULL);
+	static const char *const speeds[] = {"45", "50", "38", "62", "55"};
+	(void)state;
+
+	gt_control_audit_loop(e->c, 1);
+	gt_control_audit(e->c, "write", DEV, "fan0-speed", "30", "40", "ok");
+	for (size_t i = 0; i < 5; i++)
+		gt_control_audit(e->c, "write", DEV, "fan0-speed", "x",
+		                 speeds[i], "ok");
+	gt_control_audit(e->c, "write", DEV, "fan0-speed", "55", "70",
+	                 "failed: Input/output error");
+	gt_control_audit_loop(e->c, 2);
+	gt_control_audit(e->c, "write", DEV, "fan1-speed", "30", "35", "ok");
+	gt_control_audit_loop(e->c, 0);
+	gt_control_audit(e->c, "write", DEV, "power1_cap", "1", "2", "ok");
+	gt_control_audit_loop_end(e->c, 1);
+	gt_control_audit_loop_end(e->c, 2);
+	assert_string_equal(
+	    slurp(e->audit),
+	    "2026-01-01T00:00:00Z write " DEV " fan0-speed old=\"30\" "
+	    "new=\"40\" ok\n"
+	    "2026-01-01T00:00:00Z write " DEV " fan0-speed old=\"55\" "
+	    "new=\"70\" failed: Input/output error\n"
+	    "2026-01-01T00:00:00Z write " DEV " fan1-speed old=\"30\" "
+	    "new=\"35\" ok\n"
+	    "2026-01-01T00:00:00Z write " DEV " power1_cap old=\"1\" "
+	    "new=\"2\" ok\n"
+	    "2026-01-01T00:00:00Z fan-loop " DEV " fan0-speed ended: 5 "
+	    "writes in 0s, min 38 max 62 last \"55\", 1 failed\n"
+	    "2026-01-01T00:00:00Z fan-loop " DEV " fan1-speed ended\n");
+	done(e);
+}
+
+/* The period: with the real clock and a 1 s period, a write a second
+ * after the run began writes the "running" line at once. */
+static void test_loop_audit_period(void **state)
+{
+	struct env *e = setup(NULL);
+	struct gt_control_config cfg = {
+	    .vendors = vendors,
+	    .sysfs_root = e->root,
+	    .state_path = e->state,
+	    .audit_path = e->audit,
+	    .privileged = GT_CONTROL_PRIV_YES,
+	    .audit_loop_period_s = 1,
+	};
+	char err[256];
+	struct gt_control *c = gt_control_new(&cfg, err, sizeof(err));
+	struct timespec pause = {1, 100000000L};
+	(void)state;
+
+	assert_non_null(c);
+	gt_control_audit_loop(c, 1);
+	gt_control_audit(c, "write", DEV, "pwm1", "100", "120", "ok");
+	gt_control_audit(c, "write", DEV, "pwm1", "120", "130", "ok");
+	nanosleep(&pause, NULL);
+	gt_control_audit(c, "write", DEV, "pwm1", "130", "125", "ok");
+	const char *log = slurp(e->audit);
+	assert_non_null(strstr(log, " fan-loop " DEV " pwm1 running: 2 writes "
+	                            "in 1s, min 125 max 130 last \"125\"\n"));
+	gt_control_audit_loop_end(c, 1);
+	assert_non_null(strstr(slurp(e->audit), " pwm1 ended\n"));
+	gt_control_free(c);
+	done(e);
 }
 
 static void test_vendor_lookup(void **state)
@@ -436,6 +509,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_vendor_lookup),
+	    cmocka_unit_test(test_loop_audit_summary),
+	    cmocka_unit_test(test_loop_audit_period),
 	    cmocka_unit_test(test_restored_by_own_vendor),
 	    cmocka_unit_test(test_failure_keeps_state),
 	    cmocka_unit_test(test_version1_restores),
