@@ -308,6 +308,18 @@ static void audit_write(struct gt_control *c, char *line, int n,
 	fd = open_audit(c);
 	if (fd < 0)
 		return;
+	struct stat st;
+	char old[PATH_MAX + 2];
+	/* The cap: past it the log becomes audit.log.1 (the one before is
+	 * dropped) and a new one starts, so years of a daemon stay small. */
+	if (fstat(fd, &st) == 0 && st.st_size >= GT_CONTROL_AUDIT_MAX &&
+	    snprintf(old, sizeof(old), "%s.1", c->audit) < (int)sizeof(old) &&
+	    rename(c->audit, old) == 0) {
+		close(fd);
+		fd = open_audit(c);
+		if (fd < 0)
+			return;
+	}
 	if (write(fd, line, (size_t)n) != n) {
 		/* nothing better to do: the write itself already happened */
 	}

@@ -44,6 +44,8 @@ int gt_control_withdraw(struct gt_control *c);
 int gt_control_settle(struct gt_control *c,
                       const struct gt_restore_action *now);
 #define GT_CONTROL_AUDIT_LINE_MAX 1600
+/* Bytes the audit log may reach before it is moved to audit.log.1. */
+#define GT_CONTROL_AUDIT_MAX (4 * 1024 * 1024)
 /* Appends "TIME KIND DEV SETTING old="OLD" new="NEW" RESULT" (KIND: write
  * or restore; TIME: UTC, ISO 8601; values quoted with C escapes). Inside
  * a fan loop (gt_control_audit_loop) a setting's writes after its first

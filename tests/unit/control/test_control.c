@@ -276,6 +276,28 @@ static void test_loop_audit_period(void **state)
 	done(e);
 }
 
+/* The size cap: a full log moves to audit.log.1 and a new one starts. */
+static void test_audit_rotates(void **state)
+{
+	struct env *e = setup(NULL);
+	char old[160];
+	FILE *f = fopen(e->audit, "w");
+	(void)state;
+
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), GT_CONTROL_AUDIT_MAX), 0);
+	fclose(f);
+	gt_control_audit(e->c, "write", DEV, "power1_cap", "1", "2", "ok");
+	snprintf(old, sizeof(old), "%s.1", e->audit);
+	struct stat st;
+	assert_int_equal(stat(old, &st), 0);
+	assert_int_equal(st.st_size, GT_CONTROL_AUDIT_MAX);
+	assert_string_equal(slurp(e->audit),
+	                    "2026-01-01T00:00:00Z write " DEV
+	                    " power1_cap old=\"1\" new=\"2\" ok\n");
+	done(e);
+}
+
 static void test_vendor_lookup(void **state)
 {
 	struct env *e = setup(NULL);
@@ -511,6 +533,7 @@ int main(void)
 	    cmocka_unit_test(test_vendor_lookup),
 	    cmocka_unit_test(test_loop_audit_summary),
 	    cmocka_unit_test(test_loop_audit_period),
+	    cmocka_unit_test(test_audit_rotates),
 	    cmocka_unit_test(test_restored_by_own_vendor),
 	    cmocka_unit_test(test_failure_keeps_state),
 	    cmocka_unit_test(test_version1_restores),
