@@ -91,9 +91,11 @@ $(BUILD)/tests/stress_%: tests/stress/stress_%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
-$(BENCH_BIN): tests/bench/bench.c $(LIB_OBJ)
+BENCH_SRC := tests/bench/bench.c tests/bench/bench_proc.c \
+             tests/bench/bench_render.c
+$(BENCH_BIN): $(BENCH_SRC) tests/bench/bench.h $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRC) $(LIB_OBJ) $(LIBS)
 
 # Compares a snapshot with nvidia-smi -q -x on real hardware
 # (tests/hw/nvidia-validate.sh); tested against the fake NVML.
@@ -102,7 +104,21 @@ $(SMICMP_BIN): tests/hw/smicmp.c tests/hw/smi_xml.c tests/hw/smi_xml.h
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/hw/smicmp.c \
 	    tests/hw/smi_xml.c $(LIBS)
 
-tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN) $(SMICMP_BIN)
+# The terminal tests' colour checker (tests/terminal/colours.sh and
+# themes.sh read tmux captures with it): C, so CI needs no python.
+SGRCHECK_BIN := $(BUILD)/sgrcheck
+$(SGRCHECK_BIN): tests/tools/sgrcheck.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lm
+
+# The layout test's screen checker (tests/terminal/layout.sh).
+LAYOUTCHECK_BIN := $(BUILD)/layoutcheck
+$(LAYOUTCHECK_BIN): tests/tools/layoutcheck.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN) $(SMICMP_BIN) \
+       $(SGRCHECK_BIN) $(LAYOUTCHECK_BIN)
 
 tsan-tests: $(FAKE_LIB) $(STRESS_BIN)
 
@@ -123,8 +139,19 @@ layers: $(OBJ)
 	tests/tools/layers.sh src
 	tests/tools/names.sh $(BUILD) src
 
+# BENCH_BASELINE=path/to/gputop measures an older build beside this one;
+# BENCH_ONLY=part,... runs only those parts (tests/bench/bench.c).
+# bench-peer: the whole process against an nvtop on PATH, in tmux at
+# 200x60, 30 s at each of 0.1 s and 1 s (about 70 s; says so when there is
+# no nvtop).
+.PHONY: bench-peer
 bench: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
-	$(BENCH_BIN) $(FAKE_LIB) $(CURDIR)/tests/fake-nvml/scenarios/h100x8.scn
+	$(BENCH_BIN) $(abspath $(FAKE_LIB)) \
+	    $(CURDIR)/tests/fake-nvml/scenarios/h100x8.scn $(abspath $(BUILD)/gputop)
+
+bench-peer: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
+	BENCH_ONLY=nvtop $(BENCH_BIN) $(abspath $(FAKE_LIB)) \
+	    $(CURDIR)/tests/fake-nvml/scenarios/h100x8.scn $(abspath $(BUILD)/gputop)
 
 # Starts gputop on the real GPUs; with none, gputop explains why and shows
 # its built-in demo machine.
@@ -133,7 +160,7 @@ run: deps all
 
 # Debian/Ubuntu package names of what the build and the tests need.
 DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
-            libcmocka-dev tmux ncurses-term
+            libcmocka-dev tmux ncurses-term clang
 deps:
 	@missing=""; \
 	if command -v dpkg-query >/dev/null 2>&1; then \

@@ -35,7 +35,8 @@ struct pline {
 	const char *value; /* SETTING: trimmed, unquoted; NULL if why is set */
 	char *comment;     /* SETTING: the trailing "# ..." or NULL */
 	const char *why;   /* BAD, or a SETTING whose value is malformed */
-	char buf[4096];    /* what the pointers point into */
+	char buf[8192];    /* what the pointers point into (a theme path is
+	                    * 4095 bytes at most, with its key and quotes) */
 };
 
 static char *trim(char *s)
@@ -59,7 +60,7 @@ static void classify(const char *raw, size_t len, struct pline *p)
 	p->value = p->why = NULL;
 	if (memchr(raw, '\0', len) || len >= sizeof(p->buf)) {
 		p->why = len < sizeof(p->buf) ? "the line holds a NUL byte"
-		                              : "the line is over 4 KiB long";
+		                              : "the line is over 8 KiB long";
 		return;
 	}
 	memcpy(p->buf, raw, len);
@@ -346,7 +347,7 @@ int gt_config_default_path(char *out, size_t len)
 /* A key new to the file, with a comment saying what it takes. */
 static void put_key(FILE *f, const struct keydef *k, const struct gt_config *c)
 {
-	char v[1024], list[160];
+	char v[sizeof(((struct gt_config *)0)->theme) + 8], list[160];
 	gt_config_column_list(list, sizeof(list));
 	gt_config_format_value(k, c, v, sizeof(v));
 	fprintf(f, "# %s (%s)\n%s = %s\n", k->help,
@@ -373,7 +374,7 @@ static void write_patched(FILE *f, const char *buf, size_t len, struct pline *p,
 	long i = 0, anchor = -1, header = -1, top = -1, at;
 	size_t pos = 0, ll;
 	const char *ls;
-	char v[1024];
+	char v[sizeof(((struct gt_config *)0)->theme) + 8];
 	int k;
 
 	while (next_line(buf, len, &pos, &ls, &ll)) {

@@ -82,7 +82,7 @@
 
 struct gt_config {
 	uint64_t interval_ns; /* 0.1 .. 3600 s, default 1 s */
-	char theme[64];       /* "" = built-in */
+	char theme[4096];     /* "" = built-in; a name or a path, any length */
 	int glyphs;           /* -1 = automatic from the locale, else
 	                         enum gt_glyphs */
 	bool fahrenheit;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "control/control_vendors.h"
 #include "control/guardian.h"
@@ -225,6 +226,24 @@ size_t gt_control_session_pending(struct gt_control_session *s)
 const char *gt_control_session_state_path(struct gt_control_session *s)
 {
 	return s->state_path;
+}
+
+size_t gt_control_session_changes(struct gt_control_session *s, const char *dev,
+                                  struct gt_restore_action *out, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&s->lock);
+	const struct gt_restore_journal *j = gt_control_journal(s->ctl);
+	for (size_t i = 0; j && i < j->n; i++) {
+		if (strcasecmp(j->a[i].dev, dev) != 0)
+			continue;
+		if (n < max)
+			out[n] = j->a[i];
+		n++;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 int gt_control_session_caps(struct gt_control_session *s,

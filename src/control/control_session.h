@@ -105,6 +105,12 @@ const char *gt_control_session_readonly_reason(struct gt_control_session *s);
  * made now). */
 size_t gt_control_session_pending(struct gt_control_session *s);
 const char *gt_control_session_state_path(struct gt_control_session *s);
+/* Read-only: the journal's records of the device with PCI bus id dev (what
+ * gputop changed there and will put back, each with its original value),
+ * in the order noted. Copies up to max into out and returns how many
+ * there are. For the dashboard's "changed by gputop" badge. */
+size_t gt_control_session_changes(struct gt_control_session *s, const char *dev,
+                                  struct gt_restore_action *out, size_t max);
 
 int gt_control_session_caps(struct gt_control_session *s,
                             const struct gt_static *st,

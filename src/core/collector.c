@@ -7,9 +7,12 @@
 #include "core/collector.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "core/notify.h"
 
 /* One device as the collector tracks it. */
 struct gt_device {
@@ -26,8 +29,9 @@ struct gt_collector {
 	size_t nbackends;
 	struct gt_device *devices;
 	size_t ndevices;
-	struct gt_pub devlist;  /* const struct gt_devlist * */
-	struct gt_pub proclist; /* const struct gt_proclist * */
+	struct gt_pub devlist;   /* const struct gt_devlist * */
+	struct gt_pub proclist;  /* const struct gt_proclist * */
+	struct gt_notify notify; /* signalled after every round */
 	struct gt_procinfo *procinfo;
 	struct gt_fdinfo *fdinfo;   /* shared by the DRM backends */
 	bool uses_fdinfo;           /* some backend with devices reads it */
@@ -165,6 +169,9 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 	pthread_mutex_init(&c->stop_lock, NULL);
 	pthread_mutex_init(&c->tick_lock, NULL);
 	pthread_cond_init(&c->stop_cond, NULL);
+	/* Without it (no descriptor left) readers fall back to waking on a
+	 * timer: gt_collector_notify_fd says -1. */
+	gt_notify_open(&c->notify);
 
 	/* The fdinfo scanner is shared by the DRM backends through their
 	 * options; the collector owns it and drives it once per round. */
@@ -201,6 +208,7 @@ void gt_collector_close(struct gt_collector *c)
 	pthread_cond_destroy(&c->stop_cond);
 	pthread_mutex_destroy(&c->stop_lock);
 	pthread_mutex_destroy(&c->tick_lock);
+	gt_notify_close(&c->notify);
 	free(c);
 }
 
@@ -315,6 +323,8 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 		collect_processes(c, tick);
 	atomic_fetch_add(&c->ticks_done, 1);
 	pthread_mutex_unlock(&c->tick_lock);
+	/* After the round is published: a reader woken by it finds it. */
+	gt_notify_signal(&c->notify);
 }
 
 bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns)
@@ -322,9 +332,17 @@ bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns)
 	const struct timespec step = {0, 2000000};
 	uint64_t deadline = gt_monotonic_ns() + timeout_ns;
 	while (atomic_load(&c->ticks_done) == 0) {
-		if (gt_monotonic_ns() >= deadline)
+		uint64_t now = gt_monotonic_ns();
+		if (now >= deadline)
 			return false;
-		nanosleep(&step, NULL);
+		/* Woken by the round's signal, which stays set for the
+		 * dashboard; 2 ms steps without one. */
+		if (gt_notify_fd(&c->notify) >= 0)
+			gt_notify_wait(
+			    &c->notify,
+			    (int)((deadline - now + 999999) / 1000000));
+		else
+			nanosleep(&step, NULL);
 	}
 	return true;
 }
@@ -381,7 +399,19 @@ int gt_collector_start(struct gt_collector *c)
 	pthread_cond_init(&c->stop_cond, &attr);
 	pthread_condattr_destroy(&attr);
 	c->stop = false;
+	/* The thread starts with the asynchronous signals blocked (it
+	 * inherits the mask in force at pthread_create), so a resize, a
+	 * Ctrl-C or a kill reaches the thread that waits for them in poll
+	 * (the dashboard's) and wakes it at once. Faults stay its own. */
+	sigset_t all, old;
+	sigfillset(&all);
+	static const int faults[] = {SIGSEGV, SIGBUS,  SIGFPE, SIGILL,
+	                             SIGABRT, SIGTRAP, SIGSYS};
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&all, faults[i]);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&c->thread, NULL, collector_main, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc == 0)
 		c->running = true;
 	return rc;
@@ -439,6 +469,16 @@ int gt_collector_latest(const struct gt_collector *c, size_t i,
 	               GT_RING_OK
 	           ? 0
 	           : -1;
+}
+
+int gt_collector_notify_fd(const struct gt_collector *c)
+{
+	return gt_notify_fd(&c->notify);
+}
+
+bool gt_collector_notify_clear(struct gt_collector *c)
+{
+	return gt_notify_clear(&c->notify) > 0;
 }
 
 const struct gt_collector_config *

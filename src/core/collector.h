@@ -94,6 +94,13 @@ void gt_collector_resume(struct gt_collector *c);
  * timeout_ns; true if it has. The dashboard waits a moment so its first
  * frame has numbers, but never for a driver that hangs. */
 bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns);
+/* A descriptor that polls readable (POLLIN) once a round has finished
+ * since the last gt_collector_notify_clear, so a reader sleeps until there
+ * is something new instead of waking on a timer; -1 when there is none
+ * (the reader then has to poll on a timer). One reader. */
+int gt_collector_notify_fd(const struct gt_collector *c);
+/* Clears it; true when a round finished since the last clear. */
+bool gt_collector_notify_clear(struct gt_collector *c);
 /* Caps the sleep between ticks (0: no cap). */
 void gt_collector_set_max_sleep(struct gt_collector *c, uint64_t ns);
 /* The newest sample of device i; 0, or -1 when there is none yet. For the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dashboard.c - the ncurses dashboard's state and frame loop (see
- * dashboard.h); its keys are dashboard_input.c's. Owns the terminal from
+ * dashboard.h); its keys are dashboard_input.c's, its status line
+ * dashboard_status.c's and its wait dashboard_loop.c's. Owns the terminal from
  * gt_dashboard_run() until it returns. A frame goes through the widgets
  * (GPU panels, process table, overlays, dialogs) into stdscr, then one
  * doupdate(): ncurses sends only what changed.
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "ui/dashboard_loop.h"
 #include "ui/dashboard_priv.h"
 #include "ui/layout.h"
 #include "core/model.h"
@@ -29,6 +31,7 @@
 #include "ui/panels.h"
 #include "ui/proctable_draw.h"
 #include "ui/setup.h"
+#include "ui/statusline.h"
 #include "core/text.h"
 #include "ui/theme.h"
 #include "core/view.h"
@@ -54,20 +57,36 @@ int gt_dashboard_selected_device(const struct gt_dashboard *d)
 
 /* Seconds device i has given no sample, counted from the start when it
  * never gave one, once that is over three intervals (STALE or NO DATA);
- * 0 while its numbers are fresh. */
+ * 0 while its numbers are fresh. The interval is the one in force when
+ * the next sample was due: the longer of the one the newest sample was
+ * taken under and today's (gt_history_due_ns), so changing it with + or -
+ * never makes a device look silent. The second of slack is the time a
+ * round of sampling may take. */
 static double device_silence(const struct gt_dashboard *d, size_t i,
                              uint64_t now, bool *never)
 {
-	uint64_t since = d->last_new_ns[i] ? d->last_new_ns[i] : d->started_ns;
-	*never = !d->last_new_ns[i];
-	if (now - since <= 3 * d->interval_ns + 1000000000ull)
+	const struct gt_history *h = &d->hist[i];
+	uint64_t newest = gt_history_newest(h);
+	uint64_t since = newest ? newest : d->started_ns;
+	uint64_t due = gt_history_due_ns(h, 3);
+
+	*never = !newest;
+	if (!due)
+		due = 3 * d->interval_ns;
+	if (now <= since || now - since <= due + 1000000000ull)
 		return 0;
 	return (double)(now - since) / 1e9;
 }
 
+/* Which GPUs show (those not hidden in the settings), and the interval
+ * each history judges its next sample against: called first in every
+ * frame, so a change of interval reaches the histories before the samples
+ * taken under it. */
 static void update_visible(struct gt_dashboard *d)
 {
 	size_t n = d->view.devs ? d->view.devs->count : 0;
+	for (size_t i = 0; i < d->nhist; i++)
+		gt_history_set_interval(&d->hist[i], d->interval_ns);
 	d->nvis = 0;
 	for (size_t i = 0; i < n && i < d->nhist; i++)
 		if (!gt_config_gpu_hidden(&d->cfg,
@@ -124,6 +143,8 @@ bool gt_dashboard_pull(struct gt_dashboard *d)
 		d->last_proc_seq = d->view.procs->seq;
 		changed = true;
 	}
+	if (changed)
+		d->last_data_ns = now;
 	return changed;
 }
 
@@ -186,171 +207,27 @@ static void draw_title(struct gt_dashboard *d)
 		             d->host);
 }
 
-/* The status line's right end: interval, clock, gputop's own CPU and
- * memory, in at most `room` cells. When they do not fit the clock goes
- * first, then gputop's own use, then the interval, so a narrow terminal
- * keeps what only the left part says (a notice, which GPUs are shown).
- * Returns the cells of buf. */
-static int format_stats(const struct gt_dashboard *d, int room, char *buf,
-                        size_t len)
+/* The right end of device i's graphs: the end of the sample column that
+ * holds its newest sample, so columns stay put between samples and a
+ * fresh sample adds a column; while the device is silent, now, so the
+ * silence shows as an empty stretch growing at the right. */
+static uint64_t graph_end(const struct gt_dashboard *d, size_t i, uint64_t now,
+                          bool late)
 {
-	char clock[16];
-	time_t now = time(NULL);
-	struct tm tm;
-	double iv = (double)d->interval_ns / 1e9;
-	double mib = (double)d->self_rss / (1024.0 * 1024.0);
+	uint64_t t = late ? now : gt_history_newest(&d->hist[i]);
+	uint64_t col = d->interval_ns;
 
-	localtime_r(&now, &tm);
-	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	for (int level = 0; level < 4; level++) {
-		if (level == 0)
-			snprintf(buf, len,
-			         " %.1fs | %s | gputop %.1f%% CPU %.1f MiB ",
-			         iv, clock, d->self_cpu_pct, mib);
-		else if (level == 1)
-			snprintf(buf, len,
-			         " %.1fs | gputop %.1f%% CPU %.1f MiB ", iv,
-			         d->self_cpu_pct, mib);
-		else if (level == 2)
-			snprintf(buf, len, " %.1fs ", iv);
-		else
-			buf[0] = '\0';
-		if (gt_paint_cells(buf) <= room)
-			break;
-	}
-	return gt_paint_cells(buf);
-}
-
-/* Splits text into lines of at most `width` code points, at spaces where
- * it can; the last of `maxl` lines takes whatever is left. Returns the
- * number of lines; start[i], len[i] are byte ranges of text. */
-static int wrap_text(const char *text, int width, int maxl, const char **start,
-                     int *len)
-{
-	const char *s = text;
-	int n = 0;
-	while (*s && n < maxl && width > 0) {
-		while (n > 0 && *s == ' ')
-			s++;
-		const char *p = s, *brk = NULL;
-		for (int cells = 0; *p && cells < width; cells++) {
-			if (*p == ' ')
-				brk = p;
-			p++;
-			while ((*p & 0xC0) == 0x80)
-				p++;
-		}
-		const char *end =
-		    !*p || *p == ' ' || !brk || brk == s ? p : brk;
-		if (n == maxl - 1)
-			end = s + strlen(s);
-		start[n] = s;
-		len[n] = (int)(end - s);
-		n++;
-		s = end;
-	}
-	return n;
-}
-
-static void put_span(struct gt_rect r, int row, int col, int attr,
-                     const char *s, int n)
-{
-	char line[512];
-	snprintf(line, sizeof(line), "%.*s", n, s);
-	gt_paint_put(stdscr, r, row, col, attr, line);
-}
-
-/* A notice too long for the status line wraps onto the rows above it (up
- * to four, never the title): the whole reason stays readable. Returns
- * the cells its last line takes on the status row. */
-static int draw_notice(struct gt_dashboard *d, const char *msg)
-{
-	struct gt_rect r = d->layout.status;
-	char stats[160];
-	enum { MAXL = 4 };
-	const char *start[MAXL];
-	int len[MAXL];
-	int full = format_stats(d, r.w, stats, sizeof(stats));
-	int attr = d->pal.role[GT_ROLE_HI];
-
-	if (1 + gt_paint_cells(msg) <= r.w - full) {
-		gt_paint_put(stdscr, r, 0, 1, attr, msg);
-		return 1 + gt_paint_cells(msg);
-	}
-	int maxl = r.y - 1 < MAXL ? r.y - 1 : MAXL; /* rows below the title */
-	int n = wrap_text(msg, r.w - 2, maxl > 1 ? maxl : 1, start, len);
-	for (int i = 0; i < n; i++) {
-		struct gt_rect row = {r.x, r.y - (n - 1) + i, r.w, 1};
-		wmove(stdscr, row.y, row.x);
-		wclrtoeol(stdscr);
-		put_span(row, 0, 1, attr, start[i], len[i]);
-	}
-	char last[512];
-	snprintf(last, sizeof(last), "%.*s", len[n - 1], start[n - 1]);
-	return 1 + gt_paint_cells(last);
-}
-
-static void draw_status(struct gt_dashboard *d)
-{
-	struct gt_rect r = d->layout.status;
-	char buf[512], stats[160];
-
-	if (r.h <= 0)
-		return;
-	if (d->ov.kind == GT_OVERLAY_FILTER) {
-		snprintf(buf, sizeof(buf),
-		         "%s: %s_  (Enter apply, Esc clear, "
-		         "Ctrl-R %s)",
-		         d->pt.filter_is_regex ? "regex" : "filter",
-		         d->ov.input,
-		         d->pt.filter_is_regex ? "substring" : "regex");
-		gt_paint_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_HI], buf);
-		return;
-	}
-	/* A notice takes the place of the key hints: it is what the user
-	 * needs to read now, and the hints are one ? away. */
-	const char *msg = NULL;
-	if (d->notice[0] && gt_monotonic_ns() < d->notice_until)
-		msg = d->notice;
-	else if (d->filter_err[0])
-		msg = d->filter_err;
-	int used;
-	if (msg) {
-		used = draw_notice(d, msg);
-	} else {
-		/* Which GPUs show matters more than the key hints. */
-		const char *m = d->layout.message;
-		int mw = m[0] ? gt_paint_cells(m) + 1 : 0;
-		int sw = format_stats(d, r.w - mw - 1, stats, sizeof(stats));
-		/* One blank cell before the stats, "  |" before m. */
-		int keys_room = r.w - sw - mw - 4;
-		int x = 0;
-		if (keys_room >= 14 || !m[0]) {
-			struct gt_rect left = {
-			    r.x, r.y, m[0] ? keys_room : r.w - sw - 1, 1};
-			x = gt_paint_put(
-			    stdscr, left, 0, 0, d->pal.role[GT_ROLE_INACTIVE],
-			    " q quit  ? help  o setup  / filter  s "
-			    "snapshot  e why N/A");
-			if (m[0])
-				x += gt_paint_put(stdscr, r, 0, x,
-				                  d->pal.role[GT_ROLE_INACTIVE],
-				                  "  |");
-		}
-		if (m[0])
-			x += 1 + gt_paint_put(stdscr, r, 0, x + 1,
-			                      d->pal.role[GT_ROLE_INACTIVE], m);
-		used = x;
-	}
-	int sw = format_stats(d, r.w - used - 1, stats, sizeof(stats));
-	if (sw > 0)
-		gt_paint_put(stdscr, r, 0, r.w - sw,
-		             d->pal.role[GT_ROLE_INACTIVE], stats);
+	return col ? (t / col + 1) * col : t;
 }
 
 static void draw_gpus(struct gt_dashboard *d)
 {
 	uint64_t now = gt_monotonic_ns();
+	char changed[64];
+
+	for (int f = 0; f < d->layout.nframes; f++)
+		gt_panels_draw_frame(stdscr, d->layout.frames[f], &d->pal,
+		                     gt_dashboard_glyphs(d));
 	for (int k = 0; k < d->nvis; k++) {
 		struct gt_rect r = d->rects[k];
 		size_t i = (size_t)d->vis[k];
@@ -360,13 +237,16 @@ static void draw_gpus(struct gt_dashboard *d)
 		 * driver hung from the start). */
 		bool never;
 		bool late = device_silence(d, i, now, &never) > 0;
+		gt_dashboard_control_badge(d, i, changed, sizeof(changed));
 		struct gt_panel_data pd = {
 		    .st = &d->view.devs->items[i],
 		    .s = &d->view.latest[i],
 		    .hist = &d->hist[i],
 		    .pal = &d->pal,
 		    .glyphs = gt_dashboard_glyphs(d),
-		    .seconds_per_sample = (double)d->interval_ns / 1e9,
+		    .col_ns = d->interval_ns,
+		    .end_ns = graph_end(d, i, now, late),
+		    .changed = changed,
 		    .selected = k == d->lopts.selected_gpu,
 		    .fahrenheit = d->cfg.fahrenheit,
 		    .stale = late && !never,
@@ -379,7 +259,8 @@ static void draw_gpus(struct gt_dashboard *d)
 static void draw_processes(struct gt_dashboard *d)
 {
 	char note[96] = "";
-	gt_proctable_widths(d->layout.procs.w, d->cfg.columns, d->widths);
+	gt_proctable_widths_sorted(d->layout.procs.w, d->cfg.columns,
+	                           d->pt.sort_col, d->widths);
 	/* Rows and widths change under a scrolled table. */
 	gt_dashboard_clamp_hscroll(d);
 	if (d->pt.device_filter >= 0)
@@ -443,6 +324,11 @@ void gt_dashboard_draw(struct gt_dashboard *d)
 	d->lopts.show_processes = d->cfg.show_processes;
 	d->lopts.show_graphs = d->cfg.show_graphs;
 	d->lopts.max_mode = (enum gt_gpu_mode)d->cfg.max_mode;
+	/* The table takes the rows it needs (its header, its rows as of the
+	 * last frame, or the "no processes" line) and the graphs the rest;
+	 * once the user moves down the table, it comes first. */
+	d->lopts.proc_rows = 1 + (d->norder ? (int)d->norder : 1);
+	d->lopts.table_focus = d->pt.selected > 0;
 	d->layout.gpus = d->rects;
 	gt_layout_compute(cols, rows, d->nvis, &d->lopts, &d->layout);
 	d->lopts.first_gpu_hint = d->layout.gpu_first;
@@ -461,7 +347,7 @@ void gt_dashboard_draw(struct gt_dashboard *d)
 	draw_gpus(d);
 	if (d->layout.procs.h > 0 && d->view.procs)
 		draw_processes(d);
-	draw_status(d);
+	gt_dashboard_draw_status(d);
 	draw_dialogs(d);
 	wnoutrefresh(stdscr);
 	doupdate();
@@ -470,23 +356,45 @@ void gt_dashboard_draw(struct gt_dashboard *d)
 
 void gt_dashboard_load_theme(struct gt_dashboard *d)
 {
-	char path[1024], err[256], msg[400];
+	char path[GT_THEME_DIR_MAX], err[300], msg[600], name[240];
+	const char *want = d->cfg.theme;
+	bool by_path = strchr(want, '/') != NULL;
+
 	gt_theme_default(&d->theme);
-	if (!d->cfg.theme[0])
+	d->setup.theme_want = want;
+	d->setup.theme_shown = d->theme_shown;
+	gt_copy_str(d->theme_shown, sizeof(d->theme_shown), "built-in");
+	if (!want[0])
 		return;
-	if (gt_theme_find(d->cfg.theme, d->opts->themes_dir, path,
-	                  sizeof(path)) != 0) {
-		snprintf(
-		    msg, sizeof(msg),
-		    "theme '%.64s' not found (see --themes-dir): using the "
-		    "built-in one",
-		    d->cfg.theme);
+	/* What the user typed, made safe to print; a path keeps its end. */
+	size_t n = strlen(want), keep = n > 200 ? 200 : n;
+	gt_text_escape(name, sizeof(name), want + n - keep, keep);
+	/* A path is read as it is, so that its error says why it failed. */
+	if (!by_path &&
+	    gt_theme_find(want, d->opts->themes_dir, path, sizeof(path)) != 0) {
+		snprintf(msg, sizeof(msg),
+		         "theme '%s' not found (looked in --themes-dir, "
+		         "~/.config/gputop/themes, ~/.config/btop/themes and "
+		         "gputop's own themes): using the built-in one",
+		         name);
 		gt_dashboard_notice(d, msg);
-	} else if (gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
-		snprintf(msg, sizeof(msg), "theme %.200s: %.120s", path, err);
+		snprintf(d->theme_shown, sizeof(d->theme_shown),
+		         "built-in (%s not found)", name);
+		return;
+	}
+	if (by_path)
+		gt_copy_str(path, sizeof(path), want);
+	if (gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
+		snprintf(msg, sizeof(msg), "theme %s: using the built-in one",
+		         err);
 		gt_dashboard_notice(d, msg);
-	} else if (d->theme.nwarn) {
-		snprintf(msg, sizeof(msg), "theme %.200s:%d: %.100s", path,
+		snprintf(d->theme_shown, sizeof(d->theme_shown),
+		         "built-in (%s unreadable)", name);
+		return;
+	}
+	gt_copy_str(d->theme_shown, sizeof(d->theme_shown), name);
+	if (d->theme.nwarn) {
+		snprintf(msg, sizeof(msg), "theme %.300s:%d: %.200s", path,
 		         d->theme.warn[0].line, d->theme.warn[0].msg);
 		gt_dashboard_notice(d, msg);
 	}
@@ -591,17 +499,66 @@ void gt_dashboard_close(struct gt_dashboard *d)
 	free(d);
 }
 
-/* Redraw when new data arrives, a key is pressed or the clock's second
- * changes: with a hung driver no data arrives, and the ticking clock and
- * STALE labels are how the user sees it. The wait between is short so a
- * resize or a key feels immediate. */
+/* When the loop must wake with nothing new arriving (dashboard_loop.h):
+ * the clock's next second, the notice's end, the countdown's next step. */
+static uint64_t next_wake(const struct gt_dashboard *d)
+{
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	struct gt_dashboard_loop_times t = {
+	    .now_ns = gt_monotonic_ns(),
+	    .wall_ns =
+	        (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec,
+	    .interval_ns = d->interval_ns,
+	    .last_data_ns = d->last_data_ns,
+	    .notice_until_ns = d->notice[0] ? d->notice_until : 0,
+	    .countdown_ns =
+	        d->dlg.open && d->dlg.stage == GT_CONTROL_DIALOG_COUNTDOWN
+	            ? d->dlg.deadline_ns
+	            : 0,
+	};
+	return gt_dashboard_loop_deadline(&t);
+}
+
+/* Whether a wake-up for the clock's second may redraw the status line
+ * alone: nothing else on screen moves with time. It does while a device
+ * is silent (its STALE label and graph follow the clock), and under an
+ * overlay, the setup or a control dialog (a countdown, the time a device
+ * has been silent, drawn over the status line on a small screen). */
+static bool only_clock_moves(const struct gt_dashboard *d)
+{
+	uint64_t now = gt_monotonic_ns();
+	bool never;
+
+	if ((d->ov.kind != GT_OVERLAY_NONE &&
+	     d->ov.kind != GT_OVERLAY_FILTER) ||
+	    d->setup_open || d->dlg.open)
+		return false;
+	for (int k = 0; k < d->nvis; k++)
+		if (device_silence(d, (size_t)d->vis[k], now, &never) > 0)
+			return false;
+	return true;
+}
+
+/* Redraw when new data arrives, a key is pressed, the terminal is resized
+ * or the clock's second changes: with a hung driver no data arrives, and
+ * the ticking clock and STALE labels are how the user sees it. In between
+ * the loop sleeps (gt_dashboard_loop_wait): no timer wakes it. A new
+ * second with nothing else new redraws the status line alone. */
 static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
 {
-	timeout(100);
+	struct gt_dashboard_loop lp;
 	bool dirty = true;
+
+	timeout(0); /* getch never waits: the loop's wait does */
+	gt_dashboard_loop_begin(&lp, STDIN_FILENO,
+	                        gt_collector_notify_fd(d->c));
 	d->restore_offer =
 	    d->opts->ctl && gt_control_session_pending(d->opts->ctl) > 0;
 	while (!*stop) {
+		/* Cleared before the pull: a round that ends after it
+		 * signals again, so none is missed. */
+		gt_collector_notify_clear(d->c);
 		if (gt_dashboard_pull(d))
 			dirty = true;
 		if (gt_dashboard_control_poll(d))
@@ -610,20 +567,33 @@ static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
 			d->notice[0] = '\0';
 			dirty = true;
 		}
-		if ((long long)time(NULL) != d->drawn_second)
-			dirty = true;
-		if (dirty) {
+		bool tick = (long long)time(NULL) != d->drawn_second;
+		/* gputop's own use is re-read each half second at most, not
+		 * each frame (/proc/self/statm: three system calls). */
+		if ((dirty || tick) &&
+		    (!d->self_wall_ns ||
+		     gt_monotonic_ns() - d->self_wall_ns >= 500000000ull))
 			update_self_usage(d);
+		if (dirty || (tick && !only_clock_moves(d)))
 			gt_dashboard_draw(d);
-			dirty = false;
-		}
+		else if (tick)
+			gt_dashboard_draw_clock(d);
+		dirty = false;
 		int ch = getch();
-		if (ch == ERR)
+		if (ch != ERR) {
+			dirty = true;
+			if (!gt_dashboard_key(d, ch))
+				break;
 			continue;
-		dirty = true;
-		if (!gt_dashboard_key(d, ch))
+		}
+		/* A resize or a stop signal interrupts the wait: getch then
+		 * says KEY_RESIZE, or *stop is set. A terminal that hung up
+		 * ends the dashboard as its SIGHUP would. */
+		if (gt_dashboard_loop_wait(&lp, next_wake(d)) &
+		    GT_DASHBOARD_LOOP_HANGUP)
 			break;
 	}
+	gt_dashboard_loop_end(&lp);
 }
 
 int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
@@ -632,6 +602,13 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "gputop: the dashboard needs a terminal; use "
 		                "--snapshot for JSON output\n");
+		return -1;
+	}
+	/* TERM=dumb (or unset, or unknown) would give junk or curses' own
+	 * exit: say why and what to use instead. */
+	char why[512];
+	if (gt_palette_term_check(NULL, why, sizeof(why)) != 0) {
+		fprintf(stderr, "gputop: %s\n", why);
 		return -1;
 	}
 	struct gt_dashboard *d = gt_dashboard_open(c, o);

@@ -75,6 +75,12 @@ bool gt_dashboard_pull(struct gt_dashboard *d);
 /* Draws one frame into stdscr and sends it to the terminal (doupdate). */
 void gt_dashboard_draw(struct gt_dashboard *d);
 
+/* A frame of the status line alone (its clock, gputop's own figures),
+ * sent to the terminal: what a wake-up for the clock's second draws while
+ * nothing else on screen moves. A whole frame where the status line is
+ * not a row of its own (a terminal too small). */
+void gt_dashboard_draw_clock(struct gt_dashboard *d);
+
 /* Processes in the process list last pulled. */
 size_t gt_dashboard_process_count(const struct gt_dashboard *d);
 

@@ -7,6 +7,7 @@
  * earlier run.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
@@ -181,4 +182,91 @@ bool gt_dashboard_control_poll(struct gt_dashboard *d)
 	}
 	return dirty ||
 	       (d->dlg.open && d->dlg.stage == GT_CONTROL_DIALOG_COUNTDOWN);
+}
+
+/* The last part of a sysfs path. */
+static const char *leaf(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), k = strlen(end);
+	return n >= k && strcmp(s + n - k, end) == 0;
+}
+
+/* One journal record as a badge, when the value it changed is still not
+ * the original (the sample says what is in force; a record whose setting
+ * the sample cannot show gives none: the badge never claims what it
+ * cannot see, e.g. after the dialog put the original back). */
+static void record_badge(const struct gt_restore_action *a,
+                         const struct gt_sample *s, char *buf, size_t len)
+{
+	const struct gt_val *lim = &s->f[GT_F_POWER_LIMIT];
+	const char *name = leaf(a->path);
+	long long orig_mw = -1;
+
+	buf[0] = '\0';
+	if (a->kind == GT_RESTORE_NVML_POWER_LIMIT)
+		orig_mw = a->mw;
+	else if (a->kind == GT_RESTORE_SYSFS &&
+	         (strcmp(name, "power1_cap") == 0 ||
+	          strcmp(name, "power1_max") == 0))
+		orig_mw = strtoll(a->value, NULL, 10) / 1000; /* µW */
+	if (orig_mw >= 0) {
+		if (gt_val_ok(lim) && lim->v != orig_mw)
+			snprintf(buf, len, "LIMIT %lld W",
+			         (long long)((lim->v + 500) / 1000));
+		return;
+	}
+	if (a->kind != GT_RESTORE_SYSFS)
+		return;
+	if (strcmp(name, "power_dpm_force_performance_level") == 0 &&
+	    s->perf_level.why == GT_WHY_OK &&
+	    strcmp(s->perf_level.s, a->value) != 0)
+		snprintf(buf, len, "PERF %.20s", s->perf_level.s);
+	const struct gt_val *fmin = &s->f[GT_F_CLK_GRAPHICS_MIN_LIMIT];
+	const struct gt_val *fmax = &s->f[GT_F_CLK_GRAPHICS_MAX_LIMIT];
+	const struct gt_val *f =
+	    ends_with(name, "min_freq_mhz") || strcmp(name, "min_freq") == 0
+	        ? fmin
+	    : ends_with(name, "max_freq_mhz") || strcmp(name, "max_freq") == 0
+	        ? fmax
+	        : NULL;
+	if (f && gt_val_ok(f) && gt_val_ok(fmin) && gt_val_ok(fmax) &&
+	    f->v != strtoll(a->value, NULL, 10))
+		snprintf(buf, len, "FREQ %lld-%lld MHz", (long long)fmin->v,
+		         (long long)fmax->v);
+}
+
+void gt_dashboard_control_badge(const struct gt_dashboard *d, size_t dev,
+                                char *buf, size_t len)
+{
+	struct gt_restore_action a[16];
+	struct gt_control_loop_status loop;
+	char one[64];
+	size_t k = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!d->opts->ctl || !d->view.devs || dev >= d->view.devs->count ||
+	    dev >= d->view.nlatest || len == 0)
+		return;
+	const struct gt_static *st = &d->view.devs->items[dev];
+	const struct gt_sample *s = &d->view.latest[dev];
+	gt_control_session_loop_status(d->opts->ctl, dev, &loop);
+	if (loop.active || loop.firmware)
+		k += (size_t)snprintf(buf + k, len - k, "FAN CURVE");
+	size_t n = gt_control_session_changes(d->opts->ctl, st->pci_bus_id, a,
+	                                      sizeof(a) / sizeof(a[0]));
+	for (size_t i = 0; i < n && i < sizeof(a) / sizeof(a[0]); i++) {
+		record_badge(&a[i], s, one, sizeof(one));
+		/* One badge per kind: a limit written twice is one change. */
+		if (!one[0] || strstr(buf, one) || k >= len)
+			continue;
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " : "",
+		                      one);
+	}
 }

@@ -511,7 +511,10 @@ void gt_dashboard_help_build(struct gt_dashboard *d)
 		}
 	}
 	help_add(d, "", -1);
-	help_add(d, "Esc or q closes this window.", -1);
+	help_add(d,
+	         "Up Down PgUp PgDn Home End scroll; Esc or q closes this "
+	         "window.",
+	         -1);
 }
 
 /* The open overlay's share of a key; false when no overlay took it. */

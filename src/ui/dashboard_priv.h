@@ -4,7 +4,8 @@
  * up the dashboard (dashboard.c: the frame loop and drawing;
  * dashboard_input.c: the key table, keys and mouse; dashboard_term.c: the
  * terminal's restore on fatal signals; dashboard_control.c: the control
- * dialogs' glue). Not for other modules: they use dashboard.h.
+ * dialogs' glue; dashboard_status.c: the status line; dashboard_loop.c:
+ * the wait between frames). Not for other modules: they use dashboard.h.
  */
 #ifndef GPUTOP_DASHBOARD_PRIV_H
 #define GPUTOP_DASHBOARD_PRIV_H
@@ -74,6 +75,13 @@ struct gt_dashboard {
 	char host[64];          /* the machine's name, for the title */
 	uint64_t last_proc_seq;
 	bool follow_lost;
+	/* theme: what the setup dialog's Theme line shows (the theme in
+	 * use: its name or path, or why the built-in one is used). */
+	char theme_shown[300];
+	/* loop: when the frame loop last got something new from the
+	 * collector (gt_dashboard_pull), for when it wakes next
+	 * (dashboard_loop.h). */
+	uint64_t last_data_ns;
 };
 
 /* A short message in the status line for 5 s. */
@@ -109,5 +117,14 @@ void gt_dashboard_control_open(struct gt_dashboard *d,
 bool gt_dashboard_control_key(struct gt_dashboard *d, int ch);
 void gt_dashboard_control_draw(struct gt_dashboard *d);
 bool gt_dashboard_control_poll(struct gt_dashboard *d);
+/* layout: what gputop changed on device `dev` that is in force now, as a
+ * GPU panel's badge ("LIMIT 382 W", "FAN CURVE"; several joined by ", "),
+ * "" when nothing is. */
+void gt_dashboard_control_badge(const struct gt_dashboard *d, size_t dev,
+                                char *buf, size_t len);
+
+/* loop: the status line (dashboard_status.c) drawn into stdscr, as part
+ * of a frame. */
+void gt_dashboard_draw_status(struct gt_dashboard *d);
 
 #endif

@@ -21,40 +21,50 @@ static const struct {
 	const char *name;
 	enum gt_series series;
 	enum gt_gradient grad;
-	enum gt_field field; /* the latest value, for the title */
 } plots[GT_PLOT__COUNT] = {
-    [GT_PLOT_GPU] = {"GPU", GT_SERIES_GPU, GT_GRAD_GPU, GT_F_UTIL_GPU},
-    [GT_PLOT_MEMBW] = {"MEMBW", GT_SERIES_MEMBW, GT_GRAD_MEMBW,
-                       GT_F_UTIL_MEMBW},
-    [GT_PLOT_ENC] = {"ENC", GT_SERIES_ENC, GT_GRAD_ENCDEC, GT_F_UTIL_ENC},
-    [GT_PLOT_DEC] = {"DEC", GT_SERIES_DEC, GT_GRAD_ENCDEC, GT_F_UTIL_DEC},
-    [GT_PLOT_POWER] = {"POWER", GT_SERIES_POWER, GT_GRAD_POWER,
-                       GT_F_POWER_DRAW},
+    [GT_PLOT_GPU] = {"GPU", GT_SERIES_GPU, GT_GRAD_GPU},
+    [GT_PLOT_MEMBW] = {"MEMBW", GT_SERIES_MEMBW, GT_GRAD_MEMBW},
+    [GT_PLOT_ENC] = {"ENC", GT_SERIES_ENC, GT_GRAD_ENCDEC},
+    [GT_PLOT_DEC] = {"DEC", GT_SERIES_DEC, GT_GRAD_ENCDEC},
+    [GT_PLOT_POWER] = {"POWER", GT_SERIES_POWER, GT_GRAD_POWER},
 };
 
-int gt_gpugraph_plan(int w, int h, unsigned want, struct gt_graph_slot *out)
+int gt_gpugraph_plan(int w, int h, unsigned want, struct gt_graph_plan *out)
 {
 	enum gt_plot band[GT_PLOT__COUNT];
 	int k = 0;
 
+	memset(out, 0, sizeof(*out));
 	if (w <= 0 || h <= 0)
 		return 0;
 	for (int p = GT_PLOT_GPU + 1; p < GT_PLOT__COUNT; p++)
 		if (want & (1u << p))
 			band[k++] = (enum gt_plot)p;
-	if (k > w / GT_GRAPH_MIN_W)
-		k = w / GT_GRAPH_MIN_W;
-	if (h < 3)
-		k = 0; /* a one-row GPU graph says too little to share */
-	int band_h = k == 0 ? 0 : h >= 6 ? h / 3 : 1;
-	out[0] = (struct gt_graph_slot){GT_PLOT_GPU, {0, 0, w, h - band_h}};
-	for (int i = 0; i < k; i++) {
-		/* Proportional edges: no gaps, widths differ by one at most. */
-		int x0 = i * w / k, x1 = (i + 1) * w / k;
-		out[1 + i] = (struct gt_graph_slot){
-		    band[i], {x0, h - band_h, x1 - x0, band_h}};
+	/* k graphs and k - 1 gaps. */
+	if (k > (w + GT_GRAPH_GAP) / (GT_GRAPH_MIN_W + GT_GRAPH_GAP))
+		k = (w + GT_GRAPH_GAP) / (GT_GRAPH_MIN_W + GT_GRAPH_GAP);
+	int axis = h >= GT_LAYOUT_GRAPH_MIN + 1 ? 1 : 0;
+	int band_h = (h - axis) / 3;
+	if (band_h < GT_LAYOUT_GRAPH_MIN)
+		band_h = GT_LAYOUT_GRAPH_MIN;
+	if (k == 0 || h - axis - band_h < GT_LAYOUT_GRAPH_MIN) {
+		k = 0;
+		band_h = 0;
 	}
-	return 1 + k;
+	int gpu_h = h - axis - band_h;
+	int gw = w >= GT_GRAPH_GUTTER_FROM ? GT_GRAPH_GUTTER : 0;
+	out->slot[0] = (struct gt_graph_slot){GT_PLOT_GPU, {0, 0, w, gpu_h}};
+	if (axis)
+		out->axis = (struct gt_rect){gw, gpu_h, w - gw, 1};
+	for (int i = 0; i < k; i++) {
+		/* Proportional edges, a gap between neighbours. */
+		int x0 = i * (w + GT_GRAPH_GAP) / k;
+		int x1 = (i + 1) * (w + GT_GRAPH_GAP) / k - GT_GRAPH_GAP;
+		out->slot[1 + i] = (struct gt_graph_slot){
+		    band[i], {x0, gpu_h + axis, x1 - x0, band_h}};
+	}
+	out->n = 1 + k;
+	return out->n;
 }
 
 unsigned gt_gpugraph_wanted(const struct gt_panel_data *d)
@@ -89,120 +99,77 @@ void gt_gpugraph_watts_axis(char *buf, size_t len, double hi)
 		snprintf(buf, len, "%gW", hi);
 }
 
-static void util_text(char *buf, size_t len, const struct gt_sample *s)
+/* The values of one plot, oldest first, one per sample column of a plot
+ * `cells` wide: on the time grid when there is one, else the newest
+ * samples. Returns how many. */
+static size_t plot_values(const struct gt_panel_data *d, enum gt_series s,
+                          int cells, double *out)
 {
-	char parts[4][24];
-	for (int i = 0; i < 4; i++) {
-		const struct gt_val *v = &s->f[GT_F_UTIL_GPU + i];
-		if (gt_val_ok(v))
-			snprintf(parts[i], sizeof(parts[i]), "%s %.0f%%%s",
-			         plots[i].name, (double)v->v / 100,
-			         i == 0 && s->util_gpu_lower_bound ? "+" : "");
-		else
-			snprintf(parts[i], sizeof(parts[i]), "%s N/A",
-			         plots[i].name);
-	}
-	snprintf(buf, len, "%s  %s  %s  %s", parts[0], parts[1], parts[2],
-	         parts[3]);
+	size_t want = gt_graph_samples_for(cells, d->glyphs);
+
+	if (!d->hist)
+		return 0;
+	if (d->col_ns)
+		return gt_history_columns(d->hist, s, d->end_ns, d->col_ns, out,
+		                          want);
+	return gt_history_tail(d->hist, s, out,
+	                       want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN);
 }
 
-static void title_text(char *buf, size_t len, enum gt_plot p,
-                       const struct gt_sample *s)
+/* The gutter: the axis's top and bottom, and the graph's name between
+ * them, each right-aligned against the blank column before the plot. */
+static void gutter(WINDOW *win, struct gt_rect g, int gw, const char *top,
+                   const char *name, const struct gt_panel_data *d)
 {
-	const struct gt_val *v = &s->f[plots[p].field];
-	if (p == GT_PLOT_GPU)
-		util_text(buf, len, s);
-	else if (!gt_val_ok(v))
-		snprintf(buf, len, "%s N/A", plots[p].name);
-	else if (p == GT_PLOT_POWER && gt_val_ok(&s->f[GT_F_POWER_ENFORCED]))
-		snprintf(buf, len, "%s %.0f/%.0fW", plots[p].name,
-		         (double)v->v / 1000,
-		         (double)s->f[GT_F_POWER_ENFORCED].v / 1000);
-	else if (p == GT_PLOT_POWER)
-		snprintf(buf, len, "%s %.0fW", plots[p].name,
-		         (double)v->v / 1000);
-	else
-		snprintf(buf, len, "%s %.0f%%", plots[p].name,
-		         (double)v->v / 100);
-}
+	int inactive = d->pal->role[GT_ROLE_INACTIVE];
+	int text = d->pal->role[GT_ROLE_GRAPH_TEXT];
+	struct gt_rect gr = {g.x, g.y, gw - 1, g.h};
 
-/* The time axis on row `row` of g: each label is drawn whole or not at
- * all, and not over the first `skip` cells (a title there). */
-static void time_axis(WINDOW *win, struct gt_rect g, int row, int skip,
-                      const struct gt_panel_data *d)
-{
-	char axis[ROW_MAX + 1];
-	if (d->seconds_per_sample <= 0 || g.w > ROW_MAX ||
-	    gt_graph_time_labels(g.w, d->seconds_per_sample, d->glyphs, axis,
-	                         sizeof(axis)) <= 0)
-		return;
-	for (int x = 0; x < g.w && axis[x];) {
-		if (axis[x] == ' ') {
-			x++;
-			continue;
-		}
-		int end = x;
-		while (end < g.w && axis[end] && axis[end] != ' ')
-			end++;
-		if (x > skip) {
-			char lab[32];
-			int n = end - x < 31 ? end - x : 31;
-			memcpy(lab, axis + x, (size_t)n);
-			lab[n] = '\0';
-			gt_paint_put(win, g, row, x,
-			             d->pal->role[GT_ROLE_INACTIVE], lab);
-		}
-		x = end;
+	gt_paint_put(win, gr, 0, gr.w - gt_paint_cells(top), inactive, top);
+	if (g.h >= 2)
+		gt_paint_put(win, gr, g.h - 1, gr.w - 1, inactive, "0");
+	if (g.h >= 3) {
+		int row = (g.h - 1) / 2;
+		int w = gt_paint_cells(name);
+		gt_paint_put(win, gr, row, w < gr.w ? gr.w - w : 0, text, name);
 	}
 }
 
-/* One graph in g (absolute): gutter with the axis bounds, the plot
- * coloured by height, its title and its time axis. */
-static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p, bool axis,
+/* One graph in g (absolute): gutter with the axis bounds and its name,
+ * then the plot coloured by height. */
+static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
                      const struct gt_panel_data *d)
 {
-	double samples[GT_HISTORY_LEN];
+	double vals[2 * ROW_MAX];
 	uint32_t cells[ROW_MAX];
-	char top[16], title[160];
+	char top[16];
 	bool percent = p != GT_PLOT_POWER;
 
 	if (g.w <= 0 || g.h <= 0)
 		return;
-	/* A fixed gutter, so graphs side by side line up whatever their
-	 * labels ("100%", "500W", "2kW" all fit in four cells). */
-	int gw = g.w >= 24 ? 5 : 0;
+	int gw = g.w >= GT_GRAPH_GUTTER_FROM ? GT_GRAPH_GUTTER : 0;
 	struct gt_rect pr = {g.x + gw, g.y, g.w - gw, g.h};
 	if (pr.w > ROW_MAX) {
 		/* Wider than a row buffer: the newest ROW_MAX columns. */
 		pr.x += pr.w - ROW_MAX;
 		pr.w = ROW_MAX;
 	}
-	size_t want = gt_graph_samples_for(pr.w, d->glyphs);
-	size_t n =
-	    d->hist
-	        ? gt_history_tail(d->hist, plots[p].series, samples,
-	                          want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN)
-	        : 0;
+	size_t n = plot_values(d, plots[p].series, pr.w, vals);
 	/* The axis fits what is shown, not what scrolled out. */
-	double hi = percent ? 100.0 : gt_graph_autoscale(samples, n);
+	double hi = percent ? 100.0 : gt_graph_autoscale(vals, n);
 	if (percent)
 		snprintf(top, sizeof(top), "100%%");
 	else
 		gt_gpugraph_watts_axis(top, sizeof(top), hi);
-	if (gw) {
-		int inactive = d->pal->role[GT_ROLE_INACTIVE];
-		gt_paint_put(win, g, 0, gw - 1 - gt_paint_cells(top), inactive,
-		             top);
-		if (g.h >= 2)
-			gt_paint_put(win, g, g.h - 1, gw - 2, inactive, "0");
-	}
+	if (gw)
+		gutter(win, g, gw, top, plots[p].name, d);
 	for (int y = 0; y < pr.h; y++) {
-		gt_graph_row(samples, n, 0, hi, pr.w, pr.h, d->glyphs, y,
-		             cells);
-		for (int x = 0; x < pr.w; x++)
-			if (cells[x] == 0x2800) /* empty braille: a space is
-			                           lighter on the wire */
-				cells[x] = ' ';
+		/* Empty braille cells stay U+2800, a blank glyph: the plot
+		 * area is then a rectangle of graph cells on screen, which
+		 * is how tests/terminal/layout.sh finds it. Cells that do
+		 * not change are not sent again, so it costs bytes only
+		 * when drawn first. */
+		gt_graph_row(vals, n, 0, hi, pr.w, pr.h, d->glyphs, y, cells);
 		/* Colour by height, as btop does: the top rows are hot. */
 		gt_paint_put_cps(
 		    win, pr, y, 0,
@@ -210,29 +177,42 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p, bool axis,
 		                    (double)(pr.h - y) / (double)pr.h),
 		    cells, pr.w);
 	}
-	title_text(title, sizeof(title), p, d->s);
-	int tw = gt_paint_put(win, pr, 0, p == GT_PLOT_GPU ? 1 : 0,
-	                      d->pal->role[GT_ROLE_GRAPH_TEXT] |
-	                          (p == GT_PLOT_GPU ? A_BOLD : 0),
-	                      title);
-	/* On a one-row graph the axis shares the title's row. */
-	if (axis)
-		time_axis(win, pr, pr.h - 1, pr.h == 1 ? tw + 1 : -1, d);
+}
+
+/* The time axis in a (absolute): labels of the sample columns' ages. */
+static void time_axis(WINDOW *win, struct gt_rect a,
+                      const struct gt_panel_data *d)
+{
+	char axis[ROW_MAX + 1];
+	struct gt_rect r = a;
+
+	if (r.w > ROW_MAX) {
+		r.x += r.w - ROW_MAX;
+		r.w = ROW_MAX;
+	}
+	if (!d->col_ns || r.w <= 0 ||
+	    gt_graph_time_labels(r.w, (double)d->col_ns / 1e9, d->glyphs, axis,
+	                         sizeof(axis)) <= 0)
+		return;
+	gt_paint_put(win, r, 0, 0, d->pal->role[GT_ROLE_INACTIVE], axis);
 }
 
 void gt_gpugraph_draw(WINDOW *win, struct gt_rect area,
                       const struct gt_panel_data *d)
 {
-	struct gt_graph_slot slot[GT_PLOT__COUNT];
-	int n = gt_gpugraph_plan(area.w, area.h, gt_gpugraph_wanted(d), slot);
+	struct gt_graph_plan plan;
+	int n = gt_gpugraph_plan(area.w, area.h, gt_gpugraph_wanted(d), &plan);
 
 	for (int i = 0; i < n; i++) {
-		struct gt_rect g = {area.x + slot[i].r.x, area.y + slot[i].r.y,
-		                    slot[i].r.w, slot[i].r.h};
-		/* Time axes on the bottom row only: every graph has the
-		 * same seconds per cell, so those labels serve the GPU graph
-		 * above too, and its own data stays uncovered. */
-		plot_one(win, g, slot[i].plot,
-		         slot[i].r.y + slot[i].r.h == area.h, d);
+		struct gt_rect r = plan.slot[i].r;
+		plot_one(win,
+		         (struct gt_rect){area.x + r.x, area.y + r.y, r.w, r.h},
+		         plan.slot[i].plot, d);
 	}
+	if (plan.axis.h > 0)
+		time_axis(win,
+		          (struct gt_rect){area.x + plan.axis.x,
+		                           area.y + plan.axis.y, plan.axis.w,
+		                           1},
+		          d);
 }

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gpugraph.h - the history graphs of a FULL GPU panel: GPU utilization on
- * top, and below it a band of smaller graphs side by side (memory
- * bandwidth, encoder, decoder, power draw) that shrinks to one row and
- * drops its last graphs before any is drawn unreadably narrow. Percent
- * graphs have a fixed 0-100 axis, power an autoscaled one; each is labelled
- * in a gutter on its left when there is room, and has its own time axis.
+ * top, its time axis on the row below it, and below that a band of smaller
+ * graphs side by side (memory bandwidth, encoder, decoder, power draw) that
+ * is left out, and drops its last graphs, before any is drawn shorter than
+ * GT_LAYOUT_GRAPH_MIN rows or narrower than GT_GRAPH_MIN_W. Percent graphs
+ * have a fixed 0-100 axis, power an autoscaled one. Every label lives
+ * outside the plotted cells: the value axis and the graph's name in a
+ * gutter on its left, the time axis on its own row.
+ *
+ * The x axis is time: one sample column per panel_data.col_ns, the newest
+ * ending at end_ns, each filled from the samples that stand for that time
+ * (gt_history_columns).
  */
 #ifndef GPUTOP_GPUGRAPH_H
 #define GPUTOP_GPUGRAPH_H
@@ -24,22 +30,37 @@ enum gt_plot {
 	GT_PLOT__COUNT
 };
 
-/* Narrowest graph of the band, gutter included. */
-enum { GT_GRAPH_MIN_W = 16 };
+/* Narrowest graph of the band, gutter included; the gutter's width (when
+ * the graph is at least GT_GRAPH_GUTTER_FROM wide); the gap between two
+ * graphs of the band. */
+enum {
+	GT_GRAPH_MIN_W = 16,
+	GT_GRAPH_GUTTER = 6,
+	GT_GRAPH_GUTTER_FROM = 24,
+	GT_GRAPH_GAP = 1,
+};
 
 struct gt_graph_slot {
 	enum gt_plot plot;
-	struct gt_rect r; /* relative to the graph area */
+	struct gt_rect r; /* gutter and plot, relative to the graph area */
+};
+
+struct gt_graph_plan {
+	int n; /* slots used: the GPU graph first */
+	struct gt_graph_slot slot[GT_PLOT__COUNT];
+	struct gt_rect axis; /* the GPU graph's time axis (relative, under
+	                        its plot, gutter excluded); {0}: none */
 };
 
 /*
- * Places the graphs in a w x h area: GT_PLOT_GPU always (first), then those
- * of `want` (bit 1 << plot) in plot order while each gets at least
- * GT_GRAPH_MIN_W cells, in a band of h / 3 rows (one row below 6, none
- * below 3). Fills out[0..GT_PLOT__COUNT) and returns how many were placed
- * (0 for an empty area). Pure, for the tests.
+ * Places the graphs in a w x h area: GT_PLOT_GPU always (first) when h >= 1,
+ * its time axis when h >= 4, then the plots of `want` (bit 1 << plot) in
+ * plot order, as many as get at least GT_GRAPH_MIN_W cells each, in a band
+ * of a third of the rows (at least GT_LAYOUT_GRAPH_MIN) when the GPU graph
+ * keeps GT_LAYOUT_GRAPH_MIN rows besides. Returns out->n (0 for an empty
+ * area). Pure, for the tests.
  */
-int gt_gpugraph_plan(int w, int h, unsigned want, struct gt_graph_slot *out);
+int gt_gpugraph_plan(int w, int h, unsigned want, struct gt_graph_plan *out);
 
 /* The plots a panel's data has something to show for. */
 unsigned gt_gpugraph_wanted(const struct gt_panel_data *d);

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * history.c - graph history per device (see history.h).
+ * history.c - graph history per device (see history.h): values with the
+ * time each sample was taken and the time it stands for, and their mean
+ * on a time grid for the graphs.
  */
 #include "ui/history.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "core/model.h"
-
 void gt_history_init(struct gt_history *h)
 {
 	memset(h, 0, sizeof(*h));
+}
+
+void gt_history_set_interval(struct gt_history *h, uint64_t interval_ns)
+{
+	h->interval_ns = interval_ns;
 }
 
 static double value(const struct gt_val *v, double scale)
@@ -19,9 +24,48 @@ static double value(const struct gt_val *v, double scale)
 	return gt_val_ok(v) ? (double)v->v / scale : NAN;
 }
 
-static void push(struct gt_history *h, const struct gt_sample *s)
+static size_t newest_index(const struct gt_history *h)
+{
+	return (h->head + GT_HISTORY_LEN - 1) % GT_HISTORY_LEN;
+}
+
+uint64_t gt_history_newest(const struct gt_history *h)
+{
+	return h->count ? h->t[newest_index(h)] : 0;
+}
+
+uint64_t gt_history_due_ns(const struct gt_history *h, unsigned n)
+{
+	uint64_t iv = h->interval_ns > h->due_interval_ns ? h->interval_ns
+	                                                  : h->due_interval_ns;
+	return iv * n;
+}
+
+/* What the sample taken at t stands for: back to the previous sample,
+ * unless that is more than GT_HISTORY_GAP_INTERVALS intervals (of the one
+ * in force when it was due) away or samples were lost in between; then
+ * one interval, and the rest is a gap. */
+static uint64_t span_of(const struct gt_history *h, uint64_t t, bool after_gap)
+{
+	uint64_t iv = gt_history_due_ns(h, 1);
+	uint64_t prev = gt_history_newest(h);
+
+	if (!h->count || t <= prev)
+		return h->count ? 0 : iv;
+	uint64_t dt = t - prev;
+	if (iv && (after_gap || dt > GT_HISTORY_GAP_INTERVALS * iv))
+		return iv < dt ? iv : dt;
+	return dt;
+}
+
+void gt_history_push(struct gt_history *h, const struct gt_sample *s,
+                     uint64_t t_ns, bool after_gap)
 {
 	size_t i = h->head;
+
+	h->span[i] = span_of(h, t_ns, after_gap);
+	h->t[i] = t_ns;
+	h->due_interval_ns = h->interval_ns;
 	h->v[GT_SERIES_GPU][i] = value(&s->f[GT_F_UTIL_GPU], 100.0);
 	h->v[GT_SERIES_MEMBW][i] = value(&s->f[GT_F_UTIL_MEMBW], 100.0);
 	h->v[GT_SERIES_ENC][i] = value(&s->f[GT_F_UTIL_ENC], 100.0);
@@ -51,18 +95,11 @@ size_t gt_history_update(struct gt_history *h, const struct gt_ring *ring)
 	uint64_t lost = h->cursor.lost;
 
 	/* A reader that was away longer than the ring is long starts from
-	 * the oldest sample still held. */
+	 * the oldest sample still held; samples lost in between show as a
+	 * gap, not as a line joining values that never met. */
 	while (gt_ring_read_next(ring, &h->cursor, &s) == GT_RING_OK) {
-		/* Samples lost in between show as a gap (a few columns at
-		 * most), not as a line joining values that never met. */
-		uint64_t gaps = h->cursor.lost - lost;
-		for (uint64_t g = 0; g < gaps && g < 4; g++) {
-			struct gt_sample gap;
-			gt_sample_init(&gap);
-			push(h, &gap);
-		}
+		gt_history_push(h, &s, s.monotonic_ns, h->cursor.lost != lost);
 		lost = h->cursor.lost;
-		push(h, &s);
 		n++;
 	}
 	return n;
@@ -76,5 +113,44 @@ size_t gt_history_tail(const struct gt_history *h, enum gt_series s,
 	size_t start = (h->head + GT_HISTORY_LEN - n) % GT_HISTORY_LEN;
 	for (size_t i = 0; i < n; i++)
 		out[i] = h->v[s][(start + i) % GT_HISTORY_LEN];
+	return n;
+}
+
+size_t gt_history_columns(const struct gt_history *h, enum gt_series s,
+                          uint64_t end_ns, uint64_t col_ns, double *out,
+                          size_t n)
+{
+	if (!col_ns)
+		return 0;
+	/* Samples newest first: j counts back from the newest. Their
+	 * stretches [t - span, t] are in order and never overlap, so one
+	 * walk back serves every column. */
+	size_t j = 0;
+	const int64_t col = (int64_t)col_ns;
+	for (size_t k = n; k-- > 0;) {
+		int64_t c1 = (int64_t)end_ns - (int64_t)(n - 1 - k) * col;
+		int64_t c0 = c1 - col;
+		double sum = 0, w = 0;
+		for (; j < h->count; j++) {
+			size_t i =
+			    (h->head + GT_HISTORY_LEN - 1 - j) % GT_HISTORY_LEN;
+			int64_t t = (int64_t)h->t[i];
+			int64_t a = t - (int64_t)h->span[i];
+			if (a >= c1)
+				continue; /* wholly after this column */
+			if (t <= c0)
+				break; /* wholly before: the next column's */
+			double ov =
+			    (double)((t < c1 ? t : c1) - (a > c0 ? a : c0));
+			double v = h->v[s][i];
+			if (ov > 0 && !isnan(v)) {
+				sum += v * ov;
+				w += ov;
+			}
+			if (a < c0)
+				break; /* reaches into the next column too */
+		}
+		out[k] = w > 0 ? sum / w : NAN;
+	}
 	return n;
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * layout.c - the dashboard's layout engine (see layout.h): owns the choice
- * of GPU panel mode, panel tiling, the GPU window on huge machines, the
- * process table's share and the "how to get more" message. Pure: no
- * ncurses, no I/O, no globals.
+ * of GPU panel mode, panel tiling, the rows each part of the screen gets,
+ * the GPU window on huge machines, the "how to get more" message and the
+ * split of a panel into graph and numbers. Pure: no ncurses, no I/O, no
+ * globals.
  */
 #include "ui/layout.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,86 +22,220 @@ static int div_up(int a, int b)
 	return (a + b - 1) / b;
 }
 
-static int mode_min_w(enum gt_gpu_mode m)
+int gt_layout_info_need(int inner_w)
 {
-	switch (m) {
-	case GT_GPU_FULL:
-		return GT_LAYOUT_FULL_MIN_W;
-	case GT_GPU_COMPACT:
-		return GT_LAYOUT_COMPACT_MIN_W;
-	case GT_GPU_LINE:
-		break;
+	return inner_w >= GT_LAYOUT_WIDE_W ? GT_LAYOUT_INFO_MIN
+	                                   : GT_LAYOUT_INFO_MAX;
+}
+
+void gt_layout_panel_parts(struct gt_rect box, enum gt_gpu_mode mode,
+                           struct gt_panel_parts *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (box.w < 3 || box.h < 3)
+		return;
+	struct gt_rect in = {box.x + 1, box.y + 1, box.w - 2, box.h - 2};
+	int need = gt_layout_info_need(in.w);
+	int lines = in.h < GT_LAYOUT_INFO_MIN ? in.h : GT_LAYOUT_INFO_MIN;
+	int g = in.h - lines;
+
+	out->inner = in;
+	if (mode != GT_GPU_FULL || g < GT_LAYOUT_GRAPH_MIN) {
+		/* Numbers only: as many lines as fit, spread out over up to
+		 * four even when two would hold them. */
+		lines = in.h < GT_LAYOUT_INFO_MAX ? in.h : GT_LAYOUT_INFO_MAX;
+		g = 0;
+	} else {
+		/* The graph keeps its minimum and a time axis; past that,
+		 * the numbers it lacks come first. */
+		while (lines < need && g > GT_LAYOUT_GRAPH_MIN + 1) {
+			lines++;
+			g--;
+		}
+		out->graph = (struct gt_rect){in.x, in.y, in.w, g};
 	}
-	return GT_LAYOUT_LINE_MIN_W;
+	out->info_lines = lines;
+	out->wide = need == GT_LAYOUT_INFO_MIN && lines == GT_LAYOUT_INFO_MIN;
+	out->info = (struct gt_rect){in.x, in.y + g, in.w, lines};
 }
 
-static int mode_tile_w(enum gt_gpu_mode m)
+/* ---- choosing a mode and a grid ----------------------------------- */
+
+/* One way to lay the GPUs out: mode, columns, the rows of each panel and
+ * of the process table. */
+struct plan {
+	enum gt_gpu_mode mode;
+	int c, nr;     /* columns; panel rows (LINE: GPU rows a column) */
+	int h, rem;    /* panel height; the first `rem` panel rows +1 */
+	int table;     /* process table rows */
+	int blank;     /* rows of the table left empty */
+	int shortfall; /* rows the table needs and does not get */
+	double score;  /* FULL: how far from the aimed-at shape */
+};
+
+struct need {
+	int cols, body, n;
+	int tmin, want; /* table: rows it must get, rows it needs (0: none) */
+	bool focus;
+};
+
+/* Column counts of mode m that give each column at least min_w. */
+static int max_columns(int cols, int min_w, int n)
 {
-	switch (m) {
-	case GT_GPU_FULL:
-		return GT_LAYOUT_FULL_TILE_W;
-	case GT_GPU_COMPACT:
-		return GT_LAYOUT_COMPACT_TILE_W;
-	case GT_GPU_LINE:
-		break;
+	return clamp_int(cols / min_w, 1, n > 1 ? n : 1);
+}
+
+/* The process table's rows when panels of [hmin, hmax] rows fill nr panel
+ * rows: what it is promised (q->tmin), or all it needs with table_focus or
+ * `first` (panels without graphs: a row more of numbers is worth less than
+ * a row of the table); the panels get the rest. False when not even
+ * q->tmin is left for it. */
+static bool share_rows(const struct need *q, int nr, int hmin, int hmax,
+                       bool first, struct plan *p)
+{
+	int avail = q->body - nr * hmin;
+
+	if (avail < q->tmin)
+		return false;
+	int t = q->focus || first ? q->want : q->tmin;
+	if (t > avail)
+		t = avail;
+	int g = q->body - t;
+	if (g / nr >= hmax) {
+		/* Panels that cannot use more rows: the rest is the table's,
+		 * which then may have rows it does not fill. */
+		p->h = hmax;
+		p->rem = 0;
+		t = q->body - nr * hmax;
+	} else {
+		p->h = g / nr;
+		p->rem = g % nr;
 	}
-	return GT_LAYOUT_LINE_TILE_W;
-}
-
-static int mode_h(enum gt_gpu_mode m, bool graphs)
-{
-	switch (m) {
-	case GT_GPU_FULL:
-		return graphs ? GT_LAYOUT_FULL_MIN_H : GT_LAYOUT_FULL_NOGRAPH_H;
-	case GT_GPU_COMPACT:
-		return GT_LAYOUT_COMPACT_H;
-	case GT_GPU_LINE:
-		break;
-	}
-	return GT_LAYOUT_LINE_H;
-}
-
-/* Most panels of mode m side by side in cols (at least 1, at most n).
- * Tiling is by TILE_W, not MIN_W, so that a column is comfortably wide. */
-static int max_columns(enum gt_gpu_mode m, int cols, int n)
-{
-	return clamp_int(cols / mode_tile_w(m), 1, n > 1 ? n : 1);
-}
-
-/* Grid for all n (>= 1) panels of mode m in avail rows: *nc columns of
- * *nr panels. False if it does not fit. */
-static bool fit_mode(enum gt_gpu_mode m, bool graphs, int cols, int avail,
-                     int n, int *nc, int *nr)
-{
-	int h = mode_h(m, graphs);
-	int maxc, c, r;
-
-	if (cols < mode_min_w(m) || avail < h)
-		return false;
-	maxc = max_columns(m, cols, n);
-	/* LINE panels form a table that reads best in one full-width column,
-	 * so take only as many columns as the rows force; bigger panels tile
-	 * as wide as allowed, leaving rows for the process table. */
-	c = m == GT_GPU_LINE ? div_up(n, avail) : maxc;
-	if (c > maxc)
-		return false;
-	r = div_up(n, c);
-	/* Balance: 4 panels on 3 columns become 2x2 wider ones. r stays. */
-	c = div_up(n, r);
-	if (r * h > avail)
-		return false;
-	*nc = c;
-	*nr = r;
+	p->nr = nr;
+	p->table = t;
+	p->blank = t > q->want ? t - q->want : 0;
+	p->shortfall = q->want > t ? q->want - t : 0;
 	return true;
 }
 
-/* Rows a cols-wide terminal needs to show all n GPUs as LINE panels,
- * plus extra rows (the process table), plus title and status. */
+/* The best FULL grid: the shape nearest GT_LAYOUT_ASPECT, with a penalty
+ * for every empty slot of its last row. */
+static bool plan_full(const struct need *q, struct plan *best)
+{
+	bool found = false;
+	int maxc = max_columns(q->cols, GT_LAYOUT_FULL_MIN_W, q->n);
+
+	for (int c = 1; c <= maxc; c++) {
+		struct plan p = {.mode = GT_GPU_FULL, .c = c};
+		int nr = div_up(q->n, c);
+		if (q->cols / c < GT_LAYOUT_FULL_MIN_W ||
+		    div_up(q->n, nr) != c || /* a narrower grid has the rows */
+		    !share_rows(q, nr, GT_LAYOUT_FULL_MIN_H, 1 << 20, false,
+		                &p))
+			continue;
+		double h = p.h + (double)p.rem / nr;
+		p.score =
+		    fabs(log((double)q->cols / c / h / GT_LAYOUT_ASPECT)) +
+		    0.25 * (c * nr - q->n);
+		if (!found || p.score < best->score) {
+			*best = p;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* Better of two COMPACT/LINE plans: fewer blank rows, then fewer of the
+ * table's rows missing, then fewer columns, then LINE. */
+static bool better(const struct plan *a, const struct plan *b)
+{
+	if (a->blank != b->blank)
+		return a->blank < b->blank;
+	if (a->shortfall != b->shortfall)
+		return a->shortfall < b->shortfall;
+	if (a->c != b->c)
+		return a->c < b->c;
+	return a->mode == GT_GPU_LINE && b->mode != GT_GPU_LINE;
+}
+
+static bool plan_compact(const struct need *q, struct plan *best)
+{
+	bool found = false;
+	int maxc = max_columns(q->cols, GT_LAYOUT_COMPACT_MIN_W, q->n);
+
+	for (int c = 1; c <= maxc; c++) {
+		struct plan p = {.mode = GT_GPU_COMPACT, .c = c};
+		int nr = div_up(q->n, c);
+		int hmax = GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX;
+		if (q->cols / c < GT_LAYOUT_COMPACT_MIN_W ||
+		    div_up(q->n, nr) != c ||
+		    !share_rows(q, nr, GT_LAYOUT_COMPACT_H, hmax, true, &p))
+			continue;
+		if (!found || better(&p, best)) {
+			*best = p;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* LINE: a boxed table per column, GPUs down each column. */
+static bool plan_line(const struct need *q, struct plan *best)
+{
+	int maxc = q->cols / GT_LAYOUT_LINE_TILE_W;
+
+	maxc = clamp_int(maxc, 1, GT_LAYOUT_MAX_FRAMES);
+	for (int c = 1; c <= maxc && c <= q->n; c++) {
+		int nr = div_up(q->n, c);
+		if (nr + GT_LAYOUT_BOX_ROWS + q->tmin > q->body)
+			continue;
+		int t = q->body - nr - GT_LAYOUT_BOX_ROWS;
+		struct plan p = {
+		    .mode = GT_GPU_LINE,
+		    .c = div_up(q->n, nr),
+		    .nr = nr,
+		    .h = 1,
+		    .table = t,
+		    .blank = t > q->want ? t - q->want : 0,
+		    .shortfall = q->want > t ? q->want - t : 0,
+		};
+		*best = p;
+		return true;
+	}
+	return false;
+}
+
+/* The plan for every GPU with the table's needs q; false if none fits. */
+static bool choose(const struct need *q, const struct gt_layout_opts *o,
+                   struct plan *p)
+{
+	struct plan a, b;
+	bool fa = false, fb = false;
+
+	if (o->max_mode == GT_GPU_FULL && o->show_graphs && plan_full(q, p))
+		return true;
+	if (o->max_mode != GT_GPU_LINE)
+		fa = plan_compact(q, &a);
+	/* COMPACT asked for by the user: LINE only when it does not fit. */
+	fb = !(fa && o->max_mode == GT_GPU_COMPACT) && plan_line(q, &b);
+	if (fa && (!fb || better(&a, &b)))
+		*p = a;
+	else if (fb)
+		*p = b;
+	return fa || fb;
+}
+
+/* ---- placing ------------------------------------------------------ */
+
+/* Rows a cols-wide terminal needs to show all n GPUs as LINE rows, plus
+ * extra rows (the process table), plus title and status. */
 static int rows_for_lines(int cols, int n, int extra)
 {
-	int need = n > 0 ? div_up(n, max_columns(GT_GPU_LINE, cols, n)) : 1;
+	int c =
+	    clamp_int(cols / GT_LAYOUT_LINE_TILE_W, 1, GT_LAYOUT_MAX_FRAMES);
+	int need = n > 0 ? div_up(n, c) : 1;
 
-	return need + extra + 2;
+	return need + GT_LAYOUT_BOX_ROWS + extra + 2;
 }
 
 static void set_too_small(int cols, int rows, int ngpus, struct gt_layout *out)
@@ -117,120 +253,167 @@ static void set_too_small(int cols, int rows, int ngpus, struct gt_layout *out)
 	         rows, w, h);
 }
 
-/* Places GPU panels [first, first+n) on a grid of c columns x r rows of
- * panels h rows high, starting at row y0. */
-static void place_gpus(int cols, int y0, int first, int n, int c, int r, int h,
-                       enum gt_gpu_mode m, struct gt_rect *gpus)
+/* Proportional column edges: widths differ by one at most. */
+static int edge(int cols, int col, int c)
 {
-	for (int k = 0; k < n; k++) {
-		/* LINE is a table: fill down each column, like ls. */
-		int col = m == GT_GPU_LINE ? k / r : k % c;
-		int row = m == GT_GPU_LINE ? k % r : k / c;
-		/* Proportional column edges: no gaps, widths differ by <= 1. */
-		int x0 = (int)((long)col * cols / c);
-		int x1 = (int)((long)(col + 1) * cols / c);
+	return (int)((long)col * cols / c);
+}
 
-		gpus[first + k] =
-		    (struct gt_rect){x0, y0 + row * h, x1 - x0, h};
+/* Boxed panels [first, first+n), c columns, from row y0; returns the row
+ * below the last. */
+static int place_panels(int cols, int y0, int first, int n,
+                        const struct plan *p, struct gt_rect *gpus)
+{
+	int y = y0;
+	for (int row = 0; row < p->nr; row++) {
+		int h = p->h + (row < p->rem ? 1 : 0);
+		for (int col = 0; col < p->c; col++) {
+			int k = row * p->c + col;
+			if (k >= n)
+				break;
+			int x0 = edge(cols, col, p->c);
+			gpus[first + k] = (struct gt_rect){
+			    x0, y, edge(cols, col + 1, p->c) - x0, h};
+		}
+		y += h;
 	}
+	return y;
+}
+
+/* LINE rows [first, first+n) in c boxed columns of nr rows from y0 (boxed
+ * false: no frames, rows from y0 itself); returns the row below. */
+static int place_lines(int cols, int y0, int first, int n, int c, int nr,
+                       bool boxed, struct gt_layout *out)
+{
+	int b = boxed ? 1 : 0;
+	for (int col = 0; col < c; col++) {
+		int x0 = edge(cols, col, c), x1 = edge(cols, col + 1, c);
+		if (boxed && out->nframes < GT_LAYOUT_MAX_FRAMES)
+			out->frames[out->nframes++] =
+			    (struct gt_rect){x0, y0, x1 - x0, nr + 2};
+		for (int r = 0; r < nr; r++) {
+			int k = col * nr + r;
+			if (k < n)
+				out->gpus[first + k] = (struct gt_rect){
+				    x0 + b, y0 + b + r, x1 - x0 - 2 * b, 1};
+		}
+	}
+	return y0 + nr + 2 * b;
+}
+
+/* Not even one line per GPU fits: the window of GPUs that holds the
+ * selected one, scrolled no further than needed from where it was. */
+static void place_window(int cols, int body, int ngpus, int pmin,
+                         const struct gt_layout_opts *o, struct gt_layout *out)
+{
+	int c =
+	    clamp_int(cols / GT_LAYOUT_LINE_TILE_W, 1, GT_LAYOUT_MAX_FRAMES);
+	bool boxed = body >= 1 + GT_LAYOUT_BOX_ROWS;
+	int nr = boxed ? body - GT_LAYOUT_BOX_ROWS : body;
+	int n = nr * c;
+	int sel = clamp_int(o->selected_gpu, 0, ngpus - 1);
+	int first;
+
+	if (n > ngpus)
+		n = ngpus;
+	first = clamp_int(o->first_gpu_hint, sel - n + 1, sel);
+	first = clamp_int(first, 0, ngpus - n);
+	place_lines(cols, 1, first, n, c, nr, boxed, out);
+	out->mode = GT_GPU_LINE;
+	out->columns = c;
+	out->gpu_first = first;
+	out->gpu_count = n;
+	if (n < ngpus)
+		snprintf(out->message, sizeof(out->message),
+		         "GPUs %d-%d of %d; %dx%d shows all", first,
+		         first + n - 1, ngpus, cols,
+		         rows_for_lines(cols, ngpus, 0));
+	else if (o->show_processes)
+		snprintf(out->message, sizeof(out->message),
+		         "process table hidden; %dx%d shows it", cols,
+		         rows_for_lines(cols, ngpus, pmin));
+}
+
+static void reset(struct gt_layout *out, int ngpus)
+{
+	struct gt_rect *gpus = out->gpus;
+
+	memset(out, 0, sizeof(*out));
+	out->gpus = gpus;
+	out->mode = GT_GPU_LINE;
+	for (int i = 0; i < ngpus; i++)
+		gpus[i] = (struct gt_rect){0, 0, 0, 0};
 }
 
 int gt_layout_compute(int cols, int rows, int ngpus,
                       const struct gt_layout_opts *opts, struct gt_layout *out)
 {
 	struct gt_layout_opts o = {0};
-	struct gt_rect *gpus;
-	int body, proc_min, sel, nc = 1, nr = 1, n, first, h;
-	bool found = false, with_procs = false;
-	enum gt_gpu_mode mode = GT_GPU_LINE;
+	struct plan p;
 
 	if (!out || ngpus < 0 || (ngpus > 0 && !out->gpus))
 		return -1;
 	if (opts)
 		o = *opts;
-	gpus = out->gpus;
-	memset(out, 0, sizeof(*out));
-	out->gpus = gpus;
-	out->mode = GT_GPU_LINE;
-	for (int i = 0; i < ngpus; i++)
-		gpus[i] = (struct gt_rect){0, 0, 0, 0};
+	reset(out, ngpus);
 	cols = cols > 0 ? cols : 0;
 	rows = rows > 0 ? rows : 0;
-	proc_min =
-	    o.proc_min_rows > 0 ? o.proc_min_rows : GT_LAYOUT_PROC_MIN_ROWS;
 	if ((int)o.max_mode < GT_GPU_FULL || (int)o.max_mode > GT_GPU_LINE)
 		o.max_mode = GT_GPU_FULL;
-	sel = clamp_int(o.selected_gpu, 0, ngpus > 0 ? ngpus - 1 : 0);
-
 	if (cols < GT_LAYOUT_LINE_MIN_W || rows < GT_LAYOUT_MIN_ROWS) {
 		set_too_small(cols, rows, ngpus, out);
 		return 0;
 	}
 	out->title = (struct gt_rect){0, 0, cols, 1};
 	out->status = (struct gt_rect){0, rows - 1, cols, 1};
-	body = rows - 2;
+	int body = rows - 2;
+	int pmin =
+	    o.proc_min_rows > 0 ? o.proc_min_rows : GT_LAYOUT_PROC_MIN_ROWS;
+	int want = o.proc_rows > 0 ? (o.proc_rows > 2 ? o.proc_rows : 2) : body;
+	int tmin = o.proc_rows > 0 && want < pmin ? want : pmin;
+	/* Promised to the table before the GPUs get more than they must:
+	 * the rows it needs up to GT_LAYOUT_PROC_SHARE % of the body. */
+	int promise = clamp_int(body * GT_LAYOUT_PROC_SHARE / 100, tmin, want);
+	struct need q = {
+	    .cols = cols,
+	    .body = body,
+	    .n = ngpus,
+	    .tmin = promise,
+	    .want = want,
+	    .focus = o.table_focus,
+	};
 
 	if (ngpus == 0) {
-		if (o.show_processes && body >= proc_min)
+		if (o.show_processes && body >= tmin)
 			out->procs = (struct gt_rect){0, 1, cols, body};
 		return 0;
 	}
-
-	/* Biggest mode that fits with the process table, then without it:
-	 * the table goes before any GPU does. */
-	for (int pass = o.show_processes ? 0 : 1; pass < 2 && !found; pass++) {
-		int avail = body - (pass == 0 ? proc_min : 0);
-
-		for (int m = (int)o.max_mode; m <= GT_GPU_LINE && !found; m++) {
-			if (fit_mode((enum gt_gpu_mode)m, o.show_graphs, cols,
-			             avail, ngpus, &nc, &nr)) {
-				mode = (enum gt_gpu_mode)m;
-				found = true;
-				with_procs = pass == 0;
-			}
-		}
+	/* With the table's promised share, then its minimum, then without
+	 * it: the GPUs go compact or one line each before the table shrinks,
+	 * and the table goes before any GPU does. */
+	bool with = o.show_processes && choose(&q, &o, &p);
+	if (!with && o.show_processes && promise > tmin) {
+		q.tmin = tmin;
+		with = choose(&q, &o, &p);
 	}
-
-	h = mode_h(mode, o.show_graphs);
-	if (found) {
-		n = ngpus;
-		first = 0;
-		/* Spare rows grow FULL graphs: up to half the body when the
-		 * process table shows (it keeps the rest), else all of it. */
-		if (mode == GT_GPU_FULL && o.show_graphs) {
-			int area = with_procs ? body / 2 : body;
-
-			if (with_procs && area > body - proc_min)
-				area = body - proc_min;
-			if (area / nr > h)
-				h = area / nr;
+	if (!with) {
+		q.tmin = q.want = 0;
+		if (!choose(&q, &o, &p)) {
+			place_window(cols, body, ngpus, pmin, &o, out);
+			return 0;
 		}
-		if (with_procs)
-			out->procs = (struct gt_rect){0, 1 + nr * h, cols,
-			                              body - nr * h};
-		else if (o.show_processes)
+		if (o.show_processes)
 			snprintf(out->message, sizeof(out->message),
 			         "process table hidden; %dx%d shows it", cols,
-			         rows_for_lines(cols, ngpus, proc_min));
-	} else {
-		/* Not even one line per GPU fits: show the window of GPUs
-		 * that holds the selected one, scrolled no further than
-		 * needed from where it was (first_gpu_hint). */
-		nc = max_columns(GT_GPU_LINE, cols, ngpus);
-		n = body * nc;
-		nr = body;
-		first = clamp_int(o.first_gpu_hint, sel - n + 1, sel);
-		first = clamp_int(first, 0, ngpus - n);
-		snprintf(out->message, sizeof(out->message),
-		         "GPUs %d-%d of %d; %dx%d shows all", first,
-		         first + n - 1, ngpus, cols,
-		         rows_for_lines(cols, ngpus, 0));
+			         rows_for_lines(cols, ngpus, pmin));
 	}
-
-	place_gpus(cols, 1, first, n, nc, nr, h, mode, gpus);
-	out->mode = mode;
-	out->columns = nc;
-	out->gpu_first = first;
-	out->gpu_count = n;
+	int y = p.mode == GT_GPU_LINE
+	            ? place_lines(cols, 1, 0, ngpus, p.c, p.nr, true, out)
+	            : place_panels(cols, 1, 0, ngpus, &p, out->gpus);
+	if (with)
+		out->procs = (struct gt_rect){0, y, cols, rows - 1 - y};
+	out->mode = p.mode;
+	out->columns = p.c;
+	out->gpu_count = ngpus;
 	return 0;
 }

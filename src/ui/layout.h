@@ -2,18 +2,36 @@
 /*
  * layout.h - the dashboard's layout engine: one pure function from the
  * terminal size, the number of GPUs and a few options to the rectangles the
- * renderer draws into (title line, GPU panels, process table, status line).
+ * renderer draws into (title line, GPU panels, process table, status line),
+ * and one that splits a GPU panel into its graph and its lines of numbers.
  *
  * It owns every size decision, so that the drawing code never does layout
  * arithmetic of its own (the source of btop's resize bugs): a widget is told
  * its rectangle and must draw nothing outside it. No ncurses, no I/O, no
- * globals; cheap enough to call on every resize.
+ * globals; cheap enough to call on every frame.
  *
- * Screen, top to bottom: title (1 row), GPU panels (a grid), process table,
- * status (1 row). Degradation order when rows run out: FULL panels, then
- * COMPACT, then LINE; the process table is hidden before any GPU is; when
- * even LINE cannot show every GPU, a window of GPUs containing the selected
- * one is shown and `message` says which, and what size shows them all.
+ * Screen, top to bottom: title (1 row), GPU panels (a grid of boxes), the
+ * process table, status (1 row). Rows are allocated on purpose:
+ *   - every GPU panel is a box (its title in the top border), so panels
+ *     never touch; in LINE mode the GPUs are the rows of one boxed table
+ *     (its column names in the top border);
+ *   - a panel draws a graph only when it gets at least GT_LAYOUT_GRAPH_MIN
+ *     rows for it; a shorter panel is COMPACT (numbers only);
+ *   - the process table is promised the rows it needs (opts.proc_rows)
+ *     up to GT_LAYOUT_PROC_SHARE % of the screen, and the graphs take the
+ *     rest, so no blank band is left under a short table; with
+ *     opts.table_focus, or panels without graphs (COMPACT), the table
+ *     takes all it needs first and the panels keep only their minimum;
+ *   - panels tile the whole width, as many side by side as keeps each
+ *     near GT_LAYOUT_ASPECT times wider than tall, so a wider terminal
+ *     gives longer history rather than empty space.
+ * The mode is the biggest that shows every GPU with the table's promised
+ * rows (else its minimum, GT_LAYOUT_PROC_MIN_ROWS): FULL (graphs), then
+ * COMPACT or LINE (whichever leaves fewer blank rows, then fewer of the
+ * table's rows missing); the table is hidden before any
+ * GPU is; when even LINE cannot show every GPU, a window of GPUs holding
+ * the selected one is shown and `message` says which, and what size shows
+ * them all.
  */
 #ifndef GPUTOP_LAYOUT_H
 #define GPUTOP_LAYOUT_H
@@ -28,24 +46,29 @@ struct gt_rect {
 	int x, y, w, h;
 };
 
-/* Size thresholds (cells). A panel is never given less than its minimum.
- * FULL rows: name line, 3 graph rows, VRAM, temp+power, clocks/fans, PCIe;
- * without graphs the 3 graph rows go. TILE_W: panels of that mode are put
- * side by side only when each column gets at least this width, e.g. two
- * FULL columns from 160 terminal columns. */
+/* Sizes, in cells. A panel's rows: its box (top border with the title,
+ * bottom border), 2 to 4 lines of numbers (GT_LAYOUT_WIDE_W and wider
+ * inside: 2 hold them all), and, in FULL, the graphs (at least
+ * GT_LAYOUT_GRAPH_MIN rows). */
 enum {
-	GT_LAYOUT_FULL_MIN_W = 60,
-	GT_LAYOUT_FULL_MIN_H = 8,
-	GT_LAYOUT_FULL_NOGRAPH_H = 5,
-	GT_LAYOUT_FULL_TILE_W = 80,
+	GT_LAYOUT_BOX_ROWS = 2,
+	GT_LAYOUT_INFO_MIN = 2,
+	GT_LAYOUT_INFO_MAX = 4,
+	GT_LAYOUT_WIDE_W = 90,
+	GT_LAYOUT_GRAPH_MIN = 3,
+	GT_LAYOUT_COMPACT_H = GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MIN,
+	GT_LAYOUT_FULL_MIN_H = GT_LAYOUT_COMPACT_H + GT_LAYOUT_GRAPH_MIN,
+	GT_LAYOUT_FULL_MIN_W = 44,
 	GT_LAYOUT_COMPACT_MIN_W = 40,
-	GT_LAYOUT_COMPACT_H = 3,
-	GT_LAYOUT_COMPACT_TILE_W = 60,
 	GT_LAYOUT_LINE_MIN_W = 20,
-	GT_LAYOUT_LINE_H = 1,
-	GT_LAYOUT_LINE_TILE_W = 40,
-	GT_LAYOUT_MIN_ROWS = 3,      /* title + one GPU line + status */
-	GT_LAYOUT_PROC_MIN_ROWS = 6, /* header + 5 processes */
+	GT_LAYOUT_LINE_TILE_W = 60, /* LINE columns side by side: each this */
+	GT_LAYOUT_ASPECT = 6,       /* a FULL panel's width per row, aimed at */
+	GT_LAYOUT_MIN_ROWS = 3,     /* title + one GPU line + status */
+	GT_LAYOUT_PROC_MIN_ROWS = 4, /* header + 3 processes */
+	GT_LAYOUT_PROC_SHARE = 40,   /* % of the rows under the title that
+	                                the table is promised, if it needs
+	                                them, before the GPUs get more */
+	GT_LAYOUT_MAX_FRAMES = 8,    /* LINE table columns */
 };
 
 /* Zero-initialised options are valid: processes and graphs off, any mode,
@@ -59,6 +82,11 @@ struct gt_layout_opts {
 	int first_gpu_hint; /* previous gpu_first: the window only scrolls
 	                       as far as needed to show selected_gpu */
 	int proc_min_rows;  /* incl. header; 0 = GT_LAYOUT_PROC_MIN_ROWS */
+	int proc_rows;      /* rows the table needs: header + processes (at
+	                       least 2: "no processes" is a row); 0 = not
+	                       known, as many as it can get */
+	bool table_focus;   /* the user is in the table: it gets its rows
+	                       before the graphs get more than 3 */
 };
 
 struct gt_layout {
@@ -67,29 +95,57 @@ struct gt_layout {
 	                          `message`; the whole screen if too_small */
 	struct gt_rect procs;  /* process table incl. its header row */
 	enum gt_gpu_mode mode;
-	int columns;              /* GPU panels side by side */
+	int columns; /* GPU panels (or LINE columns) side by side */
 	int gpu_first, gpu_count; /* GPUs shown: [gpu_first, +gpu_count) */
-	struct gt_rect *gpus;     /* caller's array of ngpus; not shown: {0} */
-	bool too_small;           /* no GPU fits: only `status` is set, holding
-	                             `message` (btop's "too small" screen) */
-	char message[96];         /* "" or what is hidden and, always last as
-	                             "; WxH shows ...", a size that shows it:
-	                             "GPUs 5-12 of 16; 60x18 shows all" (GPU
-	                             indexes as on the panels, from 0) */
+	struct gt_rect *gpus;     /* caller's array of ngpus; not shown: {0}.
+	                             FULL, COMPACT: the panel's box; LINE: the
+	                             GPU's row inside a frame */
+	struct gt_rect frames[GT_LAYOUT_MAX_FRAMES]; /* LINE: the table's
+	                             boxes, one per column, the column names
+	                             in the top border; else none */
+	int nframes;
+	bool too_small;   /* no GPU fits: only `status` is set, holding
+	                     `message` (btop's "too small" screen) */
+	char message[96]; /* "" or what is hidden and, always last as
+	                     "; WxH shows ...", a size that shows it:
+	                     "GPUs 5-12 of 16; 60x18 shows all" (GPU
+	                     indexes as on the panels, from 0) */
 };
 
 /*
  * Lays out a cols x rows terminal for ngpus GPUs (opts NULL: all zero).
  * The caller sets out->gpus to an array of ngpus rectangles (may be NULL
- * if ngpus == 0); every other field of *out is overwritten. FULL and
- * COMPACT panels are placed in reading order (row by row), LINE panels
- * down each column. All shown panels have the same height: FULL panels
- * with graphs grow into spare rows (up to half of them while the process
- * table shows), the other modes keep their height and the process table
- * takes every row below the panels. Returns 0, or -1 if out is NULL,
- * ngpus < 0, or out->gpus is NULL with ngpus > 0.
+ * if ngpus == 0); every other field of *out is overwritten. Panels are
+ * placed in reading order (row by row), LINE rows down each column.
+ * Panel heights differ by one row at most. Returns 0, or -1 if out is
+ * NULL, ngpus < 0, or out->gpus is NULL with ngpus > 0.
  */
 int gt_layout_compute(int cols, int rows, int ngpus,
                       const struct gt_layout_opts *opts, struct gt_layout *out);
+
+/* Lines of numbers a panel needs to show them all at inner width w
+ * (inside its box): 2 from GT_LAYOUT_WIDE_W, else 4. */
+int gt_layout_info_need(int inner_w);
+
+/* The parts of one GPU panel, from its box. */
+struct gt_panel_parts {
+	struct gt_rect inner; /* inside the border */
+	struct gt_rect graph; /* the history graphs (gpugraph.h); {0}: none */
+	struct gt_rect info;  /* the lines of numbers, under the graph */
+	int info_lines;       /* info.h: 1 (a tiny box) to 4 */
+	bool wide;            /* two lines at GT_LAYOUT_WIDE_W or wider:
+	                         four meters to a line */
+};
+
+/*
+ * Splits a panel box: a graph (FULL only, and only when at least
+ * GT_LAYOUT_GRAPH_MIN rows are left for it after GT_LAYOUT_INFO_MIN lines)
+ * on top, the lines of numbers below. Rows beyond the graph's minimum go
+ * first to its time axis (one row), then to the lines of numbers it still
+ * lacks, then to the graph. A box too small for its border gives inner
+ * {0} and nothing else.
+ */
+void gt_layout_panel_parts(struct gt_rect box, enum gt_gpu_mode mode,
+                           struct gt_panel_parts *out);
 
 #endif

@@ -19,8 +19,34 @@ void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind)
 	ov->kind = kind;
 	ov->choice = 0;
 	ov->scroll = 0;
+	ov->scroll_max = 0;
+	ov->page = 1;
 	if (kind != GT_OVERLAY_FILTER)
 		ov->input[0] = '\0';
+}
+
+/* A key that scrolls a help or why N/A window; false for other keys. */
+static bool scroll_key(struct gt_overlay *ov, int ch)
+{
+	int page = ov->page > 1 ? ov->page : 1;
+	int to;
+
+	if (ch == KEY_DOWN || ch == 'j')
+		to = ov->scroll + 1;
+	else if (ch == KEY_UP || ch == 'k')
+		to = ov->scroll - 1;
+	else if (ch == KEY_NPAGE || ch == ' ')
+		to = ov->scroll + page;
+	else if (ch == KEY_PPAGE)
+		to = ov->scroll - page;
+	else if (ch == KEY_HOME || ch == 'g')
+		to = 0;
+	else if (ch == KEY_END || ch == 'G')
+		to = ov->scroll_max;
+	else
+		return false;
+	ov->scroll = to < 0 ? 0 : to > ov->scroll_max ? ov->scroll_max : to;
+	return true;
 }
 
 enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
@@ -32,13 +58,10 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 		return GT_OVERLAY_NOT_CONSUMED;
 	case GT_OVERLAY_HELP:
 	case GT_OVERLAY_EXPLAIN:
-		if (ch == KEY_DOWN || ch == 'j')
-			ov->scroll++;
-		else if ((ch == KEY_UP || ch == 'k') && ov->scroll > 0)
-			ov->scroll--;
-		else if (ch == 27 || ch == 'q' || ch == '?' || ch == 'h' ||
-		         ch == 'e' || ch == KEY_F(1) || ch == '\n' ||
-		         ch == '\r')
+		if (scroll_key(ov, ch))
+			return GT_OVERLAY_CONSUMED;
+		if (ch == 27 || ch == 'q' || ch == '?' || ch == 'h' ||
+		    ch == 'e' || ch == KEY_F(1) || ch == '\n' || ch == '\r')
 			ov->kind = GT_OVERLAY_NONE;
 		else if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 			return GT_OVERLAY_NOT_CONSUMED;
@@ -121,8 +144,36 @@ struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
 	return inner;
 }
 
-static void draw_lines(WINDOW *w, const char *const *lines, int n, int scroll,
-                       const char *title, const struct gt_overlay_ctx *ctx)
+/* Where a scrolled window has more lines: "N more above: Up PgUp" at
+ * the top border's right end (the title is at its left), "N more below:
+ * Down PgDn" at the bottom's, each only where it fits whole. */
+static void draw_more(WINDOW *w, struct gt_rect in, int above, int below,
+                      int title_cells, int attr)
+{
+	char buf[64];
+	struct gt_rect top = {in.x, in.y - 1, in.w, 1};
+	struct gt_rect bottom = {in.x, in.y + in.h, in.w, 1};
+	if (above > 0) {
+		int n = snprintf(buf, sizeof(buf), " %d more above: Up PgUp ",
+		                 above);
+		if (n + title_cells + 1 <= in.w)
+			gt_paint_put(w, top, 0, in.w - n, attr, buf);
+	}
+	if (below > 0) {
+		int n = snprintf(buf, sizeof(buf), " %d more below: Down PgDn ",
+		                 below);
+		if (n > in.w)
+			n = snprintf(buf, sizeof(buf), " %d more ", below);
+		if (n <= in.w)
+			gt_paint_put(w, bottom, 0, in.w - n, attr, buf);
+	}
+}
+
+/* Lines in a box; ov (NULL: not scrolled) gets the scroll kept within
+ * them and the page size. */
+static void draw_lines(WINDOW *w, const char *const *lines, int n,
+                       struct gt_overlay *ov, const char *title,
+                       const struct gt_overlay_ctx *ctx)
 {
 	int rows, cols;
 	getmaxyx(w, rows, cols);
@@ -130,14 +181,23 @@ static void draw_lines(WINDOW *w, const char *const *lines, int n, int scroll,
 	for (int i = 0; i < n; i++)
 		if (gt_paint_cells(lines[i]) > bw)
 			bw = gt_paint_cells(lines[i]);
-	struct gt_rect in = gt_overlay_box(w, bw + 4 < cols ? bw + 4 : cols,
-	                                   n + 2 < rows ? n + 2 : rows,
-	                                   ctx->pal->role[GT_ROLE_MAIN], title);
-	if (scroll > n - in.h)
-		scroll = n - in.h > 0 ? n - in.h : 0;
+	int attr = ctx->pal->role[GT_ROLE_MAIN];
+	struct gt_rect in =
+	    gt_overlay_box(w, bw + 4 < cols ? bw + 4 : cols,
+	                   n + 2 < rows ? n + 2 : rows, attr, title);
+	int scroll = 0;
+	if (ov && in.h > 0) {
+		ov->scroll_max = n - in.h > 0 ? n - in.h : 0;
+		ov->page = in.h > 1 ? in.h - 1 : 1;
+		if (ov->scroll > ov->scroll_max)
+			ov->scroll = ov->scroll_max;
+		scroll = ov->scroll;
+	}
 	for (int i = 0; i < in.h && scroll + i < n; i++)
-		gt_paint_put(w, in, i, 0, ctx->pal->role[GT_ROLE_MAIN],
-		             lines[scroll + i]);
+		gt_paint_put(w, in, i, 0, attr, lines[scroll + i]);
+	if (in.h > 0 && in.y > 0)
+		draw_more(w, in, scroll, n - scroll - in.h,
+		          gt_paint_cells(title), attr | A_BOLD);
 }
 
 /* The explanation as lines, wrapped to a width, before it is drawn. */
@@ -399,7 +459,7 @@ static void explain_process(struct explain *ex, const struct gt_view *v,
 
 /* Every unavailable value of the selected GPU and of the selected
  * process, grouped by reason, each reason with what can be done. */
-static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
+static void draw_explain(WINDOW *w, struct gt_overlay *ov,
                          const struct gt_overlay_ctx *ctx)
 {
 	static struct explain ex; /* 40 KB: not on the stack; UI thread only */
@@ -427,10 +487,10 @@ static void draw_explain(WINDOW *w, const struct gt_overlay *ov,
 	const char *lines[EXPLAIN_LINES];
 	for (int i = 0; i < ex.n; i++)
 		lines[i] = ex.line[i];
-	draw_lines(w, lines, ex.n, ov->scroll, " Why N/A (Esc closes) ", ctx);
+	draw_lines(w, lines, ex.n, ov, " Why N/A (Esc closes) ", ctx);
 }
 
-void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
+void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
                      const struct gt_overlay_ctx *ctx)
 {
 	char buf[256], sig[16];
@@ -440,8 +500,7 @@ void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
 	case GT_OVERLAY_FILTER: /* drawn in the status line */
 		return;
 	case GT_OVERLAY_HELP:
-		draw_lines(w, ctx->help, ctx->nhelp, ov->scroll,
-		           " gputop help ", ctx);
+		draw_lines(w, ctx->help, ctx->nhelp, ov, " gputop help ", ctx);
 		return;
 	case GT_OVERLAY_EXPLAIN:
 		draw_explain(w, ov, ctx);
@@ -458,7 +517,7 @@ void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
 		}
 		lines[n++] = "";
 		lines[n++] = "Enter chooses, Esc cancels";
-		draw_lines(w, lines, n, 0, " Send a signal ", ctx);
+		draw_lines(w, lines, n, NULL, " Send a signal ", ctx);
 		return;
 	}
 	case GT_OVERLAY_CONFIRM: {
@@ -471,7 +530,7 @@ void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
 		         gt_proctable_signal_name(ov->signal, sig, sizeof(sig)),
 		         p->pid, name);
 		const char *lines[1] = {buf};
-		draw_lines(w, lines, 1, 0, " Confirm ", ctx);
+		draw_lines(w, lines, 1, NULL, " Confirm ", ctx);
 		return;
 	}
 	}

@@ -38,7 +38,11 @@ struct gt_overlay {
 	char input[128];
 	int choice; /* signal menu row */
 	int signal; /* the chosen signal, for CONFIRM */
+	/* Help and why N/A: the first line shown; as the last frame drew
+	 * it, the largest that leaves no blank at the end and the rows a
+	 * page moves (the keys keep the scroll within them). */
 	int scroll;
+	int scroll_max, page;
 };
 
 struct gt_overlay_ctx {
@@ -62,8 +66,13 @@ struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
                               const char *title);
 
 void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind);
+/* Help and why N/A scroll with Up Down j k, PgUp PgDn Space, Home End g
+ * G, within what the last draw showed. */
 enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch);
-void gt_overlay_draw(WINDOW *w, const struct gt_overlay *ov,
+/* Draws the open overlay; a help or why N/A longer than the screen says on
+ * its border how many lines are above and below and which keys show them.
+ * Keeps ov's scroll within what it drew (scroll_max, page). */
+void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
                      const struct gt_overlay_ctx *ctx);
 
 #endif

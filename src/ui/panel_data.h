@@ -10,6 +10,7 @@
 #define GPUTOP_PANEL_DATA_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config/display.h"
 #include "core/model.h"
@@ -22,7 +23,14 @@ struct gt_panel_data {
 	const struct gt_history *hist;
 	const struct gt_palette *pal;
 	enum gt_glyphs glyphs;
-	double seconds_per_sample;
+	/* The graphs' time grid: one sample column is col_ns long (the
+	 * sampling interval in force) and the newest ends at end_ns
+	 * (CLOCK_MONOTONIC). col_ns 0: no graph, no time axis. */
+	uint64_t col_ns;
+	uint64_t end_ns;
+	/* A change made by gputop that is in force ("LIMIT 382 W", "FAN
+	 * CURVE"); NULL or "" when none. */
+	const char *changed;
 	bool selected;
 	bool fahrenheit;
 	bool stale;      /* no new sample for several intervals */

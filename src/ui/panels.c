@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * panels.c - GPU panels (FULL, COMPACT, LINE; see panels.h). Names come
- * from the devices: they are escaped before they reach the terminal.
+ * panels.c - GPU panels (see panels.h): the texts they share (units,
+ * temperatures, names, badges), the panel box with its title and badges,
+ * and the panel as a whole. The lines of numbers are panels_info.c's, LINE
+ * rows panels_line.c's. Names come from the devices: they are escaped
+ * before they reach the terminal.
  */
 #include "ui/panels.h"
 
-#include <math.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/text.h"
 #include "ui/gpugraph.h"
-#include "ui/graph.h"
 #include "ui/paint.h"
+#include "ui/panels_priv.h"
+
+/* ---- units --------------------------------------------------------- */
 
 void gt_panels_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
                         bool fahrenheit)
@@ -26,78 +31,140 @@ void gt_panels_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
 		snprintf(buf, len, "%.0f\u00b0C", (double)mc->v / 1000.0);
 }
 
-static void fmt_bytes(char *buf, size_t len, int64_t b)
+void gt_panels_fmt_mem(char *buf, size_t len, const struct gt_val *used,
+                       const struct gt_val *total)
 {
-	double v = (double)b;
-	if (v >= 1024.0 * 1024 * 1024)
-		snprintf(buf, len, "%.1fG", v / (1024.0 * 1024 * 1024));
+	const double gib = 1024.0 * 1024 * 1024, mib = 1024.0 * 1024;
+
+	if (!gt_val_ok(used) || !gt_val_ok(total)) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	double u = (double)used->v, t = (double)total->v;
+	if (t >= gib)
+		snprintf(buf, len, "%.1f/%.1f GiB", u / gib, t / gib);
 	else
-		snprintf(buf, len, "%.0fM", v / (1024.0 * 1024));
+		snprintf(buf, len, "%.0f/%.0f MiB", u / mib, t / mib);
 }
 
-static void fmt_rate(char *buf, size_t len, const struct gt_val *v)
+void gt_panels_fmt_rate(char *buf, size_t len, const struct gt_val *v)
 {
 	if (!gt_val_ok(v)) {
 		snprintf(buf, len, "N/A");
 		return;
 	}
 	double x = (double)v->v;
-	if (x >= 1e9)
-		snprintf(buf, len, "%.1fGB/s", x / 1e9);
-	else if (x >= 1e6)
-		snprintf(buf, len, "%.1fMB/s", x / 1e6);
+	if (x >= 1024.0 * 1024 * 1024)
+		snprintf(buf, len, "%.1f GiB/s", x / (1024.0 * 1024 * 1024));
+	else if (x >= 1024.0 * 1024)
+		snprintf(buf, len, "%.1f MiB/s", x / (1024.0 * 1024));
 	else
-		snprintf(buf, len, "%.0fkB/s", x / 1e3);
+		snprintf(buf, len, "%.0f KiB/s", x / 1024.0);
 }
 
-static double frac(const struct gt_val *a, const struct gt_val *b)
+void gt_panels_fmt_power(char *buf, size_t len, const struct gt_sample *s)
 {
-	if (!gt_val_ok(a) || !gt_val_ok(b) || b->v <= 0)
-		return NAN;
-	return (double)a->v / (double)b->v;
+	const struct gt_val *draw = &s->f[GT_F_POWER_DRAW];
+	const struct gt_val *lim = &s->f[GT_F_POWER_ENFORCED];
+	if (!gt_val_ok(draw))
+		snprintf(buf, len, "N/A");
+	else if (gt_val_ok(lim))
+		snprintf(buf, len, "%.0f/%.0f W", (double)draw->v / 1000,
+		         (double)lim->v / 1000);
+	else
+		snprintf(buf, len, "%.0f W", (double)draw->v / 1000);
 }
 
-/* "label [meter] text" in w cells from column col; returns cells used.
- * mark (a fraction, NaN for none) puts a tick in the meter's empty part,
- * e.g. where the temperature would slow the GPU down. */
-static int meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
-                 const struct gt_panel_data *d, const char *label, double f,
-                 int bar_attr, const char *text, int text_attr, double mark)
+const struct gt_val *gt_panels_mem_total(const struct gt_panel_data *d)
 {
-	char bar[256];
-	int x = col;
-	int mw = w - gt_paint_cells(label) - gt_paint_cells(text) - 2;
-	x += gt_paint_put(win, r, row, x, d->pal->role[GT_ROLE_GRAPH_TEXT],
-	                  label);
-	if (mw >= 3) {
-		int filled = gt_graph_meter(isnan(f) ? 0 : f, mw, d->glyphs,
-		                            bar, sizeof(bar));
-		x += gt_paint_put(win, r, row, x + 1,
-		                  isnan(f) ? d->pal->role[GT_ROLE_INACTIVE]
-		                           : bar_attr,
-		                  bar) +
-		     1;
-		int mx = isnan(mark) || mark <= 0 || mark >= 1
-		             ? -1
-		             : (int)(mark * mw);
-		if (mx >= filled && mx < mw)
-			gt_paint_put(win, r, row, x - mw + mx,
-			             d->pal->role[GT_ROLE_INACTIVE],
-			             d->glyphs == GT_GLYPHS_ASCII ? "|"
-			                                          : "\u2502");
+	return gt_val_ok(&d->s->f[GT_F_MEM_TOTAL]) ? &d->s->f[GT_F_MEM_TOTAL]
+	                                           : &d->st->f[GT_S_VRAM_TOTAL];
+}
+
+bool gt_panels_pcie_degraded(const struct gt_panel_data *d)
+{
+	const struct gt_val *g = &d->s->f[GT_F_PCIE_GEN];
+	const struct gt_val *w = &d->s->f[GT_F_PCIE_WIDTH];
+	const struct gt_val *mg = &d->st->f[GT_S_PCIE_MAX_GEN];
+	const struct gt_val *mw = &d->st->f[GT_S_PCIE_MAX_WIDTH];
+
+	return gt_val_ok(g) && gt_val_ok(w) && gt_val_ok(mg) && gt_val_ok(mw) &&
+	       (g->v < mg->v || w->v < mw->v);
+}
+
+/* ---- temperatures -------------------------------------------------- */
+
+/* The temperature that counts as "at slowdown": the slowdown threshold,
+ * else a little below shutdown; 0 when neither is known. */
+static int64_t slow_mc(const struct gt_val *slow, const struct gt_val *shut)
+{
+	if (gt_val_ok(slow) && slow->v > 0)
+		return slow->v;
+	if (gt_val_ok(shut) && shut->v > 5000)
+		return shut->v - 5000;
+	return 0;
+}
+
+enum gt_panels_temp_level gt_panels_temp_level(const struct gt_val *t,
+                                               const struct gt_val *slow,
+                                               const struct gt_val *shut)
+{
+	if (!gt_val_ok(t))
+		return GT_TEMP_UNKNOWN;
+	int64_t lim = slow_mc(slow, shut);
+	if ((lim && t->v >= lim) ||
+	    (gt_val_ok(shut) && shut->v > 0 && t->v >= shut->v))
+		return GT_TEMP_HOT;
+	if (lim && t->v >= lim - GT_TEMP_WARM_MARGIN_MC)
+		return GT_TEMP_WARM;
+	return GT_TEMP_NORMAL;
+}
+
+int gt_panels_temp_attr(const struct gt_panel_data *d)
+{
+	switch (gt_panels_temp_level(&d->s->f[GT_F_TEMP_GPU],
+	                             &d->st->f[GT_S_TEMP_SLOWDOWN],
+	                             &d->st->f[GT_S_TEMP_SHUTDOWN])) {
+	case GT_TEMP_WARM:
+		return d->pal->role[GT_ROLE_WARN];
+	case GT_TEMP_HOT:
+		return d->pal->role[GT_ROLE_THROTTLE];
+	case GT_TEMP_NORMAL:
+	case GT_TEMP_UNKNOWN:
+		break;
 	}
-	x += gt_paint_put(win, r, row, x + 1, text_attr, text) + 1;
-	return x - col;
+	return d->pal->role[GT_ROLE_MAIN];
 }
 
-static int grad_meter(WINDOW *win, struct gt_rect r, int row, int col, int w,
-                      const struct gt_panel_data *d, const char *label,
-                      double f, enum gt_gradient g, const char *text)
+/* Thresholds that are N/A are left out (`e` explains them). */
+void gt_panels_temp_text(char *buf, size_t len, const struct gt_panel_data *d,
+                         int room)
 {
-	return meter(win, r, row, col, w, d, label, f,
-	             gt_palette_grad(d->pal, g, isnan(f) ? 0 : f), text,
-	             d->pal->role[GT_ROLE_MAIN], NAN);
+	char t[24], slow[24], shut[24];
+	const struct gt_val *vs = &d->st->f[GT_S_TEMP_SLOWDOWN];
+	const struct gt_val *vh = &d->st->f[GT_S_TEMP_SHUTDOWN];
+	gt_panels_fmt_temp(t, sizeof(t), &d->s->f[GT_F_TEMP_GPU],
+	                   d->fahrenheit);
+	gt_panels_fmt_temp(slow, sizeof(slow), vs, d->fahrenheit);
+	gt_panels_fmt_temp(shut, sizeof(shut), vh, d->fahrenheit);
+	bool ks = gt_val_ok(vs), kh = gt_val_ok(vh);
+	snprintf(buf, len, "%s%s%s%s%s", t, ks ? "  slow " : "", ks ? slow : "",
+	         kh ? "  shut " : "", kh ? shut : "");
+	if (gt_paint_cells(buf) <= room)
+		return;
+	snprintf(buf, len, "%s%s%s%s%s", t, ks ? " slow " : "", ks ? slow : "",
+	         kh ? " shut " : "", kh ? shut : "");
+	if (gt_paint_cells(buf) <= room)
+		return;
+	if (ks || kh)
+		snprintf(buf, len, "%s (%s %s)", t, ks ? "slow" : "shut",
+		         ks ? slow : shut);
+	if (gt_paint_cells(buf) <= room)
+		return;
+	snprintf(buf, len, "%s", t);
 }
+
+/* ---- badges -------------------------------------------------------- */
 
 /* Short badge names, for panels too narrow for the long ones. */
 static const char *throttle_short(unsigned bit)
@@ -156,473 +223,313 @@ int gt_panels_throttle_badges(char *buf, size_t len, const struct gt_sample *s,
 	return n;
 }
 
-/* "[0] NVIDIA H100 80GB HBM3  nvidia 590.48.01  0000:18:00.0" + state and
- * throttle badges. Badges go at the right end; what gives way when the row
- * is short, in order: badge names shrink, the driver goes, the PCI id goes,
- * then the GPU name is cut (its index stays) and the badges are clipped.
- * Nothing is drawn over anything else. */
-static void name_line(WINDOW *win, struct gt_rect r, int row,
-                      const struct gt_panel_data *d, bool details)
+static const char *state_text(const struct gt_panel_data *d, bool *warn)
 {
-	char name[GT_STR_NAME * 4], head[GT_STR_NAME * 4 + 128];
-	char det[3][160] = {"", "", ""}, bl[192], bs[192];
-	const struct gt_static *st = d->st;
-	const char *state = d->s->state == GT_DEV_LOST     ? " LOST "
-	                    : d->s->state == GT_DEV_ASLEEP ? " ASLEEP "
-	                    : d->stale                     ? " STALE "
-	                    : d->no_data                   ? " NO DATA "
-	                                                   : NULL;
+	*warn = true;
+	if (d->s->state == GT_DEV_LOST)
+		return "LOST";
+	*warn = false;
+	if (d->s->state == GT_DEV_ASLEEP)
+		return "ASLEEP";
+	if (d->stale)
+		return "STALE";
+	if (d->no_data)
+		return "NO DATA";
+	return NULL;
+}
 
-	gt_text_escape(name, sizeof(name), st->name, strlen(st->name));
-	snprintf(head, sizeof(head), "%s[%u] %s", d->selected ? ">" : " ",
-	         st->index, name[0] ? name : "(unnamed GPU)");
-	int hw = gt_paint_cells(head) + (st->demo ? 7 : 0) +
-	         (state ? (int)strlen(state) + 1 : 0);
-	if (details) {
-		snprintf(det[0], sizeof(det[0]), "  %s %s  %s", st->driver,
-		         st->driver_version, st->pci_bus_id);
-		snprintf(det[1], sizeof(det[1]), "  %s", st->pci_bus_id);
-	}
-	int wl = gt_panels_throttle_badges(bl, sizeof(bl), d->s, false, -1);
-	int ws = gt_panels_throttle_badges(bs, sizeof(bs), d->s, true, -1);
-	const char *badge = NULL, *dtext = "";
-	for (int k = 0; k < 6 && !badge; k++) {
-		const char *dt = det[k / 2];
-		int need = hw + gt_paint_cells(dt);
-		int bw = wl == 0 ? 0 : k % 2 ? ws : wl;
-		if (need + (bw ? bw + 1 : 0) <= r.w) {
-			dtext = dt;
-			badge = bw ? (k % 2 ? bs : bl) : "";
-		}
-	}
-	int left_w = r.w;
-	if (!badge) {
-		/* Not even short badges fit beside the name: cut the name,
-		 * keeping its index, and show the badges that fit. */
-		left_w = ws ? r.w - ws - 1 : r.w;
-		if (left_w < 6)
-			left_w = 6;
-		gt_panels_throttle_badges(bs, sizeof(bs), d->s, true,
-		                          r.w - left_w - 1);
-		badge = bs;
-	}
-	struct gt_rect lr = {r.x, r.y, left_w < r.w ? left_w : r.w, r.h};
-	int x = gt_paint_put(win, lr, row, 0,
-	                     d->selected ? d->pal->role[GT_ROLE_SELECTED]
-	                                 : d->pal->role[GT_ROLE_TITLE],
-	                     head);
-	if (st->demo)
-		x += gt_paint_put(win, lr, row, x + 1,
-		                  d->pal->role[GT_ROLE_DEMO], " DEMO ") +
-		     1;
+int gt_panels_badge_list(const struct gt_panel_data *d, bool short_names,
+                         struct gt_panels_badge *out, int max)
+{
+	const struct gt_sample *s = d->s;
+	const int *role = d->pal->role;
+	int n = 0;
+	bool warn;
+	const char *state = state_text(d, &warn);
+
+#define ADD(attr_, ...)                                                        \
+	do {                                                                   \
+		if (n < max) {                                                 \
+			snprintf(out[n].text, sizeof(out[n].text),             \
+			         __VA_ARGS__);                                 \
+			out[n++].attr = (attr_);                               \
+		}                                                              \
+	} while (0)
 	if (state)
-		x += gt_paint_put(win, lr, row, x + 1,
-		                  d->pal->role[GT_ROLE_WARN], state) +
-		     1;
-	x += gt_paint_put(win, lr, row, x, d->pal->role[GT_ROLE_INACTIVE],
-	                  dtext);
-	if (badge[0]) {
-		int bw = gt_paint_cells(badge);
-		int col = r.w - bw > x + 1 ? r.w - bw : x + 1;
-		gt_paint_put(win, r, row, col, d->pal->role[GT_ROLE_THROTTLE],
-		             badge);
+		ADD(warn ? role[GT_ROLE_WARN] : role[GT_ROLE_STALE], "%s",
+		    state);
+	if (d->changed && d->changed[0])
+		ADD(role[GT_ROLE_HI], "%.32s", d->changed);
+	if (gt_panels_pcie_degraded(d)) {
+		long long g = s->f[GT_F_PCIE_GEN].v,
+		          w = s->f[GT_F_PCIE_WIDTH].v;
+		if (short_names)
+			ADD(role[GT_ROLE_WARN], "PCIe %lldx%lld", g, w);
+		else
+			ADD(role[GT_ROLE_WARN], "PCIe %lldx%lld of %lldx%lld",
+			    g, w, (long long)d->st->f[GT_S_PCIE_MAX_GEN].v,
+			    (long long)d->st->f[GT_S_PCIE_MAX_WIDTH].v);
 	}
+	const struct gt_val *t = &s->f[GT_F_THROTTLE];
+	for (unsigned bit = 1; gt_val_ok(t) && bit <= GT_THR_OTHER; bit <<= 1) {
+		const char *name = gt_throttle_name(bit);
+		if (!(t->v & bit) || !name || !(bit & GT_THR_ACTIVE_MASK))
+			continue;
+		ADD(role[GT_ROLE_THROTTLE], "%s",
+		    short_names ? throttle_short(bit) : name);
+	}
+#undef ADD
+	return n;
 }
 
-static void pcie_text(char *buf, size_t len, const struct gt_panel_data *d,
-                      bool *degraded)
+int gt_panels_draw_badges(WINDOW *w, struct gt_rect r, int row, int left,
+                          int right, const struct gt_panels_badge *b, int n,
+                          int sep, int plus_attr)
 {
-	const struct gt_sample *s = d->s;
-	const struct gt_static *st = d->st;
-	*degraded = false;
-	if (!gt_val_ok(&s->f[GT_F_PCIE_GEN]) ||
-	    !gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
-		snprintf(buf, len, "PCIe N/A");
-		return;
-	}
-	char tx[24], rx[24];
-	fmt_rate(tx, sizeof(tx), &s->f[GT_F_PCIE_TX]);
-	fmt_rate(rx, sizeof(rx), &s->f[GT_F_PCIE_RX]);
-	if (gt_val_ok(&st->f[GT_S_PCIE_MAX_GEN]) &&
-	    gt_val_ok(&st->f[GT_S_PCIE_MAX_WIDTH])) {
-		*degraded =
-		    s->f[GT_F_PCIE_GEN].v < st->f[GT_S_PCIE_MAX_GEN].v ||
-		    s->f[GT_F_PCIE_WIDTH].v < st->f[GT_S_PCIE_MAX_WIDTH].v;
-		snprintf(buf, len, "PCIe %lldx%lld/%lldx%lld TX %s RX %s",
-		         (long long)s->f[GT_F_PCIE_GEN].v,
-		         (long long)s->f[GT_F_PCIE_WIDTH].v,
-		         (long long)st->f[GT_S_PCIE_MAX_GEN].v,
-		         (long long)st->f[GT_S_PCIE_MAX_WIDTH].v, tx, rx);
-	} else {
-		snprintf(buf, len, "PCIe %lldx%lld TX %s RX %s",
-		         (long long)s->f[GT_F_PCIE_GEN].v,
-		         (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
-	}
-}
+	bool take[GT_PANELS_MAX_BADGES] = {false};
+	int used = 0, nt = 0;
 
-static void clock_text(char *buf, size_t len, const struct gt_panel_data *d)
-{
-	const struct gt_sample *s = d->s;
-	char fan[64] = "";
-	char g[16] = "N/A", m[16] = "N/A";
-
-	if (gt_val_ok(&s->f[GT_F_CLK_GRAPHICS]))
-		snprintf(g, sizeof(g), "%lld",
-		         (long long)s->f[GT_F_CLK_GRAPHICS].v);
-	if (gt_val_ok(&s->f[GT_F_CLK_MEM]))
-		snprintf(m, sizeof(m), "%lld", (long long)s->f[GT_F_CLK_MEM].v);
-	if (s->fan_count) {
-		const struct gt_val *pct = &s->f[GT_F_FAN_PERCENT0];
-		const struct gt_val *rpm = &s->f[GT_F_FAN_RPM0];
-		if (gt_val_ok(pct) && gt_val_ok(rpm))
-			snprintf(fan, sizeof(fan), "  FAN %.0f%% %lldrpm",
-			         (double)pct->v / 100, (long long)rpm->v);
-		else if (gt_val_ok(pct))
-			snprintf(fan, sizeof(fan), "  FAN %.0f%%",
-			         (double)pct->v / 100);
-		else if (gt_val_ok(rpm))
-			snprintf(fan, sizeof(fan), "  FAN %lldrpm",
-			         (long long)rpm->v);
-		if (s->fan_count > 1 && fan[0]) {
-			size_t n = strlen(fan);
-			snprintf(fan + n, sizeof(fan) - n, " x%u",
-			         s->fan_count);
+	if (n > GT_PANELS_MAX_BADGES)
+		n = GT_PANELS_MAX_BADGES;
+	/* Most important first, whole badges only; room is kept for the
+	 * "+" as long as some badge is left out. */
+	for (int i = 0; i < n; i++) {
+		int k = gt_paint_cells(b[i].text) + (nt ? sep : 0);
+		int plus = i < n - 1 ? 1 + sep : 0;
+		if (used + k + plus <= right - left) {
+			take[i] = true;
+			used += k;
+			nt++;
+		} else {
+			break; /* keep the order of importance: no skipping */
 		}
 	}
-	char gmax[16] = "", mmax[16] = "";
-	if (gt_val_ok(&d->st->f[GT_S_CLK_GRAPHICS_MAX]))
-		snprintf(gmax, sizeof(gmax), "/%lld",
-		         (long long)d->st->f[GT_S_CLK_GRAPHICS_MAX].v);
-	if (gt_val_ok(&d->st->f[GT_S_CLK_MEM_MAX]))
-		snprintf(mmax, sizeof(mmax), "/%lld",
-		         (long long)d->st->f[GT_S_CLK_MEM_MAX].v);
-	snprintf(buf, len, "GFX %s%s MHz  MEM %s%s MHz%s", g, gmax, m, mmax,
-	         fan);
-}
-
-static void vram_text(char *buf, size_t len, const struct gt_sample *s,
-                      const struct gt_static *st)
-{
-	const struct gt_val *tot = gt_val_ok(&s->f[GT_F_MEM_TOTAL])
-	                               ? &s->f[GT_F_MEM_TOTAL]
-	                               : &st->f[GT_S_VRAM_TOTAL];
-	char u[16], t[16];
-	if (!gt_val_ok(&s->f[GT_F_MEM_USED]) || !gt_val_ok(tot)) {
-		snprintf(buf, len, "N/A");
-		return;
+	int x = right - used - (nt < n ? 1 + (nt ? sep : 0) : 0);
+	if (x < left)
+		return right;
+	int start = x;
+	for (int i = 0; i < n; i++) {
+		if (!take[i])
+			continue;
+		x += gt_paint_put(w, r, row, x, b[i].attr, b[i].text) + sep;
 	}
-	fmt_bytes(u, sizeof(u), s->f[GT_F_MEM_USED].v);
-	fmt_bytes(t, sizeof(t), tot->v);
-	snprintf(buf, len, "%s/%s", u, t);
+	if (nt < n)
+		gt_paint_put(w, r, row, nt ? x : x, plus_attr, "+");
+	return start;
 }
 
-static void power_text(char *buf, size_t len, const struct gt_sample *s)
+/* ---- names --------------------------------------------------------- */
+
+static bool vendor_word(const char *w, size_t n)
 {
-	const struct gt_val *draw = &s->f[GT_F_POWER_DRAW];
-	const struct gt_val *lim = &s->f[GT_F_POWER_ENFORCED];
-	if (!gt_val_ok(draw))
-		snprintf(buf, len, "N/A");
-	else if (gt_val_ok(lim))
-		snprintf(buf, len, "%.0f/%.0fW", (double)draw->v / 1000,
-		         (double)lim->v / 1000);
-	else
-		snprintf(buf, len, "%.0fW", (double)draw->v / 1000);
+	static const char *const words[] = {"NVIDIA", "AMD", "Intel",
+	                                    "Intel(R)", "ATI"};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && strncasecmp(w, words[i], n) == 0)
+			return true;
+	return false;
 }
 
-/* The temperature that counts as "at slowdown": the slowdown threshold,
- * else a little below shutdown; 0 when neither is known. */
-static int64_t slow_mc(const struct gt_val *slow, const struct gt_val *shut)
+/* Cells of name[0..n). */
+static int cells_n(const char *s, size_t n)
 {
-	if (gt_val_ok(slow) && slow->v > 0)
-		return slow->v;
-	if (gt_val_ok(shut) && shut->v > 5000)
-		return shut->v - 5000;
-	return 0;
+	char tmp[GT_STR_NAME * 4];
+	if (n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	return gt_paint_cells(tmp);
 }
 
-enum gt_panels_temp_level gt_panels_temp_level(const struct gt_val *t,
-                                               const struct gt_val *slow,
-                                               const struct gt_val *shut)
+int gt_panels_short_name(char *buf, size_t len, const char *name, int max_cells)
 {
-	if (!gt_val_ok(t))
-		return GT_TEMP_UNKNOWN;
-	int64_t lim = slow_mc(slow, shut);
-	if ((lim && t->v >= lim) ||
-	    (gt_val_ok(shut) && shut->v > 0 && t->v >= shut->v))
-		return GT_TEMP_HOT;
-	if (lim && t->v >= lim - GT_TEMP_WARM_MARGIN_MC)
-		return GT_TEMP_WARM;
-	return GT_TEMP_NORMAL;
+	char esc[GT_STR_NAME * 4];
+	size_t start = 0, end;
+
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	if (max_cells <= 0 || !name)
+		return 0;
+	gt_text_escape(esc, sizeof(esc), name, strlen(name));
+	end = strlen(esc);
+	while (end > 0 && esc[end - 1] == ' ')
+		end--;
+	if (cells_n(esc, end) > max_cells) {
+		size_t k = strcspn(esc, " ");
+		if (k < end && vendor_word(esc, k))
+			start = k + 1;
+	}
+	/* Drop words from the end until it fits. */
+	while (end > start && cells_n(esc + start, end - start) > max_cells) {
+		size_t sp = end;
+		while (sp > start && esc[sp - 1] != ' ')
+			sp--;
+		if (sp <= start)
+			break; /* one word left */
+		end = sp - 1;
+		while (end > start && esc[end - 1] == ' ')
+			end--;
+	}
+	size_t n = end - start;
+	if (cells_n(esc + start, n) > max_cells) {
+		/* One word too long: cut it, unless it holds a number. */
+		for (size_t i = start; i < end; i++)
+			if (isdigit((unsigned char)esc[i]))
+				return 0;
+		while (n > 0 && cells_n(esc + start, n) > max_cells) {
+			n--;
+			while (n > 0 &&
+			       ((unsigned char)esc[start + n] & 0xC0) == 0x80)
+				n--;
+		}
+	}
+	snprintf(buf, len, "%.*s", (int)n, esc + start);
+	return gt_paint_cells(buf);
 }
 
-/* The gauge's full scale: shutdown, else just past slowdown, else 100 °C. */
-static double temp_scale(const struct gt_static *st)
+/* ---- the box ------------------------------------------------------- */
+
+struct box_glyphs {
+	const char *tl, *tr, *bl, *br, *h, *v;
+};
+
+static const struct box_glyphs *box_glyphs(enum gt_glyphs g)
 {
-	const struct gt_val *slow = &st->f[GT_S_TEMP_SLOWDOWN];
-	const struct gt_val *shut = &st->f[GT_S_TEMP_SHUTDOWN];
-	if (gt_val_ok(shut) && shut->v > 0)
-		return (double)shut->v;
-	if (gt_val_ok(slow) && slow->v > 0)
-		return (double)slow->v + 10000.0;
-	return 100000.0;
+	static const struct box_glyphs utf = {"\u256d", "\u256e", "\u2570",
+	                                      "\u256f", "\u2500", "\u2502"};
+	static const struct box_glyphs ascii = {"+", "+", "+", "+", "-", "|"};
+	return g == GT_GLYPHS_ASCII ? &ascii : &utf;
 }
 
-/* "61°C  slow 87°C  shut 92°C", shortened to fit `room` cells; thresholds
- * that are N/A are left out (`e` explains them). */
-static void temp_text(char *buf, size_t len, const struct gt_panel_data *d,
-                      int room)
+/* A box on r's edge; its top border is drawn plain, for a title. */
+static void draw_box(WINDOW *w, struct gt_rect r, int attr, enum gt_glyphs g)
 {
-	char t[24], slow[24], shut[24];
-	const struct gt_val *vs = &d->st->f[GT_S_TEMP_SLOWDOWN];
-	const struct gt_val *vh = &d->st->f[GT_S_TEMP_SHUTDOWN];
-	gt_panels_fmt_temp(t, sizeof(t), &d->s->f[GT_F_TEMP_GPU],
-	                   d->fahrenheit);
-	gt_panels_fmt_temp(slow, sizeof(slow), vs, d->fahrenheit);
-	gt_panels_fmt_temp(shut, sizeof(shut), vh, d->fahrenheit);
-	bool ks = gt_val_ok(vs), kh = gt_val_ok(vh);
-	snprintf(buf, len, "%s%s%s%s%s", t, ks ? "  slow " : "", ks ? slow : "",
-	         kh ? "  shut " : "", kh ? shut : "");
-	if (gt_paint_cells(buf) <= room)
+	const struct box_glyphs *b = box_glyphs(g);
+	char line[1024 * 3 + 8];
+	size_t k = 0, hl = strlen(b->h);
+
+	if (r.w < 2 || r.h < 2)
 		return;
-	snprintf(buf, len, "%s%s%s%s%s", t, ks ? " slow " : "", ks ? slow : "",
-	         kh ? " shut " : "", kh ? shut : "");
-	if (gt_paint_cells(buf) <= room)
-		return;
-	if (ks || kh)
-		snprintf(buf, len, "%s (%s %s)", t, ks ? "slow" : "shut",
-		         ks ? slow : shut);
-	if (gt_paint_cells(buf) <= room)
-		return;
-	snprintf(buf, len, "%s", t);
+	for (int x = 1; x < r.w - 1 && k + hl < sizeof(line) - 8; x++) {
+		memcpy(line + k, b->h, hl);
+		k += hl;
+	}
+	line[k] = '\0';
+	gt_paint_put(w, r, 0, 0, attr, b->tl);
+	gt_paint_put(w, r, 0, 1, attr, line);
+	gt_paint_put(w, r, 0, r.w - 1, attr, b->tr);
+	gt_paint_put(w, r, r.h - 1, 0, attr, b->bl);
+	gt_paint_put(w, r, r.h - 1, 1, attr, line);
+	gt_paint_put(w, r, r.h - 1, r.w - 1, attr, b->br);
+	for (int y = 1; y < r.h - 1; y++) {
+		gt_paint_put(w, r, y, 0, attr, b->v);
+		gt_paint_put(w, r, y, r.w - 1, attr, b->v);
+	}
 }
 
-/* TEMP label, gauge against the thresholds with a tick at slowdown, and
- * the value; bar and value change colour in steps, not along a gradient,
- * so "close to slowdown" and "slowing down" read at a glance. */
-static void temp_gauge(WINDOW *win, struct gt_rect r, int row, int col, int w,
+void gt_panels_draw_frame(WINDOW *w, struct gt_rect frame,
+                          const struct gt_palette *pal, enum gt_glyphs g)
+{
+	static const char *const names[GT_PCOL__COUNT] = {
+	    [GT_PCOL_INDEX] = "#",    [GT_PCOL_NAME] = "NAME",
+	    [GT_PCOL_GPU] = "GPU",    [GT_PCOL_VRAM] = "VRAM",
+	    [GT_PCOL_TEMP] = "TEMP",  [GT_PCOL_POWER] = "POWER",
+	    [GT_PCOL_MEMBW] = "MBW",  [GT_PCOL_GFX] = "GFX",
+	    [GT_PCOL_PCIE] = "PCIe",  [GT_PCOL_FAN] = "FAN",
+	    [GT_PCOL_ENC] = "ENC",    [GT_PCOL_DEC] = "DEC",
+	    [GT_PCOL_TX] = "PCIe TX", [GT_PCOL_RX] = "PCIe RX",
+	};
+	struct gt_panels_cols c;
+
+	draw_box(w, frame, pal->role[GT_ROLE_BOX], g);
+	gt_panels_line_columns(frame.w - 2, &c);
+	struct gt_rect top = {frame.x + 1, frame.y, frame.w - 2, 1};
+	for (int i = 0; i < GT_PCOL__COUNT; i++) {
+		int n = names[i] ? gt_paint_cells(names[i]) : 0;
+		if (!n || c.w[i] < n)
+			continue;
+		/* Over the numbers' right end, the texts' left end. */
+		bool right = i != GT_PCOL_NAME;
+		gt_paint_put(w, top, 0, right ? c.x[i] + c.w[i] - n : c.x[i],
+		             pal->role[GT_ROLE_TITLE], names[i]);
+	}
+}
+
+/* The top border's text: "[0] NAME" with the DEMO label and the driver and
+ * PCI id when there is room, badges at the right end. What gives way when
+ * the border is short, in order: badge names shrink, the details go, the
+ * name loses words, badges are left out (a "+" says so). */
+static void title(WINDOW *win, struct gt_rect r, const struct gt_panel_data *d)
+{
+	struct gt_panels_badge b[GT_PANELS_MAX_BADGES];
+	char head[GT_STR_NAME * 4 + 32], name[GT_STR_NAME * 4], det[200];
+	const struct gt_static *st = d->st;
+	int room = r.w - 4; /* "╭─" ... "─╮" */
+	int tattr = d->selected ? d->pal->role[GT_ROLE_SELECTED]
+	                        : d->pal->role[GT_ROLE_TITLE];
+	struct gt_rect tr = {r.x + 2, r.y, room, 1};
+
+	snprintf(head, sizeof(head), " %s[%u]", d->selected ? ">" : "",
+	         st->index);
+	int hw = gt_paint_cells(head);
+	int nb = gt_panels_badge_list(d, false, b, GT_PANELS_MAX_BADGES);
+	int bw = 0;
+	for (int i = 0; i < nb; i++)
+		bw += gt_paint_cells(b[i].text) + 3;
+	if (nb && bw > room - hw - 16)
+		nb = gt_panels_badge_list(d, true, b, GT_PANELS_MAX_BADGES);
+	for (int i = 0; i < nb; i++) { /* " TEXT ": a badge in the border */
+		size_t k = strlen(b[i].text);
+		if (k > sizeof(b[i].text) - 3)
+			k = sizeof(b[i].text) - 3;
+		memmove(b[i].text + 1, b[i].text, k);
+		b[i].text[0] = ' ';
+		b[i].text[k + 1] = ' ';
+		b[i].text[k + 2] = '\0';
+	}
+	/* Badges from the right end, leaving the index and a few cells of
+	 * the name. */
+	int bstart = nb ? gt_panels_draw_badges(win, tr, 0, hw + 8, room, b, nb,
+	                                        1, tattr)
+	                : room;
+	int demo = st->demo ? 7 : 0;
+	int nw = gt_panels_short_name(name, sizeof(name),
+	                              st->name[0] ? st->name : "(unnamed GPU)",
+	                              bstart - hw - 3 - demo);
+	size_t k = strlen(head);
+	snprintf(head + k, sizeof(head) - k, "%s%s ", nw ? " " : "", name);
+	int x = gt_paint_put(win, tr, 0, 0, tattr, head);
+	if (st->demo)
+		x += 1 + gt_paint_put(win, tr, 0, x + 1,
+		                      d->pal->role[GT_ROLE_DEMO], " DEMO ");
+	snprintf(det, sizeof(det), " %s %s  %s ", st->driver,
+	         st->driver_version, st->pci_bus_id);
+	if (x + 1 + gt_paint_cells(det) + 1 > bstart)
+		snprintf(det, sizeof(det), " %s ", st->pci_bus_id);
+	if (x + 1 + gt_paint_cells(det) + 1 <= bstart)
+		gt_paint_put(win, tr, 0, x + 1, d->pal->role[GT_ROLE_INACTIVE],
+		             det);
+}
+
+/* FULL and COMPACT: the box, its title, the graph, the numbers. */
+static void draw_panel(WINDOW *win, struct gt_rect r, enum gt_gpu_mode mode,
                        const struct gt_panel_data *d)
 {
-	char text[96];
-	const struct gt_val *t = &d->s->f[GT_F_TEMP_GPU];
-	const struct gt_val *slow = &d->st->f[GT_S_TEMP_SLOWDOWN];
-	const struct gt_val *shut = &d->st->f[GT_S_TEMP_SHUTDOWN];
-	const struct gt_palette *p = d->pal;
-	double scale = temp_scale(d->st);
-	int64_t lim = slow_mc(slow, shut);
-	/* The text may take what leaves the gauge 8 cells. */
-	temp_text(text, sizeof(text), d, w - 4 - 2 - 8);
-	int bar = p->grad[GT_GRAD_TEMP][0], txt = p->role[GT_ROLE_MAIN];
-	switch (gt_panels_temp_level(t, slow, shut)) {
-	case GT_TEMP_WARM:
-		bar = txt = p->role[GT_ROLE_WARN];
-		break;
-	case GT_TEMP_HOT:
-		bar = p->grad[GT_GRAD_TEMP][GT_GRAD_STEPS - 1] | A_BOLD;
-		txt = p->role[GT_ROLE_THROTTLE];
-		break;
-	case GT_TEMP_NORMAL:
-	case GT_TEMP_UNKNOWN:
-		break;
-	}
-	meter(win, r, row, col, w, d, "TEMP",
-	      gt_val_ok(t) ? (double)t->v / scale : NAN, bar, text, txt,
-	      lim ? (double)lim / scale : NAN);
-}
+	struct gt_panel_parts pp;
 
-/* The colour of a temperature's text: the gauge's steps. */
-static int temp_attr(const struct gt_panel_data *d)
-{
-	switch (gt_panels_temp_level(&d->s->f[GT_F_TEMP_GPU],
-	                             &d->st->f[GT_S_TEMP_SLOWDOWN],
-	                             &d->st->f[GT_S_TEMP_SHUTDOWN])) {
-	case GT_TEMP_WARM:
-		return d->pal->role[GT_ROLE_WARN];
-	case GT_TEMP_HOT:
-		return d->pal->role[GT_ROLE_THROTTLE];
-	case GT_TEMP_NORMAL:
-	case GT_TEMP_UNKNOWN:
-		break;
-	}
-	return d->pal->role[GT_ROLE_MAIN];
-}
-
-static void draw_full(WINDOW *win, struct gt_rect r,
-                      const struct gt_panel_data *d)
-{
-	char a[160], b[160];
-	int rows_below = 4; /* VRAM, temp+power, clocks/fans, PCIe */
-	int gh = r.h - 1 - rows_below;
-	bool degraded;
-	int half = r.w / 2;
-
-	name_line(win, r, 0, d, true);
-	if (gh > 0)
-		gt_gpugraph_draw(win, (struct gt_rect){r.x, r.y + 1, r.w, gh},
-		                 d);
-	else
-		rows_below = r.h - 1;
-	int row = 1 + (gh > 0 ? gh : 0);
-	const struct gt_sample *s = d->s;
-	const struct gt_val *tot = gt_val_ok(&s->f[GT_F_MEM_TOTAL])
-	                               ? &s->f[GT_F_MEM_TOTAL]
-	                               : &d->st->f[GT_S_VRAM_TOTAL];
-	vram_text(a, sizeof(a), s, d->st);
-	if (gt_val_ok(&s->f[GT_F_GTT_USED]) &&
-	    gt_val_ok(&s->f[GT_F_GTT_TOTAL])) {
-		grad_meter(win, r, row, 0, half - 1, d, "VRAM",
-		           frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, a);
-		char gu[16], gtot[16];
-		fmt_bytes(gu, sizeof(gu), s->f[GT_F_GTT_USED].v);
-		fmt_bytes(gtot, sizeof(gtot), s->f[GT_F_GTT_TOTAL].v);
-		snprintf(b, sizeof(b), "%s/%s", gu, gtot);
-		grad_meter(win, r, row, half, r.w - half, d, "GTT",
-		           frac(&s->f[GT_F_GTT_USED], &s->f[GT_F_GTT_TOTAL]),
-		           GT_GRAD_VRAM, b);
-	} else {
-		grad_meter(win, r, row, 0, r.w, d, "VRAM",
-		           frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, a);
-	}
-	if (++row >= r.h)
+	draw_box(win, r,
+	         d->selected ? d->pal->role[GT_ROLE_HI]
+	                     : d->pal->role[GT_ROLE_BOX],
+	         d->glyphs);
+	if (r.w < 6 || r.h < 2)
 		return;
-	temp_gauge(win, r, row, 0, half - 1, d);
-	power_text(b, sizeof(b), s);
-	grad_meter(win, r, row, half, r.w - half, d, "POWER",
-	           frac(&s->f[GT_F_POWER_DRAW], &s->f[GT_F_POWER_ENFORCED]),
-	           GT_GRAD_POWER, b);
-	if (++row >= r.h)
-		return;
-	clock_text(a, sizeof(a), d);
-	gt_paint_put(win, r, row, 0, d->pal->role[GT_ROLE_MAIN], a);
-	if (++row >= r.h)
-		return;
-	pcie_text(a, sizeof(a), d, &degraded);
-	gt_paint_put(win, r, row, 0,
-	             degraded ? d->pal->role[GT_ROLE_WARN]
-	                      : d->pal->role[GT_ROLE_MAIN],
-	             a);
-}
-
-static void draw_compact(WINDOW *win, struct gt_rect r,
-                         const struct gt_panel_data *d)
-{
-	char a[160], b[160], c[160];
-	bool degraded;
-	const struct gt_sample *s = d->s;
-	const struct gt_val *tot = gt_val_ok(&s->f[GT_F_MEM_TOTAL])
-	                               ? &s->f[GT_F_MEM_TOTAL]
-	                               : &d->st->f[GT_S_VRAM_TOTAL];
-	int third = r.w / 3;
-
-	name_line(win, r, 0, d, false);
-	if (r.h > 1) {
-		const struct gt_val *u = &s->f[GT_F_UTIL_GPU];
-		if (gt_val_ok(u))
-			snprintf(a, sizeof(a), "%3.0f%%%s", (double)u->v / 100,
-			         s->util_gpu_lower_bound ? "+" : "");
-		else
-			snprintf(a, sizeof(a), "N/A");
-		grad_meter(win, r, 1, 0, third - 1, d, "GPU",
-		           gt_val_ok(u) ? (double)u->v / 10000.0 : NAN,
-		           GT_GRAD_GPU, a);
-		vram_text(b, sizeof(b), s, d->st);
-		grad_meter(win, r, 1, third, third - 1, d, "MEM",
-		           frac(&s->f[GT_F_MEM_USED], tot), GT_GRAD_VRAM, b);
-		gt_panels_fmt_temp(c, sizeof(c), &s->f[GT_F_TEMP_GPU],
-		                   d->fahrenheit);
-		int x = gt_paint_put(win, r, 1, 2 * third + 1, temp_attr(d), c);
-		power_text(b, sizeof(b), s);
-		gt_paint_put(win, r, 1, 2 * third + 2 + x,
-		             d->pal->role[GT_ROLE_MAIN], b);
-	}
-	if (r.h > 2) {
-		/* The short forms: a compact row has no room for maxima. */
-		char g[16] = "N/A", m[16] = "N/A", tx[24], rx[24];
-		if (gt_val_ok(&s->f[GT_F_CLK_GRAPHICS]))
-			snprintf(g, sizeof(g), "%lld",
-			         (long long)s->f[GT_F_CLK_GRAPHICS].v);
-		if (gt_val_ok(&s->f[GT_F_CLK_MEM]))
-			snprintf(m, sizeof(m), "%lld",
-			         (long long)s->f[GT_F_CLK_MEM].v);
-		snprintf(a, sizeof(a), "GFX %s MEM %s MHz", g, m);
-		int x =
-		    gt_paint_put(win, r, 2, 1, d->pal->role[GT_ROLE_MAIN], a);
-		pcie_text(b, sizeof(b), d, &degraded);
-		if (gt_val_ok(&s->f[GT_F_PCIE_GEN]) &&
-		    gt_val_ok(&s->f[GT_F_PCIE_WIDTH])) {
-			fmt_rate(tx, sizeof(tx), &s->f[GT_F_PCIE_TX]);
-			fmt_rate(rx, sizeof(rx), &s->f[GT_F_PCIE_RX]);
-			snprintf(b, sizeof(b), "PCIe %lldx%lld TX %s RX %s",
-			         (long long)s->f[GT_F_PCIE_GEN].v,
-			         (long long)s->f[GT_F_PCIE_WIDTH].v, tx, rx);
-		}
-		gt_paint_put(win, r, 2, x + 3,
-		             degraded ? d->pal->role[GT_ROLE_WARN]
-		                      : d->pal->role[GT_ROLE_MAIN],
-		             b);
-	}
-}
-
-static void draw_line(WINDOW *win, struct gt_rect r,
-                      const struct gt_panel_data *d)
-{
-	char name[GT_STR_NAME * 4], a[64], b[64], t[24], row[320];
-	const struct gt_sample *s = d->s;
-	int namew = r.w >= 100 ? 24 : r.w >= 60 ? 14 : 8;
-
-	gt_text_escape(name, sizeof(name), d->st->name, strlen(d->st->name));
-	snprintf(row, sizeof(row), "%s%u %-*.*s", d->selected ? ">" : " ",
-	         d->st->index, namew, namew, name);
-	int x = gt_paint_put(win, r, 0, 0,
-	                     d->selected ? d->pal->role[GT_ROLE_SELECTED]
-	                                 : d->pal->role[GT_ROLE_TITLE],
-	                     row);
-	const char *state = s->state == GT_DEV_LOST     ? "LOST"
-	                    : s->state == GT_DEV_ASLEEP ? "ASLEEP"
-	                    : d->stale                  ? "STALE"
-	                    : d->no_data                ? "NO DATA"
-	                                                : NULL;
-	if (state) {
-		gt_paint_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_WARN],
-		             state);
-		return;
-	}
-	if (gt_val_ok(&s->f[GT_F_UTIL_GPU]))
-		snprintf(a, sizeof(a), "%3.0f%%",
-		         (double)s->f[GT_F_UTIL_GPU].v / 100);
-	else
-		snprintf(a, sizeof(a), " N/A");
-	int mw = r.w >= 80 ? 12 : r.w >= 50 ? 6 : 0;
-	x += gt_paint_put(win, r, 0, x + 1, d->pal->role[GT_ROLE_MAIN], a) + 1;
-	if (mw) {
-		char bar[64];
-		double f = gt_val_ok(&s->f[GT_F_UTIL_GPU])
-		               ? (double)s->f[GT_F_UTIL_GPU].v / 10000.0
-		               : 0;
-		gt_graph_meter(f, mw, d->glyphs, bar, sizeof(bar));
-		x +=
-		    gt_paint_put(win, r, 0, x + 1,
-		                 gt_palette_grad(d->pal, GT_GRAD_GPU, f), bar) +
-		    1;
-	}
-	vram_text(b, sizeof(b), s, d->st);
-	gt_panels_fmt_temp(t, sizeof(t), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
-	power_text(a, sizeof(a), s);
-	snprintf(row, sizeof(row), "MEM %s", b);
-	x +=
-	    gt_paint_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], row) + 2;
-	x += gt_paint_put(win, r, 0, x + 2, temp_attr(d), t) + 2;
-	x += gt_paint_put(win, r, 0, x + 2, d->pal->role[GT_ROLE_MAIN], a) + 2;
-	/* Badges after the numbers, never over them: long names, else short
-	 * ones, else as many short ones as fit. */
-	if (gt_panels_throttle_badges(row, sizeof(row), s, false, -1) >
-	    r.w - x - 2)
-		gt_panels_throttle_badges(row, sizeof(row), s, true,
-		                          r.w - x - 2);
-	if (row[0] && x + 1 < r.w) {
-		int bw = gt_paint_cells(row);
-		gt_paint_put(win, r, 0, r.w - bw > x + 1 ? r.w - bw : x + 1,
-		             d->pal->role[GT_ROLE_THROTTLE], row);
-	}
+	title(win, r, d);
+	gt_layout_panel_parts(r, mode, &pp);
+	if (pp.graph.h > 0)
+		gt_gpugraph_draw(win, pp.graph, d);
+	if (pp.info_lines > 0)
+		gt_panels_draw_info(win, &pp, d);
 }
 
 void gt_panels_draw_gpu(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
@@ -632,13 +539,11 @@ void gt_panels_draw_gpu(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
 		return;
 	switch (mode) {
 	case GT_GPU_FULL:
-		draw_full(w, r, d);
-		break;
 	case GT_GPU_COMPACT:
-		draw_compact(w, r, d);
+		draw_panel(w, r, mode, d);
 		break;
 	case GT_GPU_LINE:
-		draw_line(w, r, d);
+		gt_panels_draw_line(w, r, d);
 		break;
 	}
 }

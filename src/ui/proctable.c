@@ -422,6 +422,41 @@ void gt_proctable_widths(int total, const bool *shown, int *widths)
 	}
 }
 
+/* The cells a sorted column's header needs: the header, a blank and the
+ * marker ("GPU % v"); compact, without the header's own blanks ("GPU% v"). */
+static int sorted_need(enum gt_proctable_col c, bool compact)
+{
+	const char *h = gt_proctable_cols[c].header;
+	int n = 0;
+	for (; *h; h++)
+		n += !compact || *h != ' ';
+	return n + 2;
+}
+
+void gt_proctable_widths_sorted(int total, const bool *shown,
+                                enum gt_proctable_col sort, int *widths)
+{
+	gt_proctable_widths(total, shown, widths);
+	if ((unsigned)sort >= GT_COL__COUNT || sort == GT_COL_COMMAND ||
+	    widths[sort] <= 0)
+		return;
+	/* COMMAND gives the cells down to a floor; with no COMMAND, the
+	 * cells the row leaves unused. */
+	int spare = widths[GT_COL_COMMAND] > 0
+	                ? widths[GT_COL_COMMAND] - GT_PROCTABLE_COMMAND_FLOOR
+	                : total - row_width(widths);
+	int want = sorted_need(sort, false) - widths[sort];
+	if (want > spare)
+		want = sorted_need(sort, true) - widths[sort];
+	if (want > spare)
+		want = spare;
+	if (want <= 0)
+		return;
+	widths[sort] += want;
+	if (widths[GT_COL_COMMAND] > 0)
+		widths[GT_COL_COMMAND] -= want;
+}
+
 int gt_proctable_col_x(const int *widths, enum gt_proctable_col c)
 {
 	int x = 0;

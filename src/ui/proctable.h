@@ -92,6 +92,20 @@ bool gt_proctable_update_selection(struct gt_proctable_state *st,
  */
 void gt_proctable_widths(int total, const bool *shown, int *widths);
 
+/* COMMAND is not narrowed below this to make room for a sort marker. */
+#define GT_PROCTABLE_COMMAND_FLOOR 8
+
+/*
+ * gt_proctable_widths for a table sorted by column `sort`: that column is
+ * widened so its header keeps a blank before the marker ("GPU % v", else
+ * "GPU% v"), with cells taken from COMMAND down to
+ * GT_PROCTABLE_COMMAND_FLOOR (or from the row's unused end when COMMAND is
+ * hidden). Where there are not enough, the header gets what there is and
+ * gt_proctable_sort_header shortens it.
+ */
+void gt_proctable_widths_sorted(int total, const bool *shown,
+                                enum gt_proctable_col sort, int *widths);
+
 /* Start cell of column c in a row laid out with widths; -1 when hidden. */
 int gt_proctable_col_x(const int *widths, enum gt_proctable_col c);
 /* Column under cell x (a mouse click on the header); -1 on a separator or

@@ -20,13 +20,14 @@ int gt_proctable_sort_header(const int *widths, enum gt_proctable_col c,
 
 	if (outlen == 0)
 		return 0;
-	/* The marker stays inside the column: a separator taken by it glues
-	 * the header to the next one ("HOST MEMvCONTAINER"). A header that
-	 * fills its column loses its spaces first ("HOSTMEMv"), then its
-	 * last letters. */
+	/* The marker stays inside the column (a separator taken by it
+	 * glues two headers: "HOST MEMvCONTAINER") and a blank apart from
+	 * the header (glued, it reads as a letter: "GPU%v"). A column
+	 * without room for both loses the header's blanks first ("GPU% v"),
+	 * then its last letters ("GP v"); the marker comes last. */
 	snprintf(h, sizeof(h), "%s", cd->header);
 	len = (int)strlen(h);
-	if (len + 1 > w) {
+	if (len + 2 > w) {
 		int k = 0;
 		for (int i = 0; h[i]; i++)
 			if (h[i] != ' ')
@@ -34,11 +35,17 @@ int gt_proctable_sort_header(const int *widths, enum gt_proctable_col c,
 		h[k] = '\0';
 		len = k;
 	}
-	if (len > w - 1)
-		len = w - 1 > 0 ? w - 1 : 0;
-	int pad = cd->right ? w - len - 1 : 0;
-	int n = snprintf(out, outlen, "%*s%.*s%s", pad > 0 ? pad : 0, "", len,
-	                 h, w > 0 ? (desc ? "v" : "^") : "");
+	if (len > w - 2)
+		len = w - 2 > 0 ? w - 2 : 0;
+	const char *mark = desc ? "v" : "^";
+	int n;
+	if (w <= 0)
+		n = snprintf(out, outlen, "%s", "");
+	else if (len == 0)
+		n = snprintf(out, outlen, "%*s", w, mark); /* no room: alone */
+	else
+		n = snprintf(out, outlen, "%*s%.*s %s",
+		             cd->right ? w - len - 2 : 0, "", len, h, mark);
 	/* Padding to the column's end: nothing of the plain header stays. */
 	while (n >= 0 && n < w && (size_t)n + 1 < outlen)
 		out[n++] = ' ';
@@ -59,8 +66,7 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 	gt_paint_put(w, r, 0, 0, d->pal->role[GT_ROLE_TITLE] | A_UNDERLINE,
 	             line);
 	/* The sort column's header carries the direction: the cell is
-	 * redrawn whole (header, marker, padding), with the marker in the
-	 * separator after it when the column has no room of its own. */
+	 * redrawn whole (header, blank, marker, padding). */
 	int sx = gt_proctable_col_x(d->widths, st->sort_col);
 	if (sx >= 0) {
 		char cell[64];

@@ -24,8 +24,10 @@ struct gt_table_data {
 	size_t count;
 	const struct gt_proctable_state *st;
 	const struct gt_palette *pal;
-	const int *widths; /* gt_proctable_widths() for the rectangle */
-	const char *note;  /* shown in the header line's right end, or NULL */
+	/* gt_proctable_widths_sorted() for the rectangle and the sort
+	 * column (gt_proctable_widths() works, with a shorter sort header) */
+	const int *widths;
+	const char *note; /* shown in the header line's right end, or NULL */
 };
 
 /* The header line (the sort column marked), then the rows from
@@ -33,11 +35,13 @@ struct gt_table_data {
 void gt_proctable_draw(WINDOW *w, struct gt_rect r,
                        const struct gt_table_data *d);
 
-/* The sort column c's header cell as the table draws it: the header and
- * "v" (desc) or "^" ("VRAMv"), aligned like the column and padded to its
- * width, so nothing of the plain header is left; a header that fills its
- * column drops its spaces, then its last letters ("HOSTMEMv", "DEv").
- * Returns the column's width. */
+/* The sort column c's header cell as the table draws it: the header, a
+ * blank and "v" (desc) or "^" ("VRAM v"), aligned like the column and
+ * padded to its width, so nothing of the plain header is left. A column
+ * too narrow for that (gt_proctable_widths_sorted makes room) drops the
+ * header's blanks ("GPU% v"), then its last letters ("GP v"); the blank
+ * before the marker stays while there is a letter to keep apart. Returns
+ * the column's width. */
 int gt_proctable_sort_header(const int *widths, enum gt_proctable_col c,
                              bool desc, char *out, size_t outlen);
 

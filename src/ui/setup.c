@@ -6,6 +6,7 @@
  */
 #include "ui/setup.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,22 +60,52 @@ static void step_interval(struct gt_config *cfg, int dir)
 	cfg->interval_ns = (uint64_t)(intervals[i] * 1e9 + 0.5);
 }
 
-static void step_theme(const struct gt_setup *s, struct gt_config *cfg, int dir)
+/* Whether list entry name is theme want ("nord" or "nord.theme"). */
+static bool same_theme(const char *name, const char *want)
 {
-	/* Position -1 is the built-in theme. */
+	size_t n = strlen(name);
+
+	return strncmp(name, want, n) == 0 &&
+	       (want[n] == '\0' || strcmp(want + n, ".theme") == 0);
+}
+
+static void step_theme(struct gt_setup *s, struct gt_config *cfg, int dir)
+{
+	const char *want = s->theme_want ? s->theme_want : cfg->theme;
+	/* Position -1 is the built-in theme, and where a theme given by
+	 * path (which is on no list) steps from. */
 	int cur = -1;
 	for (int i = 0; i < s->nthemes; i++)
-		if (strcmp(s->themes[i], cfg->theme) == 0)
+		if (same_theme(s->themes[i], want))
 			cur = i;
 	int next = cur + dir;
 	if (next < -1)
 		next = s->nthemes - 1;
 	if (next >= s->nthemes)
 		next = -1;
-	if (next < 0)
-		cfg->theme[0] = '\0';
-	else
-		gt_copy_str(cfg->theme, sizeof(cfg->theme), s->themes[next]);
+	gt_copy_str(s->picked, sizeof(s->picked),
+	            next < 0 ? "" : s->themes[next]);
+	gt_copy_str(cfg->theme, sizeof(cfg->theme), s->picked);
+}
+
+/* The tail of s in at most max code points, "..." in front when cut: the
+ * end of a path (the file's name) says the most. */
+static const char *tail_fit(const char *s, int max, char *buf, size_t len)
+{
+	int total = 0;
+
+	for (const char *q = s; *q; q++)
+		total += ((unsigned char)*q & 0xC0) != 0x80;
+	if (total <= max || max <= 3)
+		return s;
+	const char *p = s;
+	for (int skip = total - (max - 3); skip > 0;) {
+		p++;
+		if (((unsigned char)*p & 0xC0) != 0x80)
+			skip--;
+	}
+	snprintf(buf, len, "...%s", p);
+	return buf;
 }
 
 int gt_setup_key(struct gt_setup *s, struct gt_config *cfg, int ch,
@@ -159,7 +190,7 @@ int gt_setup_key(struct gt_setup *s, struct gt_config *cfg, int ch,
 	return GT_SETUP_NOTHING;
 }
 
-static void line_text(char *buf, size_t len, int row,
+static void line_text(char *buf, size_t len, int row, const struct gt_setup *s,
                       const struct gt_config *cfg,
                       const struct gt_devlist *devs)
 {
@@ -170,10 +201,16 @@ static void line_text(char *buf, size_t len, int row,
 		snprintf(buf, len, "Interval          < %.1f s >",
 		         (double)cfg->interval_ns / 1e9);
 		return;
-	case LINE_THEME:
-		snprintf(buf, len, "Theme             < %s >",
-		         cfg->theme[0] ? cfg->theme : "built-in");
+	case LINE_THEME: {
+		char cut[256];
+		const char *shown =
+		    s->theme_shown ? s->theme_shown
+		                   : (cfg->theme[0] ? cfg->theme : "built-in");
+		/* The dialog is at most 76 wide: the line's text gets 72. */
+		snprintf(buf, len, "Theme             < %.200s >",
+		         tail_fit(shown, 50, cut, sizeof(cut)));
 		return;
+	}
 	case LINE_GLYPHS:
 		snprintf(buf, len, "Graph symbols     < %s >",
 		         cfg->glyphs < 0
@@ -242,7 +279,7 @@ void gt_setup_draw(WINDOW *w, const struct gt_setup *s,
 	if (s->row >= scroll + in.h)
 		scroll = s->row - in.h + 1;
 	for (int i = 0; i < in.h && scroll + i < n; i++) {
-		line_text(buf, sizeof(buf), scroll + i, cfg, devs);
+		line_text(buf, sizeof(buf), scroll + i, s, cfg, devs);
 		gt_paint_put(w, in, i, 0,
 		             scroll + i == s->row ? pal->role[GT_ROLE_SELECTED]
 		                                  : pal->role[GT_ROLE_MAIN],

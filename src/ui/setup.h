@@ -13,14 +13,24 @@
 #include "core/collector.h"
 #include "config/config.h"
 #include "ui/palette.h"
+#include "ui/theme.h"
 
-#define GT_SETUP_MAX_THEMES 64
+#define GT_SETUP_MAX_THEMES 256
 
 struct gt_setup {
 	int row;    /* the selected line */
 	int scroll; /* first line shown */
-	char themes[GT_SETUP_MAX_THEMES][64];
+	char themes[GT_SETUP_MAX_THEMES][GT_THEME_NAME_MAX];
 	int nthemes;
+	/* The theme line. The dashboard sets theme_want (the name or path
+	 * asked for, any length; "" is the built-in theme) and theme_shown
+	 * (what is in use, e.g. "nord", a path, or "built-in (x not
+	 * found)"); NULL shows cfg->theme. A step writes the whole name to
+	 * picked and as much as fits to cfg->theme (which is what `w`
+	 * saves). */
+	const char *theme_want;
+	const char *theme_shown;
+	char picked[GT_THEME_NAME_MAX];
 };
 
 /* What a key changed, for the dashboard to apply. */

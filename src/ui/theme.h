@@ -140,7 +140,9 @@ enum gt_theme_key {
 /* Keys 0..GT_TK_BTOP_COUNT-1 are btop's; the rest are gputop's. */
 #define GT_TK_BTOP_COUNT 48
 
-#define GT_THEME_NAME_MAX     64
+/* A theme's name is its file name less ".theme": any name a file can
+ * have (NAME_MAX is 255 bytes) fits, so no theme is out of reach. */
+#define GT_THEME_NAME_MAX     256
 #define GT_THEME_MAX_WARNINGS 16
 #define GT_THEME_WARNING_LEN  120
 
@@ -250,8 +252,10 @@ const char *gt_color_tier_name(enum gt_color_tier tier);
 
 /* ---- finding themes --------------------------------------------------- */
 
-#define GT_THEME_MAX_DIRS 8
-#define GT_THEME_DIR_MAX  1024
+#define GT_THEME_MAX_DIRS 10
+/* PATH_MAX on Linux: a longer path cannot be opened anyway, so every
+ * directory (and every theme path) that could be used fits. */
+#define GT_THEME_DIR_MAX 4096
 
 /* The directories searched, first match wins (a file shadows a same-named
  * file in a later directory). */
@@ -261,17 +265,34 @@ struct gt_theme_dirs {
 };
 
 /*
- * Fills *out with, in order: themes_dir_opt (--themes-dir; skipped when
- * NULL or empty); $XDG_CONFIG_HOME/gputop/themes, or
- * $HOME/.config/gputop/themes when XDG_CONFIG_HOME is unset, empty or
- * relative; the same for btop/themes (the user's btop themes);
- * GPUTOP_DATADIR "/themes" (the Makefile's DATADIR); then btop's system
- * directories /usr/local/share/btop/themes and /usr/share/btop/themes.
- * Directories that do not exist are kept (they simply match nothing); a
- * path longer than GT_THEME_DIR_MAX is left out.
+ * Fills *out with, in order:
+ *   1. themes_dir_opt (--themes-dir; skipped when NULL or empty);
+ *   2. $XDG_CONFIG_HOME/gputop/themes, or $HOME/.config/gputop/themes when
+ *      XDG_CONFIG_HOME is unset, empty or relative;
+ *   3. the same for btop/themes (the user's btop themes);
+ *   4. the themes beside the executable (see gt_theme_search_dirs_exe);
+ *   5. GPUTOP_DATADIR "/themes" (the Makefile's DATADIR);
+ *   6. btop's system directories /usr/local/share/btop/themes and
+ *      /usr/share/btop/themes.
+ * The executable is found through /proc/self/exe. Directories that do not
+ * exist are kept (they simply match nothing), each directory is listed
+ * once, and a path longer than GT_THEME_DIR_MAX is left out.
  */
 void gt_theme_search_dirs(const char *themes_dir_opt,
                           struct gt_theme_dirs *out);
+
+/*
+ * The same for the executable at exe (an absolute path; NULL or a relative
+ * path adds nothing for step 4). Step 4 is, in order:
+ *   - PREFIX/share/gputop/themes for an executable in PREFIX/bin (any
+ *     PREFIX: an installed tree that was moved still finds its themes);
+ *   - the themes/ folder of the gputop source tree the executable was
+ *     built in: the nearest folder, from the executable's own up to three
+ *     above it, that holds both themes/ and src/main.c (so build/gputop
+ *     and build/NAME/gputop find the checkout's themes uninstalled).
+ */
+void gt_theme_search_dirs_exe(const char *themes_dir_opt, const char *exe,
+                              struct gt_theme_dirs *out);
 
 /*
  * Finds theme name ("nord" or "nord.theme") as the first readable regular

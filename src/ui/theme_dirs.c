@@ -3,8 +3,10 @@
  * theme_dirs.c - where theme files live: the search path (btop's theme
  * directories are on it, so themes a user already has for btop show up
  * without copying), finding one theme by name and listing them all for the
- * setup dialog. Reading a file once found is theme.c's; see theme.h for the
- * rules.
+ * setup dialog. The path holds the themes that came with gputop, found
+ * from the executable's own place (installed or in the checkout it was
+ * built in), so `--theme midnight` works before and after `make install`.
+ * Reading a file once found is theme.c's; see theme.h for the rules.
  */
 #include "ui/theme.h"
 
@@ -44,7 +46,71 @@ gt_add_dir(struct gt_theme_dirs *d, const char *fmt, ...)
 	memcpy(d->dir[d->n++], buf, (size_t)n + 1);
 }
 
-void gt_theme_search_dirs(const char *themes_dir_opt, struct gt_theme_dirs *out)
+static bool gt_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool gt_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Cuts path's last component ("/a/b/c" -> "/a/b", "/a" -> ""); false
+ * when there is none left to cut. */
+static bool gt_parent(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	if (!slash || !path[0])
+		return false;
+	*slash = '\0';
+	return true;
+}
+
+/* Step 4 of the search path (see theme.h): the themes that came with the
+ * executable, installed beside it or in the checkout it was built in. */
+static void gt_add_exe_dirs(struct gt_theme_dirs *d, const char *exe)
+{
+	char dir[GT_THEME_DIR_MAX], probe[GT_THEME_DIR_MAX + 16];
+	size_t n = exe ? strlen(exe) : 0;
+
+	if (n == 0 || exe[0] != '/' || n >= sizeof(dir))
+		return;
+	memcpy(dir, exe, n + 1);
+	if (!gt_parent(dir)) /* the executable's folder */
+		return;
+	char prefix[GT_THEME_DIR_MAX];
+
+	memcpy(prefix, dir, strlen(dir) + 1);
+	/* PREFIX/bin/gputop: the themes `make install` put in PREFIX. */
+	if (gt_parent(prefix) && strcmp(dir + strlen(prefix), "/bin") == 0)
+		gt_add_dir(d, "%s/share/gputop/themes", prefix);
+	/* build/gputop, build/NAME/gputop (up to three folders up, or in the
+	 * tree itself): the source tree is recognised by its themes/ beside
+	 * src/main.c, so a folder that merely happens to be called themes is
+	 * not taken. */
+	for (int up = 0; up <= 3; up++) {
+		if (up > 0 && (!gt_parent(dir) || !dir[0]))
+			break;
+		int k = snprintf(probe, sizeof(probe), "%s/src/main.c", dir);
+
+		if (k < 0 || (size_t)k >= sizeof(probe) || !gt_is_file(probe))
+			continue;
+		snprintf(probe, sizeof(probe), "%s/themes", dir);
+		if (gt_is_dir(probe)) {
+			gt_add_dir(d, "%s", probe);
+			break;
+		}
+	}
+}
+
+void gt_theme_search_dirs_exe(const char *themes_dir_opt, const char *exe,
+                              struct gt_theme_dirs *out)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
@@ -60,9 +126,23 @@ void gt_theme_search_dirs(const char *themes_dir_opt, struct gt_theme_dirs *out)
 		else if (home && home[0])
 			gt_add_dir(out, "%s/.config/%s/themes", home, apps[i]);
 	}
+	gt_add_exe_dirs(out, exe);
 	gt_add_dir(out, "%s", GPUTOP_DATADIR "/themes");
 	gt_add_dir(out, "%s", "/usr/local/share/btop/themes");
 	gt_add_dir(out, "%s", "/usr/share/btop/themes");
+}
+
+void gt_theme_search_dirs(const char *themes_dir_opt, struct gt_theme_dirs *out)
+{
+	char exe[GT_THEME_DIR_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	/* Without /proc (or with a path too long to read whole) the
+	 * installed and user directories still work. */
+	if (n <= 0 || (size_t)n >= sizeof(exe) - 1)
+		n = 0;
+	exe[n] = '\0';
+	gt_theme_search_dirs_exe(themes_dir_opt, n ? exe : NULL, out);
 }
 
 static bool gt_readable_file(const char *path)
@@ -88,7 +168,7 @@ static int gt_copy_out(char *path_out, size_t len, const char *src)
 int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
                      char *path_out, size_t len)
 {
-	char cand[GT_THEME_DIR_MAX + 2 * GT_THEME_NAME_MAX + 16];
+	char cand[GT_THEME_DIR_MAX + GT_THEME_NAME_MAX + 16];
 	size_t n = name ? strlen(name) : 0;
 
 	if (n > 6 && strcmp(name + n - 6, ".theme") == 0)
@@ -105,8 +185,8 @@ int gt_theme_find_in(const struct gt_theme_dirs *dirs, const char *name,
 		}
 		return gt_copy_out(path_out, len, name);
 	}
-	if (n >= GT_THEME_NAME_MAX * 2) {
-		errno = ENOENT; /* no file in any listing has such a name */
+	if (n >= GT_THEME_NAME_MAX) {
+		errno = ENOENT; /* longer than any file name can be */
 		return -1;
 	}
 	for (int i = 0; i < dirs->n; i++) {
@@ -158,7 +238,7 @@ static int gt_insert_name(char (*names)[GT_THEME_NAME_MAX], int n, int max,
 int gt_theme_list_in(const struct gt_theme_dirs *dirs,
                      char (*names)[GT_THEME_NAME_MAX], int max)
 {
-	char path[GT_THEME_DIR_MAX + 512];
+	char path[GT_THEME_DIR_MAX + GT_THEME_NAME_MAX + 16];
 	char stem[GT_THEME_NAME_MAX];
 	int n = 0;
 

@@ -2,34 +2,30 @@
 /*
  * bench.c - `make bench`: the collector's CPU cost per tick against the fake
  * NVML (8 GPUs, 100 processes, the fake's own cost included) and the sample
- * ring's write/read throughput, the dashboard's render cost and the DRM
- * fdinfo scan. Prints measurements and, at the end, each target met or
- * missed (exit status 3 when one was missed); not part of `make check`,
- * since timing belongs in benchmarks, not in the test suite.
+ * ring's write/read throughput, the dashboard's frames (bench_render.c)
+ * and the DRM fdinfo scan; then gputop as a whole process (bench_proc.c):
+ * startup, idle wake-ups, CPU against nvtop (`make bench-peer`). Prints
+ * measurements and, at the end, each target met or missed (exit status 3 when
+ * one was missed); not part of `make check`, since timing belongs in
+ * benchmarks, not in the test suite.
  */
-#include <curses.h>
 #include <fcntl.h>
-#include <locale.h>
-#include <poll.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "collectors/registry.h"
 #include "core/collector.h"
 #include "core/ring.h"
 #include "linux/fdinfo.h"
 #include "linux/procinfo.h"
-#include "ui/dashboard.h"
 
 static uint64_t cpu_ns(void)
 {
@@ -47,26 +43,29 @@ struct cost {
 	double mean, median, lo, hi; /* ns */
 };
 
-/* The targets the issues set, judged as the measurements come in. */
-enum { MAX_VERDICTS = 8 };
-struct verdicts {
-	int n;
-	struct {
-		const char *what, *unit;
-		double value, limit;
-	} v[MAX_VERDICTS];
-};
-
-static void judge(struct verdicts *vd, const char *what, double value,
-                  double limit, const char *unit)
+static void add_verdict(struct verdicts *vd, const char *what, double value,
+                        double limit, const char *unit, bool at_most)
 {
-	if (vd->n == MAX_VERDICTS)
+	if (vd->n == BENCH_MAX_VERDICTS)
 		return;
 	vd->v[vd->n].what = what;
 	vd->v[vd->n].unit = unit;
 	vd->v[vd->n].value = value;
 	vd->v[vd->n].limit = limit;
+	vd->v[vd->n].at_most = at_most;
 	vd->n++;
+}
+
+void judge(struct verdicts *vd, const char *what, double value, double limit,
+           const char *unit)
+{
+	add_verdict(vd, what, value, limit, unit, false);
+}
+
+void judge_at_most(struct verdicts *vd, const char *what, double value,
+                   double limit, const char *unit)
+{
+	add_verdict(vd, what, value, limit, unit, true);
 }
 
 /* Prints every target; returns how many were missed. */
@@ -75,10 +74,12 @@ static int verdicts_print(const struct verdicts *vd)
 	int missed = 0;
 	printf("targets:\n");
 	for (int i = 0; i < vd->n; i++) {
-		bool met = vd->v[i].value < vd->v[i].limit;
+		bool met = vd->v[i].at_most ? vd->v[i].value <= vd->v[i].limit
+		                            : vd->v[i].value < vd->v[i].limit;
 		missed += !met;
-		printf("  %-6s %-44s %9.2f %s (< %g)\n", met ? "met" : "MISSED",
-		       vd->v[i].what, vd->v[i].value, vd->v[i].unit,
+		printf("  %-6s %-44s %9.2f %s (%s %g)\n",
+		       met ? "met" : "MISSED", vd->v[i].what, vd->v[i].value,
+		       vd->v[i].unit, vd->v[i].at_most ? "<=" : "<",
 		       vd->v[i].limit);
 	}
 	return missed;
@@ -335,209 +336,6 @@ static void bench_ring(void)
 	gt_ring_destroy(&r);
 }
 
-/* The terminal side of the render bench's pseudo-terminal: a thread that
- * reads everything the dashboard writes and counts it. Reading while
- * frames are drawn keeps a frame larger than the pty's buffer (the first
- * paint of a big screen) from blocking the write for ever. */
-struct pty_reader {
-	int master;
-	pthread_t thread;
-	_Atomic size_t bytes;
-	_Atomic bool stop;
-};
-
-static void *pty_reader_run(void *arg)
-{
-	struct pty_reader *r = arg;
-	char buf[65536];
-	while (!atomic_load(&r->stop)) {
-		struct pollfd p = {.fd = r->master, .events = POLLIN};
-		if (poll(&p, 1, 10) <= 0)
-			continue;
-		ssize_t n = read(r->master, buf, sizeof(buf));
-		if (n > 0)
-			atomic_fetch_add(&r->bytes, (size_t)n);
-	}
-	return NULL;
-}
-
-/* The byte count once the reader has caught up with what was written:
- * unchanged over 50 ms. */
-static size_t pty_reader_settled(struct pty_reader *r)
-{
-	size_t last = atomic_load(&r->bytes);
-	for (;;) {
-		struct timespec gap = {0, 50000000};
-		nanosleep(&gap, NULL);
-		size_t now = atomic_load(&r->bytes);
-		if (now == last)
-			return now;
-		last = now;
-	}
-}
-
-/* What the render bench measured. */
-struct render_result {
-	int frames;
-	size_t processes;
-	double cpu_ns_per_frame; /* drawing, this thread's CPU */
-	double bytes_per_frame;  /* written to the terminal */
-};
-
-/* Frames of a dashboard on an xterm-256color screen of the pty's slave
- * side, one collector round before each, as in steady state at one frame
- * per interval; the first frames paint the whole screen and are not
- * counted. */
-static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
-                          struct pty_reader *reader, FILE *fo, int frames,
-                          struct render_result *out)
-{
-	const int warm = 5;
-	uint64_t cpu = 0;
-	size_t bytes_warm = 0;
-	for (int f = 0; f < warm + frames; f++) {
-		if (f == warm)
-			bytes_warm = pty_reader_settled(reader);
-		gt_collector_tick(c, GT_TICK_SCHEDULED);
-		struct timespec a, b;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-		gt_dashboard_pull(d);
-		gt_dashboard_draw(d);
-		fflush(fo);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-		if (f >= warm)
-			cpu += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
-			       (uint64_t)(b.tv_nsec - a.tv_nsec);
-	}
-	size_t bytes = pty_reader_settled(reader) - bytes_warm;
-	out->frames = frames;
-	out->cpu_ns_per_frame = frames ? (double)cpu / frames : 0;
-	out->bytes_per_frame = frames ? (double)bytes / frames : 0;
-	out->processes = gt_dashboard_process_count(d);
-}
-
-/* The dashboard on a curses screen of a fresh pseudo-terminal of cols x
- * rows, with a thread reading the other side; 0, or -1 when any of it
- * could not be had. */
-static int render_on_pty(struct gt_collector *c, int cols, int rows, int frames,
-                         struct render_result *out)
-{
-	struct gt_dashboard_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
-	struct gt_dashboard *d = NULL;
-	int master = posix_openpt(O_RDWR | O_NOCTTY);
-	int rc = -1;
-
-	memset(out, 0, sizeof(*out));
-	if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
-		if (master >= 0)
-			close(master);
-		return -1;
-	}
-	struct winsize ws = {.ws_row = (unsigned short)rows,
-	                     .ws_col = (unsigned short)cols};
-	const char *slave_name = ptsname(master);
-	int slave = slave_name ? open(slave_name, O_RDWR | O_NOCTTY) : -1;
-	FILE *fo = slave >= 0 ? fdopen(slave, "w") : NULL;
-	FILE *fi = slave >= 0 ? fdopen(dup(slave), "r") : NULL;
-	if (!fo || !fi)
-		goto out;
-	ioctl(slave, TIOCSWINSZ, &ws);
-	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
-	setlocale(LC_ALL, "");
-
-	d = gt_dashboard_open(c, &o);
-	if (!d)
-		goto out;
-	SCREEN *scr = newterm("xterm-256color", fo, fi);
-	if (!scr)
-		goto out;
-	set_term(scr);
-	resizeterm(rows, cols);
-	curs_set(0);
-	struct gt_dashboard_screen screen = {
-	    .tier = GT_TIER_256,
-	    .glyphs = GT_GLYPHS_BRAILLE,
-	    .glyphs_fixed = true,
-	};
-	gt_dashboard_attach(d, &screen);
-
-	struct pty_reader reader = {.master = master};
-	atomic_init(&reader.bytes, 0);
-	atomic_init(&reader.stop, false);
-	if (pthread_create(&reader.thread, NULL, pty_reader_run, &reader) !=
-	    0) {
-		endwin();
-		delscreen(scr);
-		goto out;
-	}
-	render_frames(c, d, &reader, fo, frames, out);
-	endwin(); /* written while the reader still reads */
-	delscreen(scr);
-	atomic_store(&reader.stop, true);
-	pthread_join(reader.thread, NULL);
-	rc = 0;
-out:
-	gt_dashboard_close(d);
-	if (fo)
-		fclose(fo);
-	if (fi)
-		fclose(fi);
-	close(master);
-	return rc;
-}
-
-/* 8 GPUs and 500 processes (pids absent from /proc: their host columns
- * read N/A, which costs the renderer the same) at 200x60. The load moves
- * on a short period, so every frame brings new values to every graph,
- * meter and row: a worst case for the bytes sent, not a quiet screen. */
-static void bench_render(const char *lib, const char *base_scn,
-                         struct verdicts *vd)
-{
-	char tmpl[] = "/tmp/gputop-render-XXXXXX";
-	int fd = mkstemp(tmpl);
-	if (fd < 0)
-		return;
-	FILE *f = fdopen(fd, "w");
-	fprintf(f, "include %s\n", base_scn);
-	for (int d = 0; d < 8; d++)
-		fprintf(f,
-		        "device %d\nutil.gpu sine 60 35 0.0%d7\nutil.mem sine "
-		        "40 30 0.0%d3\n",
-		        d, 1 + d, 2 + d);
-	for (int i = 0; i < 500; i++)
-		fprintf(f, "device %d\nprocess compute %d 512MiB\n", i % 8,
-		        300000 + i);
-	fclose(f);
-	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
-	struct gt_collector_config cfg = {
-	    .platform = &gt_registry_platform,
-	    .backend = {.nvml_lib = lib},
-	    .interval_ns = 1000000000ull,
-	    .proc_interval_ns = 1,
-	};
-	struct gt_collector *c = gt_collector_open(&cfg);
-	struct render_result res;
-	if (c && render_on_pty(c, 200, 60, 60, &res) == 0) {
-		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
-		       "through a pseudo-terminal\n",
-		       gt_collector_device_count(c), res.processes, res.frames);
-		printf(
-		    "  render:  %8.1f us CPU per frame  (target < 2000 us)\n",
-		    res.cpu_ns_per_frame / 1e3);
-		printf("  output:  %8.0f bytes per frame = bytes/s at a 1 s "
-		       "interval  (target < 4096)\n",
-		       res.bytes_per_frame);
-		judge(vd, "dashboard render per frame",
-		      res.cpu_ns_per_frame / 1e3, 2000, "us");
-		judge(vd, "dashboard output at a 1 s interval",
-		      res.bytes_per_frame, 4096, "B/s");
-	} else {
-		fprintf(stderr, "bench: the render benchmark could not run\n");
-	}
-	gt_collector_close(c);
-	unlink(tmpl);
-}
-
 /* A synthetic /proc: 2,000 processes with 50 descriptors each, 20 of them
  * holding a DRM render node with an i915-style fdinfo; stat and comm as
  * procfs has them (the scanner reads stat to tell a pid's processes
@@ -734,16 +532,58 @@ static void bench_fdinfo(struct verdicts *vd)
 		fprintf(stderr, "bench: could not remove %s\n", root);
 }
 
+/* BENCH_ONLY=startup,wakeups runs only the parts named; without it, all
+ * but nvtop (a minute: `make bench-peer`): collector, render, fdinfo,
+ * ring, startup, wakeups, nvtop. */
+static bool wanted(const char *part)
+{
+	const char *only = getenv("BENCH_ONLY");
+	size_t n = strlen(part);
+	if (!only || !only[0])
+		return strcmp(part, "nvtop") != 0;
+	for (const char *p = only; (p = strstr(p, part)); p += n)
+		if ((p == only || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: bench LIBNVIDIA-ML SCENARIO\n");
+	if (argc < 4) {
+		fprintf(stderr, "usage: bench LIBNVIDIA-ML SCENARIO GPUTOP\n"
+		                "  BENCH_BASELINE=GPUTOP measures an older "
+		                "binary beside it\n"
+		                "  BENCH_ONLY=part,... runs only those parts: "
+		                "collector, render, fdinfo, ring, startup, "
+		                "wakeups, nvtop\n");
 		return 2;
 	}
 	struct verdicts vd = {0};
-	bench_collector(argv[1], argv[2], &vd);
-	bench_render(argv[1], argv[2], &vd);
-	bench_fdinfo(&vd);
-	bench_ring();
+	struct bench_proc_cfg pc = {
+	    .gputop = argv[3],
+	    .baseline = getenv("BENCH_BASELINE"),
+	    .fake_lib = argv[1],
+	    .scenario = argv[2],
+	};
+	if (pc.baseline && !pc.baseline[0])
+		pc.baseline = NULL;
+	if (wanted("collector"))
+		bench_collector(argv[1], argv[2], &vd);
+	if (wanted("render"))
+		bench_render(argv[1], argv[2], &vd);
+	if (wanted("fdinfo"))
+		bench_fdinfo(&vd);
+	if (wanted("ring"))
+		bench_ring();
+	if (wanted("startup"))
+		bench_proc_startup(&pc, &vd);
+	if (wanted("wakeups"))
+		bench_proc_wakeups(&pc, &vd);
+	if (wanted("nvtop"))
+		bench_proc_nvtop(&pc, &vd);
+	else
+		printf(
+		    "against nvtop: not run here; `make bench-peer` compares "
+		    "the whole process with an nvtop on PATH\n");
 	return verdicts_print(&vd) ? 3 : 0;
 }

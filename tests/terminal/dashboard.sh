@@ -22,13 +22,14 @@ start() { # cols rows [env...]
 		"env $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
 }
 
-# Every GPU at each size of the issue's acceptance list.
+# Every GPU at each size of the issue's acceptance list: a panel's "[i]",
+# or a row of the one-line-per-GPU table ("│> 0 H100...", "│  7 H100...").
 for size in 200x50 120x40 80x24 40x12; do
 	start "${size%x*}" "${size#*x}" LANG=C.UTF-8
-	wait_for "(\[7\]|^.7 )" || { fail "$size: GPU 7 never shown"; continue; }
+	wait_for "(\[7\]|^(│|\|)?. ?7 )" || { fail "$size: GPU 7 never shown"; continue; }
 	missing=""
 	for i in 0 1 2 3 4 5 6 7; do
-		grep -Eq -- "(\[$i\]|^.$i )" <<<"$screen" || missing="$missing $i"
+		grep -Eq -- "(\[$i\]|^(│|\|)?. ?$i )" <<<"$screen" || missing="$missing $i"
 	done
 	[ -z "$missing" ] && pass "$size shows all 8 GPUs" || fail "$size misses GPUs:$missing"
 done
@@ -45,9 +46,9 @@ wait_gone "gputop help" && pass "Esc closes help" || fail "help did not close"
 # From GPU %, > moves the sort to the next column (VRAM), r reverses it:
 # the smallest VRAM user (pid 7000, 256 MiB) then comes first.
 t send-keys -t dash '>'
-wait_for "VRAMv" && pass "> sorts by VRAM" || fail "> did not sort by VRAM"
+wait_for "VRAM ?v" && pass "> sorts by VRAM" || fail "> did not sort by VRAM"
 t send-keys -t dash 'r'
-if wait_for "VRAM\\^" && [ "$(grep -E '^ +[0-9]+ ' <<<"$screen" | head -1 | awk '{print $1}')" = 7000 ]; then
+if wait_for "VRAM ?\\^" && [ "$(grep -E '^ +[0-9]+ ' <<<"$screen" | head -1 | awk '{print $1}')" = 7000 ]; then
 	pass "r reverses the sort (pid 7000 first)"
 else
 	fail "r did not reverse the sort"

@@ -31,8 +31,9 @@ colour_lines() {
 	t capture-pane -p -e -t dash |
 		grep -cE $'\e\\[([0-9;]*;)?(3[0-7]|4[0-7]|9[0-7]|10[0-7]|[34]8;[25];)[;m]'
 }
-# The clock shown on the screen, "" when there is none.
-status_clock() { t capture-pane -p -t dash | grep -m1 -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}'; }
+# The clock shown in the status line (the last), "" when there is none;
+# not elsewhere: a PCI address ("0000:18:00.0") has the same shape.
+status_clock() { t capture-pane -p -t dash | tail -1 | grep -m1 -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}'; }
 
 # ---- colour tiers ------------------------------------------------------
 for term in screen-256color xterm-256color tmux-256color; do
@@ -127,8 +128,12 @@ done
 rm -f "$state/gputop/gputop.conf"
 
 # ---- tiny sizes --------------------------------------------------------
+# How many GPUs fit is the layout's (tests/terminal/layout.sh); here: the
+# status line says which, in whole words.
 start 20 6 LANG=C.UTF-8
-wait_for "GPUs 0-3 of 8" && pass "20x6 shows 'GPUs 0-3 of 8'" || fail "20x6: the GPU window message is cut"
+wait_for "GPUs 0-[0-6] of 8( *$|; [0-9]+x[0-9]+ shows all)" &&
+	pass "20x6 shows '$(grep -oE 'GPUs 0-[0-9] of 8' <<<"$screen")' whole" ||
+	fail "20x6: the GPU window message is cut"
 title=$(head -1 <<<"$screen")
 grep -qE '^gputop [0-9.]+ +8 GPUs' <<<"$title" && pass "20x6: the title is whole ($title)" ||
 	fail "20x6: the title is overwritten ($title)"
@@ -161,18 +166,20 @@ after=$(cmd6000)
 	fail "the scroll went past the longest command ('$before' / '$after')"
 
 # ---- the wheel over the GPUs --------------------------------------------
-# 130x4: three columns of one-line GPUs, two rows of them, so 6 of 8 show.
-# SGR mouse reports (xterm-256color): button 64 wheel up, 65 down, at
-# column 5 of screen row 2 (1-based), a GPU line.
+# 130x4: one-line GPUs in two rows, so some of the 8 show (how many is the
+# layout's: k+1). SGR mouse reports (xterm-256color): button 64 wheel up,
+# 65 down, at column 5 of screen row 2 (1-based), a GPU line.
 start 130 4 TERM=xterm-256color LANG=C.UTF-8
-wait_for "GPUs 0-5 of 8" || fail "130x4: no GPU window"
+wait_for "GPUs 0-[0-6] of 8" || fail "130x4: no GPU window"
+k=$(grep -oE 'GPUs 0-[0-9] of 8' <<<"$screen" | sed -E 's/GPUs 0-([0-9]).*/\1/')
+k=${k:-5}
 t send-keys -t dash -l $'\e[<65;5;2M'
-wait_for "GPUs 1-6 of 8" && pass "wheel down over the GPUs scrolls them" || fail "wheel down did not scroll the GPUs"
-t send-keys -t dash -l $'\e[<65;5;2M'
-t send-keys -t dash -l $'\e[<65;5;2M'
-wait_for "GPUs 2-7 of 8" && pass "the GPU scroll stops at the last GPU" || fail "GPU scroll past the end"
+wait_for "GPUs 1-$((k + 1)) of 8" && pass "wheel down over the GPUs scrolls them (GPUs 1-$((k + 1)))" ||
+	fail "wheel down did not scroll the GPUs"
+for _ in $(seq 1 8); do t send-keys -t dash -l $'\e[<65;5;2M'; done
+wait_for "GPUs $((7 - k))-7 of 8" && pass "the GPU scroll stops at the last GPU" || fail "GPU scroll past the end"
 t send-keys -t dash -l $'\e[<64;5;2M'
-wait_for "GPUs 1-6 of 8" && pass "wheel up over the GPUs scrolls back" || fail "wheel up did not scroll back"
+wait_for "GPUs $((6 - k))-6 of 8" && pass "wheel up over the GPUs scrolls back" || fail "wheel up did not scroll back"
 
 # ---- a signal goes to the process the dialog was opened for -------------
 # GPU 3 is lost 5 s after start: its process 4103 leaves the list while
@@ -186,7 +193,7 @@ scn=$state/lost.scn
 start 120 40 LANG=C.UTF-8
 wait_for "4107" || fail "signal: no table"
 keys '<' '<' '<' '<'
-wait_for "PID\\^|PIDv" || fail "signal: not sorted by PID"
+wait_for "PID \\^|PID v" || fail "signal: not sorted by PID"
 keys j j j x 6 Enter
 wait_for "Send SIGCONT to 4103" && pass "the dialog is for 4103" || fail "the dialog is not for 4103"
 wait_gone "^ *4103 " 300 >/dev/null
@@ -223,7 +230,7 @@ t new-session -d -x 120 -y 40 -s dash \
 	"env -u COLORTERM LANG=C.UTF-8 XDG_STATE_HOME=$state/nobody XDG_CONFIG_HOME=$state/nobody GPUTOP_FAKE_NVML_SCENARIO=$scn $as_user $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
 wait_for "4107" || fail "EPERM: no table"
 keys '<' '<' '<' '<'
-wait_for "PID\\^|PIDv" || fail "EPERM: not sorted by PID"
+wait_for "PID \\^|PID v" || fail "EPERM: not sorted by PID"
 keys x Enter
 wait_for "Send SIGTERM to 1 " || fail "EPERM: the dialog is not for pid 1"
 t send-keys -t dash y

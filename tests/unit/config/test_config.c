@@ -164,14 +164,14 @@ static void test_problems_counted(void **state)
 	                    "gputop.conf:3: expected 'key = value', a "
 	                    "[section] or a # comment (and 2 more problems)");
 	/* A line too long to be a setting is refused (but read past). */
-	char *lng = malloc(6001);
+	char *lng = malloc(10001);
 	assert_non_null(lng);
-	memset(lng, 'x', 6000);
+	memset(lng, 'x', 10000);
 	memcpy(lng, "theme = ", 8);
-	memcpy(lng + 5990, "\ngraphs=no", 11);
+	memcpy(lng + 9990, "\ngraphs=no", 11);
 	assert_int_equal(load_text(t, lng, &c, err, sizeof(err)), 1);
 	free(lng);
-	assert_string_equal(err, "gputop.conf:1: the line is over 4 KiB long");
+	assert_string_equal(err, "gputop.conf:1: the line is over 8 KiB long");
 	assert_false(c.show_graphs);
 	/* A short err buffer is cut, never overrun. */
 	char small[8];

@@ -47,7 +47,7 @@ static const char *const expected_help[] = {
     "Mouse: click a GPU panel, a process row or a column header;",
     "the wheel scrolls the GPU list or the process table under it.",
     "",
-    "Esc or q closes this window.",
+    "Up Down PgUp PgDn Home End scroll; Esc or q closes this window.",
 };
 
 static int setup_dashboard(void **state)

@@ -2,9 +2,12 @@
 /*
  * test_layout.c - tests of the layout engine (src/ui/layout.c): a sweep of
  * every terminal size from 20x6 to 400x120 for 0 to 16 GPUs checking the
- * invariants every layout must hold, a sweep of the too-small sizes, and
- * the fixed cases the dashboard issue's acceptance names (8 GPUs at
- * 200x50, 120x40, 80x24 and 40x12; one FULL GPU at 120x40).
+ * invariants every layout must hold (nothing overlaps, panels keep their
+ * minimum and a graph its 3 rows, the table gets what it needs and no
+ * more when the graphs can take the rest, every row is someone's), a
+ * sweep of the too-small sizes, the split of a panel into graph and
+ * numbers, and the fixed cases the dashboard issue names (1, 2, 4, 8 and
+ * 16 GPUs at 80x24, 120x40, 200x60 and 300x80).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,39 +156,55 @@ static void check_too_small(const struct sweep_ctx *c,
 	CHECK(c, !big.too_small && big.gpu_count == c->ngpus);
 }
 
-/* Panels: one height per layout, at least the mode's minimum size, and as
- * many distinct columns as `columns` says. Returns the row below the
- * lowest panel. */
+/* Panels: heights within one row of each other and within the mode's
+ * range, a graph of at least 3 rows in FULL, LINE rows inside their
+ * frames, and as many distinct columns as `columns` says. Returns the row
+ * below the lowest panel (or frame). */
 static int check_panels(const struct sweep_ctx *c, const struct gt_layout *L,
                         const struct gt_rect *gpus)
 {
 	const struct gt_layout_opts *o = c->o;
-	int minh, minw, xs[MAX_GPUS], nxs = 0, bottom = 0;
+	int xs[MAX_GPUS], nxs = 0, bottom = 0, hmin = 1 << 20, hmax = 0;
 
-	switch (L->mode) {
-	case GT_GPU_FULL:
-		minh = o->show_graphs ? GT_LAYOUT_FULL_MIN_H
-		                      : GT_LAYOUT_FULL_NOGRAPH_H;
-		minw = GT_LAYOUT_FULL_MIN_W;
-		break;
-	case GT_GPU_COMPACT:
-		minh = GT_LAYOUT_COMPACT_H;
-		minw = GT_LAYOUT_COMPACT_MIN_W;
-		break;
-	default:
-		CHECK(c, L->mode == GT_GPU_LINE);
-		minh = GT_LAYOUT_LINE_H;
-		minw = GT_LAYOUT_LINE_MIN_W;
-		break;
-	}
 	CHECK(c, L->mode >= o->max_mode);
+	CHECK(c, o->show_graphs || L->mode != GT_GPU_FULL);
+	CHECK(c, L->mode == GT_GPU_LINE ? L->nframes <= GT_LAYOUT_MAX_FRAMES
+	                                : L->nframes == 0);
 	for (int i = L->gpu_first; i < L->gpu_first + L->gpu_count; i++) {
 		const struct gt_rect *g = &gpus[i];
+		struct gt_panel_parts pp;
 		int k = 0;
 
-		CHECK(c, g->h == gpus[L->gpu_first].h);
-		CHECK(c, L->mode == GT_GPU_FULL ? g->h >= minh : g->h == minh);
-		CHECK(c, g->w >= minw);
+		hmin = g->h < hmin ? g->h : hmin;
+		hmax = g->h > hmax ? g->h : hmax;
+		switch (L->mode) {
+		case GT_GPU_FULL:
+			CHECK(c, g->h >= GT_LAYOUT_FULL_MIN_H);
+			CHECK(c, g->w >= GT_LAYOUT_FULL_MIN_W);
+			gt_layout_panel_parts(*g, L->mode, &pp);
+			CHECK(c, pp.graph.h >= GT_LAYOUT_GRAPH_MIN);
+			CHECK(c, pp.info_lines >= GT_LAYOUT_INFO_MIN);
+			break;
+		case GT_GPU_COMPACT:
+			CHECK(c, g->h >= GT_LAYOUT_COMPACT_H);
+			CHECK(c,
+			      g->h <= GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX);
+			CHECK(c, g->w >= GT_LAYOUT_COMPACT_MIN_W);
+			break;
+		case GT_GPU_LINE: {
+			bool in = false;
+			CHECK(c, g->h == 1);
+			for (int f = 0; f < L->nframes; f++) {
+				const struct gt_rect *fr = &L->frames[f];
+				in = in || (g->x > fr->x && g->y > fr->y &&
+				            g->x + g->w < fr->x + fr->w &&
+				            g->y < fr->y + fr->h - 1);
+			}
+			/* Only a window on a tiny terminal goes without. */
+			CHECK(c, in || L->nframes == 0);
+			break;
+		}
+		}
 		while (k < nxs && xs[k] != g->x)
 			k++;
 		if (k == nxs)
@@ -193,8 +212,18 @@ static int check_panels(const struct sweep_ctx *c, const struct gt_layout *L,
 		if (g->y + g->h > bottom)
 			bottom = g->y + g->h;
 	}
-	if (L->gpu_count > 0)
+	for (int f = 0; f < L->nframes; f++) {
+		CHECK(c, inside(&L->frames[f], c->cols, c->rows));
+		if (L->frames[f].y + L->frames[f].h > bottom)
+			bottom = L->frames[f].y + L->frames[f].h;
+	}
+	if (L->gpu_count > 0) {
+		CHECK(c, hmax - hmin <= 1);
 		CHECK(c, L->columns == nxs);
+		/* Every row from the title down is a panel's (or the
+		 * table's, checked by the caller). */
+		CHECK(c, bottom > 1);
+	}
 	return bottom;
 }
 
@@ -209,6 +238,9 @@ static void check_procs_and_message(const struct sweep_ctx *c,
 	int proc_min =
 	    o->proc_min_rows > 0 ? o->proc_min_rows : GT_LAYOUT_PROC_MIN_ROWS;
 
+	int want = o->proc_rows > 0 ? (o->proc_rows > 2 ? o->proc_rows : 2) : 0;
+	if (want && want < proc_min)
+		proc_min = want;
 	if (shown(&L->procs)) {
 		CHECK(c, o->show_processes);
 		CHECK(c, L->gpu_count == ngpus);
@@ -216,6 +248,14 @@ static void check_procs_and_message(const struct sweep_ctx *c,
 		CHECK(c, L->procs.y + L->procs.h == c->rows - 1);
 		if (ngpus > 0)
 			CHECK(c, L->procs.y == bottom);
+		/* No blank band under a short table: with graphs to take
+		 * the rest, it gets what it needs and no more. */
+		if (want && L->mode == GT_GPU_FULL)
+			CHECK(c, L->procs.h <= want);
+	} else if (ngpus > 0 && L->gpu_count == ngpus &&
+	           L->mode == GT_GPU_FULL) {
+		/* Without a table the panels fill the screen. */
+		CHECK(c, bottom == c->rows - 1);
 	}
 
 	if (L->gpu_count < ngpus ||
@@ -262,8 +302,9 @@ static int check_one(int cols, int rows, int ngpus,
 		CHECK(&c, L.gpu_count >= 1);
 	else
 		CHECK(&c, L.gpu_count == 0);
-	/* Big enough for one line per GPU plus title and status: all shown. */
-	if (rows >= ngpus + 2)
+	/* Big enough for one boxed line per GPU plus title and status: all
+	 * shown. */
+	if (rows >= ngpus + 4)
 		CHECK(&c, L.gpu_count == ngpus);
 	if (ngpus > 0) {
 		int sel = o->selected_gpu < 0        ? 0
@@ -300,6 +341,10 @@ static void sweep(bool procs, bool graphs, enum gt_gpu_mode max_mode,
 				        ngpus ? (cols * 7 + rows) % ngpus : 0,
 				    .first_gpu_hint =
 				        ngpus ? (cols + rows * 3) % ngpus : 0,
+				    /* unknown, or 1 to 29 rows; the user
+				     * in the table now and then */
+				    .proc_rows = (cols + rows) % 30,
+				    .table_focus = (cols * 3 + rows) % 7 == 0,
 				};
 				struct sweep_ctx c = {cols, rows, ngpus, &o};
 				int n = check_one(cols, rows, ngpus, &o);
@@ -366,91 +411,208 @@ static void test_one_gpu_full_at_120x40(void **state)
 {
 	struct gt_rect g[1];
 	struct gt_layout L;
+	struct gt_layout_opts o = dash;
 
 	(void)state;
-	assert_int_equal(layout(120, 40, 1, &dash, &L, g), 0);
+	o.proc_rows = 3;
+	assert_int_equal(layout(120, 40, 1, &o, &L, g), 0);
 	assert_int_equal(L.mode, GT_GPU_FULL);
 	assert_int_equal(L.gpu_count, 1);
-	assert_true(shown(&L.procs));
-	/* Spare rows went to the graph, not only to the table. */
-	assert_true(g[0].h > GT_LAYOUT_FULL_MIN_H);
+	/* The table takes its 3 rows, the panel all the others. */
+	assert_int_equal(L.procs.h, 3);
+	assert_true(rect_eq(&g[0], &(struct gt_rect){0, 1, 120, 35}));
 	assert_string_equal(L.message, "");
 }
 
-/* The issue's acceptance sizes for the 8x H100 scenario. */
-static void test_eight_gpus_acceptance_sizes(void **state)
+/* The issue's acceptance matrix: every GPU shown, the mode each size
+ * and count gets, and no table rows left empty where graphs can use them
+ * (the table's needs as the fake NVML scenarios give them). */
+static void test_acceptance_matrix(void **state)
 {
-	static const int sizes[][2] = {
-	    {200, 50}, {120, 40}, {80, 24}, {40, 12}};
-	struct gt_rect g[8];
+	static const int sizes[4][2] = {
+	    {80, 24}, {120, 40}, {200, 60}, {300, 80}};
+	static const int n[5] = {1, 2, 4, 8, 16};
+	static const int need[5] = {3, 5, 8, 12, 20};
+	static const enum gt_gpu_mode mode[4][5] = {
+	    {GT_GPU_FULL, GT_GPU_FULL, GT_GPU_COMPACT, GT_GPU_LINE,
+	     GT_GPU_LINE},
+	    {GT_GPU_FULL, GT_GPU_FULL, GT_GPU_FULL, GT_GPU_COMPACT,
+	     GT_GPU_LINE},
+	    {GT_GPU_FULL, GT_GPU_FULL, GT_GPU_FULL, GT_GPU_FULL, GT_GPU_FULL},
+	    {GT_GPU_FULL, GT_GPU_FULL, GT_GPU_FULL, GT_GPU_FULL, GT_GPU_FULL},
+	};
+	struct gt_rect g[16];
 	struct gt_layout L;
 
 	(void)state;
-	for (size_t i = 0; i < 4; i++) {
-		for (int procs = 0; procs < 2; procs++) {
+	for (int s = 0; s < 4; s++)
+		for (int k = 0; k < 5; k++) {
 			struct gt_layout_opts o = dash;
-
-			o.show_processes = procs;
-			o.selected_gpu = 7;
+			o.proc_rows = need[k];
 			assert_int_equal(
-			    layout(sizes[i][0], sizes[i][1], 8, &o, &L, g), 0);
-			assert_int_equal(L.gpu_first, 0);
-			assert_int_equal(L.gpu_count, 8);
-			for (int k = 0; k < 8; k++)
-				assert_true(shown(&g[k]));
+			    layout(sizes[s][0], sizes[s][1], n[k], &o, &L, g),
+			    0);
+			assert_int_equal(L.gpu_count, n[k]);
+			assert_int_equal(L.mode, mode[s][k]);
+			assert_true(shown(&L.procs));
+			/* The table gets all it needs (but at 80x24 with 16
+			 * GPUs, its minimum); graphs take every spare row;
+			 * panels without them leave at most 2 (they stop
+			 * growing at 6 rows). */
+			assert_true(L.procs.h >= (s == 0 && k == 4
+			                              ? GT_LAYOUT_PROC_MIN_ROWS
+			                              : need[k]));
+			assert_true(L.procs.h <=
+			            need[k] + (L.mode == GT_GPU_FULL ? 0 : 2));
+			assert_string_equal(L.message, "");
 		}
-	}
 }
 
-static void test_eight_gpus_procs_at_120x40(void **state)
+/* Wider terminals give wider panels (more history), not empty space: the
+ * grid aims at panels about six times wider than tall. */
+static void test_columns_grow_with_width(void **state)
 {
-	struct gt_rect g[8];
+	struct gt_rect g[16];
 	struct gt_layout L;
+	struct gt_layout_opts o = dash;
 
 	(void)state;
-	assert_int_equal(layout(120, 40, 8, &dash, &L, g), 0);
-	assert_true(shown(&L.procs));
-	assert_true(L.procs.h >= 20);
-	assert_int_equal(L.mode, GT_GPU_COMPACT);
+	o.proc_rows = 12;
+	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
 	assert_int_equal(L.columns, 2);
-	/* 200x50 has room for FULL panels in two columns and a table. */
-	assert_int_equal(layout(200, 50, 8, &dash, &L, g), 0);
-	assert_int_equal(L.mode, GT_GPU_FULL);
+	assert_true(rect_eq(&g[1], &(struct gt_rect){100, 1, 100, 12}));
+	assert_int_equal(layout(300, 80, 8, &o, &L, g), 0);
 	assert_int_equal(L.columns, 2);
-	assert_true(shown(&L.procs));
-	/* 80x24: one line per GPU and the table below. */
-	assert_int_equal(layout(80, 24, 8, &dash, &L, g), 0);
-	assert_int_equal(L.mode, GT_GPU_LINE);
-	assert_int_equal(L.columns, 1);
-	assert_true(shown(&L.procs));
-	/* 40x12: no room for the table; it goes, the GPUs stay, and the
-	 * message says what size brings it back. */
-	assert_int_equal(layout(40, 12, 8, &dash, &L, g), 0);
-	assert_false(shown(&L.procs));
-	assert_string_equal(L.message, "process table hidden; 40x16 shows it");
-}
-
-static void test_columns_from_160(void **state)
-{
-	struct gt_rect g[2];
-	struct gt_layout L;
-
-	(void)state;
-	assert_int_equal(layout(160, 40, 2, &dash, &L, g), 0);
-	assert_int_equal(L.mode, GT_GPU_FULL);
-	assert_int_equal(L.columns, 2);
-	assert_true(rect_eq(&g[0], &(struct gt_rect){0, 1, 80, g[0].h}));
-	assert_true(rect_eq(&g[1], &(struct gt_rect){80, 1, 80, g[0].h}));
-	assert_int_equal(layout(159, 40, 2, &dash, &L, g), 0);
-	assert_int_equal(L.columns, 1);
-	assert_int_equal(g[1].y, g[0].y + g[0].h);
+	assert_int_equal(g[0].w, 150);
+	assert_int_equal(g[1].x + g[1].w, 300);
+	o.proc_rows = 20;
+	assert_int_equal(layout(300, 80, 16, &o, &L, g), 0);
+	assert_int_equal(L.columns, 4);
+	assert_int_equal(g[3].x + g[3].w, 300);
 	/* One GPU never tiles. */
 	assert_int_equal(layout(400, 40, 1, &dash, &L, g), 0);
 	assert_int_equal(L.columns, 1);
 	assert_int_equal(g[0].w, 400);
 }
 
-/* 16 GPUs on a terminal that fits 8 lines: a window that follows the
+/* The table takes what it needs, up to its promised share, and the
+ * graphs the rest; when the user is in the table, it gets its rows before
+ * the graphs get more than their minimum. */
+static void test_table_share(void **state)
+{
+	struct gt_rect g[8];
+	struct gt_layout L;
+	struct gt_layout_opts o = dash;
+
+	(void)state;
+	o.proc_rows = 12;
+	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_FULL);
+	assert_int_equal(L.procs.h, 12);
+	assert_int_equal(L.procs.y, 1 + 46);
+	/* 120x40: FULL panels would leave the table 10 of its 12 rows, so
+	 * the GPUs go COMPACT and the table gets them all (the panels at
+	 * their tallest, 2 rows to spare). */
+	assert_int_equal(layout(120, 40, 8, &o, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_COMPACT);
+	assert_int_equal(g[0].h, GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX);
+	assert_int_equal(L.procs.h, 14);
+	/* 500 processes: the table is promised 40 % of the 58 rows under
+	 * the title (23), the graphs get the rest... */
+	o.proc_rows = 501;
+	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_FULL);
+	assert_int_equal(L.procs.h, 58 * GT_LAYOUT_PROC_SHARE / 100);
+	int sum = 0;
+	for (int i = 0; i < 8; i += L.columns)
+		sum += g[i].h;
+	assert_int_equal(sum, 58 - L.procs.h);
+	/* ...unless the user is in the table: then the graphs keep only
+	 * their minimum. */
+	o.table_focus = true;
+	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
+	assert_int_equal(g[0].h, GT_LAYOUT_FULL_MIN_H);
+	assert_int_equal(L.procs.h, 58 - 8 / L.columns * GT_LAYOUT_FULL_MIN_H);
+	/* Two processes: one line per GPU would leave a band of blank
+	 * table rows, so COMPACT panels take them. */
+	o.table_focus = false;
+	o.proc_rows = 3;
+	assert_int_equal(layout(80, 40, 8, &o, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_COMPACT);
+	assert_true(L.procs.h <= 3 + 2);
+	/* The user asked for COMPACT: that, not LINE, while it fits. */
+	o.max_mode = GT_GPU_COMPACT;
+	o.proc_rows = 12;
+	assert_int_equal(layout(120, 40, 8, &o, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_COMPACT);
+}
+
+/* LINE: a boxed table, the column names in its top border, one row per
+ * GPU inside. */
+static void test_line_frames(void **state)
+{
+	struct gt_rect g[8];
+	struct gt_layout L;
+	struct gt_layout_opts o = dash;
+
+	(void)state;
+	o.proc_rows = 12;
+	assert_int_equal(layout(80, 24, 8, &o, &L, g), 0);
+	assert_int_equal(L.mode, GT_GPU_LINE);
+	assert_int_equal(L.nframes, 1);
+	assert_true(rect_eq(&L.frames[0], &(struct gt_rect){0, 1, 80, 10}));
+	for (int i = 0; i < 8; i++)
+		assert_true(rect_eq(&g[i], &(struct gt_rect){1, 2 + i, 78, 1}));
+	assert_true(rect_eq(&L.procs, &(struct gt_rect){0, 11, 80, 12}));
+	/* 40x12: no room for the table; it goes, the GPUs stay, and the
+	 * message says what size brings it back. */
+	assert_int_equal(layout(40, 12, 8, &dash, &L, g), 0);
+	assert_false(shown(&L.procs));
+	assert_int_equal(L.gpu_count, 8);
+	assert_string_equal(L.message, "process table hidden; 40x16 shows it");
+}
+
+/* The parts of a panel: the graph keeps 3 rows, then gets its time axis,
+ * then the lines of numbers it lacks come before more graph rows. */
+static void test_panel_parts(void **state)
+{
+	struct gt_panel_parts p;
+
+	(void)state;
+	gt_layout_panel_parts((struct gt_rect){0, 0, 60, 4}, GT_GPU_COMPACT,
+	                      &p);
+	assert_true(rect_eq(&p.inner, &(struct gt_rect){1, 1, 58, 2}));
+	assert_int_equal(p.graph.h, 0);
+	assert_int_equal(p.info_lines, 2);
+	assert_false(p.wide);
+	gt_layout_panel_parts((struct gt_rect){0, 0, 60, 7}, GT_GPU_FULL, &p);
+	assert_int_equal(p.graph.h, 3);
+	assert_int_equal(p.info_lines, 2);
+	assert_int_equal(p.info.y, p.graph.y + 3);
+	gt_layout_panel_parts((struct gt_rect){0, 0, 60, 8}, GT_GPU_FULL, &p);
+	assert_int_equal(p.graph.h, 4);
+	assert_int_equal(p.info_lines, 2);
+	gt_layout_panel_parts((struct gt_rect){0, 0, 60, 10}, GT_GPU_FULL, &p);
+	assert_int_equal(p.graph.h, 4);
+	assert_int_equal(p.info_lines, 4);
+	gt_layout_panel_parts((struct gt_rect){0, 0, 60, 20}, GT_GPU_FULL, &p);
+	assert_int_equal(p.graph.h, 14);
+	assert_int_equal(p.info_lines, 4);
+	/* Wide: two lines hold every number. */
+	gt_layout_panel_parts((struct gt_rect){0, 0, 100, 20}, GT_GPU_FULL, &p);
+	assert_true(p.wide);
+	assert_int_equal(p.info_lines, 2);
+	assert_int_equal(p.graph.h, 16);
+	/* Too short for a graph: numbers only, even in FULL. */
+	gt_layout_panel_parts((struct gt_rect){0, 0, 60, 6}, GT_GPU_FULL, &p);
+	assert_int_equal(p.graph.h, 0);
+	assert_int_equal(p.info_lines, 4);
+	gt_layout_panel_parts((struct gt_rect){0, 0, 2, 9}, GT_GPU_FULL, &p);
+	assert_int_equal(p.inner.w, 0);
+	assert_int_equal(p.info_lines, 0);
+}
+
+/* 16 GPUs on a terminal that fits 6 lines: a window that follows the
  * selection, scrolling only as far as needed. */
 static void test_window_follows_selection(void **state)
 {
@@ -462,27 +624,28 @@ static void test_window_follows_selection(void **state)
 	o.selected_gpu = 12;
 	assert_int_equal(layout(60, 10, 16, &o, &L, g), 0);
 	assert_int_equal(L.mode, GT_GPU_LINE);
-	assert_int_equal(L.gpu_first, 5);
-	assert_int_equal(L.gpu_count, 8);
+	assert_int_equal(L.gpu_first, 7);
+	assert_int_equal(L.gpu_count, 6);
 	assert_false(shown(&L.procs));
-	assert_string_equal(L.message, "GPUs 5-12 of 16; 60x18 shows all");
-	assert_true(rect_eq(&g[5], &(struct gt_rect){0, 1, 60, 1}));
-	assert_true(rect_eq(&g[12], &(struct gt_rect){0, 8, 60, 1}));
+	assert_string_equal(L.message, "GPUs 7-12 of 16; 60x20 shows all");
+	assert_true(rect_eq(&g[7], &(struct gt_rect){1, 2, 58, 1}));
+	assert_true(rect_eq(&g[12], &(struct gt_rect){1, 7, 58, 1}));
 	/* Moving up inside the window does not scroll it. */
-	o.first_gpu_hint = 5;
-	o.selected_gpu = 6;
+	o.first_gpu_hint = 7;
+	o.selected_gpu = 8;
 	assert_int_equal(layout(60, 10, 16, &o, &L, g), 0);
-	assert_int_equal(L.gpu_first, 5);
+	assert_int_equal(L.gpu_first, 7);
 	/* Out-of-range selection and hint are clamped. */
 	o.selected_gpu = 99;
 	o.first_gpu_hint = -3;
 	assert_int_equal(layout(60, 10, 16, &o, &L, g), 0);
-	assert_int_equal(L.gpu_first, 8);
-	/* Two LINE columns at 80 wide show all 16 in 8 rows. */
-	assert_int_equal(layout(80, 10, 16, &o, &L, g), 0);
+	assert_int_equal(L.gpu_first, 10);
+	/* Two LINE columns at 120 wide show all 16 in 8 rows. */
+	assert_int_equal(layout(120, 12, 16, &o, &L, g), 0);
 	assert_int_equal(L.gpu_count, 16);
 	assert_int_equal(L.columns, 2);
-	assert_true(rect_eq(&g[8], &(struct gt_rect){40, 1, 40, 1}));
+	assert_int_equal(L.nframes, 2);
+	assert_true(rect_eq(&g[8], &(struct gt_rect){61, 2, 58, 1}));
 }
 
 static void test_too_small_message(void **state)
@@ -495,7 +658,7 @@ static void test_too_small_message(void **state)
 	assert_true(L.too_small);
 	assert_true(rect_eq(&L.status, &(struct gt_rect){0, 0, 15, 4}));
 	assert_string_equal(L.message,
-	                    "terminal 15x4 is too small; 20x10 shows all GPUs");
+	                    "terminal 15x4 is too small; 20x12 shows all GPUs");
 }
 
 static void test_bad_arguments(void **state)
@@ -523,9 +686,11 @@ int main(void)
 	    cmocka_unit_test(test_sweep_forced_compact),
 	    cmocka_unit_test(test_sweep_too_small),
 	    cmocka_unit_test(test_one_gpu_full_at_120x40),
-	    cmocka_unit_test(test_eight_gpus_acceptance_sizes),
-	    cmocka_unit_test(test_eight_gpus_procs_at_120x40),
-	    cmocka_unit_test(test_columns_from_160),
+	    cmocka_unit_test(test_acceptance_matrix),
+	    cmocka_unit_test(test_columns_grow_with_width),
+	    cmocka_unit_test(test_table_share),
+	    cmocka_unit_test(test_line_frames),
+	    cmocka_unit_test(test_panel_parts),
 	    cmocka_unit_test(test_window_follows_selection),
 	    cmocka_unit_test(test_too_small_message),
 	    cmocka_unit_test(test_bad_arguments),

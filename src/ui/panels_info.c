@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * panels_info.c - the lines of numbers of a FULL or COMPACT GPU panel (see
+ * panels.h). Meters come first: GPU, VRAM, TEMP and POWER, four to a line
+ * when the panel is wide (gt_layout_info_need), else two; then the other
+ * numbers flow onto the lines left, the most important first when they do
+ * not all fit: the PCIe link, the graphics clock and GTT, memory bandwidth
+ * and fans, the memory clock, the PCIe traffic, the encoder and decoder.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/graph.h"
+#include "ui/paint.h"
+#include "ui/panels_priv.h"
+
+enum { LABEL_W = 5 }; /* "POWER": meters line up whatever their label */
+
+/* A meter cell of w cells from col: label, bar, then the text against the
+ * cell's right end. The bar goes first when room is short, then the
+ * label; the text is drawn whole or not at all. mark (a fraction, NaN for
+ * none) puts a tick in the bar's empty part, e.g. where the temperature
+ * slows the GPU down. */
+struct meter {
+	const char *label;
+	double frac; /* NaN: unknown, an empty grey bar */
+	int bar_attr;
+	const char *text;
+	int text_attr;
+	double mark;
+};
+
+static void meter_cell(WINDOW *win, struct gt_rect r, int row, int col, int w,
+                       const struct gt_panel_data *d, const struct meter *m)
+{
+	char bar[256];
+	int tw = gt_paint_cells(m->text);
+	int mw = w - LABEL_W - 1 - tw - 1;
+
+	if (tw > w)
+		return;
+	gt_paint_put(win, r, row, col + w - tw, m->text_attr, m->text);
+	if (LABEL_W + 1 + tw > w)
+		return;
+	gt_paint_put(win, r, row, col, d->pal->role[GT_ROLE_GRAPH_TEXT],
+	             m->label);
+	if (mw < 3)
+		return;
+	if (mw > 200)
+		mw = 200;
+	bool unknown = isnan(m->frac);
+	int filled = gt_graph_meter(unknown ? 0 : m->frac, mw, d->glyphs, bar,
+	                            sizeof(bar));
+	int bx = col + LABEL_W + 1;
+	gt_paint_put(win, r, row, bx,
+	             unknown ? d->pal->role[GT_ROLE_INACTIVE] : m->bar_attr,
+	             bar);
+	int mx = isnan(m->mark) || m->mark <= 0 || m->mark >= 1
+	             ? -1
+	             : (int)(m->mark * mw);
+	if (mx >= filled && mx < mw)
+		gt_paint_put(win, r, row, bx + mx,
+		             d->pal->role[GT_ROLE_INACTIVE],
+		             d->glyphs == GT_GLYPHS_ASCII ? "|" : "\u2502");
+}
+
+static double frac(const struct gt_val *a, const struct gt_val *b)
+{
+	if (!gt_val_ok(a) || !gt_val_ok(b) || b->v <= 0)
+		return NAN;
+	return (double)a->v / (double)b->v;
+}
+
+/* The gauge's full scale: shutdown, else just past slowdown, else 100 °C. */
+static double temp_scale(const struct gt_static *st)
+{
+	const struct gt_val *slow = &st->f[GT_S_TEMP_SLOWDOWN];
+	const struct gt_val *shut = &st->f[GT_S_TEMP_SHUTDOWN];
+	if (gt_val_ok(shut) && shut->v > 0)
+		return (double)shut->v;
+	if (gt_val_ok(slow) && slow->v > 0)
+		return (double)slow->v + 10000.0;
+	return 100000.0;
+}
+
+/* The four meters' data; the temperature's text is made for its cell. */
+enum { M_GPU, M_VRAM, M_TEMP, M_POWER, M__COUNT };
+struct meters {
+	struct meter m[M__COUNT];
+	char text[M__COUNT][96];
+};
+
+static void make_meters(struct meters *ms, const struct gt_panel_data *d)
+{
+	const struct gt_sample *s = d->s;
+	const struct gt_palette *p = d->pal;
+	const struct gt_val *u = &s->f[GT_F_UTIL_GPU];
+	const struct gt_val *t = &s->f[GT_F_TEMP_GPU];
+	const struct gt_val *slow = &d->st->f[GT_S_TEMP_SLOWDOWN];
+	const struct gt_val *shut = &d->st->f[GT_S_TEMP_SHUTDOWN];
+	double fu = gt_val_ok(u) ? (double)u->v / 10000.0 : NAN;
+	double fv = frac(&s->f[GT_F_MEM_USED], gt_panels_mem_total(d));
+	double fp = frac(&s->f[GT_F_POWER_DRAW], &s->f[GT_F_POWER_ENFORCED]);
+	double scale = temp_scale(d->st);
+	int main = p->role[GT_ROLE_MAIN];
+
+	if (gt_val_ok(u))
+		snprintf(ms->text[M_GPU], sizeof(ms->text[M_GPU]), "%.0f%%%s",
+		         (double)u->v / 100,
+		         s->util_gpu_lower_bound ? "+" : "");
+	else
+		snprintf(ms->text[M_GPU], sizeof(ms->text[M_GPU]), "N/A");
+	gt_panels_fmt_mem(ms->text[M_VRAM], sizeof(ms->text[M_VRAM]),
+	                  &s->f[GT_F_MEM_USED], gt_panels_mem_total(d));
+	gt_panels_fmt_temp(ms->text[M_TEMP], sizeof(ms->text[M_TEMP]), t,
+	                   d->fahrenheit);
+	gt_panels_fmt_power(ms->text[M_POWER], sizeof(ms->text[M_POWER]), s);
+	ms->m[M_GPU] =
+	    (struct meter){"GPU",
+	                   fu,
+	                   gt_palette_grad(p, GT_GRAD_GPU, isnan(fu) ? 0 : fu),
+	                   ms->text[M_GPU],
+	                   main,
+	                   NAN};
+	ms->m[M_VRAM] =
+	    (struct meter){"VRAM",
+	                   fv,
+	                   gt_palette_grad(p, GT_GRAD_VRAM, isnan(fv) ? 0 : fv),
+	                   ms->text[M_VRAM],
+	                   main,
+	                   NAN};
+	ms->m[M_POWER] = (struct meter){
+	    "POWER",
+	    fp,
+	    gt_palette_grad(p, GT_GRAD_POWER, isnan(fp) ? 0 : fp),
+	    ms->text[M_POWER],
+	    main,
+	    NAN};
+	/* Temperature: bar and value change colour in steps, not along a
+	 * gradient, so "close to slowdown" and "slowing down" read at a
+	 * glance; the tick is at slowdown. */
+	int bar = p->grad[GT_GRAD_TEMP][0];
+	switch (gt_panels_temp_level(t, slow, shut)) {
+	case GT_TEMP_WARM:
+		bar = p->role[GT_ROLE_WARN];
+		break;
+	case GT_TEMP_HOT:
+		bar = p->grad[GT_GRAD_TEMP][GT_GRAD_STEPS - 1] | A_BOLD;
+		break;
+	case GT_TEMP_NORMAL:
+	case GT_TEMP_UNKNOWN:
+		break;
+	}
+	int64_t lim = gt_val_ok(slow) && slow->v > 0      ? slow->v
+	              : gt_val_ok(shut) && shut->v > 5000 ? shut->v - 5000
+	                                                  : 0;
+	ms->m[M_TEMP] =
+	    (struct meter){"TEMP",
+	                   gt_val_ok(t) ? (double)t->v / scale : NAN,
+	                   bar,
+	                   ms->text[M_TEMP],
+	                   gt_panels_temp_attr(d),
+	                   lim ? (double)lim / scale : NAN};
+}
+
+/* Meters `first`..`first+k` side by side on one row, equal cells two
+ * cells apart; the temperature's text takes what leaves its bar 6 cells. */
+static void meter_row(WINDOW *win, struct gt_rect r, int row, struct meters *ms,
+                      int first, int k, const struct gt_panel_data *d)
+{
+	for (int i = 0; i < k; i++) {
+		int x0 = i * (r.w + 2) / k, x1 = (i + 1) * (r.w + 2) / k - 2;
+		if (first + i == M_TEMP)
+			gt_panels_temp_text(ms->text[M_TEMP],
+			                    sizeof(ms->text[M_TEMP]), d,
+			                    x1 - x0 - LABEL_W - 2 - 6);
+		meter_cell(win, r, row, x0, x1 - x0, d, &ms->m[first + i]);
+	}
+}
+
+/* ---- the other numbers -------------------------------------------- */
+
+struct item {
+	char text[112];
+	int attr;
+	int prio; /* 1 first */
+	int line; /* of the narrow arrangement: 0 the clocks', 1 PCIe's */
+};
+
+static int add(struct item *it, int n, int prio, int line, int attr,
+               const char *text)
+{
+	snprintf(it[n].text, sizeof(it[n].text), "%s", text);
+	it[n].attr = attr;
+	it[n].prio = prio;
+	it[n].line = line;
+	return n + 1;
+}
+
+static void mhz(char *buf, size_t len, const struct gt_val *v,
+                const struct gt_val *max)
+{
+	if (!gt_val_ok(v))
+		snprintf(buf, len, "N/A");
+	else if (gt_val_ok(max))
+		snprintf(buf, len, "%lld/%lld MHz", (long long)v->v,
+		         (long long)max->v);
+	else
+		snprintf(buf, len, "%lld MHz", (long long)v->v);
+}
+
+static void pct(char *buf, size_t len, const struct gt_val *v)
+{
+	if (gt_val_ok(v))
+		snprintf(buf, len, "%.0f%%", (double)v->v / 100);
+	else
+		snprintf(buf, len, "N/A");
+}
+
+static void fan_text(char *buf, size_t len, const struct gt_sample *s)
+{
+	const struct gt_val *p = &s->f[GT_F_FAN_PERCENT0];
+	const struct gt_val *rpm = &s->f[GT_F_FAN_RPM0];
+	char many[16] = "";
+
+	if (s->fan_count > 1)
+		snprintf(many, sizeof(many), " x%u", s->fan_count);
+	if (gt_val_ok(p) && gt_val_ok(rpm))
+		snprintf(buf, len, "%.0f%% %lld rpm%s", (double)p->v / 100,
+		         (long long)rpm->v, many);
+	else if (gt_val_ok(p))
+		snprintf(buf, len, "%.0f%%%s", (double)p->v / 100, many);
+	else if (gt_val_ok(rpm))
+		snprintf(buf, len, "%lld rpm%s", (long long)rpm->v, many);
+	else
+		snprintf(buf, len, "N/A");
+}
+
+static int make_items(struct item *it, const struct gt_panel_data *d)
+{
+	const struct gt_sample *s = d->s;
+	const struct gt_static *st = d->st;
+	int main = d->pal->role[GT_ROLE_MAIN];
+	char a[48], b[48], t[112];
+	int n = 0;
+
+	pct(a, sizeof(a), &s->f[GT_F_UTIL_MEMBW]);
+	snprintf(t, sizeof(t), "MEMBW %s", a);
+	n = add(it, n, 3, 0, main, t);
+	if (gt_val_ok(&s->f[GT_F_GTT_TOTAL])) {
+		/* System memory the GPU maps: what an APU mostly uses. */
+		gt_panels_fmt_mem(a, sizeof(a), &s->f[GT_F_GTT_USED],
+		                  &s->f[GT_F_GTT_TOTAL]);
+		snprintf(t, sizeof(t), "GTT %s", a);
+		n = add(it, n, 2, 0, main, t);
+	}
+	mhz(a, sizeof(a), &s->f[GT_F_CLK_GRAPHICS],
+	    &st->f[GT_S_CLK_GRAPHICS_MAX]);
+	snprintf(t, sizeof(t), "GFX %s", a);
+	n = add(it, n, 2, 0, main, t);
+	mhz(a, sizeof(a), &s->f[GT_F_CLK_MEM], &st->f[GT_S_CLK_MEM_MAX]);
+	snprintf(t, sizeof(t), "MEM %s", a);
+	n = add(it, n, 4, 0, main, t);
+	if (s->fan_count) {
+		fan_text(a, sizeof(a), s);
+		snprintf(t, sizeof(t), "FAN %s", a);
+		n = add(it, n, 3, 0, main, t);
+	}
+	pct(a, sizeof(a), &s->f[GT_F_UTIL_ENC]);
+	pct(b, sizeof(b), &s->f[GT_F_UTIL_DEC]);
+	snprintf(t, sizeof(t), "ENC %s  DEC %s", a, b);
+	n = add(it, n, 6, 0, main, t);
+	const struct gt_val *g = &s->f[GT_F_PCIE_GEN];
+	const struct gt_val *w = &s->f[GT_F_PCIE_WIDTH];
+	if (!gt_val_ok(g) || !gt_val_ok(w))
+		snprintf(a, sizeof(a), "N/A");
+	else if (gt_val_ok(&st->f[GT_S_PCIE_MAX_GEN]) &&
+	         gt_val_ok(&st->f[GT_S_PCIE_MAX_WIDTH]))
+		snprintf(a, sizeof(a), "%lldx%lld/%lldx%lld", (long long)g->v,
+		         (long long)w->v, (long long)st->f[GT_S_PCIE_MAX_GEN].v,
+		         (long long)st->f[GT_S_PCIE_MAX_WIDTH].v);
+	else
+		snprintf(a, sizeof(a), "%lldx%lld", (long long)g->v,
+		         (long long)w->v);
+	snprintf(t, sizeof(t), "PCIe %s", a);
+	n = add(it, n, 1, 1,
+	        gt_panels_pcie_degraded(d) ? d->pal->role[GT_ROLE_WARN] : main,
+	        t);
+	gt_panels_fmt_rate(a, sizeof(a), &s->f[GT_F_PCIE_TX]);
+	gt_panels_fmt_rate(b, sizeof(b), &s->f[GT_F_PCIE_RX]);
+	snprintf(t, sizeof(t), "TX %s  RX %s", a, b);
+	n = add(it, n, 5, 1, main, t);
+	return n;
+}
+
+/* The items of `line` (-1: all) that fit w, the most important first,
+ * drawn in their own order two cells apart. */
+static void flow(WINDOW *win, struct gt_rect r, int row, const struct item *it,
+                 int n, int line)
+{
+	bool take[16] = {false};
+	int used = 0;
+
+	for (int prio = 1; prio <= 6; prio++)
+		for (int i = 0; i < n && i < 16; i++) {
+			if (it[i].prio != prio ||
+			    (line >= 0 && it[i].line != line))
+				continue;
+			int k = gt_paint_cells(it[i].text) + (used ? 2 : 0);
+			if (used + k <= r.w) {
+				take[i] = true;
+				used += k;
+			}
+		}
+	int x = 0;
+	for (int i = 0; i < n && i < 16; i++)
+		if (take[i])
+			x += gt_paint_put(win, r, row, x, it[i].attr,
+			                  it[i].text) +
+			     2;
+}
+
+void gt_panels_draw_info(WINDOW *win, const struct gt_panel_parts *pp,
+                         const struct gt_panel_data *d)
+{
+	struct meters ms;
+	struct item it[16];
+	struct gt_rect r = pp->info;
+	int lines = pp->info_lines;
+
+	make_meters(&ms, d);
+	int n = make_items(it, d);
+	if (pp->wide) {
+		meter_row(win, r, 0, &ms, M_GPU, M__COUNT, d);
+		if (lines >= 2)
+			flow(win, r, 1, it, n, -1);
+		return;
+	}
+	meter_row(win, r, 0, &ms, M_GPU, 2, d);
+	if (lines >= 2)
+		meter_row(win, r, 1, &ms, M_TEMP, 2, d);
+	if (lines == 3)
+		flow(win, r, 2, it, n, -1);
+	if (lines >= 4) {
+		flow(win, r, 2, it, n, 0);
+		flow(win, r, 3, it, n, 1);
+	}
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - what the parts of `make bench` share: the targets judged as the
+ * measurements come in (bench.c prints them at the end), and the
+ * whole-process benchmarks of bench_proc.c (gputop run as a user runs it).
+ */
+#ifndef GPUTOP_BENCH_H
+#define GPUTOP_BENCH_H
+
+#include <stdbool.h>
+
+enum { BENCH_MAX_VERDICTS = 16 };
+
+struct verdicts {
+	int n;
+	struct {
+		const char *what, *unit;
+		double value, limit;
+		bool at_most; /* met at value <= limit, else value < limit */
+	} v[BENCH_MAX_VERDICTS];
+};
+
+/* A target: met when value < limit. */
+void judge(struct verdicts *vd, const char *what, double value, double limit,
+           const char *unit);
+/* A target: met when value <= limit ("at most"). */
+void judge_at_most(struct verdicts *vd, const char *what, double value,
+                   double limit, const char *unit);
+
+/* The dashboard's frames: 8 GPUs and 500 processes at 200x60 on a
+ * pseudo-terminal, CPU and bytes of a steady-state frame and of a wake-up
+ * for the clock (bench_render.c). */
+void bench_render(const char *lib, const char *base_scn, struct verdicts *vd);
+
+/* What the whole-process benchmarks run: the gputop binary, the fake NVML
+ * and the scenario they load; a baseline binary (an older gputop) to
+ * measure beside it, or NULL. */
+struct bench_proc_cfg {
+	const char *gputop;
+	const char *baseline;
+	const char *fake_lib;
+	const char *scenario;
+};
+
+/* Startup to the first frame, 8 GPUs at 200x60 on a pseudo-terminal. */
+void bench_proc_startup(const struct bench_proc_cfg *cfg, struct verdicts *vd);
+/* Wake-ups of the whole process (every thread's voluntary context
+ * switches) over 10 s at a 1 s interval with no input. */
+void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd);
+/* CPU of the whole process against nvtop's, both in tmux at 200x60 on the
+ * same fake NVML scenario, 30 s at each of 0.1 s and 1 s; says so and
+ * judges nothing when nvtop (or tmux) is not on PATH. */
+void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd);
+
+#endif

@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_proc.c - `make bench`'s whole-process benchmarks: the gputop binary
+ * run as a user runs it, on a pseudo-terminal or in tmux, against the fake
+ * NVML: startup to the first frame, wake-ups while idle, and CPU against
+ * nvtop's on the same scenario. A baseline binary (BENCH_BASELINE, e.g. a
+ * build of the previous commit) is measured beside it in the same run.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* ---- a program on a pseudo-terminal ------------------------------------ */
+
+/* A program running on a pseudo-terminal, with a thread that reads (and
+ * throws away) what it writes, and notes when a marker text first came. */
+struct ptyrun {
+	pid_t pid;
+	int master;
+	pthread_t reader;
+	const char *marker;
+	uint64_t start_ns;
+	_Atomic uint64_t marker_ns; /* 0 until the marker was read */
+	_Atomic bool stop;
+};
+
+static void *ptyrun_read(void *arg)
+{
+	struct ptyrun *r = arg;
+	char buf[65536 + 64];
+	size_t keep = 0, mlen = strlen(r->marker);
+
+	while (!atomic_load(&r->stop)) {
+		struct pollfd p = {.fd = r->master, .events = POLLIN};
+		if (poll(&p, 1, 20) <= 0)
+			continue;
+		ssize_t n = read(r->master, buf + keep, 65536);
+		if (n <= 0) {
+			if (n == 0 || errno != EAGAIN)
+				sleep_ms(5); /* the child is gone */
+			continue;
+		}
+		size_t len = keep + (size_t)n;
+		if (!atomic_load(&r->marker_ns) &&
+		    memmem(buf, len, r->marker, mlen))
+			atomic_store(&r->marker_ns, mono_ns());
+		/* A marker split between two reads is found in the next. */
+		keep = len < mlen ? len : mlen - 1;
+		memmove(buf, buf + len - keep, keep);
+	}
+	return NULL;
+}
+
+/* The environment every measured program gets: a fresh settings and state
+ * directory, the fake NVML's scenario, a UTF-8 locale. */
+struct bench_env {
+	char dir[64];
+	char *envp[12];
+	char store[8][600];
+};
+
+static int bench_env_init(struct bench_env *e, const char *scenario,
+                          const char *term, const char *libdir)
+{
+	snprintf(e->dir, sizeof(e->dir), "/tmp/gputop-bench-env-XXXXXX");
+	if (!mkdtemp(e->dir))
+		return -1;
+	snprintf(e->store[0], sizeof(e->store[0]), "HOME=%s", e->dir);
+	snprintf(e->store[1], sizeof(e->store[1]), "XDG_CONFIG_HOME=%s",
+	         e->dir);
+	snprintf(e->store[2], sizeof(e->store[2]), "XDG_STATE_HOME=%s", e->dir);
+	snprintf(e->store[3], sizeof(e->store[3]),
+	         "GPUTOP_FAKE_NVML_SCENARIO=%s", scenario);
+	snprintf(e->store[4], sizeof(e->store[4]), "TERM=%s", term);
+	snprintf(e->store[5], sizeof(e->store[5]), "LANG=C.UTF-8");
+	snprintf(e->store[6], sizeof(e->store[6]), "PATH=/usr/bin:/bin");
+	int n = 7;
+	if (libdir) /* where nvtop finds the fake NVML */
+		snprintf(e->store[n++], sizeof(e->store[7]),
+		         "LD_LIBRARY_PATH=%s", libdir);
+	for (int i = 0; i < n; i++)
+		e->envp[i] = e->store[i];
+	e->envp[n] = NULL;
+	return 0;
+}
+
+static void bench_env_free(struct bench_env *e)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench: could not remove %s\n", e->dir);
+}
+
+static int ptyrun_start(struct ptyrun *r, char *const argv[],
+                        char *const envp[], int cols, int rows,
+                        const char *marker)
+{
+	struct winsize ws = {.ws_row = (unsigned short)rows,
+	                     .ws_col = (unsigned short)cols};
+	memset(r, 0, sizeof(*r));
+	r->marker = marker;
+	r->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (r->master < 0 || grantpt(r->master) != 0 ||
+	    unlockpt(r->master) != 0) {
+		if (r->master >= 0)
+			close(r->master);
+		return -1;
+	}
+	const char *name = ptsname(r->master);
+	fcntl(r->master, F_SETFL, fcntl(r->master, F_GETFL) | O_NONBLOCK);
+	r->start_ns = mono_ns();
+	r->pid = fork();
+	if (r->pid == 0) {
+		setsid();
+		int s = name ? open(name, O_RDWR) : -1;
+		if (s < 0)
+			_exit(126);
+		ioctl(s, TIOCSCTTY, 0);
+		ioctl(s, TIOCSWINSZ, &ws);
+		dup2(s, 0);
+		dup2(s, 1);
+		dup2(s, 2);
+		if (s > 2)
+			close(s);
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	if (r->pid < 0 ||
+	    pthread_create(&r->reader, NULL, ptyrun_read, r) != 0) {
+		if (r->pid > 0) {
+			kill(r->pid, SIGKILL);
+			waitpid(r->pid, NULL, 0);
+		}
+		close(r->master);
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits up to timeout_ms for the marker; its time since the start in ns,
+ * 0 when it did not come. */
+static uint64_t ptyrun_wait_marker(struct ptyrun *r, long timeout_ms)
+{
+	for (long t = 0; t < timeout_ms; t += 1) {
+		uint64_t at = atomic_load(&r->marker_ns);
+		if (at)
+			return at - r->start_ns;
+		sleep_ms(1);
+	}
+	return 0;
+}
+
+/* q, then SIGTERM, then SIGKILL; reaps the child and the reader. */
+static void ptyrun_stop(struct ptyrun *r)
+{
+	int status;
+	if (write(r->master, "q", 1) != 1)
+		kill(r->pid, SIGTERM);
+	for (int i = 0; i < 200; i++) {
+		if (waitpid(r->pid, &status, WNOHANG) == r->pid)
+			goto reaped;
+		if (i == 100)
+			kill(r->pid, SIGTERM);
+		sleep_ms(10);
+	}
+	kill(r->pid, SIGKILL);
+	waitpid(r->pid, &status, 0);
+reaped:
+	atomic_store(&r->stop, true);
+	pthread_join(r->reader, NULL);
+	close(r->master);
+}
+
+/* ---- what /proc says about a process --------------------------------- */
+
+/* The voluntary context switches of all of pid's threads: each is a
+ * thread going to sleep, so each is a wake-up to come. -1 if unreadable. */
+static long wakeups_of(pid_t pid)
+{
+	char path[300], line[256];
+	long sum = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/status",
+		         (int)pid, e->d_name);
+		FILE *f = fopen(path, "r");
+		long v;
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) ==
+			    1)
+				sum += v;
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
+/* CPU time of all of pid's threads: ns on the CPU (schedstat, exact) and
+ * clock ticks of user + system time (stat, what top shows). */
+struct cpu_use {
+	double ns;
+	long ticks;
+};
+
+static bool cpu_of(pid_t pid, struct cpu_use *u)
+{
+	char path[300], buf[1024];
+	memset(u, 0, sizeof(*u));
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	unsigned long ut, st;
+	/* After the name: state, then fields 4..13, utime (14), stime. */
+	if (!p ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+	           &ut, &st) != 2)
+		return false;
+	u->ticks = (long)(ut + st);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		unsigned long long ns;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat",
+		         (int)pid, e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fscanf(f, "%llu", &ns) == 1)
+			u->ns += (double)ns;
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	if (u->ns == 0) /* no schedstat: the ticks, coarser */
+		u->ns = (double)u->ticks * 1e9 / (double)sysconf(_SC_CLK_TCK);
+	return true;
+}
+
+/* ---- startup and wake-ups ---------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* gputop's command line for a run on the fake NVML. */
+static void gputop_argv(char **argv, const char *bin, const char *lib,
+                        const char *interval)
+{
+	static char o_lib[] = "--nvml-lib", o_sysfs[] = "--sysfs",
+	            no_sysfs[] = "/nonexistent", o_iv[] = "--interval";
+	argv[0] = (char *)bin;
+	argv[1] = o_lib;
+	argv[2] = (char *)lib;
+	argv[3] = o_sysfs;
+	argv[4] = no_sysfs;
+	argv[5] = o_iv;
+	argv[6] = (char *)interval;
+	argv[7] = NULL;
+}
+
+/* The median of `runs` startups of bin, in ms; its range in lo, hi. -1
+ * when a run never drew its first frame. */
+static double startup_ms(const char *bin, const struct bench_proc_cfg *cfg,
+                         char *const *envp, int runs, double *lo, double *hi)
+{
+	uint64_t t[16];
+	char *argv[8];
+	gputop_argv(argv, bin, cfg->fake_lib, "1");
+	if (runs > 16)
+		runs = 16;
+	for (int i = 0; i < runs; i++) {
+		struct ptyrun r;
+		/* The status line is the frame's last row: once its keys
+		 * are out, the whole first frame is. */
+		if (ptyrun_start(&r, argv, envp, 200, 60, "q quit") != 0)
+			return -1;
+		t[i] = ptyrun_wait_marker(&r, 5000);
+		ptyrun_stop(&r);
+		if (!t[i])
+			return -1;
+	}
+	qsort(t, (size_t)runs, sizeof(t[0]), cmp_u64);
+	*lo = (double)t[0] / 1e6;
+	*hi = (double)t[runs - 1] / 1e6;
+	return (double)t[runs / 2] / 1e6;
+}
+
+void bench_proc_startup(const struct bench_proc_cfg *cfg, struct verdicts *vd)
+{
+	struct bench_env env;
+	const int runs = 11;
+	double lo, hi;
+
+	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0)
+		return;
+	printf("startup: exec to the first frame drawn (8 GPUs, 200x60 "
+	       "pseudo-terminal), median of %d runs\n",
+	       runs);
+	double ms = startup_ms(cfg->gputop, cfg, env.envp, runs, &lo, &hi);
+	if (ms < 0) {
+		printf("  gputop never drew its first frame\n");
+		judge(vd, "startup to the first frame, 8 GPUs", 1e9, 50, "ms");
+	} else {
+		printf("  gputop:   %8.1f ms  (%.1f..%.1f; target < 50 ms)\n",
+		       ms, lo, hi);
+		judge(vd, "startup to the first frame, 8 GPUs", ms, 50, "ms");
+	}
+	if (cfg->baseline) {
+		double b =
+		    startup_ms(cfg->baseline, cfg, env.envp, runs, &lo, &hi);
+		if (b < 0)
+			printf("  baseline: never drew its first frame\n");
+		else
+			printf("  baseline: %8.1f ms  (%.1f..%.1f)  %s\n", b,
+			       lo, hi, cfg->baseline);
+	}
+	bench_env_free(&env);
+}
+
+void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
+{
+	const int secs = 10;
+	struct bench_env env;
+	struct ptyrun run[2];
+	const char *bins[2] = {cfg->gputop, cfg->baseline};
+	long before[2], after[2];
+	int n = cfg->baseline ? 2 : 1;
+
+	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		char *argv[8];
+		gputop_argv(argv, bins[i], cfg->fake_lib, "1");
+		if (ptyrun_start(&run[i], argv, env.envp, 200, 60, "q quit") !=
+		    0) {
+			fprintf(stderr, "bench: cannot start %s\n", bins[i]);
+			n = i;
+			break;
+		}
+	}
+	sleep_ms(2000); /* past the start and the first frames */
+	for (int i = 0; i < n; i++)
+		before[i] = wakeups_of(run[i].pid);
+	sleep_ms(secs * 1000);
+	for (int i = 0; i < n; i++)
+		after[i] = wakeups_of(run[i].pid);
+	printf("idle wake-ups: 1 s interval, no input, 200x60, voluntary "
+	       "context switches of all threads over %d s\n",
+	       secs);
+	for (int i = 0; i < n; i++) {
+		double per_s = (double)(after[i] - before[i]) / secs;
+		printf("  %-9s %6ld in %d s = %5.1f per second%s%s\n",
+		       i ? "baseline:" : "gputop:", after[i] - before[i], secs,
+		       per_s, i ? "  " : "  (target at most 3)",
+		       i ? bins[i] : "");
+		if (i == 0)
+			judge_at_most(vd, "idle wake-ups per second at 1 s",
+			              before[i] < 0 || after[i] < 0 ? 1e9
+			                                            : per_s,
+			              3, "/s");
+	}
+	for (int i = 0; i < n; i++)
+		ptyrun_stop(&run[i]);
+	bench_env_free(&env);
+}
+
+/* ---- against nvtop ------------------------------------------------------ */
+
+/* `name` on PATH, into out; false when there is none. */
+static bool on_path(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char dir[512];
+	while (path && *path) {
+		size_t k = strcspn(path, ":");
+		snprintf(dir, sizeof(dir), "%.*s", (int)k, path);
+		snprintf(out, len, "%s/%s", dir[0] ? dir : ".", name);
+		if (access(out, X_OK) == 0)
+			return true;
+		path += k + (path[k] == ':');
+	}
+	return false;
+}
+
+/* One program measured in a tmux window. */
+struct contender {
+	const char *label;
+	char cmd[2048];
+	pid_t pid;
+	struct cpu_use a, b;
+};
+
+/* Runs `fmt` through the shell; its first line of output into out. */
+static int shell_line(char *out, size_t len, const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(out, (int)len, p))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return pclose(p) == 0 ? 0 : -1;
+}
+
+/* Every contender in its own tmux session of one server, 200x60, for
+ * secs seconds after a settling time; false when one could not run. */
+static bool run_in_tmux(struct contender *c, int n, const char *sock, int secs)
+{
+	char cmd[3072], line[64];
+	bool ok = true;
+	for (int i = 0; i < n && ok; i++) {
+		snprintf(cmd, sizeof(cmd),
+		         "tmux -L %s -f /dev/null new-session -d -x 200 -y 60 "
+		         "-s c%d \"exec %s\" && tmux -L %s display -p -t c%d "
+		         "'#{pane_pid}'",
+		         sock, i, c[i].cmd, sock, i);
+		ok = shell_line(line, sizeof(line), cmd) == 0 &&
+		     (c[i].pid = (pid_t)atoi(line)) > 0;
+	}
+	if (ok) {
+		sleep_ms(3000);
+		for (int i = 0; i < n; i++)
+			ok = ok && cpu_of(c[i].pid, &c[i].a);
+		sleep_ms(secs * 1000L);
+		for (int i = 0; i < n; i++)
+			ok = ok && cpu_of(c[i].pid, &c[i].b);
+	}
+	snprintf(cmd, sizeof(cmd), "tmux -L %s kill-server 2>/dev/null", sock);
+	(void)!system(cmd); /* the server may be gone already */
+	return ok;
+}
+
+/* gputop's command line for tmux, its environment first. */
+static void gputop_cmd(char *out, size_t len, const char *envs, const char *bin,
+                       const char *lib, const char *iv)
+{
+	snprintf(out, len,
+	         "%s '%s' --nvml-lib '%s' --sysfs /nonexistent --interval %s",
+	         envs, bin, lib, iv);
+}
+
+void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
+{
+	static const struct {
+		const char *gputop, *nvtop, *what;
+		double limit;
+	} rates[] = {
+	    {"0.1", "1", "CPU against nvtop at 0.1 s (gputop/nvtop)", 1.0 / 3},
+	    {"1", "10", "CPU against nvtop at 1 s (gputop/nvtop)", 0.5},
+	};
+	const int secs = 30;
+	char nvtop[1024], tmux[1024], libdir[512], sock[64];
+	struct bench_env env;
+
+	printf("against nvtop: the whole process in tmux at 200x60, the fake "
+	       "NVML's scenario %s, %d s each\n",
+	       cfg->scenario, secs);
+	if (!on_path("nvtop", nvtop, sizeof(nvtop)) ||
+	    !on_path("tmux", tmux, sizeof(tmux))) {
+		printf("  skipped: no %s on PATH; put an nvtop binary (built "
+		       "from its source) on PATH to compare\n",
+		       on_path("tmux", tmux, sizeof(tmux)) ? "nvtop" : "tmux");
+		return;
+	}
+	snprintf(libdir, sizeof(libdir), "%s", cfg->fake_lib);
+	char *slash = strrchr(libdir, '/');
+	if (slash)
+		*slash = '\0';
+	if (bench_env_init(&env, cfg->scenario, "tmux-256color", libdir) != 0)
+		return;
+	printf("  nvtop: %s (NVML from %s)\n", nvtop, libdir);
+	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
+		/* A server of its own each round: the last one's may still
+		 * be shutting down. */
+		snprintf(sock, sizeof(sock), "gputop-bench-%d-%zu",
+		         (int)getpid(), r);
+		struct contender c[3] = {{.label = "gputop"},
+		                         {.label = "nvtop"},
+		                         {.label = "baseline"}};
+		int n = cfg->baseline ? 3 : 2;
+		char envs[1600] = "env";
+		for (int i = 0; env.envp[i]; i++) {
+			size_t k = strlen(envs);
+			snprintf(envs + k, sizeof(envs) - k, " '%s'",
+			         env.envp[i]);
+		}
+		gputop_cmd(c[0].cmd, sizeof(c[0].cmd), envs, cfg->gputop,
+		           cfg->fake_lib, rates[r].gputop);
+		snprintf(c[1].cmd, sizeof(c[1].cmd), "%s '%s' -d %s", envs,
+		         nvtop, rates[r].nvtop);
+		if (cfg->baseline)
+			gputop_cmd(c[2].cmd, sizeof(c[2].cmd), envs,
+			           cfg->baseline, cfg->fake_lib,
+			           rates[r].gputop);
+		if (!run_in_tmux(c, n, sock, secs)) {
+			printf("  %s s interval: a program did not run in "
+			       "tmux\n",
+			       rates[r].gputop);
+			judge_at_most(vd, rates[r].what, 1e9, rates[r].limit,
+			              "x");
+			continue;
+		}
+		printf("  %s s interval:\n", rates[r].gputop);
+		for (int i = 0; i < n; i++) {
+			double ms = (c[i].b.ns - c[i].a.ns) / 1e6;
+			printf("    %-9s %8.1f ms CPU in %d s = %5.2f %% of a "
+			       "core  (%ld ticks)\n",
+			       c[i].label, ms, secs, ms / (secs * 10.0),
+			       c[i].b.ticks - c[i].a.ticks);
+		}
+		double g = c[0].b.ns - c[0].a.ns, v = c[1].b.ns - c[1].a.ns;
+		double ratio = v > 0 ? g / v : 1e9;
+		printf("    gputop / nvtop = %.2f  (target at most %.2f)\n",
+		       ratio, rates[r].limit);
+		if (cfg->baseline && v > 0)
+			printf("    baseline / nvtop = %.2f\n",
+			       (c[2].b.ns - c[2].a.ns) / v);
+		judge_at_most(vd, rates[r].what, ratio, rates[r].limit, "x");
+	}
+	bench_env_free(&env);
+}

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_render.c - the dashboard's frames as `make bench` measures them:
+ * the CPU and the bytes of a steady-state frame (8 GPUs, 500 processes,
+ * 200x60, through a pseudo-terminal), and of a wake-up for the clock's
+ * second with nothing new: the status line alone against the whole frame
+ * an older loop drew then.
+ */
+#include <curses.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "collectors/registry.h"
+#include "core/collector.h"
+#include "ui/dashboard.h"
+
+/* The terminal side of the render bench's pseudo-terminal: a thread that
+ * reads everything the dashboard writes and counts it. Reading while
+ * frames are drawn keeps a frame larger than the pty's buffer (the first
+ * paint of a big screen) from blocking the write for ever. */
+struct pty_reader {
+	int master;
+	pthread_t thread;
+	_Atomic size_t bytes;
+	_Atomic bool stop;
+};
+
+static void *pty_reader_run(void *arg)
+{
+	struct pty_reader *r = arg;
+	char buf[65536];
+	while (!atomic_load(&r->stop)) {
+		struct pollfd p = {.fd = r->master, .events = POLLIN};
+		if (poll(&p, 1, 10) <= 0)
+			continue;
+		ssize_t n = read(r->master, buf, sizeof(buf));
+		if (n > 0)
+			atomic_fetch_add(&r->bytes, (size_t)n);
+	}
+	return NULL;
+}
+
+/* The byte count once the reader has caught up with what was written:
+ * unchanged over 50 ms. */
+static size_t pty_reader_settled(struct pty_reader *r)
+{
+	size_t last = atomic_load(&r->bytes);
+	for (;;) {
+		struct timespec gap = {0, 50000000};
+		nanosleep(&gap, NULL);
+		size_t now = atomic_load(&r->bytes);
+		if (now == last)
+			return now;
+		last = now;
+	}
+}
+
+/* What the render bench measured. */
+struct render_result {
+	int frames;
+	size_t processes;
+	double cpu_ns_per_frame; /* drawing, this thread's CPU */
+	double bytes_per_frame;  /* written to the terminal */
+	/* A new second with nothing new: [0] the whole frame, [1] the
+	 * status line alone (gt_dashboard_draw_clock). */
+	double tick_cpu_ns[2], tick_bytes[2];
+};
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Sleeps until just after the wall clock's next second. */
+static void next_second(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	struct timespec gap = {0, 1000000000L - now.tv_nsec + 20000000L};
+	if (gap.tv_nsec >= 1000000000L) {
+		gap.tv_sec = 1;
+		gap.tv_nsec -= 1000000000L;
+	}
+	nanosleep(&gap, NULL);
+}
+
+/* Wake-ups for the clock with nothing new since the last frame, each at
+ * a new second (its clock changes on screen): `ticks` whole frames, then
+ * as many of the status line alone. */
+static void tick_frames(struct gt_collector *c, struct gt_dashboard *d,
+                        struct pty_reader *reader, FILE *fo, int ticks,
+                        struct render_result *out)
+{
+	for (int kind = 0; kind < 2; kind++) {
+		uint64_t cpu = 0;
+		size_t bytes = 0;
+		for (int i = 0; i < ticks; i++) {
+			/* A round drawn first (not counted), so no device is
+			 * silent long enough for STALE when the second turns:
+			 * the frame measured has only the clock to show. */
+			gt_collector_tick(c, GT_TICK_SCHEDULED);
+			gt_dashboard_pull(d);
+			gt_dashboard_draw(d);
+			fflush(fo);
+			next_second();
+			size_t b0 = pty_reader_settled(reader);
+			uint64_t t0 = thread_cpu_ns();
+			if (kind == 0)
+				gt_dashboard_draw(d);
+			else
+				gt_dashboard_draw_clock(d);
+			fflush(fo);
+			cpu += thread_cpu_ns() - t0;
+			bytes += pty_reader_settled(reader) - b0;
+		}
+		out->tick_cpu_ns[kind] = (double)cpu / ticks;
+		out->tick_bytes[kind] = (double)bytes / ticks;
+	}
+}
+
+/* Frames of a dashboard on an xterm-256color screen of the pty's slave
+ * side, one collector round before each, as in steady state at one frame
+ * per interval; the first frames paint the whole screen and are not
+ * counted. */
+static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
+                          struct pty_reader *reader, FILE *fo, int frames,
+                          struct render_result *out)
+{
+	const int warm = 5;
+	uint64_t cpu = 0;
+	size_t bytes_warm = 0;
+	for (int f = 0; f < warm + frames; f++) {
+		if (f == warm)
+			bytes_warm = pty_reader_settled(reader);
+		gt_collector_tick(c, GT_TICK_SCHEDULED);
+		struct timespec a, b;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		gt_dashboard_pull(d);
+		gt_dashboard_draw(d);
+		fflush(fo);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+		if (f >= warm)
+			cpu += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
+			       (uint64_t)(b.tv_nsec - a.tv_nsec);
+	}
+	size_t bytes = pty_reader_settled(reader) - bytes_warm;
+	out->frames = frames;
+	out->cpu_ns_per_frame = frames ? (double)cpu / frames : 0;
+	out->bytes_per_frame = frames ? (double)bytes / frames : 0;
+	out->processes = gt_dashboard_process_count(d);
+}
+
+/* The dashboard on a curses screen of a fresh pseudo-terminal of cols x
+ * rows, with a thread reading the other side; 0, or -1 when any of it
+ * could not be had. */
+static int render_on_pty(struct gt_collector *c, int cols, int rows, int frames,
+                         struct render_result *out)
+{
+	struct gt_dashboard_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
+	struct gt_dashboard *d = NULL;
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+		if (master >= 0)
+			close(master);
+		return -1;
+	}
+	struct winsize ws = {.ws_row = (unsigned short)rows,
+	                     .ws_col = (unsigned short)cols};
+	const char *slave_name = ptsname(master);
+	int slave = slave_name ? open(slave_name, O_RDWR | O_NOCTTY) : -1;
+	FILE *fo = slave >= 0 ? fdopen(slave, "w") : NULL;
+	FILE *fi = slave >= 0 ? fdopen(dup(slave), "r") : NULL;
+	if (!fo || !fi)
+		goto out;
+	ioctl(slave, TIOCSWINSZ, &ws);
+	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+	setlocale(LC_ALL, "");
+
+	d = gt_dashboard_open(c, &o);
+	if (!d)
+		goto out;
+	SCREEN *scr = newterm("xterm-256color", fo, fi);
+	if (!scr)
+		goto out;
+	set_term(scr);
+	resizeterm(rows, cols);
+	curs_set(0);
+	struct gt_dashboard_screen screen = {
+	    .tier = GT_TIER_256,
+	    .glyphs = GT_GLYPHS_BRAILLE,
+	    .glyphs_fixed = true,
+	};
+	gt_dashboard_attach(d, &screen);
+
+	struct pty_reader reader = {.master = master};
+	atomic_init(&reader.bytes, 0);
+	atomic_init(&reader.stop, false);
+	if (pthread_create(&reader.thread, NULL, pty_reader_run, &reader) !=
+	    0) {
+		endwin();
+		delscreen(scr);
+		goto out;
+	}
+	render_frames(c, d, &reader, fo, frames, out);
+	tick_frames(c, d, &reader, fo, 4, out);
+	endwin(); /* written while the reader still reads */
+	delscreen(scr);
+	atomic_store(&reader.stop, true);
+	pthread_join(reader.thread, NULL);
+	rc = 0;
+out:
+	gt_dashboard_close(d);
+	if (fo)
+		fclose(fo);
+	if (fi)
+		fclose(fi);
+	close(master);
+	return rc;
+}
+
+/* 8 GPUs and 500 processes (pids absent from /proc: their host columns
+ * read N/A, which costs the renderer the same) at 200x60. The load moves
+ * on a short period, so every frame brings new values to every graph,
+ * meter and row: a worst case for the bytes sent, not a quiet screen. */
+void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
+{
+	char tmpl[] = "/tmp/gputop-render-XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return;
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "include %s\n", base_scn);
+	for (int d = 0; d < 8; d++)
+		fprintf(f,
+		        "device %d\nutil.gpu sine 60 35 0.0%d7\nutil.mem sine "
+		        "40 30 0.0%d3\n",
+		        d, 1 + d, 2 + d);
+	for (int i = 0; i < 500; i++)
+		fprintf(f, "device %d\nprocess compute %d 512MiB\n", i % 8,
+		        300000 + i);
+	fclose(f);
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
+	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
+	    .backend = {.nvml_lib = lib},
+	    .interval_ns = 1000000000ull,
+	    .proc_interval_ns = 1,
+	};
+	struct gt_collector *c = gt_collector_open(&cfg);
+	struct render_result res;
+	if (c && render_on_pty(c, 200, 60, 60, &res) == 0) {
+		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
+		       "through a pseudo-terminal\n",
+		       gt_collector_device_count(c), res.processes, res.frames);
+		/* Judged against the older targets; issue 10's (150 us,
+		 * 2 KB) belong to its redraw step and are shown only. */
+		printf("  render:  %8.1f us CPU per frame  (target < 2000 us; "
+		       "issue 10 aims at < 150 us)\n",
+		       res.cpu_ns_per_frame / 1e3);
+		printf("  output:  %8.0f bytes per frame = bytes/s at a 1 s "
+		       "interval  (target < 4096; issue 10 aims at < 2048)\n",
+		       res.bytes_per_frame);
+		printf("  a new second, nothing new (4 each): whole frame "
+		       "%.1f us, %.0f bytes; status line alone %.1f us, %.0f "
+		       "bytes\n",
+		       res.tick_cpu_ns[0] / 1e3, res.tick_bytes[0],
+		       res.tick_cpu_ns[1] / 1e3, res.tick_bytes[1]);
+		judge(vd, "dashboard render per frame",
+		      res.cpu_ns_per_frame / 1e3, 2000, "us");
+		judge(vd, "dashboard output at a 1 s interval",
+		      res.bytes_per_frame, 4096, "B/s");
+	} else {
+		fprintf(stderr, "bench: the render benchmark could not run\n");
+	}
+	gt_collector_close(c);
+	unlink(tmpl);
+}

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_panels.c - the GPU panel's texts and its one-line form
+ * (src/ui/panels*.c): names shortened by whole words with the vendor word
+ * going first, binary units with the unit shown, the badges and their
+ * order, and LINE rows whose fixed columns line up under their frame's
+ * names, whose numbers are never cut, and which use the whole width.
+ */
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <cmocka.h>
+
+#include "ui/panels.h"
+
+struct fixture {
+	SCREEN *scr;
+	FILE *io;
+	struct gt_static st;
+	struct gt_sample s;
+	struct gt_palette pal;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	setlocale(LC_ALL, "C.UTF-8");
+	f->io = fopen("/dev/null", "r+");
+	assert_non_null(f->io);
+	f->scr = newterm("xterm-256color", f->io, f->io);
+	if (!f->scr)
+		f->scr = newterm("xterm", f->io, f->io);
+	assert_non_null(f->scr);
+	set_term(f->scr);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	endwin();
+	delscreen(f->scr);
+	fclose(f->io);
+	free(f);
+	return 0;
+}
+
+/* An H100 of the fake NVML's h100x8 scenario (GPU 2 of it with a link
+ * trained down when degraded, GPU 5 throttled when throttled). */
+static void h100(struct fixture *f, unsigned index, bool degraded,
+                 bool throttled)
+{
+	gt_static_init(&f->st);
+	gt_sample_init(&f->s);
+	f->st.index = index;
+	snprintf(f->st.name, sizeof(f->st.name), "NVIDIA H100 80GB HBM3");
+	gt_val_set(&f->st.f[GT_S_PCIE_MAX_GEN], 5);
+	gt_val_set(&f->st.f[GT_S_PCIE_MAX_WIDTH], 16);
+	gt_val_set(&f->s.f[GT_F_UTIL_GPU], 9700);
+	gt_val_set(&f->s.f[GT_F_MEM_TOTAL], 81559ll << 20);
+	gt_val_set(&f->s.f[GT_F_MEM_USED], 73216ll << 20);
+	gt_val_set(&f->s.f[GT_F_TEMP_GPU], 47000);
+	gt_val_set(&f->s.f[GT_F_POWER_DRAW], 637500);
+	gt_val_set(&f->s.f[GT_F_POWER_ENFORCED], 700000);
+	gt_val_set(&f->s.f[GT_F_PCIE_GEN], degraded ? 3 : 5);
+	gt_val_set(&f->s.f[GT_F_PCIE_WIDTH], degraded ? 8 : 16);
+	if (throttled)
+		gt_val_set(&f->s.f[GT_F_THROTTLE],
+		           GT_THR_SW_POWER_CAP | GT_THR_HW_SLOWDOWN);
+}
+
+static struct gt_panel_data data(struct fixture *f)
+{
+	return (struct gt_panel_data){.st = &f->st,
+	                              .s = &f->s,
+	                              .pal = &f->pal,
+	                              .glyphs = GT_GLYPHS_BRAILLE};
+}
+
+static void test_short_name(void **state)
+{
+	char b[128];
+
+	(void)state;
+	const char *h = "NVIDIA H100 80GB HBM3";
+	assert_int_equal(gt_panels_short_name(b, sizeof(b), h, 40), 21);
+	assert_string_equal(b, h);
+	/* The vendor word goes first, then the last words, whole. */
+	gt_panels_short_name(b, sizeof(b), h, 20);
+	assert_string_equal(b, "H100 80GB HBM3");
+	gt_panels_short_name(b, sizeof(b), h, 14);
+	assert_string_equal(b, "H100 80GB HBM3");
+	gt_panels_short_name(b, sizeof(b), h, 13);
+	assert_string_equal(b, "H100 80GB");
+	gt_panels_short_name(b, sizeof(b), h, 8);
+	assert_string_equal(b, "H100");
+	/* A number is never cut: "H1" would read as another GPU. */
+	assert_int_equal(gt_panels_short_name(b, sizeof(b), h, 3), 0);
+	assert_string_equal(b, "");
+	/* A word without a digit may be cut, by whole characters. */
+	gt_panels_short_name(b, sizeof(b), "Radeon", 3);
+	assert_string_equal(b, "Rad");
+	gt_panels_short_name(b, sizeof(b), "AMD Radeon RX 7900 XTX", 18);
+	assert_string_equal(b, "Radeon RX 7900 XTX");
+	/* Wide characters count two cells. */
+	gt_panels_short_name(b, sizeof(b), "\u6d4b\u8bd5 GPU", 5);
+	assert_string_equal(b, "\u6d4b\u8bd5");
+	/* Escaped: a name cannot reach the terminal as a control. */
+	gt_panels_short_name(b, sizeof(b), "a\033]0;x\007", 40);
+	assert_null(strchr(b, '\033'));
+	assert_int_equal(gt_panels_short_name(b, sizeof(b), h, 0), 0);
+}
+
+static void test_units(void **state)
+{
+	struct gt_val u, t, r;
+	char b[64];
+
+	(void)state;
+	gt_val_set(&u, 73216ll << 20);
+	gt_val_set(&t, 81559ll << 20);
+	gt_panels_fmt_mem(b, sizeof(b), &u, &t);
+	assert_string_equal(b, "71.5/79.6 GiB");
+	gt_val_set(&u, 256ll << 20);
+	gt_val_set(&t, 512ll << 20);
+	gt_panels_fmt_mem(b, sizeof(b), &u, &t);
+	assert_string_equal(b, "256/512 MiB");
+	gt_val_fail(&u, GT_WHY_NOT_COLLECTED, 0);
+	gt_panels_fmt_mem(b, sizeof(b), &u, &t);
+	assert_string_equal(b, "N/A");
+	/* PCIe traffic: binary, per second, the unit shown. */
+	gt_val_set(&r, 3166208);
+	gt_panels_fmt_rate(b, sizeof(b), &r);
+	assert_string_equal(b, "3.0 MiB/s");
+	gt_val_set(&r, 3ll << 30);
+	gt_panels_fmt_rate(b, sizeof(b), &r);
+	assert_string_equal(b, "3.0 GiB/s");
+	gt_val_set(&r, 10240);
+	gt_panels_fmt_rate(b, sizeof(b), &r);
+	assert_string_equal(b, "10 KiB/s");
+	gt_val_fail(&r, GT_WHY_NOT_COLLECTED, 0);
+	gt_panels_fmt_rate(b, sizeof(b), &r);
+	assert_string_equal(b, "N/A");
+}
+
+/* Badges: state first, then gputop's own change, the link, throttling. */
+static void test_badge_order(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_panels_badge b[GT_PANELS_MAX_BADGES];
+
+	h100(f, 2, true, true);
+	struct gt_panel_data d = data(f);
+	d.stale = true;
+	d.changed = "LIMIT 382 W";
+	int n = gt_panels_badge_list(&d, false, b, GT_PANELS_MAX_BADGES);
+	assert_int_equal(n, 5);
+	assert_string_equal(b[0].text, "STALE");
+	assert_string_equal(b[1].text, "LIMIT 382 W");
+	assert_string_equal(b[2].text, "PCIe 3x8 of 5x16");
+	assert_string_equal(b[3].text, "power_cap");
+	assert_string_equal(b[4].text, "hw_slowdown");
+	n = gt_panels_badge_list(&d, true, b, GT_PANELS_MAX_BADGES);
+	assert_string_equal(b[2].text, "PCIe 3x8");
+	assert_string_equal(b[3].text, "PWR");
+	assert_string_equal(b[4].text, "HWSLOW");
+	f->s.state = GT_DEV_LOST;
+	assert_int_equal(gt_panels_badge_list(&d, true, b, 2), 2);
+	assert_string_equal(b[0].text, "LOST");
+	h100(f, 0, false, false);
+	d = data(f);
+	assert_int_equal(gt_panels_badge_list(&d, true, b, 12), 0);
+}
+
+/* Reads row 0 of a window from col x0, n cells, as UTF-8. */
+static void read_row(WINDOW *w, int row, int x0, int n, char *out, size_t len)
+{
+	size_t k = 0;
+	for (int x = x0; x < x0 + n && k + 8 < len; x++) {
+		cchar_t c;
+		wchar_t wc[CCHARW_MAX + 1] = {0};
+		attr_t a;
+		short pair;
+		mvwin_wch(w, row, x, &c);
+		getcchar(&c, wc, &a, &pair, NULL);
+		int m = (int)wcrtomb(out + k, wc[0], NULL);
+		if (m > 0)
+			k += (size_t)m;
+	}
+	out[k] = '\0';
+}
+
+/* Columns: fixed for a width, kept ones first, the whole width used. */
+static void test_line_columns(void **state)
+{
+	struct gt_panels_cols c;
+
+	(void)state;
+	for (int w = 20; w <= 400; w++) {
+		gt_panels_line_columns(w, &c);
+		int end = 0, shown = 0;
+		for (int k = 0; k < GT_PCOL__COUNT; k++) {
+			if (!c.w[k])
+				continue;
+			assert_true(c.x[k] >= end); /* in order, apart */
+			end = c.x[k] + c.w[k] + 1;
+			shown++;
+		}
+		assert_true(end - 1 <= w);
+		if (c.w[GT_PCOL_BADGES])
+			assert_int_equal(end - 1, w); /* the badges take
+			                                 the rest */
+		if (w >= 60) {
+			/* From 60 on the numbers that matter are there. */
+			assert_true(c.w[GT_PCOL_VRAM] >= 13);
+			assert_true(c.w[GT_PCOL_POWER] >= 9);
+			assert_true(c.w[GT_PCOL_TEMP] >= 5);
+			assert_true(c.w[GT_PCOL_BADGES] >= 8);
+		}
+		assert_true(shown >= 3);
+	}
+	/* Wider rows show more. */
+	gt_panels_line_columns(58, &c);
+	assert_int_equal(c.w[GT_PCOL_GFX], 0);
+	gt_panels_line_columns(198, &c);
+	assert_true(c.w[GT_PCOL_GFX] && c.w[GT_PCOL_PCIE] && c.w[GT_PCOL_TX] &&
+	            c.w[GT_PCOL_METER] >= 16 && c.w[GT_PCOL_NAME] == 24);
+}
+
+/* The issue's one-line screen at 60 columns: "620/70" for 620/700 W,
+ * "NVIDIA H100 80" for the name, no PCIe or throttle warning. Now: the
+ * numbers whole, the name by words, the warnings as short badges. */
+static void test_line_row_at_60(void **state)
+{
+	struct fixture *f = *state;
+	char row[1024];
+	WINDOW *w = newpad(1, 58);
+
+	assert_non_null(w);
+	h100(f, 2, true, false);
+	struct gt_panel_data d = data(f);
+	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 58, 1}, GT_GPU_LINE, &d);
+	read_row(w, 0, 0, 58, row, sizeof(row));
+	assert_non_null(strstr(row, "  2 H100 80GB "));
+	assert_non_null(strstr(row, " 97% "));
+	assert_non_null(strstr(row, " 71.5/79.6 GiB "));
+	assert_non_null(strstr(row, " 47\u00b0C "));
+	assert_non_null(strstr(row, " 638/700 W "));
+	assert_non_null(strstr(row, "PCIe 3x8"));
+	h100(f, 5, false, true);
+	d = data(f);
+	d.stale = true;
+	werase(w);
+	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 58, 1}, GT_GPU_LINE, &d);
+	read_row(w, 0, 0, 58, row, sizeof(row));
+	/* STALE first; what does not fit is a "+", never half a badge. */
+	assert_non_null(strstr(row, " 638/700 W STALE +"));
+	delwin(w);
+}
+
+/* Every width: the frame's column names sit over their columns, numbers
+ * right-aligned under them and never cut. */
+static void test_line_aligned_under_frame(void **state)
+{
+	struct fixture *f = *state;
+	char top[64], row[2048];
+	struct gt_panels_cols c;
+
+	for (int fw = 40; fw <= 300; fw += 13) {
+		WINDOW *w = newpad(3, fw);
+		assert_non_null(w);
+		h100(f, 7, false, false);
+		struct gt_panel_data d = data(f);
+		gt_panels_draw_frame(w, (struct gt_rect){0, 0, fw, 3}, &f->pal,
+		                     GT_GLYPHS_BRAILLE);
+		gt_panels_draw_gpu(w, (struct gt_rect){1, 1, fw - 2, 1},
+		                   GT_GPU_LINE, &d);
+		read_row(w, 1, 1, fw - 2, row, sizeof(row));
+		gt_panels_line_columns(fw - 2, &c);
+		if (c.w[GT_PCOL_POWER]) {
+			/* "POWER" ends where "638/700 W" ends. */
+			int e = c.x[GT_PCOL_POWER] + c.w[GT_PCOL_POWER];
+			read_row(w, 0, 1 + e - 5, 5, top, sizeof(top));
+			assert_string_equal(top, "POWER");
+			read_row(w, 1, 1 + e - 9, 9, top, sizeof(top));
+			assert_string_equal(top, "638/700 W");
+			assert_non_null(strstr(row, "638/700 W"));
+		}
+		if (c.w[GT_PCOL_VRAM])
+			assert_non_null(strstr(row, "71.5/79.6 GiB"));
+		assert_null(strstr(row, "620/70 "));
+		delwin(w);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_short_name),
+	    cmocka_unit_test(test_units),
+	    cmocka_unit_test(test_badge_order),
+	    cmocka_unit_test(test_line_columns),
+	    cmocka_unit_test(test_line_row_at_60),
+	    cmocka_unit_test(test_line_aligned_under_frame),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
