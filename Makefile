@@ -3,8 +3,11 @@
 #   make            build build/gputop
 #   make run        install missing packages, build, start gputop
 #   make check      install missing packages, run the whole test suite
-#                   (plain, ASan+UBSan, and ThreadSanitizer builds)
-#   make bench      collector CPU per tick and ring throughput
+#                   (plain, ASan+UBSan, ThreadSanitizer, a few seconds of
+#                   each fuzzer, and a warning-free clang build)
+#   make fuzz       each libFuzzer harness for FUZZ_TIME seconds (clang)
+#   make bench      collector CPU per tick, frames, wake-ups, startup, ring
+#   make bench-peer the whole process against an nvtop on PATH (about 70 s)
 #   make layers     the layers' include rules and names (part of check)
 #   make deps       install missing build/test packages (Debian/Ubuntu)
 #   make install / uninstall   (PREFIX=/usr/local, DESTDIR=)
@@ -34,6 +37,10 @@ ifeq ($(SAN),asan)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else ifeq ($(SAN),tsan)
 SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+else ifeq ($(SAN),fuzz)
+# clang only: the objects the libFuzzer harnesses link (tests/fuzz/).
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined \
+             -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
 SAN_FLAGS :=
 endif
@@ -123,13 +130,17 @@ tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN) $(SMICMP_BIN) \
 tsan-tests: $(FAKE_LIB) $(STRESS_BIN)
 
 # The whole suite: plain build, then AddressSanitizer+UBSan, then the
-# cross-thread tests under ThreadSanitizer. tests/run.sh prints one
-# summary line of passed and failed tests and fails if any failed.
+# cross-thread tests under ThreadSanitizer, each fuzzer for 3 s on its
+# corpus, and the same sources built with clang (warnings are errors).
+# tests/run.sh prints one summary line of passed and failed tests and
+# fails if any failed.
 check: deps
 	$(MAKE) --no-print-directory layers
 	$(MAKE) --no-print-directory tests
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=asan tests
 	$(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan tsan-tests
+	$(MAKE) --no-print-directory fuzz-check
+	$(MAKE) --no-print-directory BUILD=build/clang CC=clang tests
 	tests/run.sh build build/asan build/tsan
 
 # The architecture's arrows (docs/architecture.md): which folder of src/
@@ -200,6 +211,35 @@ clean:
 
 format:
 	clang-format -i $(SRC) $(wildcard src/*.h src/*/*.h tests/*/*.c tests/*/*.h tests/*/*/*.c)
+
+# libFuzzer harnesses (tests/fuzz/README.md), clang only, built with
+# SAN=fuzz in their own folder: `make fuzz` runs each FUZZ_TIME seconds on
+# its corpus (FUZZ_ONLY=name,... picks some), `make fuzz-check` (part of
+# check) 3 seconds each. A crash fails the target and names its reproducer.
+FUZZ_TIME  ?= 60
+FUZZ_BUILD := build/fuzz
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN   := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(FUZZ_SRC))
+.PHONY: fuzz fuzz-check fuzz-build fuzz-bins
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests/fuzz $(DEPFLAGS) \
+	    $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+
+fuzz-bins: $(FUZZ_BIN)
+
+fuzz-build:
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) SAN=fuzz CC=clang fuzz-bins
+
+fuzz: deps fuzz-build
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME)
+
+fuzz-check: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_BUILD) 3
+
+-include $(FUZZ_BIN:=.d)
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

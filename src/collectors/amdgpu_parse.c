@@ -131,7 +131,8 @@ static bool eat_tenths(struct slice *s, int64_t *out)
 			s->n--;
 		}
 	}
-	*out = whole * 10 + frac;
+	/* Saturates as eat_uint does (callers reject or clamp big rates). */
+	*out = whole > (INT64_MAX - 9) / 10 ? INT64_MAX : whole * 10 + frac;
 	return true;
 }
 
@@ -188,7 +189,7 @@ static bool parse_dpm_line(struct slice s, struct gt_amdgpu_dpm_level *lv)
 		lv->pcie_width = (int)(w > 1024 ? 1024 : w);
 		skip_blanks(&unit);
 		int64_t lclk;
-		if (eat_mhz(&unit, &lclk))
+		if (eat_mhz(&unit, &lclk) && lclk >= 0) /* no negative clock */
 			lv->mhz = lclk;
 		s = unit;
 	} else if (eat_mhz(&s, &v)) {

@@ -305,6 +305,10 @@ bool gt_intel_power_mw(uint64_t e0_uj, uint64_t e1_uj, uint64_t dt_ns,
 	/* mW = ΔµJ / Δns × 1e6. In double: a 64-bit product could
 	 * overflow after a long gap, and µW resolution is plenty. */
 	double v = (double)(e1_uj - e0_uj) * 1e6 / (double)dt_ns;
+	/* A rate past int64 is a bogus counter, not a reading (and the
+	 * conversion would be undefined). */
+	if (!(v + 0.5 < 9223372036854775807.0))
+		return false;
 	*mw = (int64_t)(v + 0.5);
 	return true;
 }
@@ -315,10 +319,12 @@ bool gt_intel_residency_cpct(int64_t r0_ms, int64_t r1_ms, uint64_t dt_ns,
 	if (dt_ns == 0 || r1_ms < r0_ms)
 		return false;
 	/* cpercent = Δms × 1e6 / Δns × 10000. Sampling skew can make the
-	 * counter advance slightly more than the wall clock. */
-	double v = (double)(r1_ms - r0_ms) * 1e10 / (double)dt_ns;
-	int64_t c = (int64_t)(v + 0.5);
-	*cpct = c > 10000 ? 10000 : c;
+	 * counter advance slightly more than the wall clock. The difference
+	 * is taken unsigned (the signed one can overflow) and the result
+	 * clamped before the conversion, which is undefined past int64. */
+	double v =
+	    (double)((uint64_t)r1_ms - (uint64_t)r0_ms) * 1e10 / (double)dt_ns;
+	*cpct = v >= 10000.0 ? 10000 : (int64_t)(v + 0.5);
 	return true;
 }
 

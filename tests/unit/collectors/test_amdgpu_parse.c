@@ -177,6 +177,11 @@ static void test_dpm_empty_and_garbage(void **state)
 	blob_free(&b);
 	assert_int_equal(gt_amdgpu_parse_dpm("r\n", 2, &d), -EBADMSG);
 	assert_int_equal(gt_amdgpu_parse_dpm("0: fast *\n", 10, &d), -EBADMSG);
+	/* A negative LCLK on a pcie level (fuzz_amdgpu_text) is no clock. */
+	static const char neg[] = "0: 16.0GT/s, x16 -1623Mhz *\n";
+	assert_int_equal(gt_amdgpu_parse_dpm(neg, sizeof(neg) - 1, &d), 1);
+	assert_int_equal(d.lv[0].mhz, -1);
+	assert_int_equal(d.lv[0].pcie_gts10, 160);
 }
 
 static void test_link_speed(void **state)
@@ -197,6 +202,10 @@ static void test_link_speed(void **state)
 	assert_int_equal(gt_amdgpu_pcie_gen(42), 0);
 	assert_int_equal(gt_amdgpu_parse_link_speed("Unknown\n", 8), -EINVAL);
 	assert_int_equal(gt_amdgpu_parse_link_speed("", 0), -EINVAL);
+	/* A rate of 19 digits (fuzz_amdgpu_text): refused, no overflow. */
+	static const char huge[] = "1999999999999999999.9 GT/s\n";
+	assert_int_equal(gt_amdgpu_parse_link_speed(huge, sizeof(huge) - 1),
+	                 -EINVAL);
 }
 
 /* ------------------------------------------------------------------ */

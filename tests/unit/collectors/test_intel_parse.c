@@ -214,6 +214,9 @@ static void test_power_from_energy(void **state)
 	/* No energy used: 0 W is a real value. */
 	assert_true(gt_intel_power_mw(500, 500, 1000000000ull, &mw));
 	assert_int_equal(mw, 0);
+	/* A rate past int64 (a bogus counter, found by fuzz_intel): no
+	 * value, and no undefined conversion. */
+	assert_false(gt_intel_power_mw(0, UINT64_MAX, 1, &mw));
 }
 
 static void test_residency(void **state)
@@ -233,6 +236,9 @@ static void test_residency(void **state)
 	assert_int_equal(c, 0);
 	assert_false(gt_intel_residency_cpct(10, 9, 1000000000ull, &c));
 	assert_false(gt_intel_residency_cpct(9, 10, 0, &c));
+	/* Counters far apart (fuzz_intel): clamped, no overflow. */
+	assert_true(gt_intel_residency_cpct(INT64_MIN, INT64_MAX, 1, &c));
+	assert_int_equal(c, 10000);
 }
 
 static void test_pcie_and_slots(void **state)
