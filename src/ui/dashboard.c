@@ -488,6 +488,13 @@ void gt_dashboard_attach(struct gt_dashboard *d,
 	if (scr->glyphs_fixed)
 		d->cfg.glyphs = -1; /* auto, which is now scr->glyphs */
 	gt_palette_init(&d->pal, &d->theme, scr->tier);
+	/* ncurses flushes its output after every cursor move until the
+	 * screen has once been suspended (endwin) and resumed (the next
+	 * doupdate): a frame of 20 changed places was 20 writes. Suspending
+	 * it here, before anything is drawn, makes the first frame resume
+	 * it (a full paint, as a first frame is anyway), and from then on
+	 * each frame is one write. */
+	endwin();
 }
 
 void gt_dashboard_close(struct gt_dashboard *d)

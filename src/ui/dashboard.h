@@ -63,7 +63,8 @@ struct gt_dashboard_screen {
 	bool glyphs_fixed;
 };
 
-/* Before the first frame: the colour pairs and graph symbols of scr. */
+/* Before the first frame: the colour pairs and graph symbols of scr, and
+ * a frame's output sent in one write (see dashboard.c). */
 void gt_dashboard_attach(struct gt_dashboard *d,
                          const struct gt_dashboard_screen *scr);
 

@@ -142,6 +142,7 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 {
 	double vals[2 * ROW_MAX];
 	uint32_t cells[ROW_MAX];
+	int heights[2 * ROW_MAX];
 	char top[16];
 	bool percent = p != GT_PLOT_POWER;
 
@@ -163,13 +164,14 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 		gt_gpugraph_watts_axis(top, sizeof(top), hi);
 	if (gw)
 		gutter(win, g, gw, top, plots[p].name, d);
+	gt_graph_heights(vals, n, 0, hi, pr.w, pr.h, d->glyphs, heights);
 	for (int y = 0; y < pr.h; y++) {
 		/* Empty braille cells stay U+2800, a blank glyph: the plot
 		 * area is then a rectangle of graph cells on screen, which
 		 * is how tests/terminal/layout.sh finds it. Cells that do
 		 * not change are not sent again, so it costs bytes only
 		 * when drawn first. */
-		gt_graph_row(vals, n, 0, hi, pr.w, pr.h, d->glyphs, y, cells);
+		gt_graph_row_of(heights, pr.w, pr.h, d->glyphs, y, cells);
 		/* Colour by height, as btop does: the top rows are hot. */
 		gt_paint_put_cps(
 		    win, pr, y, 0,

@@ -162,6 +162,51 @@ void gt_graph_row(const double *samples, size_t n, double lo, double hi, int w,
 		cells[c] = cell_glyph(&gr, g, row, c);
 }
 
+void gt_graph_heights(const double *samples, size_t n, double lo, double hi,
+                      int w, int h, enum gt_glyphs g, int *heights)
+{
+	struct graph gr;
+
+	if (w <= 0 || h <= 0 || !heights)
+		return;
+	if ((unsigned)g >= GT_GLYPHS__COUNT)
+		g = GT_GLYPHS_ASCII;
+	graph_init(&gr, samples, n, lo, hi, w, h, g);
+	for (int j = 0; j < w * gr.spc; j++)
+		heights[j] = column_height(&gr, j);
+}
+
+void gt_graph_row_of(const int *heights, int w, int h, enum gt_glyphs g,
+                     int row, uint32_t *cells)
+{
+	if (w <= 0 || h <= 0 || row < 0 || row >= h || !heights || !cells)
+		return;
+	int band = h - 1 - row;
+	for (int c = 0; c < w; c++) {
+		switch (g) {
+		case GT_GLYPHS_BRAILLE:
+			cells[c] =
+			    0x2800u |
+			    braille_left[band_level(heights[2 * c], band, 4)] |
+			    braille_right[band_level(heights[2 * c + 1], band,
+			                             4)];
+			break;
+		case GT_GLYPHS_BLOCK: {
+			int l = band_level(heights[c], band, 8);
+			cells[c] =
+			    l == 0 ? (uint32_t)' ' : 0x2580u + (uint32_t)l;
+			break;
+		}
+		case GT_GLYPHS_ASCII:
+		case GT_GLYPHS__COUNT:
+		default:
+			cells[c] = (uint32_t)(unsigned char)
+			    ascii_steps[band_level(heights[c], band, 3)];
+			break;
+		}
+	}
+}
+
 /* Bounded writer: counts what the whole text needs, stores what fits, and
  * never stores part of a glyph. */
 struct sink {

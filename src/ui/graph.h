@@ -56,6 +56,16 @@ void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
 void gt_graph_row(const double *samples, size_t n, double lo, double hi, int w,
                   int h, enum gt_glyphs g, int row, uint32_t *cells);
 
+/* The same graph in two steps, for a renderer that draws every row:
+ * heights[0..gt_graph_samples_for(w, g)) gets each sample column's height
+ * in steps, once; then gt_graph_row_of gives row `row` from them, exactly
+ * what gt_graph_row gives. Nothing is written when w or h <= 0 (or row
+ * is outside [0, h)). */
+void gt_graph_heights(const double *samples, size_t n, double lo, double hi,
+                      int w, int h, enum gt_glyphs g, int *heights);
+void gt_graph_row_of(const int *heights, int w, int h, enum gt_glyphs g,
+                     int row, uint32_t *cells);
+
 /*
  * The same graph as UTF-8 text: h rows of exactly w cells, separated by '\n'
  * (none after the last), NUL-terminated. When outlen is too small the text

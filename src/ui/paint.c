@@ -53,6 +53,29 @@ static int cp_width(uint32_t *c)
 	return n;
 }
 
+/* cp_width of the code point met last: text and graph rows repeat the
+ * same glyph (a box's line, an empty or full graph cell) for long
+ * stretches, and wcwidth is the costliest part of a cell. */
+struct width_memo {
+	uint32_t in, out;
+	int w;
+	bool set;
+};
+
+static int memo_width(struct width_memo *m, uint32_t *c)
+{
+	if (*c >= 0x20 && *c < 0x7F)
+		return 1;
+	if (!m->set || m->in != *c) {
+		m->in = *c;
+		m->w = cp_width(c);
+		m->out = *c;
+		m->set = true;
+	}
+	*c = m->out;
+	return m->w;
+}
+
 struct run {
 	WINDOW *w;
 	int y, x; /* where run[0] goes */
@@ -143,11 +166,12 @@ int gt_paint_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	wchar_t wc[CCHARW_MAX + 1];
 	int nwc = 0, width = 0;
 	size_t i = 0;
+	struct width_memo memo = {0};
 
 	run_init(&run, w, r.y + row, r.x + col, attr);
 	while (s[i]) {
 		uint32_t c = next_cp(s, &i);
-		int cw = cp_width(&c);
+		int cw = memo_width(&memo, &c);
 		if (cw == 0) {
 			/* A mark joins its base; one with no base is left out.
 			 */
@@ -184,16 +208,40 @@ int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	if (n > r.w - col)
 		n = r.w - col;
 	struct run run;
+	struct width_memo memo = {0};
 	run_init(&run, w, r.y + row, r.x + col, attr);
 	for (int k = 0; k < n; k++) {
 		wchar_t wc[2] = {(wchar_t)cps[k], 0};
 		uint32_t c = cps[k];
-		if (cp_width(&c) != 1)
+		if (memo_width(&memo, &c) != 1)
 			wc[0] = ' '; /* a graph glyph must be one cell */
 		run_cell(&run, wc, 1);
 	}
 	run_flush(&run);
 	return n > 0 ? n : 0;
+}
+
+void gt_paint_vline(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                    const char *s, int n)
+{
+	size_t i = 0;
+	uint32_t c = s && s[0] ? next_cp(s, &i) : 0;
+
+	if (!c || s[i] || cp_width(&c) != 1 || (c >= 0x20 && c < 0x7F)) {
+		/* Text, a wide or a plain ASCII glyph: the general way. */
+		for (int k = 0; k < n; k++)
+			gt_paint_put(w, r, row + k, col, attr, s);
+		return;
+	}
+	if (col < 0 || col >= r.w)
+		return;
+	struct run run;
+	wchar_t wc[2] = {(wchar_t)c, 0};
+	run_init(&run, w, 0, 0, attr);
+	run_cell(&run, wc, 1);
+	for (int k = row < 0 ? -row : 0; k < n && row + k < r.h; k++)
+		mvwadd_wchnstr(w, r.y + row + k, r.x + col, run.cells, 1);
+	wattrset(w, A_NORMAL);
 }
 
 int gt_paint_cells(const char *s)

@@ -27,6 +27,12 @@ int gt_paint_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
                      const uint32_t *cps, int n);
 
+/* One glyph (UTF-8, one cell wide, e.g. a box's side) in n rows from row
+ * row of column col, clipped like gt_paint_put: the same cells as n calls
+ * of gt_paint_put, with the glyph decoded once. */
+void gt_paint_vline(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                    const char *utf8, int n);
+
 /* Terminal cells a UTF-8 string takes (wide characters count two,
  * combining marks none, anything unprintable one). */
 int gt_paint_cells(const char *utf8);

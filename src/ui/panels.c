@@ -422,10 +422,8 @@ static void draw_box(WINDOW *w, struct gt_rect r, int attr, enum gt_glyphs g)
 	gt_paint_put(w, r, r.h - 1, 0, attr, b->bl);
 	gt_paint_put(w, r, r.h - 1, 1, attr, line);
 	gt_paint_put(w, r, r.h - 1, r.w - 1, attr, b->br);
-	for (int y = 1; y < r.h - 1; y++) {
-		gt_paint_put(w, r, y, 0, attr, b->v);
-		gt_paint_put(w, r, y, r.w - 1, attr, b->v);
-	}
+	gt_paint_vline(w, r, 1, 0, attr, b->v, r.h - 2);
+	gt_paint_vline(w, r, 1, r.w - 1, attr, b->v, r.h - 2);
 }
 
 void gt_panels_draw_frame(WINDOW *w, struct gt_rect frame,

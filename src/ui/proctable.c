@@ -2,20 +2,24 @@
 /*
  * proctable.c - owns the process table's model (see proctable.h): filter,
  * sort, follow and row text; the signals are proctable_signal.c's and the
- * drawing proctable_draw.c's. The sort is an in-place heapsort over
- * the index array with a total order (value, then pid, then position), so it
- * needs neither qsort_r (whose argument order differs between libcs) nor a
- * global for the sort column, and equal input always gives equal output.
+ * drawing proctable_draw.c's. The sort has a total order (value, then
+ * pid, then position), so equal input always gives equal output: a
+ * numeric column sorts keys read once per row (proctable_sort.c), a text
+ * column is an in-place heapsort over the index array, which needs
+ * neither qsort_r (whose argument order differs between libcs) nor a
+ * global for the sort column.
  */
 #include "ui/proctable.h"
 
 #include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include "core/text.h"
+#include "ui/proctable_sort.h"
 
 const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT] = {
     /* header      width right  numeric desc   keep */
@@ -220,6 +224,25 @@ static void heap_sort(const struct sort_ctx *cx, size_t *v, size_t n)
 	}
 }
 
+/* Sorts by a numeric column over keys read once per row; false when
+ * there is no memory for them (heap_sort then does it). */
+static bool sort_numeric(const struct sort_ctx *cx, size_t *v, size_t n)
+{
+	struct gt_proctable_key *k = malloc(n * sizeof(*k));
+	if (!k)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_process *p = &cx->procs[v[i]];
+		k[i] = (struct gt_proctable_key){0, p->pid, false, v[i]};
+		k[i].ok = num_of(p, cx->col, &k[i].v);
+	}
+	gt_proctable_sort_keys(k, n, cx->desc);
+	for (size_t i = 0; i < n; i++)
+		v[i] = k[i].idx;
+	free(k);
+	return true;
+}
+
 /* ---- filtering ---------------------------------------------------------- */
 
 /* needle is already lower-case. */
@@ -317,7 +340,9 @@ size_t gt_proctable_view(const struct gt_process *procs, size_t n,
 	if ((unsigned)cx.col >= GT_COL__COUNT)
 		cx.col = GT_COL_PID;
 	cx.desc = gt_proctable_cols[cx.col].desc_first != st->reverse;
-	heap_sort(&cx, order_out, count);
+	if (!gt_proctable_cols[cx.col].numeric ||
+	    !sort_numeric(&cx, order_out, count))
+		heap_sort(&cx, order_out, count);
 	return count;
 }
 

@@ -523,6 +523,38 @@ static void test_graph_row_matches_cells(void **state)
 	assert_int_equal(row[0], 0x41);
 }
 
+/* The two-step form (heights once, then rows) draws what gt_graph_row
+ * draws, for every symbol set, height and a series with gaps, values
+ * below and above the range, and fewer samples than columns. */
+static void test_graph_heights_match_row(void **state)
+{
+	(void)state;
+	double v[37];
+	int heights[2 * 9];
+	uint32_t want[9], got[9];
+	for (int i = 0; i < 37; i++)
+		v[i] = i % 7 == 0 ? NAN : (i * 13) % 120 - 10;
+	for (int g = 0; g < GT_GLYPHS__COUNT; g++)
+		for (int h = 1; h <= 5; h++)
+			for (size_t n = 5; n <= 37; n += 32) {
+				gt_graph_heights(v, n, 0, 100, 9, h,
+				                 (enum gt_glyphs)g, heights);
+				for (int r = 0; r < h; r++) {
+					gt_graph_row(v, n, 0, 100, 9, h,
+					             (enum gt_glyphs)g, r,
+					             want);
+					gt_graph_row_of(heights, 9, h,
+					                (enum gt_glyphs)g, r,
+					                got);
+					assert_memory_equal(got, want,
+					                    sizeof(got));
+				}
+			}
+	got[0] = 0x41;
+	gt_graph_row_of(heights, 9, 3, GT_GLYPHS_BLOCK, 3, got);
+	assert_int_equal(got[0], 0x41);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,6 +577,7 @@ int main(void)
 	    cmocka_unit_test(test_meter),
 	    cmocka_unit_test(test_time_labels),
 	    cmocka_unit_test(test_graph_row_matches_cells),
+	    cmocka_unit_test(test_graph_heights_match_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

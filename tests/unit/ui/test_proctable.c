@@ -18,6 +18,7 @@
 
 #include "core/model.h"
 #include "ui/proctable.h"
+#include "ui/proctable_sort.h"
 
 #define MIB (1024LL * 1024)
 #define GIB (1024LL * MIB)
@@ -643,6 +644,27 @@ static void test_widths_layout(void **state)
 	assert_int_equal(gt_proctable_col_at(w, 200), -1);
 }
 
+/* The keyed sort at the ends of int64_t, both ways: N/A last, ties by
+ * pid then index. */
+static void test_sort_keys_extremes(void **state)
+{
+	(void)state;
+	struct gt_proctable_key k[5];
+	const struct gt_proctable_key in[5] = {
+	    {INT64_MIN, 7, true, 0}, {0, 3, false, 1}, {INT64_MAX, 9, true, 2},
+	    {0, 2, true, 3},         {0, 2, true, 4},
+	};
+	const size_t asc[5] = {0, 3, 4, 2, 1}, desc[5] = {2, 3, 4, 0, 1};
+	for (int d = 0; d < 2; d++) {
+		memcpy(k, in, sizeof(k));
+		gt_proctable_sort_keys(k, 5, d == 1);
+		for (size_t i = 0; i < 5; i++) {
+			assert_int_equal(k[i].idx, d ? desc[i] : asc[i]);
+			assert_true(k[i].v == in[k[i].idx].v);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -650,6 +672,7 @@ int main(void)
 	                                    teardown),
 	    cmocka_unit_test(test_sort_ties_by_pid),
 	    cmocka_unit_test(test_sort_random_property),
+	    cmocka_unit_test(test_sort_keys_extremes),
 	    cmocka_unit_test_setup_teardown(test_filter_substring, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_filter_regex, setup, teardown),
