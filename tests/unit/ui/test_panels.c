@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "ui/panels.h"
+#include "support/curses_read.h"
 
 struct fixture {
 	SCREEN *scr;
@@ -182,24 +183,6 @@ static void test_badge_order(void **state)
 	assert_int_equal(gt_panels_badge_list(&d, true, b, 12), 0);
 }
 
-/* Reads row 0 of a window from col x0, n cells, as UTF-8. */
-static void read_row(WINDOW *w, int row, int x0, int n, char *out, size_t len)
-{
-	size_t k = 0;
-	for (int x = x0; x < x0 + n && k + 8 < len; x++) {
-		cchar_t c;
-		wchar_t wc[CCHARW_MAX + 1] = {0};
-		attr_t a;
-		short pair;
-		mvwin_wch(w, row, x, &c);
-		getcchar(&c, wc, &a, &pair, NULL);
-		int m = (int)wcrtomb(out + k, wc[0], NULL);
-		if (m > 0)
-			k += (size_t)m;
-	}
-	out[k] = '\0';
-}
-
 /* Columns: fixed for a width, kept ones first, the whole width used. */
 static void test_line_columns(void **state)
 {
@@ -250,7 +233,7 @@ static void test_line_row_at_60(void **state)
 	h100(f, 2, true, false);
 	struct gt_panel_data d = data(f);
 	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 58, 1}, GT_GPU_LINE, &d);
-	read_row(w, 0, 0, 58, row, sizeof(row));
+	curses_read_row(w, 0, 0, 58, row, sizeof(row));
 	assert_non_null(strstr(row, "  2 H100 80GB "));
 	assert_non_null(strstr(row, " 97% "));
 	assert_non_null(strstr(row, " 71.5/79.6 GiB "));
@@ -262,7 +245,7 @@ static void test_line_row_at_60(void **state)
 	d.stale = true;
 	werase(w);
 	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 58, 1}, GT_GPU_LINE, &d);
-	read_row(w, 0, 0, 58, row, sizeof(row));
+	curses_read_row(w, 0, 0, 58, row, sizeof(row));
 	/* STALE first; what does not fit is a "+", never half a badge. */
 	assert_non_null(strstr(row, " 638/700 W STALE +"));
 	delwin(w);
@@ -285,14 +268,14 @@ static void test_line_aligned_under_frame(void **state)
 		                     GT_GLYPHS_BRAILLE);
 		gt_panels_draw_gpu(w, (struct gt_rect){1, 1, fw - 2, 1},
 		                   GT_GPU_LINE, &d);
-		read_row(w, 1, 1, fw - 2, row, sizeof(row));
+		curses_read_row(w, 1, 1, fw - 2, row, sizeof(row));
 		gt_panels_line_columns(fw - 2, &c);
 		if (c.w[GT_PCOL_POWER]) {
 			/* "POWER" ends where "638/700 W" ends. */
 			int e = c.x[GT_PCOL_POWER] + c.w[GT_PCOL_POWER];
-			read_row(w, 0, 1 + e - 5, 5, top, sizeof(top));
+			curses_read_row(w, 0, 1 + e - 5, 5, top, sizeof(top));
 			assert_string_equal(top, "POWER");
-			read_row(w, 1, 1 + e - 9, 9, top, sizeof(top));
+			curses_read_row(w, 1, 1 + e - 9, 9, top, sizeof(top));
 			assert_string_equal(top, "638/700 W");
 			assert_non_null(strstr(row, "638/700 W"));
 		}

@@ -21,6 +21,7 @@
 
 #include "ui/proctable.h"
 #include "ui/proctable_draw.h"
+#include "support/curses_read.h"
 
 static int total_of(const int *w)
 {
@@ -139,19 +140,7 @@ static void test_widths_make_room(void **state)
 
 static void read_row(WINDOW *p, int row, int n, char *out, size_t len)
 {
-	size_t k = 0;
-	for (int x = 0; x < n && k + 8 < len; x++) {
-		cchar_t c;
-		wchar_t wc[CCHARW_MAX + 1] = {0};
-		attr_t a;
-		short pair;
-		mvwin_wch(p, row, x, &c);
-		getcchar(&c, wc, &a, &pair, NULL);
-		int m = (int)wcrtomb(out + k, wc[0], NULL);
-		if (m > 0)
-			k += (size_t)m;
-	}
-	out[k] = '\0';
+	curses_read_row(p, row, 0, n, out, len);
 }
 
 static void test_drawn_header(void **state)

@@ -26,6 +26,7 @@
 #include "ui/paint.h"
 #include "ui/panels.h"
 #include "ui/proctable_draw.h"
+#include "support/curses_read.h"
 
 #define NGPU_MAX 16
 #define NPROC    40
@@ -473,24 +474,6 @@ static void test_temp_levels(void **state)
 	                 GT_TEMP_UNKNOWN);
 }
 
-/* Reads row `row` of a pad back as UTF-8. */
-static void read_row(WINDOW *p, int row, int x0, int n, char *out, size_t len)
-{
-	size_t k = 0;
-	for (int x = x0; x < x0 + n && k + 8 < len; x++) {
-		cchar_t c;
-		wchar_t wc[CCHARW_MAX + 1] = {0};
-		attr_t a;
-		short pair;
-		mvwin_wch(p, row, x, &c);
-		getcchar(&c, wc, &a, &pair, NULL);
-		int m = (int)wcrtomb(out + k, wc[0], NULL);
-		if (m > 0)
-			k += (size_t)m;
-	}
-	out[k] = '\0';
-}
-
 /* Issue 3: both thresholds shown, in the user's unit. */
 static void test_temp_text_thresholds(void **state)
 {
@@ -502,12 +485,12 @@ static void test_temp_text_thresholds(void **state)
 	/* 200x9: graph 5 rows, then the meters, four to the line. */
 	WINDOW *p = sentinel_pad(200, 9, &r);
 	gt_panels_draw_gpu(p, r, GT_GPU_FULL, &d);
-	read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
+	curses_read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
 	assert_non_null(strstr(row, "slow 87\u00b0C"));
 	assert_non_null(strstr(row, "shut 93\u00b0C"));
 	d.fahrenheit = true;
 	gt_panels_draw_gpu(p, r, GT_GPU_FULL, &d);
-	read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
+	curses_read_row(p, r.y + 6, r.x, r.w, row, sizeof(row));
 	assert_non_null(strstr(row, "shut 199\u00b0F"));
 	delwin(p);
 }
@@ -524,7 +507,7 @@ static void test_name_line_badges(void **state)
 		struct gt_rect r;
 		WINDOW *p = sentinel_pad(w, 9, &r);
 		gt_panels_draw_gpu(p, r, GT_GPU_FULL, &d);
-		read_row(p, r.y, r.x, r.w, row, sizeof(row));
+		curses_read_row(p, r.y, r.x, r.w, row, sizeof(row));
 		char *pci = strstr(row, "0000:01:00.0");
 		/* The most important badge first: the degraded link. */
 		char *badge = strstr(row, " PCIe 3x16");
@@ -610,7 +593,7 @@ static void test_sort_header_drawn(void **state)
 		                           .pal = &f->pal,
 		                           .widths = wd};
 		gt_proctable_draw(p, r, &td);
-		read_row(p, r.y, r.x, r.w, row, sizeof(row));
+		curses_read_row(p, r.y, r.x, r.w, row, sizeof(row));
 		assert_null(strstr(row, "VRAMvAM"));
 		assert_null(strstr(row, "VRAMAM"));
 		assert_null(strstr(row, "ENCvC"));
