@@ -109,19 +109,18 @@ static int band_level(int u, int band, int steps)
 	return lvl > steps ? steps : lvl;
 }
 
-static uint32_t cell_glyph(const struct graph *gr, enum gt_glyphs g, int row,
-                           int col)
+/* The glyph of cell column c in band `band` (0 = bottom row), from the
+ * heights of its sample columns: heights[2c] and heights[2c+1] for
+ * braille, heights[c] otherwise. The one mapping every form draws with. */
+static uint32_t glyph_of(const int *heights, int c, int band, enum gt_glyphs g)
 {
-	int band = gr->h - 1 - row;
-
 	switch (g) {
-	case GT_GLYPHS_BRAILLE: {
-		int l = band_level(column_height(gr, 2 * col), band, 4);
-		int r = band_level(column_height(gr, 2 * col + 1), band, 4);
-		return 0x2800u | braille_left[l] | braille_right[r];
-	}
+	case GT_GLYPHS_BRAILLE:
+		return 0x2800u |
+		       braille_left[band_level(heights[2 * c], band, 4)] |
+		       braille_right[band_level(heights[2 * c + 1], band, 4)];
 	case GT_GLYPHS_BLOCK: {
-		int l = band_level(column_height(gr, col), band, 8);
+		int l = band_level(heights[c], band, 8);
 		return l == 0 ? (uint32_t)' ' : 0x2580u + (uint32_t)l;
 	}
 	case GT_GLYPHS_ASCII:
@@ -129,7 +128,16 @@ static uint32_t cell_glyph(const struct graph *gr, enum gt_glyphs g, int row,
 		break;
 	}
 	return (uint32_t)(unsigned char)
-	    ascii_steps[band_level(column_height(gr, col), band, 3)];
+	    ascii_steps[band_level(heights[c], band, 3)];
+}
+
+/* One cell, its sample columns' heights worked out on the spot. */
+static uint32_t cell_glyph(const struct graph *gr, enum gt_glyphs g, int row,
+                           int col)
+{
+	int hs[2] = {column_height(gr, gr->spc * col),
+	             gr->spc == 2 ? column_height(gr, 2 * col + 1) : 0};
+	return glyph_of(hs, 0, gr->h - 1 - row, g);
 }
 
 void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
@@ -146,20 +154,6 @@ void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
 		for (int c = 0; c < w; c++)
 			cells[(size_t)r * (size_t)w + (size_t)c] =
 			    cell_glyph(&gr, g, r, c);
-}
-
-void gt_graph_row(const double *samples, size_t n, double lo, double hi, int w,
-                  int h, enum gt_glyphs g, int row, uint32_t *cells)
-{
-	struct graph gr;
-
-	if (w <= 0 || h <= 0 || row < 0 || row >= h || !cells)
-		return;
-	if ((unsigned)g >= GT_GLYPHS__COUNT)
-		g = GT_GLYPHS_ASCII;
-	graph_init(&gr, samples, n, lo, hi, w, h, g);
-	for (int c = 0; c < w; c++)
-		cells[c] = cell_glyph(&gr, g, row, c);
 }
 
 void gt_graph_heights(const double *samples, size_t n, double lo, double hi,
@@ -181,30 +175,10 @@ void gt_graph_row_of(const int *heights, int w, int h, enum gt_glyphs g,
 {
 	if (w <= 0 || h <= 0 || row < 0 || row >= h || !heights || !cells)
 		return;
-	int band = h - 1 - row;
-	for (int c = 0; c < w; c++) {
-		switch (g) {
-		case GT_GLYPHS_BRAILLE:
-			cells[c] =
-			    0x2800u |
-			    braille_left[band_level(heights[2 * c], band, 4)] |
-			    braille_right[band_level(heights[2 * c + 1], band,
-			                             4)];
-			break;
-		case GT_GLYPHS_BLOCK: {
-			int l = band_level(heights[c], band, 8);
-			cells[c] =
-			    l == 0 ? (uint32_t)' ' : 0x2580u + (uint32_t)l;
-			break;
-		}
-		case GT_GLYPHS_ASCII:
-		case GT_GLYPHS__COUNT:
-		default:
-			cells[c] = (uint32_t)(unsigned char)
-			    ascii_steps[band_level(heights[c], band, 3)];
-			break;
-		}
-	}
+	if ((unsigned)g >= GT_GLYPHS__COUNT)
+		g = GT_GLYPHS_ASCII;
+	for (int c = 0; c < w; c++)
+		cells[c] = glyph_of(heights, c, h - 1 - row, g);
 }
 
 /* Bounded writer: counts what the whole text needs, stores what fits, and

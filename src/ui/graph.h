@@ -50,16 +50,11 @@ size_t gt_graph_render_size(int w, int h);
 void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
                     int w, int h, enum gt_glyphs g, uint32_t *cells);
 
-/* Row `row` (0 = top) of the same graph: cells[0..w), exactly what
- * gt_graph_cells puts in that row, so a renderer needs no w * h buffer.
- * Nothing is written when w or h <= 0 or row is outside [0, h). */
-void gt_graph_row(const double *samples, size_t n, double lo, double hi, int w,
-                  int h, enum gt_glyphs g, int row, uint32_t *cells);
-
 /* The same graph in two steps, for a renderer that draws every row:
  * heights[0..gt_graph_samples_for(w, g)) gets each sample column's height
- * in steps, once; then gt_graph_row_of gives row `row` from them, exactly
- * what gt_graph_row gives. Nothing is written when w or h <= 0 (or row
+ * in steps, once; then gt_graph_row_of gives row `row` (0 = top) from them,
+ * exactly what gt_graph_cells puts in that row, so a renderer needs no
+ * w * h buffer. Nothing is written when w or h <= 0 (or row
  * is outside [0, h)). */
 void gt_graph_heights(const double *samples, size_t n, double lo, double hi,
                       int w, int h, enum gt_glyphs g, int *heights);
