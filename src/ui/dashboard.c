@@ -5,7 +5,9 @@
  * dashboard_status.c's and its wait dashboard_loop.c's. Owns the terminal from
  * gt_dashboard_run() until it returns. A frame goes through the widgets
  * (GPU panels, process table, overlays, dialogs) into stdscr, then one
- * doupdate(): ncurses sends only what changed.
+ * doupdate(): ncurses sends only what changed. stdscr is never erased
+ * between frames: paint's shadow hands ncurses only the cells that differ
+ * from the last frame's.
  */
 #include "ui/dashboard.h"
 
@@ -220,14 +222,40 @@ static uint64_t graph_end(const struct gt_dashboard *d, size_t i, uint64_t now,
 	return col ? (t / col + 1) * col : t;
 }
 
-static void draw_gpus(struct gt_dashboard *d)
+/* FNV-1a over what the chrome (boxes, column names) depends on: the
+ * rectangles, the mode, the selected panel and the glyphs. */
+static uint64_t chrome_key(const struct gt_dashboard *d)
+{
+	uint64_t h = 1469598103934665603ull;
+	const struct gt_layout *l = &d->layout;
+	int glyphs = (int)gt_dashboard_glyphs(d);
+	const void *parts[] = {
+	    l->frames, &l->nframes, &l->mode, d->rects, &d->lopts.selected_gpu,
+	    &glyphs};
+	const size_t sizes[] = {sizeof(l->frames),
+	                        sizeof(l->nframes),
+	                        sizeof(l->mode),
+	                        sizeof(*d->rects) * (size_t)d->nvis,
+	                        sizeof(d->lopts.selected_gpu),
+	                        sizeof(glyphs)};
+	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
+		for (size_t i = 0; i < sizes[p]; i++) {
+			h ^= ((const unsigned char *)parts[p])[i];
+			h *= 1099511628211ull;
+		}
+	return h;
+}
+
+static void draw_gpus(struct gt_dashboard *d, bool chrome)
 {
 	uint64_t now = gt_monotonic_ns();
 	char changed[64];
 
-	for (int f = 0; f < d->layout.nframes; f++)
+	gt_paint_chrome(chrome);
+	for (int f = 0; chrome && f < d->layout.nframes; f++)
 		gt_panels_draw_frame(stdscr, d->layout.frames[f], &d->pal,
 		                     gt_dashboard_glyphs(d));
+	gt_paint_chrome(false);
 	for (int k = 0; k < d->nvis; k++) {
 		struct gt_rect r = d->rects[k];
 		size_t i = (size_t)d->vis[k];
@@ -251,6 +279,7 @@ static void draw_gpus(struct gt_dashboard *d)
 		    .fahrenheit = d->cfg.fahrenheit,
 		    .stale = late && !never,
 		    .no_data = late && never,
+		    .chrome = chrome,
 		};
 		gt_panels_draw_gpu(stdscr, r, d->layout.mode, &pd);
 	}
@@ -335,19 +364,23 @@ void gt_dashboard_draw(struct gt_dashboard *d)
 	rebuild_order(d);
 	d->drawn_second = (long long)time(NULL);
 
-	werase(stdscr);
+	bool chrome = gt_paint_begin(stdscr, chrome_key(d));
 	if (d->layout.too_small) {
 		gt_paint_put(stdscr, d->layout.status, 0, 0,
 		             d->pal.role[GT_ROLE_WARN], d->layout.message);
+		gt_paint_end(stdscr);
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;
 	}
 	draw_title(d);
-	draw_gpus(d);
+	draw_gpus(d, chrome);
 	if (d->layout.procs.h > 0 && d->view.procs)
 		draw_processes(d);
 	gt_dashboard_draw_status(d);
+	/* Dialogs come after the sweep: their boxes are curses lines that
+	 * the shadow does not know, so it must not blank anything after. */
+	gt_paint_end(stdscr);
 	draw_dialogs(d);
 	wnoutrefresh(stdscr);
 	doupdate();
@@ -461,6 +494,7 @@ static void teardown(struct gt_dashboard *d)
 	free(d->rects);
 	free(d->vis);
 	free(d->order);
+	gt_paint_release(); /* the shadow of the screen it drew */
 }
 
 struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,
@@ -495,6 +529,12 @@ void gt_dashboard_attach(struct gt_dashboard *d,
 	 * it (a full paint, as a first frame is anyway), and from then on
 	 * each frame is one write. */
 	endwin();
+	/* Input is read by the loop's ppoll, not looked for in the middle
+	 * of an update (a poll per line); lines are rewritten, never
+	 * shifted by inserted or deleted characters, so doupdate need not
+	 * weigh that. */
+	typeahead(-1);
+	idcok(stdscr, FALSE);
 }
 
 void gt_dashboard_close(struct gt_dashboard *d)

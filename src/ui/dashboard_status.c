@@ -90,8 +90,7 @@ static int draw_notice(struct gt_dashboard *d, const char *msg)
 	int n = wrap_text(msg, r.w - 2, maxl > 1 ? maxl : 1, start, len);
 	for (int i = 0; i < n; i++) {
 		struct gt_rect row = {r.x, r.y - (n - 1) + i, r.w, 1};
-		wmove(stdscr, row.y, row.x);
-		wclrtoeol(stdscr);
+		gt_paint_erase(stdscr, row, 0);
 		put_span(row, 0, 1, attr, start[i], len[i]);
 	}
 	char last[512];
@@ -171,8 +170,7 @@ void gt_dashboard_draw_clock(struct gt_dashboard *d)
 		return;
 	}
 	d->drawn_second = (long long)time(NULL);
-	wmove(stdscr, r.y, 0);
-	wclrtoeol(stdscr);
+	gt_paint_erase(stdscr, r, 0);
 	gt_dashboard_draw_status(d);
 	wnoutrefresh(stdscr);
 	doupdate();

@@ -319,14 +319,33 @@ int gt_graph_meter(double frac, int w, enum gt_glyphs g, char *out,
  * step so that one axis never mixes "60s" with "2m". */
 static void time_label(long long t, long long step, char *buf, size_t len)
 {
+	long long unit = 1;
+	char u = 's';
 	if (t > 0 && step % 86400 == 0)
-		snprintf(buf, len, "%lldd", t / 86400);
+		unit = 86400, u = 'd';
 	else if (t > 0 && step % 3600 == 0)
-		snprintf(buf, len, "%lldh", t / 3600);
+		unit = 3600, u = 'h';
 	else if (t > 0 && step % 60 == 0)
-		snprintf(buf, len, "%lldm", t / 60);
-	else
-		snprintf(buf, len, "%llds", t);
+		unit = 60, u = 'm';
+	/* Digits by hand: an axis has a dozen labels a frame, and snprintf
+	 * was a tenth of drawing a graph. */
+	char digits[24];
+	int n = 0;
+	unsigned long long v =
+	    t < 0 ? 0ull - (unsigned long long)t : (unsigned long long)t;
+	v /= (unsigned long long)unit;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	size_t k = 0;
+	if (t < 0 && k + 1 < len)
+		buf[k++] = '-';
+	while (n > 0 && k + 1 < len)
+		buf[k++] = digits[--n];
+	if (k + 1 < len)
+		buf[k++] = u;
+	if (len)
+		buf[k] = '\0';
 }
 
 int gt_graph_time_labels(int w, double seconds_per_sample, enum gt_glyphs g,

@@ -124,6 +124,9 @@ struct gt_rect gt_overlay_box(WINDOW *w, int bw, int bh, int attr,
 	if (bh > rows)
 		bh = rows;
 	struct gt_rect r = {(cols - bw) / 2, (rows - bh) / 2, bw, bh};
+	/* Curses lines, not paint's cells: the frame after this one
+	 * starts from an erased window. */
+	gt_paint_invalidate();
 	wattrset(w, attr);
 	for (int y = r.y; y < r.y + r.h; y++)
 		mvwhline(w, y, r.x, ' ', r.w);

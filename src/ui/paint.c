@@ -3,10 +3,21 @@
  * paint.c - clipped cell painting (see paint.h). Text is decoded here once
  * and handed to ncurses as ready cells: waddnstr would run every byte
  * through mbrtowc and wctob, which cost more than the rest of a frame.
+ *
+ * Between gt_paint_begin and gt_paint_end the window has a shadow: what
+ * this file last wrote in each cell. A cell whose new content equals its
+ * shadow is not handed to ncurses at all, so an unchanged label, box or
+ * row costs neither wnoutrefresh's copy nor doupdate's comparison, and
+ * the window is never erased: cells written last frame and not this one
+ * go back to the background at gt_paint_end. The chrome (boxes, labels:
+ * what changes only with the layout) is drawn once into a base layer
+ * that those cells go back to instead.
  */
 #include "ui/paint.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <wchar.h>
 
 /* Cells converted per wadd_wchnstr call; longer text goes in pieces. */
@@ -76,6 +87,259 @@ static int memo_width(struct width_memo *m, uint32_t *c)
 	return m->w;
 }
 
+/* The shadow of the one window frames are painted into. It is a file
+ * static because curses itself is one screen per process (stdscr): the
+ * shadow describes that window and lives as long as it. */
+struct canvas {
+	WINDOW *w;       /* the window shadowed, or NULL */
+	int rows, cols;  /* its size when the shadow was made */
+	cchar_t *shadow; /* rows * cols: what each cell holds */
+	cchar_t *base;   /* rows * cols: the chrome, else the background */
+	uint32_t *stamp; /* rows * cols: the frame that last wrote it */
+	/* rows * cols: which text wrote the cell (the cell where that
+	 * text starts), and for a cell where a text starts, that text's
+	 * hash and the cells it took: a text drawn again unchanged where
+	 * the same text left all its cells is kept, not decoded again. */
+	uint32_t *owner;
+	struct put_memo {
+		uint64_t hash;
+		int cells;
+	} * memo;
+	uint32_t writer; /* the owner of what emit writes now */
+	uint32_t frame;
+	uint64_t key;  /* the caller's name for the chrome in base */
+	cchar_t blank; /* what werase leaves: the window's background */
+	bool valid;    /* false: the next begin erases and repaints all */
+	bool chrome;   /* writes go to base too, and stay */
+};
+
+static struct canvas canvas;
+
+/* The stamp of chrome: cells no frame sweeps. */
+static const uint32_t STAMP_CHROME = UINT32_MAX;
+/* The owner of cells written by anything but gt_paint_put. */
+static const uint32_t NO_OWNER = UINT32_MAX;
+
+/* Sentinels no text ever holds: the right half of a wide character, and
+ * a cell whose content is not known (the next write always goes out). */
+enum { CELL_RIGHT_HALF = 0x7FFFFFFE, CELL_UNKNOWN = 0x7FFFFFFD };
+
+static void cell_mark(cchar_t *c, wchar_t what)
+{
+	memset(c, 0, sizeof(*c));
+	c->chars[0] = what;
+}
+
+static bool cell_is(const cchar_t *c, wchar_t what)
+{
+	return c->chars[0] == what;
+}
+
+static bool cell_same(const cchar_t *a, const cchar_t *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+/* Cell y, x now holds cell: as chrome, the base layer keeps it. */
+static void stamp_cell(struct canvas *c, int y, int x, const cchar_t *cell)
+{
+	size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
+	c->owner[k] = c->writer;
+	if (c->chrome) {
+		c->base[k] = *cell;
+		c->stamp[k] = STAMP_CHROME;
+	} else {
+		c->stamp[k] = c->frame;
+	}
+}
+
+static void forget_cell(struct canvas *c, int y, int x)
+{
+	size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
+	cell_mark(&c->shadow[k], CELL_UNKNOWN);
+	if (c->stamp[k] != c->frame)
+		c->stamp[k] = c->frame - 1;
+}
+
+/* Hands cells[0..n) at y, x to ncurses, leaving out those whose shadow
+ * says they are there already; the last cell is a wide character when
+ * wide. Outside a frame, or for another window, all go straight out. */
+static void emit(WINDOW *w, int y, int x, const cchar_t *cells, int n,
+                 bool wide)
+{
+	struct canvas *c = &canvas;
+	if (!c->valid || w != c->w || y < 0 || y >= c->rows || x < 0) {
+		mvwadd_wchnstr(w, y, x, cells, n);
+		return;
+	}
+	if (n > c->cols - x)
+		n = c->cols - x;
+	cchar_t *sh = c->shadow + (size_t)y * (size_t)c->cols;
+	int start = -1;
+	for (int i = 0; i <= n; i++) {
+		int k = x + i;
+		if (i < n && !cell_same(&sh[k], &cells[i])) {
+			/* Writing over either half of a wide character
+			 * breaks the other half: its content is unknown,
+			 * and this frame's sweep repaints it unless the
+			 * frame writes it. */
+			if (cell_is(&sh[k], CELL_RIGHT_HALF) && k > 0)
+				forget_cell(c, y, k - 1);
+			if (k + 1 < c->cols &&
+			    cell_is(&sh[k + 1], CELL_RIGHT_HALF))
+				forget_cell(c, y, k + 1);
+			sh[k] = cells[i];
+			stamp_cell(c, y, k, &cells[i]);
+			if (start < 0)
+				start = i;
+			continue;
+		}
+		if (i < n)
+			stamp_cell(c, y, k, &cells[i]);
+		if (start >= 0) {
+			mvwadd_wchnstr(w, y, x + start, cells + start,
+			               i - start);
+			start = -1;
+		}
+	}
+	if (wide && n > 0 && x + n < c->cols) {
+		cell_mark(&sh[x + n], CELL_RIGHT_HALF);
+		stamp_cell(c, y, x + n, &sh[x + n]);
+	}
+}
+
+void gt_paint_release(void)
+{
+	free(canvas.shadow);
+	free(canvas.base);
+	free(canvas.stamp);
+	free(canvas.owner);
+	free(canvas.memo);
+	memset(&canvas, 0, sizeof(canvas));
+}
+
+/* Drops the shadow: the next gt_paint_begin erases the window. */
+void gt_paint_invalidate(void)
+{
+	canvas.valid = false;
+}
+
+bool gt_paint_begin(WINDOW *w, uint64_t key)
+{
+	struct canvas *c = &canvas;
+	int rows, cols;
+	getmaxyx(w, rows, cols);
+	c->chrome = false;
+	if (c->w != w || c->rows != rows || c->cols != cols || !c->shadow) {
+		free(c->shadow);
+		free(c->base);
+		free(c->stamp);
+		free(c->owner);
+		free(c->memo);
+		size_t n = (size_t)(rows > 0 ? rows : 0) *
+		           (size_t)(cols > 0 ? cols : 0);
+		c->shadow = n ? malloc(n * sizeof(*c->shadow)) : NULL;
+		c->base = n ? malloc(n * sizeof(*c->base)) : NULL;
+		c->stamp = n ? malloc(n * sizeof(*c->stamp)) : NULL;
+		c->owner = n ? malloc(n * sizeof(*c->owner)) : NULL;
+		c->memo = n ? malloc(n * sizeof(*c->memo)) : NULL;
+		c->w = w;
+		c->rows = rows;
+		c->cols = cols;
+		c->valid = false;
+	}
+	c->writer = NO_OWNER;
+	if (!c->shadow || !c->base || !c->stamp || !c->owner || !c->memo) {
+		/* No memory for a shadow: every frame whole, as werase. */
+		c->valid = false;
+		werase(w);
+		return true;
+	}
+	if (c->valid && c->key == key) {
+		c->frame++;
+		return false;
+	}
+	werase(w);
+	wgetbkgrnd(w, &c->blank);
+	size_t n = (size_t)rows * (size_t)cols;
+	for (size_t i = 0; i < n; i++) {
+		c->shadow[i] = c->blank;
+		c->base[i] = c->blank;
+	}
+	memset(c->stamp, 0, n * sizeof(*c->stamp));
+	memset(c->owner, 0xFF, n * sizeof(*c->owner)); /* NO_OWNER */
+	c->frame = 2;
+	c->key = key;
+	c->valid = true;
+	return true;
+}
+
+void gt_paint_chrome(bool on)
+{
+	canvas.chrome = on && canvas.valid;
+}
+
+/* Cell y, x back to what the chrome has there, else the background; the
+ * right half of a wide character of the chrome is restored with its left
+ * half, unless this frame wrote that one. */
+static void restore_cell(struct canvas *c, WINDOW *w, int y, int x)
+{
+	size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
+	cchar_t under = c->base[k];
+	bool wide = false;
+	if (cell_is(&under, CELL_RIGHT_HALF)) {
+		if (x > 0 && c->stamp[k - 1] != c->frame) {
+			under = c->base[k - 1];
+			k--;
+			x--;
+			wide = true;
+		} else {
+			under = c->blank;
+		}
+	} else if (x + 1 < c->cols &&
+	           cell_is(&c->base[k + 1], CELL_RIGHT_HALF)) {
+		/* A wide character of the chrome: whole, or not at all
+		 * where this frame wrote its right half. */
+		wide = c->stamp[k + 1] != c->frame;
+		if (!wide)
+			under = c->blank;
+	}
+	emit(w, y, x, &under, 1, wide);
+	c->stamp[k] = cell_same(&under, &c->blank) ? c->frame : STAMP_CHROME;
+	if (wide)
+		c->stamp[k + 1] = STAMP_CHROME;
+}
+
+void gt_paint_end(WINDOW *w)
+{
+	struct canvas *c = &canvas;
+	if (!c->valid || w != c->w)
+		return;
+	/* Only cells written by the last frame can hold what this one
+	 * left out: older ones went back to the chrome then. */
+	uint32_t last = c->frame - 1;
+	size_t n = (size_t)c->rows * (size_t)c->cols;
+	c->chrome = false;
+	for (size_t i = 0; i < n; i++)
+		if (c->stamp[i] == last)
+			restore_cell(c, w, (int)(i / (size_t)c->cols),
+			             (int)(i % (size_t)c->cols));
+}
+
+void gt_paint_erase(WINDOW *w, struct gt_rect r, int row)
+{
+	if (row < 0 || row >= r.h || r.w <= 0)
+		return;
+	if (!canvas.valid || w != canvas.w) {
+		wmove(w, r.y + row, r.x);
+		wclrtoeol(w);
+		return;
+	}
+	canvas.chrome = false;
+	for (int x = r.x; x < r.x + r.w && x < canvas.cols; x++)
+		restore_cell(&canvas, w, r.y + row, x);
+}
+
 struct run {
 	WINDOW *w;
 	int y, x; /* where run[0] goes */
@@ -86,12 +350,17 @@ struct run {
 	cchar_t cells[RUN];
 };
 
-static void run_flush(struct run *r)
+static void run_flush_wide(struct run *r, bool wide)
 {
 	if (r->n > 0)
-		mvwadd_wchnstr(r->w, r->y, r->x, r->cells, r->n);
+		emit(r->w, r->y, r->x, r->cells, r->n, wide);
 	r->x += r->n; /* wide cells' second halves are counted by the caller */
 	r->n = 0;
+}
+
+static void run_flush(struct run *r)
+{
+	run_flush_wide(r, false);
 }
 
 static void run_cell(struct run *r, const wchar_t *wc, int width)
@@ -111,7 +380,7 @@ static void run_cell(struct run *r, const wchar_t *wc, int width)
 	if (width == 2) {
 		/* The next cell is the second half: ncurses fills it, so the
 		 * next run must start one cell further right. */
-		run_flush(r);
+		run_flush_wide(r, true);
 		r->x++;
 	}
 }
@@ -140,6 +409,20 @@ static int put_ascii(WINDOW *w, int y, int x, int attr, const char *s, int room)
 			return -1;
 		n++;
 	}
+	if (canvas.valid && w == canvas.w) {
+		/* Cells to compare with the shadow: the blank of the
+		 * attributes with each character set in it. */
+		struct run run;
+		run_init(&run, w, y, x, attr);
+		for (int i = 0; i < n; i++) {
+			if (run.n == RUN)
+				run_flush(&run);
+			run.cells[run.n] = run.blank;
+			run.cells[run.n++].chars[0] = (wchar_t)s[i];
+		}
+		run_flush(&run);
+		return n;
+	}
 	for (int done = 0; done < n;) {
 		int k = n - done < RUN ? n - done : RUN;
 		for (int i = 0; i < k; i++)
@@ -151,11 +434,10 @@ static int put_ascii(WINDOW *w, int y, int x, int attr, const char *s, int room)
 	return n;
 }
 
-int gt_paint_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
-                 const char *s)
+/* gt_paint_put's work: text decoded and written through emit. */
+static int put_text(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                    const char *s)
 {
-	if (row < 0 || row >= r.h || col < 0 || col >= r.w || !s)
-		return 0;
 	int room = r.w - col, cells = 0;
 	int fast = put_ascii(w, r.y + row, r.x + col, attr, s, room);
 	if (fast >= 0) {
@@ -240,7 +522,7 @@ void gt_paint_vline(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	run_init(&run, w, 0, 0, attr);
 	run_cell(&run, wc, 1);
 	for (int k = row < 0 ? -row : 0; k < n && row + k < r.h; k++)
-		mvwadd_wchnstr(w, r.y + row + k, r.x + col, run.cells, 1);
+		emit(w, r.y + row + k, r.x + col, run.cells, 1, false);
 	wattrset(w, A_NORMAL);
 }
 
@@ -248,9 +530,77 @@ int gt_paint_cells(const char *s)
 {
 	int n = 0;
 	size_t i = 0;
+	/* Printable ASCII, most of what is measured, a cell a byte. */
+	while (s && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7F)
+		i++;
+	n = (int)i;
 	while (s && s[i]) {
 		uint32_t c = next_cp(s, &i);
 		n += cp_width(&c);
 	}
 	return n;
+}
+
+void gt_paint_fill(WINDOW *w, struct gt_rect r, int row, int attr)
+{
+	if (row < 0 || row >= r.h || r.w <= 0)
+		return;
+	struct run run;
+	run_init(&run, w, r.y + row, r.x, attr);
+	for (int x = 0; x < r.w; x++) {
+		if (run.n == RUN)
+			run_flush(&run);
+		run.cells[run.n++] = run.blank;
+	}
+	run_flush(&run);
+	wattrset(w, A_NORMAL);
+}
+
+/* FNV-1a of what decides the cells a text takes: its bytes, its
+ * attributes and the room it is clipped to. */
+static uint64_t put_hash(const char *s, int attr, int room)
+{
+	uint64_t h = 1469598103934665603ull;
+	h = (h ^ (uint64_t)(unsigned)attr) * 1099511628211ull;
+	h = (h ^ (uint64_t)(unsigned)room) * 1099511628211ull;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return h;
+}
+
+/* True, and the cells kept for this frame, when the text starting at k
+ * last frame was this one and all its cells still hold what it wrote. */
+static bool keep_put(struct canvas *c, size_t k, uint64_t hash)
+{
+	const struct put_memo *m = &c->memo[k];
+	if (m->hash != hash ||
+	    k % (size_t)c->cols + (size_t)m->cells > (size_t)c->cols)
+		return false;
+	for (size_t i = k; i < k + (size_t)m->cells; i++)
+		if (c->owner[i] != (uint32_t)k || c->stamp[i] != c->frame - 1)
+			return false;
+	for (size_t i = k; i < k + (size_t)m->cells; i++)
+		c->stamp[i] = c->frame;
+	return true;
+}
+
+int gt_paint_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
+                 const char *s)
+{
+	if (row < 0 || row >= r.h || col < 0 || col >= r.w || !s)
+		return 0;
+	struct canvas *c = &canvas;
+	int y = r.y + row, x = r.x + col;
+	if (!c->valid || w != c->w || c->chrome || y < 0 || y >= c->rows ||
+	    x < 0 || x >= c->cols)
+		return put_text(w, r, row, col, attr, s);
+	size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
+	uint64_t hash = put_hash(s, attr, r.w - col);
+	if (keep_put(c, k, hash))
+		return c->memo[k].cells;
+	c->writer = (uint32_t)k;
+	int cells = put_text(w, r, row, col, attr, s);
+	c->writer = NO_OWNER;
+	c->memo[k] = (struct put_memo){hash, cells};
+	return cells;
 }

@@ -10,6 +10,7 @@
 #define GPUTOP_PAINT_H
 
 #include <curses.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ui/layout.h"
@@ -32,6 +33,34 @@ int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
  * of gt_paint_put, with the glyph decoded once. */
 void gt_paint_vline(WINDOW *w, struct gt_rect r, int row, int col, int attr,
                     const char *utf8, int n);
+
+/* A row of r (row row) in spaces of attr, e.g. a selection bar. */
+void gt_paint_fill(WINDOW *w, struct gt_rect r, int row, int attr);
+
+/* A row of r (row row) back to the window's background, as werase
+ * leaves it. */
+void gt_paint_erase(WINDOW *w, struct gt_rect r, int row);
+
+/* A frame of window w: between begin and end, writes into w reach
+ * ncurses only where a cell changes, and at end the cells that the last
+ * frame wrote and this one did not go back to what the chrome has there,
+ * else the background. Begin erases the whole window and returns true
+ * on the first frame, after a resize, after gt_paint_invalidate and when
+ * key (the caller's hash of what its chrome depends on) changes: the
+ * caller then draws its chrome, between gt_paint_chrome(true) and
+ * gt_paint_chrome(false); on other frames it leaves the chrome out.
+ * Writes outside a frame, or to another window, go straight to ncurses. */
+bool gt_paint_begin(WINDOW *w, uint64_t key);
+void gt_paint_chrome(bool on);
+void gt_paint_end(WINDOW *w);
+
+/* Frees the shadow; the next gt_paint_begin starts afresh. */
+void gt_paint_release(void);
+
+/* Something wrote into the frame's window behind this file's back (a
+ * box of curses lines, a new background): the next frame starts from an
+ * erased window. */
+void gt_paint_invalidate(void);
 
 /* Terminal cells a UTF-8 string takes (wide characters count two,
  * combining marks none, anything unprintable one). */

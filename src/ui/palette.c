@@ -11,6 +11,7 @@
  * curses starts.
  */
 #include "ui/palette.h"
+#include "ui/paint.h"
 
 #include <curses.h>
 #include <math.h>
@@ -379,6 +380,7 @@ void gt_palette_init(struct gt_palette *p, const struct gt_theme *t,
 	/* Cells drawn with no colour of their own, and erased ones, take
 	 * the main pair: main_bg covers the whole screen, not stripes
 	 * behind the text. */
+	gt_paint_invalidate(); /* every cell's background changes */
 	if (stdscr)
 		wbkgd(stdscr,
 		      (chtype)' ' | ((chtype)p->role[GT_ROLE_MAIN] & A_COLOR));

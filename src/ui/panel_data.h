@@ -36,6 +36,9 @@ struct gt_panel_data {
 	bool stale;      /* no new sample for several intervals */
 	bool no_data;    /* no sample at all yet, for several intervals */
 	bool all_series; /* graph ENC/DEC even while they have been idle */
+	/* Draw the chrome (box, labels) too: the screen's chrome layer was
+	 * dropped (paint.h, gt_paint_begin). Otherwise it is there. */
+	bool chrome;
 };
 
 #endif

@@ -516,10 +516,14 @@ static void draw_panel(WINDOW *win, struct gt_rect r, enum gt_gpu_mode mode,
 {
 	struct gt_panel_parts pp;
 
-	draw_box(win, r,
-	         d->selected ? d->pal->role[GT_ROLE_HI]
-	                     : d->pal->role[GT_ROLE_BOX],
-	         d->glyphs);
+	if (d->chrome) {
+		gt_paint_chrome(true);
+		draw_box(win, r,
+		         d->selected ? d->pal->role[GT_ROLE_HI]
+		                     : d->pal->role[GT_ROLE_BOX],
+		         d->glyphs);
+		gt_paint_chrome(false);
+	}
 	if (r.w < 6 || r.h < 2)
 		return;
 	title(win, r, d);

@@ -191,7 +191,9 @@ struct item {
 static int add(struct item *it, int n, int prio, int line, int attr,
                const char *text)
 {
-	snprintf(it[n].text, sizeof(it[n].text), "%s", text);
+	size_t k = strnlen(text, sizeof(it[n].text) - 1);
+	memcpy(it[n].text, text, k); /* a dozen a panel: no printf */
+	it[n].text[k] = '\0';
 	it[n].attr = attr;
 	it[n].prio = prio;
 	it[n].line = line;

@@ -92,11 +92,8 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 		                      ? d->pal->role[GT_ROLE_FOLLOWED]
 		                      : d->pal->role[GT_ROLE_SELECTED])
 		               : d->pal->role[GT_ROLE_MAIN];
-		if ((int)i == st->selected) {
-			/* The whole row, not just its text, shows the bar. */
-			wattrset(w, attr);
-			mvwhline(w, r.y + row, r.x, ' ', r.w);
-		}
+		if ((int)i == st->selected) /* the whole row shows the bar */
+			gt_paint_fill(w, r, row, attr);
 		gt_paint_put(w, r, row, 0, attr, line);
 	}
 }

@@ -264,17 +264,17 @@ void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
 	struct render_result res;
-	if (c && render_on_pty(c, 200, 60, 60, &res) == 0) {
+	/* BENCH_FRAMES: more frames for a profiler to sample. */
+	const char *nf = getenv("BENCH_FRAMES");
+	int frames = nf && atoi(nf) > 0 ? atoi(nf) : 60;
+	if (c && render_on_pty(c, 200, 60, frames, &res) == 0) {
 		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
 		       "through a pseudo-terminal\n",
 		       gt_collector_device_count(c), res.processes, res.frames);
-		/* Judged against the older targets; issue 10's (150 us,
-		 * 2 KB) belong to its redraw step and are shown only. */
-		printf("  render:  %8.1f us CPU per frame  (target < 2000 us; "
-		       "issue 10 aims at < 150 us)\n",
+		printf("  render:  %8.1f us CPU per frame  (target < 150 us)\n",
 		       res.cpu_ns_per_frame / 1e3);
 		printf("  output:  %8.0f bytes per frame = bytes/s at a 1 s "
-		       "interval  (target < 4096; issue 10 aims at < 2048)\n",
+		       "interval  (target < 2048)\n",
 		       res.bytes_per_frame);
 		printf("  a new second, nothing new (4 each): whole frame "
 		       "%.1f us, %.0f bytes; status line alone %.1f us, %.0f "
@@ -282,9 +282,9 @@ void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
 		       res.tick_cpu_ns[0] / 1e3, res.tick_bytes[0],
 		       res.tick_cpu_ns[1] / 1e3, res.tick_bytes[1]);
 		judge(vd, "dashboard render per frame",
-		      res.cpu_ns_per_frame / 1e3, 2000, "us");
+		      res.cpu_ns_per_frame / 1e3, 150, "us");
 		judge(vd, "dashboard output at a 1 s interval",
-		      res.bytes_per_frame, 4096, "B/s");
+		      res.bytes_per_frame, 2048, "B/s");
 	} else {
 		fprintf(stderr, "bench: the render benchmark could not run\n");
 	}

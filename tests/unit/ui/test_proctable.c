@@ -665,6 +665,56 @@ static void test_sort_keys_extremes(void **state)
 	}
 }
 
+/* The keyed sort on many keys (runs of insertion sort and merges of odd
+ * lengths), values from a few (many ties) to many, some N/A, both ways:
+ * every neighbour pair in the total order, and the same keys as went in. */
+static void test_sort_keys_many(void **state)
+{
+	(void)state;
+	const size_t sizes[] = {2, 15, 16, 17, 33, 100, 511, 1000};
+	unsigned seed = 7;
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+		struct gt_proctable_key *k = calloc(n, sizeof(*k));
+		int *seen = calloc(n, sizeof(*seen));
+		assert_non_null(k);
+		assert_non_null(seen);
+		for (int d = 0; d < 2; d++) {
+			int span = (int)si % 2 ? 5 : 100000;
+			for (size_t i = 0; i < n; i++)
+				k[i] = (struct gt_proctable_key){
+				    rand_r(&seed) % span - span / 2,
+				    rand_r(&seed) % 50, rand_r(&seed) % 7 != 0,
+				    i};
+			gt_proctable_sort_keys(k, n, d == 1);
+			memset(seen, 0, n * sizeof(*seen));
+			for (size_t i = 0; i < n; i++) {
+				assert_true(k[i].idx < n);
+				seen[k[i].idx]++;
+			}
+			for (size_t i = 0; i < n; i++)
+				assert_int_equal(seen[i], 1);
+			for (size_t i = 0; i + 1 < n; i++) {
+				const struct gt_proctable_key *a = &k[i],
+				                              *b = &k[i + 1];
+				assert_true(a->ok || !b->ok);
+				if (a->ok != b->ok)
+					continue;
+				if (a->ok && a->v != b->v) {
+					assert_true(d ? a->v > b->v
+					              : a->v < b->v);
+					continue;
+				}
+				assert_true(
+				    a->pid < b->pid ||
+				    (a->pid == b->pid && a->idx < b->idx));
+			}
+		}
+		free(k);
+		free(seen);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -673,6 +723,7 @@ int main(void)
 	    cmocka_unit_test(test_sort_ties_by_pid),
 	    cmocka_unit_test(test_sort_random_property),
 	    cmocka_unit_test(test_sort_keys_extremes),
+	    cmocka_unit_test(test_sort_keys_many),
 	    cmocka_unit_test_setup_teardown(test_filter_substring, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_filter_regex, setup, teardown),

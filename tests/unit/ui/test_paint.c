@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_paint.c - frames painted through paint's shadow (gt_paint_begin ..
+ * gt_paint_end, the window never erased, unchanged cells never sent, the
+ * chrome drawn once) leave the window holding exactly what the same frame
+ * drawn on an erased window holds: for a fixed sequence (text that
+ * shrinks, a row that vanishes, chrome under changing text) and for 400
+ * random frames of ASCII, accented and wide text, colours, fills, erased
+ * rows and overlapping writes.
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <cmocka.h>
+
+#include "ui/paint.h"
+#include "support/curses_read.h"
+
+enum { NROWS = 12, NCOLS = 40 };
+
+struct fixture {
+	SCREEN *scr;
+	FILE *io;
+	WINDOW *ref; /* the same frames, each on an erased window */
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	setlocale(LC_ALL, "C.UTF-8");
+	f->io = fopen("/dev/null", "r+");
+	assert_non_null(f->io);
+	f->scr = newterm("xterm-256color", f->io, f->io);
+	if (!f->scr)
+		f->scr = newterm("xterm", f->io, f->io);
+	assert_non_null(f->scr);
+	set_term(f->scr);
+	start_color();
+	for (short p = 1; p < 6 && p < COLOR_PAIRS; p++)
+		init_pair(p, (short)(p % 8), (short)((p + 3) % 8));
+	resizeterm(NROWS, NCOLS);
+	f->ref = newwin(NROWS, NCOLS, 0, 0);
+	assert_non_null(f->ref);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	delwin(f->ref);
+	gt_paint_release();
+	endwin();
+	delscreen(f->scr);
+	fclose(f->io);
+	free(f);
+	return 0;
+}
+
+static void read_cell(WINDOW *w, int y, int x, wchar_t *wc, attr_t *a,
+                      short *pair)
+{
+	cchar_t c;
+	mvwin_wch(w, y, x, &c);
+	getcchar(&c, wc, a, pair, NULL);
+}
+
+/* Cells of the reference's row y that hold half of a wide character whose
+ * other half was written over: curses keeps such an orphan as it was, a
+ * terminal shows it as it likes, and the shadow repaints it; nothing to
+ * compare there. */
+static void broken_halves(WINDOW *ref, int y, bool *skip)
+{
+	for (int x = 0; x < NCOLS; x++) {
+		wchar_t wc[CCHARW_MAX + 1] = {0}, next[CCHARW_MAX + 1] = {0};
+		attr_t a;
+		short p;
+		skip[x] = false;
+		read_cell(ref, y, x, wc, &a, &p);
+		if (wcwidth(wc[0]) != 2)
+			continue;
+		if (x + 1 < NCOLS)
+			read_cell(ref, y, x + 1, next, &a, &p);
+		if (x + 1 < NCOLS && wcscmp(wc, next) == 0) {
+			skip[++x] = false;
+			continue;
+		}
+		skip[x] = true;
+	}
+}
+
+/* Cell by cell: the characters, attributes and colour pair of w and the
+ * reference are the same; on a difference, says where and what. */
+static void assert_same_cells(WINDOW *w, WINDOW *ref, int frame)
+{
+	bool skip[NCOLS];
+	for (int y = 0; y < NROWS; y++) {
+		broken_halves(ref, y, skip);
+		for (int x = 0; x < NCOLS; x++) {
+			wchar_t wa[CCHARW_MAX + 1] = {0},
+			                        wb[CCHARW_MAX + 1] = {0};
+			attr_t aa, ab;
+			short pa, pb;
+			if (skip[x])
+				continue;
+			read_cell(w, y, x, wa, &aa, &pa);
+			read_cell(ref, y, x, wb, &ab, &pb);
+			if (wcscmp(wa, wb) != 0 || aa != ab || pa != pb) {
+				char ra[NCOLS * 4 + 8], rb[NCOLS * 4 + 8];
+				curses_read_row(w, y, 0, NCOLS, ra, sizeof(ra));
+				curses_read_row(ref, y, 0, NCOLS, rb,
+				                sizeof(rb));
+				fail_msg(
+				    "frame %d, cell %d,%d: U+%04X attr %x "
+				    "pair %d, expected U+%04X attr %x pair "
+				    "%d\n  shadowed: [%s]\n  expected: [%s]",
+				    frame, y, x, (unsigned)wa[0], (unsigned)aa,
+				    pa, (unsigned)wb[0], (unsigned)ab, pb, ra,
+				    rb);
+			}
+		}
+	}
+}
+
+struct op {
+	enum { OP_PUT, OP_FILL, OP_ERASE, OP_VLINE } kind;
+	struct gt_rect r;
+	int row, col, attr, n;
+	char text[64];
+};
+
+static void apply(WINDOW *w, const struct op *o)
+{
+	switch (o->kind) {
+	case OP_PUT:
+		gt_paint_put(w, o->r, o->row, o->col, o->attr, o->text);
+		break;
+	case OP_FILL:
+		gt_paint_fill(w, o->r, o->row, o->attr);
+		break;
+	case OP_ERASE:
+		/* The reference is freshly erased: only the chrome can be
+		 * under an erased row, and the reference's chrome row is
+		 * redrawn below it, so erase before anything else. */
+		gt_paint_erase(w, o->r, o->row);
+		break;
+	case OP_VLINE:
+		gt_paint_vline(w, o->r, o->row, o->col, o->attr, o->text, o->n);
+		break;
+	}
+}
+
+/* One frame both ways: on stdscr through the shadow (the chrome only when
+ * begin asks for it) and on the reference from an erased window. */
+static void frame_both(struct fixture *f, uint64_t key, const struct op *chrome,
+                       int nchrome, const struct op *ops, int nops, int num)
+{
+	bool want = gt_paint_begin(stdscr, key);
+	gt_paint_chrome(true);
+	for (int i = 0; want && i < nchrome; i++)
+		apply(stdscr, &chrome[i]);
+	gt_paint_chrome(false);
+	for (int i = 0; i < nops; i++)
+		apply(stdscr, &ops[i]);
+	gt_paint_end(stdscr);
+
+	werase(f->ref);
+	for (int i = 0; i < nchrome; i++)
+		apply(f->ref, &chrome[i]);
+	for (int i = 0; i < nops; i++)
+		if (ops[i].kind != OP_ERASE)
+			apply(f->ref, &ops[i]);
+		else /* back to the chrome: redraw the chrome's cells */
+			for (int k = 0; k < nchrome; k++)
+				apply(f->ref, &chrome[k]);
+	assert_same_cells(stdscr, f->ref, num);
+}
+
+static const struct gt_rect WHOLE = {0, 0, NCOLS, NROWS};
+
+static struct op put(int row, int col, int attr, const char *s)
+{
+	struct op o = {
+	    .kind = OP_PUT, .r = WHOLE, .row = row, .col = col, .attr = attr};
+	snprintf(o.text, sizeof(o.text), "%s", s);
+	return o;
+}
+
+/* Text that shrinks, a row that goes, and text over the chrome that
+ * moves away: each cell left behind goes back to what was under it. */
+static void test_shrinking_and_chrome(void **state)
+{
+	struct fixture *f = *state;
+	gt_paint_invalidate();
+	struct op chrome[] = {
+	    put(0, 0, 0, "\u256d\u2500\u2500 box \u2500\u2500\u256e"),
+	    put(5, 2, COLOR_PAIR(1), "label:")};
+	struct op a[] = {put(0, 2, COLOR_PAIR(2), " title 100% "),
+	                 put(2, 0, 0, "hello world"),
+	                 put(3, 1, A_BOLD, "x\u00e9z"), put(5, 9, 0, "42.0 W")};
+	struct op b[] = {put(0, 2, COLOR_PAIR(2), " t 9% "), put(2, 0, 0, "hi"),
+	                 put(5, 9, 0, "7 W")};
+	struct op c[] = {put(2, 0, A_REVERSE, "\u6d4b\u8bd5 wide")};
+	frame_both(f, 1, chrome, 2, a, 4, 0);
+	frame_both(f, 1, chrome, 2, b, 3, 1);
+	frame_both(f, 1, chrome, 2, c, 1, 2);
+	frame_both(f, 1, chrome, 2, a, 4, 3);
+	/* Text over the right half of a wide character of the chrome,
+	 * then gone: the character comes back whole. */
+	struct op wchrome[] = {put(7, 0, 0, "x\u6d4b\u8bd5y")};
+	struct op over[] = {put(7, 2, 0, "\u2500\u2500\u2500")};
+	frame_both(f, 3, wchrome, 1, over, 1, 6);
+	frame_both(f, 3, wchrome, 1, NULL, 0, 7);
+	frame_both(f, 3, wchrome, 1, over, 1, 8);
+	/* A new chrome key: the chrome changes with it. */
+	struct op chrome2[] = {put(1, 0, COLOR_PAIR(3), "other chrome")};
+	frame_both(f, 2, chrome2, 1, b, 3, 4);
+	frame_both(f, 2, chrome2, 1, NULL, 0, 5);
+}
+
+static const char *const narrow[] = {
+    "a",
+    "hello",
+    "12.5 GiB",
+    "\u2500\u2500\u2500\u2500",
+    "caf\u00e9",
+    " ",
+    "e\u0301e\u0301",
+    "\u28ff\u28c0\u2840",
+    "long text that runs past the edge of it all",
+};
+static const char *const any[] = {
+    "\u6d4b\u8bd5",
+    "x\u6d4b\u8bd5y",
+    "a\u6d4b",
+    "12.5 GiB",
+    "hello",
+    "\u6d4b\u8bd5\u6d4b\u8bd5\u6d4b\u8bd5 long",
+    "",
+};
+
+/* A random write. Rows 0-5 (HALF) hold the chrome and narrow text that
+ * overlaps freely; rows 6-11 wide text too, one write to a row, for
+ * curses gives a wide character that another write of the same frame
+ * cuts in half no one meaning. Across frames anything goes. */
+enum { HALF = NROWS / 2 };
+
+static struct op random_op(unsigned *seed, bool chrome, int wide_row)
+{
+	struct op o = {.r = WHOLE};
+	int k = rand_r(seed) % 10;
+	o.kind = chrome || wide_row >= 0 || k < 7 ? OP_PUT
+	         : k == 7                         ? OP_FILL
+	         : k == 8                         ? OP_VLINE
+	                                          : OP_ERASE;
+	o.r.x = rand_r(seed) % NCOLS;
+	o.r.w = 1 + rand_r(seed) % (NCOLS - o.r.x);
+	if (wide_row >= 0) {
+		o.r.y = wide_row;
+		o.r.h = 1;
+	} else {
+		o.r.y = rand_r(seed) % HALF;
+		o.r.h = 1 + rand_r(seed) % (HALF - o.r.y);
+	}
+	o.row = rand_r(seed) % o.r.h;
+	o.col = rand_r(seed) % o.r.w;
+	o.n = 1 + rand_r(seed) % 4;
+	int attrs[] = {0, (int)A_BOLD, (int)COLOR_PAIR(1), (int)COLOR_PAIR(2),
+	               (int)(COLOR_PAIR(3) | A_REVERSE)};
+	o.attr = attrs[rand_r(seed) % 5];
+	const char *t =
+	    wide_row >= 0 ? any[rand_r(seed) % 7] : narrow[rand_r(seed) % 9];
+	snprintf(o.text, sizeof(o.text), "%s",
+	         o.kind == OP_VLINE ? (k % 2 ? "\u2502" : "|") : t);
+	return o;
+}
+
+/* Random frames, the chrome changing every 50. */
+static void random_frames(struct fixture *f, unsigned seed, int frames)
+{
+	struct op chrome[6], ops[24 + HALF];
+	int nchrome = 0, nkept = 0;
+	uint64_t key = 100;
+	gt_paint_invalidate();
+	for (int frame = 0; frame < frames; frame++) {
+		if (frame % 50 == 0) {
+			key++;
+			nchrome = 1 + rand_r(&seed) % 6;
+			for (int i = 0; i < nchrome; i++)
+				chrome[i] = random_op(&seed, true, -1);
+		}
+		/* Most frames are the last one with a few writes changed, as
+		 * a dashboard's are: kept texts are what gt_paint_put's memo
+		 * skips. */
+		bool again = frame % 50 && rand_r(&seed) % 3;
+		int nops = again ? nkept : rand_r(&seed) % 24;
+		for (int i = 0; i < nops; i++)
+			if (!again || rand_r(&seed) % 8 == 0)
+				ops[i] = random_op(&seed, false, -1);
+		nkept = nops;
+		/* Erased rows first, as the status line does. */
+		for (int i = 0, j = 0; i < nops; i++)
+			if (ops[i].kind == OP_ERASE) {
+				struct op t = ops[j];
+				ops[j++] = ops[i];
+				ops[i] = t;
+			}
+		for (int y = HALF; y < NROWS; y++)
+			if (rand_r(&seed) % 3)
+				ops[nops++] = random_op(&seed, false, y);
+		frame_both(f, key, chrome, nchrome, ops, nops, frame);
+	}
+}
+
+static void test_random_frames(void **state)
+{
+	/* GT_PAINT_FRAMES runs longer, for a search. */
+	const char *n = getenv("GT_PAINT_FRAMES");
+	int frames = n && atoi(n) > 0 ? atoi(n) : 2000;
+	for (unsigned seed = 1; seed <= 3; seed++)
+		random_frames(*state, seed, frames);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_shrinking_and_chrome),
+	    cmocka_unit_test(test_random_frames),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
