@@ -103,14 +103,14 @@ void gt_gpugraph_watts_axis(char *buf, size_t len, double hi)
  * `cells` wide: on the time grid when there is one, else the newest
  * samples. Returns how many. */
 static size_t plot_values(const struct gt_panel_data *d, enum gt_series s,
-                          int cells, double *out)
+                          int cells, uint64_t col_ns, double *out)
 {
 	size_t want = gt_graph_samples_for(cells, d->glyphs);
 
 	if (!d->hist)
 		return 0;
-	if (d->col_ns)
-		return gt_history_columns(d->hist, s, d->end_ns, d->col_ns, out,
+	if (col_ns)
+		return gt_history_columns(d->hist, s, d->end_ns, col_ns, out,
 		                          want);
 	return gt_history_tail(d->hist, s, out,
 	                       want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN);
@@ -135,10 +135,23 @@ static void gutter(WINDOW *win, struct gt_rect g, int gw, const char *top,
 	}
 }
 
+/* The plot area of graph g: right of the gutter, at most ROW_MAX wide
+ * (the newest columns). */
+static struct gt_rect plot_area(struct gt_rect g)
+{
+	int gw = g.w >= GT_GRAPH_GUTTER_FROM ? GT_GRAPH_GUTTER : 0;
+	struct gt_rect pr = {g.x + gw, g.y, g.w - gw, g.h};
+	if (pr.w > ROW_MAX) {
+		pr.x += pr.w - ROW_MAX;
+		pr.w = ROW_MAX;
+	}
+	return pr;
+}
+
 /* One graph in g (absolute): gutter with the axis bounds and its name,
- * then the plot coloured by height. */
+ * then the plot coloured by height, one sample column col_ns long. */
 static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
-                     const struct gt_panel_data *d)
+                     uint64_t col_ns, const struct gt_panel_data *d)
 {
 	double vals[2 * ROW_MAX];
 	uint32_t cells[ROW_MAX];
@@ -149,13 +162,8 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 	if (g.w <= 0 || g.h <= 0)
 		return;
 	int gw = g.w >= GT_GRAPH_GUTTER_FROM ? GT_GRAPH_GUTTER : 0;
-	struct gt_rect pr = {g.x + gw, g.y, g.w - gw, g.h};
-	if (pr.w > ROW_MAX) {
-		/* Wider than a row buffer: the newest ROW_MAX columns. */
-		pr.x += pr.w - ROW_MAX;
-		pr.w = ROW_MAX;
-	}
-	size_t n = plot_values(d, plots[p].series, pr.w, vals);
+	struct gt_rect pr = plot_area(g);
+	size_t n = plot_values(d, plots[p].series, pr.w, col_ns, vals);
 	/* The axis fits what is shown, not what scrolled out. */
 	double hi = percent ? 100.0 : gt_graph_autoscale(vals, n);
 	if (percent)
@@ -205,11 +213,22 @@ void gt_gpugraph_draw(WINDOW *win, struct gt_rect area,
 	struct gt_graph_plan plan;
 	int n = gt_gpugraph_plan(area.w, area.h, gt_gpugraph_wanted(d), &plan);
 
+	/* The small graphs under the time axis span the main graph's time
+	 * too, in wider columns (each the mean of the samples in it): the
+	 * axis above them then tells the truth for all of them. */
+	size_t main_n =
+	    n > 0 ? gt_graph_samples_for(plot_area(plan.slot[0].r).w, d->glyphs)
+	          : 0;
 	for (int i = 0; i < n; i++) {
 		struct gt_rect r = plan.slot[i].r;
+		size_t own = gt_graph_samples_for(plot_area(r).w, d->glyphs);
+		uint64_t col = d->col_ns;
+		if (i > 0 && own > 0 && main_n > own)
+			col = (uint64_t)((double)d->col_ns * (double)main_n /
+			                 (double)own);
 		plot_one(win,
 		         (struct gt_rect){area.x + r.x, area.y + r.y, r.w, r.h},
-		         plan.slot[i].plot, d);
+		         plan.slot[i].plot, col, d);
 	}
 	if (plan.axis.h > 0)
 		time_axis(win,
