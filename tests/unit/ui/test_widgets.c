@@ -433,6 +433,60 @@ static void test_graph_wanted(void **state)
 	make_gpu(f, 0);
 }
 
+/* Plotted (non-blank) cells of row y from x0, n wide. */
+static int plotted(WINDOW *w, int y, int x0, int n)
+{
+	int k = 0;
+	for (int x = x0; x < x0 + n; x++) {
+		cchar_t c;
+		wchar_t wc[CCHARW_MAX + 1] = {0};
+		attr_t a;
+		short pair;
+		mvwin_wch(w, y, x, &c);
+		getcchar(&c, wc, &a, &pair, NULL);
+		if (wc[0] != 0x2800 && wc[0] != ' ')
+			k++;
+	}
+	return k;
+}
+
+/* The band under the time axis covers the GPU graph's stretch of time:
+ * 30 s of samples at 100 % after a long silence fill the same share of
+ * the band's plot as of the GPU graph's (within a cell), not the band's
+ * width of the newest samples. */
+static void test_band_same_span(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_panel_data d;
+	struct gt_history *h = &f->hist[0];
+	double v[GT_SERIES__COUNT];
+	gt_history_init(h);
+	for (int i = 0; i < 600; i++) { /* 10 minutes, the last 30 s busy */
+		for (int k = 0; k < GT_SERIES__COUNT; k++)
+			v[k] = i >= 570 ? 100 : 0;
+		hist_push(h, v);
+	}
+	panel_data(f, 0, GT_GLYPHS_BLOCK, &d);
+	d.end_ns = gt_history_newest(h);
+	struct gt_graph_plan plan;
+	const int w = 130, hgt = 9;
+	int n = gt_gpugraph_plan(w, hgt, gt_gpugraph_wanted(&d), &plan);
+	assert_true(n >= 2);
+	WINDOW *win = newwin(hgt, w, 0, 0);
+	assert_non_null(win);
+	gt_gpugraph_draw(win, (struct gt_rect){0, 0, w, hgt}, &d);
+	struct gt_rect m = plan.slot[0].r, b = plan.slot[1].r;
+	int mw = m.w - GT_GRAPH_GUTTER, bw = b.w - GT_GRAPH_GUTTER;
+	int mfill = plotted(win, m.y + m.h - 1, m.x + GT_GRAPH_GUTTER, mw);
+	int bfill = plotted(win, b.y + b.h - 1, b.x + GT_GRAPH_GUTTER, bw);
+	/* Block glyphs: a sample a column; 30 of mw columns busy. */
+	assert_int_equal(mfill, 30);
+	double want = 30.0 * bw / mw;
+	assert_true(bfill >= (int)want - 1 && bfill <= (int)want + 2);
+	delwin(win);
+	make_gpu(f, 0);
+}
+
 /* Issue 2: the power graph's axis label. */
 static void test_watts_axis(void **state)
 {
@@ -621,6 +675,7 @@ int main(void)
 	    cmocka_unit_test(test_put_wide_clip),
 	    cmocka_unit_test(test_graph_plan),
 	    cmocka_unit_test(test_graph_wanted),
+	    cmocka_unit_test(test_band_same_span),
 	    cmocka_unit_test(test_watts_axis),
 	    cmocka_unit_test(test_temp_levels),
 	    cmocka_unit_test(test_temp_text_thresholds),
