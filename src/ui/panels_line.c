@@ -28,6 +28,17 @@ static bool grow(int *w, int *used, int width, int c, int to)
 	return true;
 }
 
+/* Widens column c, when shown, by what is left of width, up to max. */
+static void take_spare(int *w, int *used, int width, enum gt_panels_col c,
+                       int max)
+{
+	int more = width - *used < max - w[c] ? width - *used : max - w[c];
+	if (w[c] && more > 0) {
+		w[c] += more;
+		*used += more;
+	}
+}
+
 void gt_panels_line_columns(int width, struct gt_panels_cols *out)
 {
 	/* What is kept first, then what a wider row adds, in order. Widths
@@ -55,13 +66,10 @@ void gt_panels_line_columns(int width, struct gt_panels_cols *out)
 		if (!grow(out->w, &used, width, steps[i].c, steps[i].to) &&
 		    i < KEPT)
 			break; /* a kept column missing: nothing after it */
-	if (out->w[GT_PCOL_NAME] && out->w[GT_PCOL_NAME] < 24) {
-		int more = width - used < 24 - out->w[GT_PCOL_NAME]
-		               ? width - used
-		               : 24 - out->w[GT_PCOL_NAME];
-		out->w[GT_PCOL_NAME] += more;
-		used += more;
-	}
+	/* Spare room: a whole name, then a longer bar, then the badges;
+	 * never a blank band at the right end. */
+	take_spare(out->w, &used, width, GT_PCOL_NAME, 24);
+	take_spare(out->w, &used, width, GT_PCOL_METER, 24);
 	if (out->w[GT_PCOL_BADGES])
 		out->w[GT_PCOL_BADGES] += width - used;
 	int x = 0;
