@@ -389,8 +389,8 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 				    a);
 				return GT_EXIT_USAGE;
 			}
-		} else if (i == 1 && strcmp(a, "serve") == 0) {
-			/* The one subcommand, and only in first place. */
+		} else if (strcmp(a, "serve") == 0) {
+			/* The one subcommand, a word where options go. */
 			if (set_mode(out, GT_MODE_SERVE, "serve", err, errlen) <
 			    0)
 				return GT_EXIT_USAGE;
