@@ -23,10 +23,10 @@ enum gt_mode {
 	GT_MODE_LIST,
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
-	GT_MODE_RESTORE, /* --restore: put back a state file's originals */
-	GT_MODE_APPLY,   /* --apply PROFILE [--daemon] */
-	GT_MODE_SERVE,   /* serve: the HTTP exporter (--textfile too) */
-	GT_MODE_JSON,    /* --json: one snapshot per line, each interval */
+	GT_MODE_RESTORE,  /* --restore: put back a state file's originals */
+	GT_MODE_APPLY,    /* --apply PROFILE [--daemon] */
+	GT_MODE_SERVE,    /* serve: the HTTP exporter (--textfile too) */
+	GT_MODE_JSON,     /* --json: one snapshot per line, each interval */
 	GT_MODE_TEXTFILE, /* --textfile DIR alone: metrics files only */
 };
 

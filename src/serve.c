@@ -74,8 +74,9 @@ static int textfile_check(const char *dir)
 		        "gputop: --textfile %s: %s: give an existing "
 		        "directory (node_exporter's textfile directory, e.g. "
 		        "/var/lib/prometheus/node-exporter)\n",
-		        dir, stat(dir, &st) != 0 ? strerror(errno)
-		                                 : "not a directory");
+		        dir,
+		        stat(dir, &st) != 0 ? strerror(errno)
+		                            : "not a directory");
 		return -1;
 	}
 	return 0;
@@ -83,27 +84,13 @@ static int textfile_check(const char *dir)
 
 /* Writes DIR/gputop.prom whole (a temporary, then rename): node_exporter
  * never reads half a file. 0, or an errno value (reported here). */
-static int textfile_write(struct gt_collector *c, struct gt_view *v,
-                          const struct gt_cli *cli)
+static int textfile_write(const struct gt_view *v, const struct gt_cli *cli)
 {
 	char path[PATH_MAX], why[PATH_MAX + 160];
-	size_t nbackends = 0, len = 0;
-	uint64_t end_ns = 0, took_ns = 0;
-	struct gt_metrics_input in = {
-	    .devices = v->devs,
-	    .samples = v->latest,
-	    .procs = v->procs,
-	    .backends = gt_collector_backends(c, &nbackends),
-	    .interval_ns = gt_collector_interval(c),
-	    .rounds = gt_collector_rounds(c),
-	    .process_top = cli->process_top,
-	};
-	in.nbackends = nbackends;
-	in.have_round = gt_collector_last_round(c, &end_ns, &took_ns);
-	in.round_end_ns = end_ns;
-	in.round_took_ns = took_ns;
-	in.now_mono_ns = gt_monotonic_ns();
-	clock_gettime(CLOCK_REALTIME, &in.now_real);
+	struct gt_metrics_input in;
+	size_t len = 0;
+
+	gt_metrics_from_view(&in, v, cli->process_top);
 	snprintf(path, sizeof(path), "%s/gputop.prom", cli->textfile);
 	char *text = gt_metrics_render(&in, &len);
 	if (!text) {
@@ -149,7 +136,7 @@ int gt_serve_run(struct gt_collector *c, const struct gt_cli *cli,
 		if (!cli->textfile)
 			continue;
 		gt_view_refresh(&view);
-		int err = textfile_write(c, &view, cli);
+		int err = textfile_write(&view, cli);
 		if (err && written == 0 && cli->mode == GT_MODE_TEXTFILE) {
 			rc = GT_EXIT_FAILURE; /* never worked: say so, stop */
 			break;

@@ -74,8 +74,8 @@ static enum MHD_Result reply(struct gt_http *h, struct MHD_Connection *conn,
 		encoding = NULL;
 	}
 	struct MHD_Response *r = MHD_create_response_from_buffer(
-	    len, body ? body : (void *)"", body ? MHD_RESPMEM_MUST_FREE
-	                                        : MHD_RESPMEM_PERSISTENT);
+	    len, body ? body : (void *)"",
+	    body ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
 	if (!r) {
 		free(body);
 		return MHD_NO;
@@ -149,28 +149,14 @@ static enum MHD_Result serve_metrics(struct gt_http *h,
 	double text_q = accept ? gt_http_accept_q(accept, "text/plain") : -1;
 	bool om = om_q > 0 && om_q >= text_q;
 	bool gz = enc && gt_http_accept_q(enc, "gzip") > 0;
-	size_t nbackends = 0, len = 0;
-	uint64_t end_ns = 0, took_ns = 0;
+	struct gt_metrics_input in;
+	size_t len = 0;
 
 	h->scrapes++;
 	struct gt_metrics_http stats = {h->scrapes, NCODES, codes, h->counts};
-	struct gt_metrics_input in = {
-	    .devices = h->view.devs,
-	    .samples = h->view.latest,
-	    .procs = h->view.procs,
-	    .backends = gt_collector_backends(h->collector, &nbackends),
-	    .interval_ns = gt_collector_interval(h->collector),
-	    .rounds = gt_collector_rounds(h->collector),
-	    .process_top = h->process_top,
-	    .openmetrics = om,
-	    .http = &stats,
-	};
-	in.nbackends = nbackends;
-	in.have_round = gt_collector_last_round(h->collector, &end_ns, &took_ns);
-	in.round_end_ns = end_ns;
-	in.round_took_ns = took_ns;
-	in.now_mono_ns = gt_monotonic_ns();
-	clock_gettime(CLOCK_REALTIME, &in.now_real);
+	gt_metrics_from_view(&in, &h->view, h->process_top);
+	in.openmetrics = om;
+	in.http = &stats;
 	char *text = gt_metrics_render(&in, &len);
 	const char *type =
 	    om ? GT_METRICS_OM_CONTENT_TYPE : GT_METRICS_CONTENT_TYPE;
@@ -276,14 +262,13 @@ static int open_socket(struct gt_http *h, const char *listen_at, char *err,
 	if (bind(h->fd, (struct sockaddr *)&ss, sslen) < 0 ||
 	    listen(h->fd, 64) < 0) {
 		int e = errno;
-		snprintf(err, errlen, "--listen %s: %s%s", listen_at,
-		         strerror(e),
-		         e == EADDRINUSE ? " (another program has this port: "
+		snprintf(
+		    err, errlen, "--listen %s: %s%s", listen_at, strerror(e),
+		    e == EADDRINUSE      ? " (another program has this port: "
 		                           "pick another with --listen)"
-		         : e == EADDRNOTAVAIL
-		             ? " (no interface has this address)"
-		         : e == EACCES ? " (ports below 1024 need root)"
-		                       : "");
+		    : e == EADDRNOTAVAIL ? " (no interface has this address)"
+		    : e == EACCES        ? " (ports below 1024 need root)"
+		                         : "");
 		return -1;
 	}
 	sslen = sizeof(ss);
@@ -331,11 +316,10 @@ struct gt_http *gt_http_start(struct gt_collector *c,
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	h->daemon = MHD_start_daemon(
-	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
-	        MHD_USE_ERROR_LOG,
-	    0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER,
-	    quiet_log, NULL, MHD_OPTION_LISTEN_SOCKET, h->fd,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)GT_HTTP_MAX_CONNECTIONS,
+	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
+	    0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, quiet_log,
+	    NULL, MHD_OPTION_LISTEN_SOCKET, h->fd, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned)GT_HTTP_MAX_CONNECTIONS,
 	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)GT_HTTP_MAX_PER_IP,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GT_HTTP_TIMEOUT_S,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GT_HTTP_MEMORY_LIMIT,

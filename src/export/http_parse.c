@@ -55,7 +55,8 @@ int gt_http_parse_listen(const char *s, struct sockaddr_storage *ss,
 			snprintf(err, errlen,
 			         "--listen: '%s' has no port: write ADDR:PORT "
 			         "(e.g. %s, or 0.0.0.0:%d for every interface)",
-			         s, GT_HTTP_DEFAULT_LISTEN, GT_HTTP_DEFAULT_PORT);
+			         s, GT_HTTP_DEFAULT_LISTEN,
+			         GT_HTTP_DEFAULT_PORT);
 			return -1;
 		}
 		size_t n = (size_t)(colon - s);
@@ -101,7 +102,8 @@ static double item_q(const char *p, const char *end)
 		p = semi + 1;
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
-		if (end - p >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+		if (end - p >= 2 && (p[0] == 'q' || p[0] == 'Q') &&
+		    p[1] == '=') {
 			char num[16];
 			size_t n = 0;
 			for (p += 2; p < end && n + 1 < sizeof(num) &&
@@ -132,7 +134,8 @@ double gt_http_accept_q(const char *header, const char *token)
 		const char *b = a;
 		while (b < end && *b != ';' && *b != ' ' && *b != '\t')
 			b++;
-		if ((size_t)(b - a) == tlen && strncasecmp(a, token, tlen) == 0) {
+		if ((size_t)(b - a) == tlen &&
+		    strncasecmp(a, token, tlen) == 0) {
 			double q = item_q(b, end);
 			if (q > best)
 				best = q;

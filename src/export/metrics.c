@@ -54,8 +54,8 @@ void gt_mbuf_printf(struct gt_mbuf *b, const char *fmt, ...)
 		return;
 	}
 	/* Callers format numbers and names only: 512 bytes is plenty. */
-	gt_mbuf_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n
-	                                            : sizeof(tmp) - 1);
+	gt_mbuf_put(b, tmp,
+	            (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
 /* v * mul / div written exactly: no binary rounding ("0.97", never
@@ -152,15 +152,15 @@ bool gt_metrics_sample_stale(uint64_t sample_ns, uint64_t now_ns,
 	uint64_t limit = 3 * interval_ns;
 	if (limit < 2000000000ull)
 		limit = 2000000000ull;
-	return sample_ns == 0 || (now_ns > sample_ns && now_ns - sample_ns > limit);
+	return sample_ns == 0 ||
+	       (now_ns > sample_ns && now_ns - sample_ns > limit);
 }
 
 /* A family: its header, then the samples gathered in body (nothing when
  * body is empty). In OpenMetrics a counter family is named without
  * _total; its samples keep it. */
-void gt_metrics_family(struct gt_mbuf *out, const struct gt_mbuf *body,
-                       bool om, const char *name, const char *type,
-                       const char *help)
+void gt_metrics_family(struct gt_mbuf *out, const struct gt_mbuf *body, bool om,
+                       const char *name, const char *type, const char *help)
 {
 	size_t n = strlen(name);
 	if (body->len == 0)
@@ -198,8 +198,8 @@ struct gpu_metric {
 /* Consecutive rows with one name are one family. */
 static const struct gpu_metric gpu_metrics[] = {
     {"gputop_gpu_utilization_ratio", "gauge",
-     "Share of the interval the GPU was busy (0-1).", SAMPLE,
-     GT_F_UTIL_GPU, RATIO, NULL, NULL},
+     "Share of the interval the GPU was busy (0-1).", SAMPLE, GT_F_UTIL_GPU,
+     RATIO, NULL, NULL},
     {"gputop_gpu_memory_bandwidth_utilization_ratio", "gauge",
      "Share of the interval the memory controller was busy (0-1).", SAMPLE,
      GT_F_UTIL_MEMBW, RATIO, NULL, NULL},
@@ -231,8 +231,8 @@ static const struct gpu_metric gpu_metrics[] = {
     {"gputop_gpu_temperature_shutdown_celsius", "gauge",
      "GPU sensor temperature at which the device powers off.", STATIC,
      GT_S_TEMP_SHUTDOWN, MILLI, NULL, NULL},
-    {"gputop_gpu_power_watts", "gauge", "Power draw.", SAMPLE,
-     GT_F_POWER_DRAW, MILLI, NULL, NULL},
+    {"gputop_gpu_power_watts", "gauge", "Power draw.", SAMPLE, GT_F_POWER_DRAW,
+     MILLI, NULL, NULL},
     {"gputop_gpu_power_limit_watts", "gauge",
      "Power limit requested through the driver.", SAMPLE, GT_F_POWER_LIMIT,
      MILLI, NULL, NULL},
@@ -240,8 +240,8 @@ static const struct gpu_metric gpu_metrics[] = {
      "Power limit in force, out-of-band caps included.", SAMPLE,
      GT_F_POWER_ENFORCED, MILLI, NULL, NULL},
     {"gputop_gpu_power_limit_min_watts", "gauge",
-     "Lowest power limit that can be set.", STATIC, GT_S_POWER_MIN, MILLI,
-     NULL, NULL},
+     "Lowest power limit that can be set.", STATIC, GT_S_POWER_MIN, MILLI, NULL,
+     NULL},
     {"gputop_gpu_power_limit_max_watts", "gauge",
      "Highest power limit that can be set.", STATIC, GT_S_POWER_MAX, MILLI,
      NULL, NULL},
@@ -260,8 +260,8 @@ static const struct gpu_metric gpu_metrics[] = {
     {"gputop_gpu_clock_hertz", "gauge", "Clock frequency by domain.", SAMPLE,
      GT_F_CLK_VIDEO, MEGA, "domain", "video"},
     {"gputop_gpu_clock_max_hertz", "gauge",
-     "Highest clock frequency by domain.", STATIC, GT_S_CLK_GRAPHICS_MAX,
-     MEGA, "domain", "graphics"},
+     "Highest clock frequency by domain.", STATIC, GT_S_CLK_GRAPHICS_MAX, MEGA,
+     "domain", "graphics"},
     {"gputop_gpu_clock_max_hertz", "gauge",
      "Highest clock frequency by domain.", STATIC, GT_S_CLK_SM_MAX, MEGA,
      "domain", "sm"},
@@ -271,10 +271,10 @@ static const struct gpu_metric gpu_metrics[] = {
     {"gputop_gpu_clock_max_hertz", "gauge",
      "Highest clock frequency by domain.", STATIC, GT_S_CLK_VIDEO_MAX, MEGA,
      "domain", "video"},
-    {"gputop_gpu_pcie_link_generation", "gauge",
-     "PCIe link generation in use.", SAMPLE, GT_F_PCIE_GEN, ONE, NULL, NULL},
-    {"gputop_gpu_pcie_link_width", "gauge", "PCIe link width in lanes.",
-     SAMPLE, GT_F_PCIE_WIDTH, ONE, NULL, NULL},
+    {"gputop_gpu_pcie_link_generation", "gauge", "PCIe link generation in use.",
+     SAMPLE, GT_F_PCIE_GEN, ONE, NULL, NULL},
+    {"gputop_gpu_pcie_link_width", "gauge", "PCIe link width in lanes.", SAMPLE,
+     GT_F_PCIE_WIDTH, ONE, NULL, NULL},
     {"gputop_gpu_pcie_transmit_bytes_per_second", "gauge",
      "PCIe traffic from the GPU.", SAMPLE, GT_F_PCIE_TX, ONE, NULL, NULL},
     {"gputop_gpu_pcie_receive_bytes_per_second", "gauge",
@@ -291,8 +291,7 @@ static const struct gpu_metric gpu_metrics[] = {
     {"gputop_gpu_ecc_errors_total", "counter",
      "ECC errors by type, since boot (volatile) or in the device's life "
      "(aggregate).",
-     SAMPLE, GT_F_ECC_CORRECTED_AGGREGATE, ONE, "type",
-     "corrected_aggregate"},
+     SAMPLE, GT_F_ECC_CORRECTED_AGGREGATE, ONE, "type", "corrected_aggregate"},
     {"gputop_gpu_ecc_errors_total", "counter",
      "ECC errors by type, since boot (volatile) or in the device's life "
      "(aggregate).",
@@ -333,9 +332,8 @@ static void gpu_table(struct gt_mbuf *out, struct gt_mbuf *body,
 		for (size_t d = 0; d < in->devices->count; d++) {
 			for (size_t k = r; k < end; k++) {
 				const struct gpu_metric *m = &gpu_metrics[k];
-				const struct gt_val *v =
-				    metric_val(m, &in->devices->items[d],
-				               &in->samples[d]);
+				const struct gt_val *v = metric_val(
+				    m, &in->devices->items[d], &in->samples[d]);
 				if (!gt_val_ok(v)) {
 					gt_metrics_note_missing(
 					    un, labels[d], m->name, m->label,
@@ -352,8 +350,9 @@ static void gpu_table(struct gt_mbuf *out, struct gt_mbuf *body,
 				gt_mbuf_puts(body, "\n");
 			}
 		}
-		gt_metrics_family(out, body, in->openmetrics, gpu_metrics[r].name,
-		                  gpu_metrics[r].type, gpu_metrics[r].help);
+		gt_metrics_family(out, body, in->openmetrics,
+		                  gpu_metrics[r].name, gpu_metrics[r].type,
+		                  gpu_metrics[r].help);
 		r = end;
 	}
 }
@@ -389,8 +388,9 @@ static void gpu_fans(struct gt_mbuf *out, struct gt_mbuf *body,
 			gt_mbuf_puts(body, "\n");
 		}
 	}
-	gt_metrics_family(out, body, in->openmetrics, name, "gauge",
-	                  "Fan speed as a share of its maximum (may exceed 1).");
+	gt_metrics_family(
+	    out, body, in->openmetrics, name, "gauge",
+	    "Fan speed as a share of its maximum (may exceed 1).");
 }
 
 static void gpu_throttle(struct gt_mbuf *out, struct gt_mbuf *body,
@@ -410,10 +410,10 @@ static void gpu_throttle(struct gt_mbuf *out, struct gt_mbuf *body,
 		     bit <<= 1) {
 			const char *reason = gt_throttle_name(bit);
 			if (reason)
-				gt_mbuf_printf(
-				    body, "%s{%s,reason=\"%s\"} %d\n", name,
-				    labels[d], reason,
-				    ((uint64_t)v->v & bit) ? 1 : 0);
+				gt_mbuf_printf(body,
+				               "%s{%s,reason=\"%s\"} %d\n",
+				               name, labels[d], reason,
+				               ((uint64_t)v->v & bit) ? 1 : 0);
 		}
 	}
 	gt_metrics_family(out, body, in->openmetrics, name, "gauge",
@@ -482,7 +482,8 @@ static void gpu_state(struct gt_mbuf *out, struct gt_mbuf *body,
 	                  "1 when the GPU fell off the bus or failed mid-run.");
 	body->len = 0;
 	for (size_t d = 0; in->procs && d < devs->count; d++)
-		gt_mbuf_printf(body, "gputop_gpu_processes{%s} %zu\n", labels[d],
+		gt_mbuf_printf(body, "gputop_gpu_processes{%s} %zu\n",
+		               labels[d],
 		               device_processes(in->procs, (unsigned)d));
 	gt_metrics_family(out, body, in->openmetrics, "gputop_gpu_processes",
 	                  "gauge", "Processes using the GPU.");
@@ -497,7 +498,8 @@ static char **device_labels(const struct gt_devlist *devs)
 		const struct gt_static *st = &devs->items[d];
 		gt_mbuf_printf(&b, "gpu=\"%u\",", st->index);
 		gt_mbuf_label(&b, "uuid", st->uuid);
-		gt_mbuf_printf(&b, ",vendor=\"%s\"", gt_vendor_name(st->vendor));
+		gt_mbuf_printf(&b, ",vendor=\"%s\"",
+		               gt_vendor_name(st->vendor));
 		if (b.oom || !b.p) {
 			free(b.p);
 			for (size_t k = 0; k < d; k++)
@@ -529,10 +531,11 @@ char *gt_metrics_render(const struct gt_metrics_input *in, size_t *len)
 		gpu_throttle(&out, &body, &un, in, labels);
 		if (in->process_top && in->procs)
 			gt_metrics_processes(&out, &body, in, labels);
-		gt_metrics_family(&out, &un, in->openmetrics,
-		                  "gputop_metric_unavailable", "gauge",
-		                  "A GPU value left out of this exposition, and "
-		                  "why; the value is always 1.");
+		gt_metrics_family(
+		    &out, &un, in->openmetrics, "gputop_metric_unavailable",
+		    "gauge",
+		    "A GPU value left out of this exposition, and "
+		    "why; the value is always 1.");
 		for (size_t d = 0; d < ndev; d++)
 			free(labels[d]);
 		free(labels);

@@ -57,6 +57,13 @@ struct gt_metrics_input {
 	const struct gt_metrics_http *http; /* NULL: not served over HTTP */
 };
 
+struct gt_view;
+
+/* Fills in from what view v holds now and from its collector's round
+ * times, rendered now; the caller sets openmetrics and http. */
+void gt_metrics_from_view(struct gt_metrics_input *in, const struct gt_view *v,
+                          unsigned process_top);
+
 /* The exposition as a malloc'd string (its length in *len when len is not
  * NULL), or NULL on ENOMEM. The caller frees it. */
 char *gt_metrics_render(const struct gt_metrics_input *in, size_t *len);

@@ -28,9 +28,8 @@ void gt_mbuf_scaled(struct gt_mbuf *b, int64_t v, int64_t mul, int64_t div);
 /* name="escaped value" */
 void gt_mbuf_label(struct gt_mbuf *b, const char *name, const char *value);
 
-void gt_metrics_family(struct gt_mbuf *out, const struct gt_mbuf *body,
-                       bool om, const char *name, const char *type,
-                       const char *help);
+void gt_metrics_family(struct gt_mbuf *out, const struct gt_mbuf *body, bool om,
+                       const char *name, const char *type, const char *help);
 void gt_metrics_note_missing(struct gt_mbuf *un, const char *dev_labels,
                              const char *metric, const char *label,
                              const char *value, enum gt_why why);

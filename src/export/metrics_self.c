@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
+#include "core/view.h"
 #include "export/metrics_priv.h"
 
 static void one(struct gt_mbuf *out, struct gt_mbuf *body, bool om,
-                const char *name, const char *type, const char *help,
-                int64_t v, int64_t mul, int64_t div)
+                const char *name, const char *type, const char *help, int64_t v,
+                int64_t mul, int64_t div)
 {
 	body->len = 0;
 	gt_mbuf_printf(body, "%s ", name);
@@ -31,7 +33,8 @@ static void backends(struct gt_mbuf *out, struct gt_mbuf *body,
 		gt_mbuf_puts(body, "gputop_backend_info{");
 		gt_mbuf_label(body, "backend", b->ops->name);
 		gt_mbuf_puts(body, ",");
-		gt_mbuf_label(body, "status", gt_backend_status_name(b->status));
+		gt_mbuf_label(body, "status",
+		              gt_backend_status_name(b->status));
 		gt_mbuf_puts(body, "} 1\n");
 	}
 	gt_metrics_family(out, body, om, "gputop_backend_info", "gauge",
@@ -57,11 +60,11 @@ static void http(struct gt_mbuf *out, struct gt_mbuf *body, bool om,
 	body->len = 0;
 	for (size_t i = 0; i < h->ncodes; i++)
 		if (h->counts[i])
-			gt_mbuf_printf(body,
-			               "gputop_http_requests_total{code=\"%u\"} "
-			               "%llu\n",
-			               h->codes[i],
-			               (unsigned long long)h->counts[i]);
+			gt_mbuf_printf(
+			    body,
+			    "gputop_http_requests_total{code=\"%u\"} "
+			    "%llu\n",
+			    h->codes[i], (unsigned long long)h->counts[i]);
 	gt_metrics_family(out, body, om, "gputop_http_requests_total",
 	                  "counter", "HTTP requests answered, by status code.");
 }
@@ -85,9 +88,10 @@ void gt_metrics_exporter(struct gt_mbuf *out, struct gt_mbuf *body,
 	    fresh, 1, 1);
 	if (in->have_round) {
 		/* The round's end on the wall clock: now minus its age. */
-		int64_t age = in->now_mono_ns > in->round_end_ns
-		                  ? (int64_t)(in->now_mono_ns - in->round_end_ns)
-		                  : 0;
+		int64_t age =
+		    in->now_mono_ns > in->round_end_ns
+		        ? (int64_t)(in->now_mono_ns - in->round_end_ns)
+		        : 0;
 		int64_t real = (int64_t)in->now_real.tv_sec * 1000000000 +
 		               in->now_real.tv_nsec - age;
 		one(out, body, om, "gputop_last_sample_timestamp_seconds",
@@ -112,6 +116,27 @@ void gt_metrics_exporter(struct gt_mbuf *out, struct gt_mbuf *body,
 	backends(out, body, in);
 	if (in->http)
 		http(out, body, om, in->http);
+}
+
+void gt_metrics_from_view(struct gt_metrics_input *in, const struct gt_view *v,
+                          unsigned process_top)
+{
+	const struct gt_collector *c = v->collector;
+	uint64_t end_ns = 0, took_ns = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->devices = v->devs;
+	in->samples = v->latest;
+	in->procs = v->procs;
+	in->backends = gt_collector_backends(c, &in->nbackends);
+	in->interval_ns = gt_collector_interval(c);
+	in->rounds = gt_collector_rounds(c);
+	in->process_top = process_top;
+	in->have_round = gt_collector_last_round(c, &end_ns, &took_ns);
+	in->round_end_ns = end_ns;
+	in->round_took_ns = took_ns;
+	in->now_mono_ns = gt_monotonic_ns();
+	clock_gettime(CLOCK_REALTIME, &in->now_real);
 }
 
 /* ---- Per-process series ------------------------------------------- */
@@ -165,7 +190,8 @@ static void process_family(struct gt_mbuf *out, struct gt_mbuf *body,
 				continue;
 			gt_mbuf_printf(body, "%s{%s,pid=\"%d\",", name,
 			               labels[d], p->pid);
-			gt_mbuf_label(body, "comm", p->host_known ? p->name : "");
+			gt_mbuf_label(body, "comm",
+			              p->host_known ? p->name : "");
 			gt_mbuf_puts(body, "} ");
 			gt_mbuf_scaled(body, v->v, 1,
 			               field == GT_P_MEM ? 1 : 10000);
@@ -183,9 +209,8 @@ void gt_metrics_processes(struct gt_mbuf *out, struct gt_mbuf *body,
 	size_t ndev = in->devices->count;
 	size_t *sel = malloc((pl->count ? pl->count : 1) * sizeof(*sel));
 	size_t *start = malloc((ndev + 1) * sizeof(*start));
-	unsigned top = in->process_top > GT_METRICS_TOP_MAX
-	                   ? GT_METRICS_TOP_MAX
-	                   : in->process_top;
+	unsigned top = in->process_top > GT_METRICS_TOP_MAX ? GT_METRICS_TOP_MAX
+	                                                    : in->process_top;
 
 	if (!sel || !start) {
 		out->oom = true;

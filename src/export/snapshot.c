@@ -343,8 +343,8 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 	                        in->procs ? (double)in->procs->unreadable : 0);
 	cJSON_AddBoolToObject(root, "demo", demo);
 
-	char *text = in->compact ? cJSON_PrintUnformatted(root)
-	                         : cJSON_Print(root);
+	char *text =
+	    in->compact ? cJSON_PrintUnformatted(root) : cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return NULL;

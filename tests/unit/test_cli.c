@@ -499,8 +499,7 @@ static void test_export_modes(void **state)
 	PARSE_USAGE(&p, "--count goes with", "serve", "--count", "2");
 	PARSE_USAGE(&p, "--listen goes with", "--json", "--listen", "x:1");
 	PARSE_USAGE(&p, "--textfile goes", "--snapshot", "--textfile", "/d");
-	PARSE_USAGE(&p, "--metrics-processes goes", "--metrics-processes",
-	            "3");
+	PARSE_USAGE(&p, "--metrics-processes goes", "--metrics-processes", "3");
 	PARSE_USAGE(&p, "more than", "serve", "--metrics-processes", "1001");
 	PARSE_USAGE(&p, "cannot be combined", "--json", "--snapshot");
 	PARSE_USAGE(&p, "cannot be combined", "serve", "--list");

@@ -32,8 +32,8 @@ static void listen_ok(const char *s, int family, unsigned port)
 		                 port);
 	} else {
 		assert_int_equal(len, sizeof(struct sockaddr_in6));
-		assert_int_equal(
-		    ntohs(((struct sockaddr_in6 *)&ss)->sin6_port), port);
+		assert_int_equal(ntohs(((struct sockaddr_in6 *)&ss)->sin6_port),
+		                 port);
 	}
 }
 

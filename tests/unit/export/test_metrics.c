@@ -20,9 +20,11 @@
 #include "export/metrics.h"
 #include "support/snapshot_test.h"
 
-#define NOW_NS   UINT64_C(500000000000)
-#define L0       "gpu=\"0\",uuid=\"GPU-0f7c1c8e-aaaa-bbbb-cccc-0123456789ab\",vendor=\"nvidia\""
-#define L1       "gpu=\"1\",uuid=\"\",vendor=\"nvidia\""
+#define NOW_NS UINT64_C(500000000000)
+#define L0                                                                     \
+	"gpu=\"0\",uuid=\"GPU-0f7c1c8e-aaaa-bbbb-cccc-0123456789ab\",vendor="  \
+	"\"nvidia\""
+#define L1 "gpu=\"1\",uuid=\"\",vendor=\"nvidia\""
 
 struct mfx {
 	struct fixture fx;
@@ -111,17 +113,18 @@ static void test_values_in_base_units(void **state)
 	has_line(m->text,
 	         "gputop_gpu_temperature_shutdown_celsius{" L0 "} 92.5");
 	has_line(m->text, "gputop_gpu_power_limit_watts{" L0 "} 700");
-	has_line(m->text, "gputop_gpu_power_enforced_limit_watts{" L0 "} 650.5");
+	has_line(m->text,
+	         "gputop_gpu_power_enforced_limit_watts{" L0 "} 650.5");
 	has_line(m->text, "gputop_gpu_energy_joules_total{" L0 "} 123456.789");
 	has_line(m->text,
 	         "gputop_gpu_clock_hertz{" L0 ",domain=\"sm\"} 1750000000");
-	has_line(m->text,
-	         "gputop_gpu_clock_max_hertz{" L0 ",domain=\"video\"} 1755000000");
+	has_line(m->text, "gputop_gpu_clock_max_hertz{" L0
+	                  ",domain=\"video\"} 1755000000");
 	has_line(m->text, "gputop_gpu_pcie_link_generation{" L0 "} 4");
 	has_line(m->text,
 	         "gputop_gpu_pcie_transmit_bytes_per_second{" L0 "} 1048576");
-	has_line(m->text,
-	         "gputop_gpu_ecc_errors_total{" L0 ",type=\"corrected_aggregate\"} 12");
+	has_line(m->text, "gputop_gpu_ecc_errors_total{" L0
+	                  ",type=\"corrected_aggregate\"} 12");
 	has_line(m->text, "gputop_gpu_fan_speed_ratio{" L0 ",fan=\"0\"} 0.455");
 	has_line(m->text, "gputop_gpu_processes{" L0 "} 2");
 	has_line(m->text, "gputop_gpu_processes{" L1 "} 1");
@@ -145,9 +148,10 @@ static void test_unknown_is_left_out_with_reason(void **state)
 	has_line(m->text, "gputop_metric_unavailable{" L0
 	                  ",metric=\"gputop_gpu_clock_hertz\",domain=\"video\","
 	                  "reason=\"mig\"} 1");
-	has_line(m->text, "gputop_metric_unavailable{" L0
-	                  ",metric=\"gputop_gpu_pcie_receive_bytes_per_second\","
-	                  "reason=\"pending\"} 1");
+	has_line(m->text,
+	         "gputop_metric_unavailable{" L0
+	         ",metric=\"gputop_gpu_pcie_receive_bytes_per_second\","
+	         "reason=\"pending\"} 1");
 	/* the fan past fan_count is not there at all; fan 1 is unknown */
 	no_line(m->text, "gputop_gpu_fan_speed_ratio{" L0 ",fan=\"1\"");
 	no_line(m->text, "gputop_gpu_fan_speed_ratio{" L0 ",fan=\"2\"");
@@ -183,7 +187,8 @@ static void test_throttle_reasons(void **state)
 	         "gputop_gpu_throttle_active{" L0 ",reason=\"power_cap\"} 1");
 	has_line(m->text,
 	         "gputop_gpu_throttle_active{" L0 ",reason=\"hw_thermal\"} 1");
-	has_line(m->text, "gputop_gpu_throttle_active{" L0 ",reason=\"idle\"} 1");
+	has_line(m->text,
+	         "gputop_gpu_throttle_active{" L0 ",reason=\"idle\"} 1");
 	has_line(m->text,
 	         "gputop_gpu_throttle_active{" L0 ",reason=\"sync_boost\"} 0");
 	no_line(m->text, "gputop_gpu_throttle_active{" L1);
@@ -205,8 +210,8 @@ static void check_structure(const char *text, bool om)
 	char *lines[4096];
 	size_t n = 0;
 	assert_non_null(copy);
-	for (char *save = NULL, *l = strtok_r(copy, "\n", &save);
-	     l && n < 4096; l = strtok_r(NULL, "\n", &save))
+	for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l && n < 4096;
+	     l = strtok_r(NULL, "\n", &save))
 		lines[n++] = l;
 	char done[256][96];
 	size_t ndone = 0;
@@ -320,10 +325,10 @@ static void test_stale_and_up(void **state)
 	mrender(m);
 	has_line(m->text, "gputop_gpu_stale{" L0 "} 1");
 	assert_true(gt_metrics_sample_stale(0, NOW_NS, 1000000000));
-	assert_false(gt_metrics_sample_stale(NOW_NS - 1900000000ull, NOW_NS,
-	                                     100000000));
-	assert_true(gt_metrics_sample_stale(NOW_NS - 2100000000ull, NOW_NS,
-	                                    100000000));
+	assert_false(
+	    gt_metrics_sample_stale(NOW_NS - 1900000000ull, NOW_NS, 100000000));
+	assert_true(
+	    gt_metrics_sample_stale(NOW_NS - 2100000000ull, NOW_NS, 100000000));
 }
 
 static void test_before_first_round(void **state)
@@ -334,7 +339,8 @@ static void test_before_first_round(void **state)
 	m->in.have_round = false;
 	m->in.rounds = 0;
 	mrender(m);
-	has_line(m->text, "gputop_build_info{version=\"" GPUTOP_VERSION "\"} 1");
+	has_line(m->text,
+	         "gputop_build_info{version=\"" GPUTOP_VERSION "\"} 1");
 	has_line(m->text, "gputop_up 0");
 	has_line(m->text, "gputop_devices 0");
 	no_line(m->text, "gputop_last_sample_timestamp_seconds");
@@ -349,7 +355,8 @@ static void test_exporter_series(void **state)
 	static const unsigned codes[] = {200, 404, 405};
 	static const uint64_t counts[] = {7, 0, 2};
 	struct gt_metrics_http h = {8, 3, codes, counts};
-	has_line(m->text, "gputop_backend_info{backend=\"fakeb\",status=\"ok\"} 1");
+	has_line(m->text,
+	         "gputop_backend_info{backend=\"fakeb\",status=\"ok\"} 1");
 	has_line(m->text, "gputop_backend_devices{backend=\"fakeb\"} 2");
 	no_line(m->text, "gputop_scrapes_total");
 	m->in.http = &h;
