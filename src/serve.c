@@ -22,6 +22,7 @@
 #include "core/hostinfo.h"
 #include "core/view.h"
 #include "export/http.h"
+#include "export/list.h"
 #include "export/metrics.h"
 #include "export/snapshot.h"
 
@@ -117,6 +118,11 @@ int gt_serve_run(struct gt_collector *c, const struct gt_cli *cli,
 	if (gt_view_open(&view, c) < 0) {
 		fprintf(stderr, "gputop: out of memory\n");
 		return GT_EXIT_FAILURE;
+	}
+	if (gt_collector_device_count(c) == 0) {
+		/* Still served: gputop_devices 0 and the backends say why. */
+		fprintf(stderr, "gputop: no GPU found:\n");
+		gt_list_print_reasons(stderr, c);
 	}
 	if (cli->mode == GT_MODE_SERVE) {
 		h = gt_serve_http_start(c, cli);
