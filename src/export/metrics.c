@@ -66,7 +66,15 @@ void gt_mbuf_scaled(struct gt_mbuf *b, int64_t v, int64_t mul, int64_t div)
 	uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	const char *sign = v < 0 ? "-" : "";
 
-	a *= (uint64_t)mul; /* MHz -> Hz: far from 2^64 */
+	if (mul > 1 && a > UINT64_MAX / (uint64_t)mul) {
+		/* Past 2^64 after scaling: no real clock is, but the
+		 * number is still written as what it is. */
+		snprintf(tmp, sizeof(tmp), "%s%.17g", sign,
+		         (double)a * (double)mul);
+		gt_mbuf_puts(b, tmp);
+		return;
+	}
+	a *= (uint64_t)mul;
 	if (div <= 1) {
 		snprintf(tmp, sizeof(tmp), "%s%llu", sign,
 		         (unsigned long long)a);

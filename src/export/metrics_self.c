@@ -87,16 +87,22 @@ void gt_metrics_exporter(struct gt_mbuf *out, struct gt_mbuf *body,
 	    "or when the last is older than three intervals.",
 	    fresh, 1, 1);
 	if (in->have_round) {
-		/* The round's end on the wall clock: now minus its age. */
-		int64_t age =
+		/* The round's end on the wall clock: now minus its age, in
+		 * ms and unsigned (a clock before 1970 or an age past now
+		 * gives 0, never an overflow). */
+		uint64_t age_ms =
 		    in->now_mono_ns > in->round_end_ns
-		        ? (int64_t)(in->now_mono_ns - in->round_end_ns)
+		        ? (in->now_mono_ns - in->round_end_ns) / 1000000
 		        : 0;
-		int64_t real = (int64_t)in->now_real.tv_sec * 1000000000 +
-		               in->now_real.tv_nsec - age;
+		uint64_t now_ms =
+		    in->now_real.tv_sec < 0
+		        ? 0
+		        : (uint64_t)in->now_real.tv_sec * 1000 +
+		              (uint64_t)in->now_real.tv_nsec / 1000000;
+		uint64_t end_ms = now_ms > age_ms ? now_ms - age_ms : 0;
 		one(out, body, om, "gputop_last_sample_timestamp_seconds",
 		    "gauge", "When the newest round of samples was finished.",
-		    real / 1000000, 1, 1000);
+		    (int64_t)(end_ms & INT64_MAX), 1, 1000);
 		one(out, body, om, "gputop_collect_duration_seconds", "gauge",
 		    "How long the newest round of samples took.",
 		    (int64_t)(in->round_took_ns / 1000), 1, 1000000);

@@ -160,6 +160,19 @@ static void test_unknown_is_left_out_with_reason(void **state)
 	                  "reason=\"unsupported_device\"} 1");
 }
 
+/* Scaling past 2^64 (no real clock is) is still the number it is. */
+static void test_huge_values(void **state)
+{
+	struct mfx *m = *state;
+	gt_val_set(&m->fx.samples[0].f[GT_F_CLK_SM], INT64_MAX);
+	gt_val_set(&m->fx.samples[0].f[GT_F_TEMP_GPU], INT64_MIN);
+	mrender(m);
+	has_line(m->text, "gputop_gpu_clock_hertz{" L0
+	                  ",domain=\"sm\"} 9.2233720368547758e+24");
+	has_line(m->text, "gputop_gpu_temperature_celsius{" L0
+	                  ",sensor=\"gpu\"} -9223372036854775.808");
+}
+
 static void test_lost_device(void **state)
 {
 	struct mfx *m = *state;
@@ -320,6 +333,10 @@ static void test_stale_and_up(void **state)
 	mrender(m);
 	has_line(m->text, "gputop_gpu_stale{" L0 "} 0");
 	has_line(m->text, "gputop_up 1");
+	/* a round older than the wall clock's epoch: 0, no overflow */
+	m->in.now_real.tv_sec = 10;
+	mrender(m);
+	has_line(m->text, "gputop_last_sample_timestamp_seconds 0");
 	/* never sampled */
 	m->fx.samples[0].monotonic_ns = 0;
 	mrender(m);
@@ -413,6 +430,8 @@ int main(void)
 	                                    mteardown),
 	    cmocka_unit_test_setup_teardown(
 	        test_unknown_is_left_out_with_reason, msetup, mteardown),
+	    cmocka_unit_test_setup_teardown(test_huge_values, msetup,
+	                                    mteardown),
 	    cmocka_unit_test_setup_teardown(test_lost_device, msetup,
 	                                    mteardown),
 	    cmocka_unit_test_setup_teardown(test_throttle_reasons, msetup,
