@@ -4,7 +4,9 @@
 # the first sample, /metrics (valid for promtool, HEAD, gzip, OpenMetrics),
 # the snapshot, and robustness: other methods are 405, odd paths 404, an
 # oversized header is refused, slow clients do not block scrapes, many
-# concurrent scrapes succeed, only loopback listens, SIGTERM exits 0.
+# concurrent scrapes succeed, only loopback listens, SIGTERM exits 0; a
+# port in use and a host name are refused with the fix; [::1] works; a GPU
+# that falls off the bus is reported lost with its values left out.
 set -u
 . "$(dirname "$0")/export_lib.sh"
 for t in curl python3 ss; do
@@ -185,6 +187,48 @@ else
 	fail "default: $(cat "$tmp/def.log")"
 fi
 stop "$def_pid"
+
+# The port taken: a message naming the fix, status 1.
+start_serve "$tmp/a.log" --listen 127.0.0.1:0 || exit 1
+out=$(gputop serve --listen "$addr" 2>&1)
+rc=$?
+[ $rc = 1 ] && grep -q "Address already in use (another program has this port: pick another with --listen)" <<<"$out" &&
+	pass "a port in use is refused: $out" || fail "port in use: rc=$rc $out"
+stop "$srv_pid"
+
+# IPv6 loopback, where the machine has it.
+if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
+	start_serve "$tmp/v6.log" --listen '[::1]:0' || exit 1
+	if [ "${addr:0:5}" = "[::1]" ] && wait_status "http://$addr/-/ready" 200 &&
+		curl -s -g "http://$addr/metrics" | grep -q '^gputop_devices 8$'; then
+		pass "--listen [::1]:0 serves on $addr"
+	else
+		fail "IPv6: '$addr'"
+	fi
+	stop "$srv_pid"
+else
+	echo "SKIP: no IPv6 loopback here: [::1] was not tried"
+fi
+
+# A GPU that falls off the bus (GPU 3 after 1.5 s): lost, its values
+# left out with reason "lost", the seven others still there.
+GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8-lost.scn start_serve "$tmp/lost.log" \
+	--listen 127.0.0.1:0 --interval 0.2 || exit 1
+for i in $(seq 60); do
+	curl -s "http://$addr/metrics" >"$tmp/lost.txt"
+	grep -q '^gputop_gpu_lost{gpu="3",.*} 1$' "$tmp/lost.txt" && break
+	sleep 0.1
+done
+if grep -q '^gputop_gpu_lost{gpu="3",.*} 1$' "$tmp/lost.txt" &&
+	! grep -q '^gputop_gpu_power_watts{gpu="3",' "$tmp/lost.txt" &&
+	grep -q '^gputop_metric_unavailable{gpu="3",.*metric="gputop_gpu_power_watts",reason="lost"} 1$' "$tmp/lost.txt" &&
+	[ "$(grep -c '^gputop_gpu_power_watts{' "$tmp/lost.txt")" = 7 ] &&
+	grep -q '^gputop_up 1$' "$tmp/lost.txt"; then
+	pass "a lost GPU: gputop_gpu_lost 1, its power left out (reason lost), 7 others reported"
+else
+	fail "lost GPU: $(grep -E 'gpu="3"' "$tmp/lost.txt" | head -5)"
+fi
+stop "$srv_pid"
 
 # Bad addresses: a clear message, status 1.
 out=$(gputop serve --listen localhost:80 2>&1)
