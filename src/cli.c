@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/collector.h"
+#include "export/http.h"
 #include "export/metrics.h"
 
 const char gt_cli_usage[] =
@@ -280,9 +281,16 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 	case OPT_TEXTFILE:
 		out->textfile = arg;
 		return 0;
-	case OPT_LISTEN:
+	case OPT_LISTEN: {
+		/* Checked here, so a typo is a usage error (2); binding it
+		 * is the server's. */
+		struct sockaddr_storage ss;
+		socklen_t sslen;
+		if (gt_http_parse_listen(arg, &ss, &sslen, err, errlen) < 0)
+			return -1;
 		out->listen = arg;
 		return 0;
+	}
 	case OPT_COUNT:
 		if (parse_u64(o->longname, arg, &out->count, err, errlen) < 0)
 			return -1;

@@ -230,9 +230,9 @@ else
 fi
 stop "$srv_pid"
 
-# Bad addresses: a clear message, status 1.
+# Bad addresses: a clear message, status 2 (usage).
 out=$(gputop serve --listen localhost:80 2>&1)
 rc=$?
-[ $rc = 1 ] && grep -q "not a numeric IP address" <<<"$out" &&
+[ $rc = 2 ] && grep -q "not a numeric IP address" <<<"$out" &&
 	pass "--listen localhost:80 is refused: $out" || fail "bad --listen: rc=$rc $out"
 finish

@@ -429,6 +429,8 @@ static void test_usage_options_parse(void **state)
 		PARSE(&p, flag, "1");
 		if (p.rc != GT_EXIT_OK) /* a path, not a number */
 			PARSE(&p, flag, "/tmp");
+		if (p.rc != GT_EXIT_OK) /* an address */
+			PARSE(&p, flag, "127.0.0.1:1");
 		if (p.rc != GT_EXIT_OK)
 			/* a flag without a value: "1" is then a stray */
 			PARSE(&p, flag);
@@ -497,13 +499,16 @@ static void test_export_modes(void **state)
 	PARSE_USAGE(&p, "non-negative", "--json", "--count", "-1");
 	PARSE_USAGE(&p, "--count goes with", "--count", "2");
 	PARSE_USAGE(&p, "--count goes with", "serve", "--count", "2");
-	PARSE_USAGE(&p, "--listen goes with", "--json", "--listen", "x:1");
+	PARSE_USAGE(&p, "--listen goes with", "--json", "--listen", "[::1]:1");
 	PARSE_USAGE(&p, "--textfile goes", "--snapshot", "--textfile", "/d");
 	PARSE_USAGE(&p, "--metrics-processes goes", "--metrics-processes", "3");
 	PARSE_USAGE(&p, "more than", "serve", "--metrics-processes", "1001");
 	PARSE_USAGE(&p, "cannot be combined", "--json", "--snapshot");
 	PARSE_USAGE(&p, "cannot be combined", "serve", "--list");
 	PARSE_USAGE(&p, "unexpected argument 'serv'", "serv");
+	PARSE_USAGE(&p, "not a numeric IP address", "serve", "--listen",
+	            "localhost:80");
+	PARSE_USAGE(&p, "has no port", "--listen", "127.0.0.1");
 }
 
 int main(void)
