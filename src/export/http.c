@@ -83,10 +83,14 @@ static enum MHD_Result reply(struct gt_http *h, struct MHD_Connection *conn,
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	if (encoding) {
+	if (encoding)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
 		                        encoding);
-	}
+	/* /metrics: the body depends on both (format, gzip). */
+	if (type && (strcmp(type, GT_METRICS_CONTENT_TYPE) == 0 ||
+	             strcmp(type, GT_METRICS_OM_CONTENT_TYPE) == 0))
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY,
+		                        "Accept, Accept-Encoding");
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	if (code == MHD_HTTP_SERVICE_UNAVAILABLE)
