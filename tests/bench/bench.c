@@ -550,12 +550,13 @@ static bool wanted(const char *part)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: bench LIBNVIDIA-ML SCENARIO GPUTOP\n"
-		                "  BENCH_BASELINE=GPUTOP measures an older "
-		                "binary beside it\n"
-		                "  BENCH_ONLY=part,... runs only those parts: "
-		                "collector, render, metrics, fdinfo, ring, startup, "
-		                "wakeups, nvtop\n");
+		fprintf(stderr,
+		        "usage: bench LIBNVIDIA-ML SCENARIO GPUTOP\n"
+		        "  BENCH_BASELINE=GPUTOP measures an older "
+		        "binary beside it\n"
+		        "  BENCH_ONLY=part,... runs only those parts: "
+		        "collector, render, metrics, fdinfo, ring, startup, "
+		        "wakeups, nvtop\n");
 		return 2;
 	}
 	struct verdicts vd = {0};

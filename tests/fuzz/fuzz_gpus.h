@@ -156,7 +156,8 @@ static void fuzz_gpus_take(struct fuzz_in *in, struct fuzz_gpus *g)
 	g->be.device_count = (unsigned)g->ndev;
 	take_str(in, err_text, sizeof(err_text));
 
-	g->devs = calloc(1, sizeof(*g->devs) + g->ndev * sizeof(struct gt_static));
+	g->devs =
+	    calloc(1, sizeof(*g->devs) + g->ndev * sizeof(struct gt_static));
 	FUZZ_CHECK(g->devs != NULL);
 	g->devs->count = g->ndev;
 	for (size_t i = 0; i < g->ndev; i++)

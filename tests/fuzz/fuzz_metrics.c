@@ -36,8 +36,9 @@ static void check_sample(const char *p, const char *end)
 			for (p += 2; p < end && *p != '"'; p++)
 				if (*p == '\\') {
 					p++;
-					FUZZ_CHECK(p < end && (*p == '\\' ||
-					                       *p == '"' || *p == 'n'));
+					FUZZ_CHECK(p < end &&
+					           (*p == '\\' || *p == '"' ||
+					            *p == 'n'));
 				}
 			FUZZ_CHECK(p < end && *p == '"');
 			p++;
