@@ -6,7 +6,8 @@
 #                   (plain, ASan+UBSan, ThreadSanitizer, a few seconds of
 #                   each fuzzer, and a warning-free clang build)
 #   make fuzz       each libFuzzer harness for FUZZ_TIME seconds (clang)
-#   make bench      collector CPU per tick, frames, wake-ups, startup, ring
+#   make bench      collector CPU per tick, frames, /metrics, wake-ups,
+#                   startup, ring
 #   make bench-peer the whole process against an nvtop on PATH (about 70 s)
 #   make layers     the layers' include rules and names (part of check)
 #   make deps       install missing build/test packages (Debian/Ubuntu)
@@ -25,7 +26,7 @@ SAN       ?=
 # V=1 shows full compiler command lines.
 Q         := $(if $(V),,@)
 
-PKGS      := ncursesw libdrm libdrm_amdgpu libcjson
+PKGS      := ncursesw libdrm libdrm_amdgpu libcjson libmicrohttpd zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -99,7 +100,7 @@ $(BUILD)/tests/stress_%: tests/stress/stress_%.c $(LIB_OBJ)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_proc.c \
-             tests/bench/bench_render.c
+             tests/bench/bench_render.c tests/bench/bench_metrics.c
 $(BENCH_BIN): $(BENCH_SRC) tests/bench/bench.h $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRC) $(LIB_OBJ) $(LIBS)
@@ -171,7 +172,8 @@ run: deps all
 
 # Debian/Ubuntu package names of what the build and the tests need.
 DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
-            libcmocka-dev tmux ncurses-term clang
+            libcmocka-dev libmicrohttpd-dev zlib1g-dev tmux ncurses-term clang \
+            prometheus curl python3 iproute2
 deps:
 	@missing=""; \
 	if command -v dpkg-query >/dev/null 2>&1; then \

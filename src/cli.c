@@ -12,9 +12,12 @@
 #include <string.h>
 
 #include "core/collector.h"
+#include "export/http.h"
+#include "export/metrics.h"
 
 const char gt_cli_usage[] =
     "Usage: gputop [OPTION]...\n"
+    "       gputop serve [--listen ADDR:PORT] [OPTION]...\n"
     "Watch GPUs: utilization, memory, temperatures, power, clocks, PCIe,\n"
     "throttling and processes, for NVIDIA (NVML), AMD (amdgpu) and Intel\n"
     "(i915, xe) GPUs.\n"
@@ -39,6 +42,14 @@ const char gt_cli_usage[] =
     "and\n"
     "                        could not restore (from its state file), then "
     "exit\n"
+    "      serve             export metrics over HTTP without the dashboard:\n"
+    "                        /metrics (Prometheus), /api/v1/snapshot (JSON),\n"
+    "                        /-/ready, /-/healthy; until SIGINT/SIGTERM\n"
+    "      --json            print one snapshot per line (NDJSON) each\n"
+    "                        --interval, until --count lines or SIGINT\n"
+    "      --textfile DIR    write DIR/gputop.prom (metrics, atomically) each\n"
+    "                        --interval, for node_exporter's textfile\n"
+    "                        collector; alone or with serve\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
     "\n"
@@ -58,6 +69,14 @@ const char gt_cli_usage[] =
     "                        the themes that came with gputop) or a path to a\n"
     "                        btop-format .theme file (any length)\n"
     "      --themes-dir DIR  look for themes in DIR first\n"
+    "      --listen ADDR:PORT  serve HTTP there (serve: default "
+    "127.0.0.1:29471;\n"
+    "                        with the dashboard: also serve while it runs);\n"
+    "                        0.0.0.0:29471 for every interface, PORT 0 = any\n"
+    "      --count N         --json, --textfile: stop after N samples\n"
+    "      --metrics-processes N  add per-process metrics for the top N\n"
+    "                        processes of each GPU by memory (default 0: "
+    "none)\n"
     "      --state-dir DIR   keep the restore state file and the audit log in\n"
     "                        DIR (default $XDG_STATE_HOME/gputop, or\n"
     "                        /var/lib/gputop as root)\n"
@@ -90,6 +109,11 @@ enum opt_id {
 	OPT_DAEMON,
 	OPT_RESTORE,
 	OPT_STATE_DIR,
+	OPT_JSON,
+	OPT_TEXTFILE,
+	OPT_LISTEN,
+	OPT_COUNT,
+	OPT_METRICS_PROCESSES,
 };
 
 struct opt_def {
@@ -116,6 +140,11 @@ static const struct opt_def options[] = {
     {"daemon", 0, false, OPT_DAEMON},
     {"restore", 0, false, OPT_RESTORE},
     {"state-dir", 0, true, OPT_STATE_DIR},
+    {"json", 0, false, OPT_JSON},
+    {"textfile", 0, true, OPT_TEXTFILE},
+    {"listen", 0, true, OPT_LISTEN},
+    {"count", 0, true, OPT_COUNT},
+    {"metrics-processes", 0, true, OPT_METRICS_PROCESSES},
 };
 
 static const struct opt_def *find_long(const char *name, size_t len)
@@ -247,6 +276,80 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 		}
 		out->state_dir = arg;
 		return 0;
+	case OPT_JSON:
+		return set_mode(out, GT_MODE_JSON, o->longname, err, errlen);
+	case OPT_TEXTFILE:
+		out->textfile = arg;
+		return 0;
+	case OPT_LISTEN: {
+		/* Checked here, so a typo is a usage error (2); binding it
+		 * is the server's. */
+		struct sockaddr_storage ss;
+		socklen_t sslen;
+		if (gt_http_parse_listen(arg, &ss, &sslen, err, errlen) < 0)
+			return -1;
+		out->listen = arg;
+		return 0;
+	}
+	case OPT_COUNT:
+		if (parse_u64(o->longname, arg, &out->count, err, errlen) < 0)
+			return -1;
+		if (out->count == 0) {
+			snprintf(err, errlen,
+			         "--count: 0 samples: give 1 or more (leave "
+			         "--count out to run until stopped)");
+			return -1;
+		}
+		return 0;
+	case OPT_METRICS_PROCESSES: {
+		uint64_t n = 0;
+		if (parse_u64(o->longname, arg, &n, err, errlen) < 0)
+			return -1;
+		if (n > GT_METRICS_TOP_MAX) {
+			snprintf(err, errlen,
+			         "--metrics-processes: %s is more than %d "
+			         "processes per GPU",
+			         arg, GT_METRICS_TOP_MAX);
+			return -1;
+		}
+		out->process_top = (unsigned)n;
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* What the export flags need, checked once every flag is read. */
+static int check_export(struct gt_cli *out, char *err, size_t errlen)
+{
+	if (out->mode == GT_MODE_HELP || out->mode == GT_MODE_VERSION)
+		return 0;
+	if (out->textfile && out->mode == GT_MODE_DASHBOARD)
+		out->mode = GT_MODE_TEXTFILE;
+	if (out->textfile && out->mode != GT_MODE_TEXTFILE &&
+	    out->mode != GT_MODE_SERVE) {
+		snprintf(err, errlen,
+		         "--textfile goes alone or with serve, not with "
+		         "another mode");
+		return -1;
+	}
+	if (out->listen && out->mode != GT_MODE_SERVE &&
+	    out->mode != GT_MODE_DASHBOARD) {
+		snprintf(err, errlen,
+		         "--listen goes with serve or the dashboard");
+		return -1;
+	}
+	if (out->count && out->mode != GT_MODE_JSON &&
+	    out->mode != GT_MODE_TEXTFILE) {
+		snprintf(err, errlen, "--count goes with --json or --textfile");
+		return -1;
+	}
+	if (out->process_top && out->mode != GT_MODE_SERVE &&
+	    out->mode != GT_MODE_TEXTFILE && !out->listen) {
+		snprintf(err, errlen,
+		         "--metrics-processes goes with serve, --listen or "
+		         "--textfile");
+		return -1;
 	}
 	return 0;
 }
@@ -295,6 +398,12 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 				    a);
 				return GT_EXIT_USAGE;
 			}
+		} else if (strcmp(a, "serve") == 0) {
+			/* The one subcommand, a word where options go. */
+			if (set_mode(out, GT_MODE_SERVE, "serve", err, errlen) <
+			    0)
+				return GT_EXIT_USAGE;
+			continue;
 		} else {
 			snprintf(err, errlen,
 			         "unexpected argument '%s' (see gputop --help)",
@@ -312,7 +421,8 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 		if (apply(out, o, arg, err, errlen) < 0) {
 			/* Two modes: keep going, --help anywhere still wins. */
 			if (o->id == OPT_SNAPSHOT || o->id == OPT_LIST ||
-			    o->id == OPT_APPLY || o->id == OPT_RESTORE) {
+			    o->id == OPT_APPLY || o->id == OPT_RESTORE ||
+			    o->id == OPT_JSON) {
 				conflict = true;
 				continue;
 			}
@@ -327,6 +437,8 @@ int gt_cli_parse(int argc, char *const argv[], struct gt_cli *out, char *err,
 		snprintf(err, errlen, "--daemon needs --apply PROFILE");
 		return GT_EXIT_USAGE;
 	}
+	if (check_export(out, err, errlen) < 0)
+		return GT_EXIT_USAGE;
 	err[0] = '\0';
 	return GT_EXIT_OK;
 }

@@ -23,8 +23,11 @@ enum gt_mode {
 	GT_MODE_LIST,
 	GT_MODE_HELP,
 	GT_MODE_VERSION,
-	GT_MODE_RESTORE, /* --restore: put back a state file's originals */
-	GT_MODE_APPLY,   /* --apply PROFILE [--daemon] */
+	GT_MODE_RESTORE,  /* --restore: put back a state file's originals */
+	GT_MODE_APPLY,    /* --apply PROFILE [--daemon] */
+	GT_MODE_SERVE,    /* serve: the HTTP exporter (--textfile too) */
+	GT_MODE_JSON,     /* --json: one snapshot per line, each interval */
+	GT_MODE_TEXTFILE, /* --textfile DIR alone: metrics files only */
 };
 
 struct gt_cli {
@@ -41,6 +44,10 @@ struct gt_cli {
 	const char *profile;    /* --apply PROFILE */
 	bool daemon;            /* --daemon: keep the profile's fan loops */
 	const char *state_dir;  /* --state-dir DIR: state file, audit log */
+	const char *listen;     /* --listen ADDR:PORT (serve, dashboard) */
+	const char *textfile;   /* --textfile DIR */
+	uint64_t count;         /* --count N (--json, --textfile); 0 = no end */
+	unsigned process_top;   /* --metrics-processes N; 0 = none */
 };
 
 /* Parses argv. On a usage error returns GT_EXIT_USAGE with a message (no

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * main.c - entry point: parses the command line and runs one mode (the
- * dashboard, --snapshot, --list, or headless.c's --apply and --restore).
+ * dashboard, --snapshot, --list, headless.c's --apply and --restore, or
+ * serve.c's serve, --textfile and --json).
  * Owns the collector's lifetime.
  */
 #include <signal.h>
@@ -18,6 +19,8 @@
 #include "export/snapshot.h"
 #include "ui/dashboard.h"
 #include "headless.h"
+#include "serve.h"
+#include "export/http.h"
 #include "core/view.h"
 
 /* Set from the signal handler: the one piece of global mutable state, since
@@ -137,6 +140,16 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 		gt_control_session_free(ctl);
 		return GT_EXIT_FAILURE;
 	}
+	/* --listen: the same collector feeds the endpoint. */
+	struct gt_http *http = NULL;
+	if (cli->listen) {
+		http = gt_serve_http_start(*cp, cli);
+		if (!http) {
+			gt_collector_stop(*cp);
+			gt_control_session_free(ctl);
+			return GT_EXIT_FAILURE;
+		}
+	}
 	gt_collector_wait_first_tick(*cp, 1000000000ull);
 	struct gt_dashboard_opts dopts = {
 	    .theme = cli->theme,
@@ -148,6 +161,7 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	    .ctl_why = ctl_why,
 	};
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
+	gt_http_stop(http);
 	gt_collector_stop(*cp);
 	if (ctl) {
 		gt_control_session_detach(ctl);
@@ -216,6 +230,13 @@ int main(int argc, char *argv[])
 		break;
 	case GT_MODE_APPLY:
 		rc = gt_headless_apply(c, &cli, &stop_requested);
+		break;
+	case GT_MODE_SERVE:
+	case GT_MODE_TEXTFILE:
+		rc = gt_serve_run(c, &cli, &stop_requested);
+		break;
+	case GT_MODE_JSON:
+		rc = gt_serve_json(c, &cli, &stop_requested);
 		break;
 	default:
 		rc = run_live(&c, &cfg, &cli);

@@ -39,6 +39,9 @@ struct gt_collector {
 	_Atomic uint64_t interval_ns;
 	uint64_t tick;
 	_Atomic uint64_t ticks_done; /* rounds finished (any thread) */
+	/* The last finished round: when it ended and how long it took
+	 * (monotonic ns), for the exporter's health series. */
+	_Atomic uint64_t round_end_ns, round_took_ns;
 	uint64_t next_proc_ns, next_slow_ns;
 	uint64_t devlist_generation;
 	/* Set under stop_lock; read by the collector thread each tick. */
@@ -321,6 +324,9 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 	pthread_mutex_unlock(&c->stop_lock);
 	if (procs)
 		collect_processes(c, tick);
+	uint64_t end = gt_monotonic_ns();
+	atomic_store(&c->round_took_ns, end - now);
+	atomic_store(&c->round_end_ns, end);
 	atomic_fetch_add(&c->ticks_done, 1);
 	pthread_mutex_unlock(&c->tick_lock);
 	/* After the round is published: a reader woken by it finds it. */
@@ -433,6 +439,21 @@ void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns)
 {
 	atomic_store(&c->interval_ns,
 	             at_least(interval_ns, GT_INTERVAL_MIN_NS));
+}
+
+uint64_t gt_collector_interval(const struct gt_collector *c)
+{
+	return atomic_load(&c->interval_ns);
+}
+
+bool gt_collector_last_round(const struct gt_collector *c, uint64_t *end_ns,
+                             uint64_t *took_ns)
+{
+	if (atomic_load(&c->ticks_done) == 0)
+		return false;
+	*end_ns = atomic_load(&c->round_end_ns);
+	*took_ns = atomic_load(&c->round_took_ns);
+	return true;
 }
 
 void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,

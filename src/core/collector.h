@@ -80,6 +80,13 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what);
 int gt_collector_start(struct gt_collector *c); /* 0, or an errno value */
 void gt_collector_stop(struct gt_collector *c);
 void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns);
+/* The sampling interval in force now (it changes with
+ * gt_collector_set_interval). */
+uint64_t gt_collector_interval(const struct gt_collector *c);
+/* The last finished round: when it ended (monotonic ns) and how long it
+ * took; false before the first round. */
+bool gt_collector_last_round(const struct gt_collector *c, uint64_t *end_ns,
+                             uint64_t *took_ns);
 /* Installs (fn) or removes (NULL) the tick hook; safe while running: once
  * this returns, a removed hook is not running and will not run again. */
 void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,

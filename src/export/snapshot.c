@@ -343,7 +343,8 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 	                        in->procs ? (double)in->procs->unreadable : 0);
 	cJSON_AddBoolToObject(root, "demo", demo);
 
-	char *text = cJSON_Print(root);
+	char *text =
+	    in->compact ? cJSON_PrintUnformatted(root) : cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return NULL;
@@ -361,8 +362,15 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
                             uint64_t window_ns)
 {
-	const struct gt_collector *c = v->collector;
 	struct gt_hostinfo host;
+	gt_hostinfo_read(&host, procfs_root);
+	return gt_snapshot_build(v, &host, window_ns, false);
+}
+
+char *gt_snapshot_build(const struct gt_view *v, const struct gt_hostinfo *host,
+                        uint64_t window_ns, bool compact)
+{
+	const struct gt_collector *c = v->collector;
 	size_t n = v->devs ? v->devs->count : 0;
 	const struct gt_backend **devb = calloc(n ? n : 1, sizeof(*devb));
 
@@ -370,12 +378,11 @@ char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		devb[i] = gt_collector_device_backend(c, i);
-	gt_hostinfo_read(&host, procfs_root);
 	size_t nbackends = 0;
 	const struct gt_backend *backends =
 	    gt_collector_backends(c, &nbackends);
 	struct gt_snapshot_input in = {
-	    .host = &host,
+	    .host = host,
 	    .backends = backends,
 	    .nbackends = nbackends,
 	    .devices = v->devs,
@@ -384,6 +391,7 @@ char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
 	    .procs = v->procs,
 	    .monotonic_ns = gt_monotonic_ns(),
 	    .window_ns = window_ns,
+	    .compact = compact,
 	};
 	clock_gettime(CLOCK_REALTIME, &in.realtime);
 	char *json = gt_snapshot_json(&in);

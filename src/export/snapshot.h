@@ -11,6 +11,7 @@
 #ifndef GPUTOP_SNAPSHOT_H
 #define GPUTOP_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -35,6 +36,7 @@ struct gt_snapshot_input {
 	struct timespec realtime;        /* when the snapshot was taken */
 	uint64_t monotonic_ns;
 	uint64_t window_ns; /* the interval rates and percentages cover */
+	bool compact;       /* one line (NDJSON), not indented */
 };
 
 /* Returns the document as a malloc'd string ending in a newline, or NULL on
@@ -47,6 +49,10 @@ struct gt_view;
  * procfs_root); window_ns is the interval its rates cover. NULL on ENOMEM. */
 char *gt_snapshot_from_view(const struct gt_view *v, const char *procfs_root,
                             uint64_t window_ns);
+/* The same with host facts read beforehand (the server and --json read
+ * them once); compact gives one line. NULL on ENOMEM. */
+char *gt_snapshot_build(const struct gt_view *v, const struct gt_hostinfo *host,
+                        uint64_t window_ns, bool compact);
 
 /* Writes json atomically (temporary file, then rename) to
  * $XDG_STATE_HOME/gputop/snapshot-YYYYmmdd-HHMMSS.json (or

@@ -533,8 +533,8 @@ static void bench_fdinfo(struct verdicts *vd)
 }
 
 /* BENCH_ONLY=startup,wakeups runs only the parts named; without it, all
- * but nvtop (a minute: `make bench-peer`): collector, render, fdinfo,
- * ring, startup, wakeups, nvtop. */
+ * but nvtop (a minute: `make bench-peer`): collector, render, metrics,
+ * fdinfo, ring, startup, wakeups, nvtop. */
 static bool wanted(const char *part)
 {
 	const char *only = getenv("BENCH_ONLY");
@@ -550,12 +550,13 @@ static bool wanted(const char *part)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: bench LIBNVIDIA-ML SCENARIO GPUTOP\n"
-		                "  BENCH_BASELINE=GPUTOP measures an older "
-		                "binary beside it\n"
-		                "  BENCH_ONLY=part,... runs only those parts: "
-		                "collector, render, fdinfo, ring, startup, "
-		                "wakeups, nvtop\n");
+		fprintf(stderr,
+		        "usage: bench LIBNVIDIA-ML SCENARIO GPUTOP\n"
+		        "  BENCH_BASELINE=GPUTOP measures an older "
+		        "binary beside it\n"
+		        "  BENCH_ONLY=part,... runs only those parts: "
+		        "collector, render, metrics, fdinfo, ring, startup, "
+		        "wakeups, nvtop\n");
 		return 2;
 	}
 	struct verdicts vd = {0};
@@ -571,6 +572,8 @@ int main(int argc, char **argv)
 		bench_collector(argv[1], argv[2], &vd);
 	if (wanted("render"))
 		bench_render(argv[1], argv[2], &vd);
+	if (wanted("metrics"))
+		bench_metrics(argv[1], argv[2], &vd);
 	if (wanted("fdinfo"))
 		bench_fdinfo(&vd);
 	if (wanted("ring"))

@@ -32,6 +32,10 @@ void judge_at_most(struct verdicts *vd, const char *what, double value,
  * for the clock (bench_render.c). */
 void bench_render(const char *lib, const char *base_scn, struct verdicts *vd);
 
+/* The exporter: CPU and bytes of one /metrics rendering of 8 GPUs
+ * (bench_metrics.c). */
+void bench_metrics(const char *lib, const char *base_scn, struct verdicts *vd);
+
 /* What the whole-process benchmarks run: the gputop binary, the fake NVML
  * and the scenario they load; a baseline binary (an older gputop) to
  * measure beside it, or NULL. */

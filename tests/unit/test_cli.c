@@ -429,11 +429,17 @@ static void test_usage_options_parse(void **state)
 		PARSE(&p, flag, "1");
 		if (p.rc != GT_EXIT_OK) /* a path, not a number */
 			PARSE(&p, flag, "/tmp");
+		if (p.rc != GT_EXIT_OK) /* an address */
+			PARSE(&p, flag, "127.0.0.1:1");
 		if (p.rc != GT_EXIT_OK)
 			/* a flag without a value: "1" is then a stray */
 			PARSE(&p, flag);
 		if (p.rc != GT_EXIT_OK) /* a modifier of --apply */
 			PARSE(&p, "--apply", "x", flag);
+		if (p.rc != GT_EXIT_OK) /* a modifier of serve or --json */
+			PARSE(&p, "serve", flag, "1");
+		if (p.rc != GT_EXIT_OK)
+			PARSE(&p, "--json", flag, "1");
 		if (p.rc != GT_EXIT_OK)
 			fail_msg("usage advertises %s, parser says: %s", flag,
 			         p.err);
@@ -467,6 +473,44 @@ static void test_control_modes(void **state)
 	assert_int_equal(p.rc, GT_EXIT_USAGE);
 }
 
+static void test_export_modes(void **state)
+{
+	struct parsed p;
+	(void)state;
+
+	PARSE_OK(&p, "serve");
+	assert_int_equal(p.cli.mode, GT_MODE_SERVE);
+	assert_null(p.cli.listen);
+	PARSE_OK(&p, "--interval", "2", "serve", "--listen", "0.0.0.0:9",
+	         "--metrics-processes", "5", "--textfile", "/tmp");
+	assert_int_equal(p.cli.mode, GT_MODE_SERVE);
+	assert_string_equal(p.cli.listen, "0.0.0.0:9");
+	assert_string_equal(p.cli.textfile, "/tmp");
+	assert_int_equal(p.cli.process_top, 5);
+	/* --listen beside the dashboard */
+	PARSE_OK(&p, "--listen", "127.0.0.1:1");
+	assert_int_equal(p.cli.mode, GT_MODE_DASHBOARD);
+	PARSE_OK(&p, "--json", "--count", "3");
+	assert_int_equal(p.cli.mode, GT_MODE_JSON);
+	assert_int_equal(p.cli.count, 3);
+	PARSE_OK(&p, "--textfile", "/d", "--count", "1");
+	assert_int_equal(p.cli.mode, GT_MODE_TEXTFILE);
+	PARSE_USAGE(&p, "1 or more", "--json", "--count", "0");
+	PARSE_USAGE(&p, "non-negative", "--json", "--count", "-1");
+	PARSE_USAGE(&p, "--count goes with", "--count", "2");
+	PARSE_USAGE(&p, "--count goes with", "serve", "--count", "2");
+	PARSE_USAGE(&p, "--listen goes with", "--json", "--listen", "[::1]:1");
+	PARSE_USAGE(&p, "--textfile goes", "--snapshot", "--textfile", "/d");
+	PARSE_USAGE(&p, "--metrics-processes goes", "--metrics-processes", "3");
+	PARSE_USAGE(&p, "more than", "serve", "--metrics-processes", "1001");
+	PARSE_USAGE(&p, "cannot be combined", "--json", "--snapshot");
+	PARSE_USAGE(&p, "cannot be combined", "serve", "--list");
+	PARSE_USAGE(&p, "unexpected argument 'serv'", "serv");
+	PARSE_USAGE(&p, "not a numeric IP address", "serve", "--listen",
+	            "localhost:80");
+	PARSE_USAGE(&p, "has no port", "--listen", "127.0.0.1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +533,7 @@ int main(void)
 	    cmocka_unit_test(test_usage_lists_every_option),
 	    cmocka_unit_test(test_usage_options_parse),
 	    cmocka_unit_test(test_control_modes),
+	    cmocka_unit_test(test_export_modes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

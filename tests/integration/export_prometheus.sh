@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A real Prometheus scrapes `gputop serve` on the fake 8x H100: the test
+# writes a configuration with a free loopback port and temporary storage,
+# starts both, asks Prometheus's HTTP API for utilization, memory and power
+# of every GPU and compares them with the scenario (tests/fake-nvml/
+# scenarios/h100x8.scn: util 100-(i%4) %, memory used 71 GiB plus the
+# extra process of GPUs 0-2, power 620+2.5*i W), then stops both by pid.
+set -u
+. "$(dirname "$0")/export_lib.sh"
+prom=$(command -v prometheus) || { echo "SKIP: prometheus is not installed (apt-get install prometheus)"; exit 77; }
+for t in curl python3; do
+	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
+done
+export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn
+
+start_serve "$tmp/serve.log" --listen 127.0.0.1:0 --interval 0.5 || exit 1
+wait_status "http://$addr/-/ready" 200 || fail "gputop never ready"
+
+pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$tmp/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: gputop
+    static_configs:
+      - targets: ['$addr']
+YML
+"$prom" --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
+	--web.listen-address="127.0.0.1:$pport" >"$tmp/prom.log" 2>&1 &
+prom_pid=$!
+pids+=("$prom_pid")
+api=http://127.0.0.1:$pport/api/v1/query
+wait_status "http://127.0.0.1:$pport/-/ready" 200 300 || {
+	fail "Prometheus did not start"
+	tail -n 20 "$tmp/prom.log"
+	finish
+}
+
+# query EXPR: the API's JSON for an instant query.
+query() { curl -s --data-urlencode "query=$1" "$api"; }
+
+# Until a scrape landed: up == 1 and 8 utilization series.
+for i in $(seq 150); do
+	n=$(query 'count(gputop_gpu_utilization_ratio)' | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if r else 0)' 2>/dev/null)
+	[ "$n" = 8 ] && break
+	sleep 0.2
+done
+[ "$n" = 8 ] && pass "Prometheus scraped 8 GPUs' utilization" || fail "series in Prometheus: '$n'"
+up=$(query "up{job=\"gputop\"}" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["data"]["result"][0]["value"][1])')
+[ "$up" = 1 ] && pass "up{job=\"gputop\"} = 1" || fail "up = $up"
+
+# check METRIC PYTHON_EXPR_OF_i [REL_TOLERANCE]: every GPU's value equals
+# the expression (exactly, but for float rounding, unless a tolerance).
+check() {
+	query "$1" >"$tmp/q.json"
+	if python3 - "$tmp/q.json" "$2" "${3:-1e-9}" <<'PY'; then
+import json, sys
+res = json.load(open(sys.argv[1]))["data"]["result"]
+want_of = eval("lambda i: " + sys.argv[2])
+got = {int(r["metric"]["gpu"]): float(r["value"][1]) for r in res}
+assert sorted(got) == list(range(8)), got
+for i, v in got.items():
+    w = want_of(i)
+    assert abs(v - w) <= float(sys.argv[3]) * max(1, abs(w)), (i, v, w)
+    uuid = "GPU-5d0e7a31-2c4b-4f6a-9e80-1b2c3d4e5f0%d" % i
+    r = [r for r in res if r["metric"]["gpu"] == str(i)][0]["metric"]
+    assert r["uuid"] == uuid and r["vendor"] == "nvidia", r
+print(sorted(got.items())[:3], "...")
+PY
+		pass "$1 of every GPU as the scenario says"
+	else
+		fail "$1"
+	fi
+}
+GiB=1073741824
+check gputop_gpu_utilization_ratio '(100 - i % 4) / 100'
+check gputop_gpu_memory_used_bytes "71 * $GiB + {0: 512 * 1048576, 1: $GiB, 2: 256 * 1048576}.get(i, 0)"
+check gputop_gpu_power_watts '620 + 2.5 * i'
+check gputop_gpu_power_limit_watts '700'
+check 'gputop_gpu_temperature_celsius{sensor="gpu"}' '40 + i'
+check gputop_gpu_memory_total_bytes "81559 * 1048576"
+# A counter, growing: Prometheus's rate() of the energy is the power.
+sleep 3
+check 'rate(gputop_gpu_energy_joules_total[3s])' '620 + 2.5 * i' 0.01
+info=$(query 'gputop_gpu_info{gpu="5"}' | python3 -c '
+import json, sys
+m = json.load(sys.stdin)["data"]["result"][0]["metric"]
+print(m["name"], m["pci_bus_id"], m["driver_version"])')
+[ "$info" = "NVIDIA H100 80GB HBM3 0000:ab:00.0 590.48.01" ] &&
+	pass "gputop_gpu_info: $info" || fail "gputop_gpu_info: $info"
+
+stop "$prom_pid"
+stop "$srv_pid"
+[ "$stop_rc" = 0 ] && pass "gputop serve stopped with status 0" || fail "gputop status $stop_rc"
+finish
