@@ -5,7 +5,8 @@
 # starts both, asks Prometheus's HTTP API for utilization, memory and power
 # of every GPU and compares them with the scenario (tests/fake-nvml/
 # scenarios/h100x8.scn: util 100-(i%4) %, memory used 71 GiB plus the
-# extra process of GPUs 0-2, power 620+2.5*i W), then stops both by pid.
+# extra process of GPUs 0-2, power 620+2.5*i W) and a dcgm-exporter name
+# made by contrib/'s recording rules, then stops both by pid.
 set -u
 . "$(dirname "$0")/export_lib.sh"
 prom=$(command -v prometheus) || { echo "SKIP: prometheus is not installed (apt-get install prometheus)"; exit 77; }
@@ -18,10 +19,15 @@ start_serve "$tmp/serve.log" --listen 127.0.0.1:0 --interval 0.5 || exit 1
 wait_status "http://$addr/-/ready" 200 || fail "gputop never ready"
 
 pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+rules=$(cd "$(dirname "$0")/../../contrib/prometheus" && pwd)
 cat >"$tmp/prometheus.yml" <<YML
 global:
   scrape_interval: 1s
   scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $rules/gputop.rules.yml
+  - $rules/compat-dcgm.rules.yml
 scrape_configs:
   - job_name: gputop
     static_configs:
@@ -95,6 +101,33 @@ m = json.load(sys.stdin)["data"]["result"][0]["metric"]
 print(m["name"], m["pci_bus_id"], m["driver_version"])')
 [ "$info" = "NVIDIA H100 80GB HBM3 0000:ab:00.0 590.48.01" ] &&
 	pass "gputop_gpu_info: $info" || fail "gputop_gpu_info: $info"
+
+# The recording rules of contrib/ in the same server: the dcgm-exporter
+# name that existing dashboards query, from gputop's ratio.
+for i in $(seq 50); do
+	n=$(query 'count(DCGM_FI_DEV_GPU_UTIL)' | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if r else 0)' 2>/dev/null)
+	[ "$n" = 8 ] && break
+	sleep 0.2
+done
+query DCGM_FI_DEV_GPU_UTIL >"$tmp/dcgm.json"
+if python3 - "$tmp/dcgm.json" <<'PY'; then
+import json, sys
+res = json.load(open(sys.argv[1]))["data"]["result"]
+got = {int(r["metric"]["gpu"]): float(r["value"][1]) for r in res}
+assert sorted(got) == list(range(8)), got
+for i, v in got.items():
+    assert abs(v - (100 - i % 4)) < 1e-9, (i, v)
+    r = [r for r in res if r["metric"]["gpu"] == str(i)][0]["metric"]
+    assert r["UUID"] == "GPU-5d0e7a31-2c4b-4f6a-9e80-1b2c3d4e5f0%d" % i, r
+print(sorted(got.items())[:3], "...")
+PY
+	pass "recording rule DCGM_FI_DEV_GPU_UTIL = utilization in percent with UUID, every GPU"
+else
+	fail "DCGM_FI_DEV_GPU_UTIL: $(head -c 300 "$tmp/dcgm.json")"
+fi
 
 stop "$prom_pid"
 stop "$srv_pid"
