@@ -133,6 +133,22 @@ check_case() { # i session
 	fi
 }
 
+# q to each case, then a wait for its "EXITED" line: gputop ends while its
+# shell and terminal are there. Killed by the session's hang-up instead,
+# an ASan build's leak check at exit (which stops the process with ptrace)
+# can wait for ever: the shell dies first, the orphaned process group gets
+# SIGCONT, and that cancels the stop the checker waits for.
+quit_cases() { # first count
+	local j
+	for ((j = $1; j < $1 + $2 && j < ${#labels[@]}; j++)); do
+		t send-keys -t "case$j" q
+	done
+	for ((j = $1; j < $1 + $2 && j < ${#labels[@]}; j++)); do
+		eventually 200 sh -c "tmux -L '$sock' capture-pane -p -t case$j | grep -q EXITED" ||
+			fail "case$j: gputop did not end on q"
+	done
+}
+
 run_cases() {
 	local batch=8 i j kill
 	for ((i = 0; i < ${#labels[@]}; i += batch)); do
@@ -144,6 +160,7 @@ run_cases() {
 		for ((j = i; j < i + batch && j < ${#labels[@]}; j++)); do
 			check_case "$j" "case$j"
 		done
+		quit_cases "$i" "$batch"
 		t "${kill[@]}"
 	done
 }
