@@ -166,6 +166,13 @@ static int load_profile(const struct gt_cli *cli, struct gt_profile_list **list,
 	return 0;
 }
 
+/* A stop signal before anything was changed: the daemon's normal end
+ * (0), a one-shot --apply's interruption (128 + the signal). */
+static int stopped_status(bool daemon, int sig)
+{
+	return daemon ? GT_EXIT_OK : 128 + sig;
+}
+
 static void wait_for_stop(volatile sig_atomic_t *stop)
 {
 	struct timespec ts = {0, 200000000L};
@@ -180,7 +187,7 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	char report[4096];
 	bool d = cli->daemon;
 
-	for (size_t i = 0; i < plan->n; i++) {
+	for (size_t i = 0; i < plan->n && !*stop; i++) {
 		struct gt_control_result res;
 		if (gt_control_session_apply(s, &plan->ch[i], &res) !=
 		    GT_CONTROL_OK) {
@@ -203,6 +210,17 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 		say(d, LOG_NOTICE, "GPU %zu: %s -> %s%s", plan->ch[i].device,
 		    res.asked, res.applied,
 		    res.differs ? " (the device applied something else)" : "");
+	}
+	if (*stop) {
+		/* Stopped half-way: what was applied goes back. */
+		int bad = gt_control_session_restore_all(s, report,
+		                                         sizeof(report));
+		say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
+		    bad == 0 ? "stopped before the profile was applied; "
+		               "nothing is left changed"
+		             : "stopped; restoring what was changed failed: "
+		               "see the audit log; gputop --restore retries");
+		return bad ? GT_EXIT_FAILURE : stopped_status(d, *stop);
 	}
 	if (!d) {
 		/* One-shot: the user asked for these values to stay. */
@@ -262,7 +280,14 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 		    gt_control_session_state_path(s));
 		goto out;
 	}
-	gt_collector_tick(c, GT_TICK_ALL);
+	if (!*stop)
+		gt_collector_tick(c, GT_TICK_ALL);
+	if (*stop) {
+		say(cli->daemon, LOG_NOTICE,
+		    "stopped before the profile was applied; nothing changed");
+		rc = stopped_status(cli->daemon, *stop);
+		goto out;
+	}
 	if (gt_view_open(&view, c) < 0) {
 		say(cli->daemon, LOG_ERR, "out of memory");
 		goto out;

@@ -20,14 +20,24 @@
 #include "headless.h"
 #include "core/view.h"
 
-/* Set from the signal handler: the one piece of global mutable state, since
- * a handler cannot be given a context pointer. */
+/* Set from the signal handler to the stop signal's number: the one piece
+ * of global mutable state, since a handler cannot be given a context
+ * pointer. */
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
+}
+
+/* A one-shot mode (--snapshot, --list) that a stop signal interrupted
+ * writes nothing and ends as the shell reports a signal's death. */
+static int stopped_early(const char *what)
+{
+	int sig = (int)stop_requested;
+	fprintf(stderr, "gputop: stopped by SIG%s; no %s written\n",
+	        sig == SIGINT ? "INT" : sig == SIGHUP ? "HUP" : "TERM", what);
+	return 128 + sig;
 }
 
 static void install_signal_handlers(void)
@@ -57,9 +67,13 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 	/* Two rounds one interval apart: rates (PCIe, CPU %) need both. */
 	uint64_t t0 = gt_monotonic_ns();
 	gt_collector_tick(c, GT_TICK_ALL);
-	sleep_ns(cli->interval_ns);
-	gt_collector_tick(c, GT_TICK_ALL);
+	if (!stop_requested)
+		sleep_ns(cli->interval_ns);
+	if (!stop_requested)
+		gt_collector_tick(c, GT_TICK_ALL);
 	uint64_t t1 = gt_monotonic_ns();
+	if (stop_requested)
+		return stopped_early("snapshot");
 
 	if (gt_view_open(&view, c) < 0) {
 		fprintf(stderr, "gputop: out of memory\n");
@@ -82,6 +96,8 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 static int run_list(struct gt_collector *c)
 {
 	struct gt_view view;
+	if (stop_requested)
+		return stopped_early("list");
 	if (gt_view_open(&view, c) < 0) {
 		fprintf(stderr, "gputop: out of memory\n");
 		return GT_EXIT_FAILURE;
