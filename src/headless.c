@@ -213,8 +213,8 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	}
 	if (*stop) {
 		/* Stopped half-way: what was applied goes back. */
-		int bad = gt_control_session_restore_all(s, report,
-		                                         sizeof(report));
+		int bad =
+		    gt_control_session_restore_all(s, report, sizeof(report));
 		say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
 		    bad == 0 ? "stopped before the profile was applied; "
 		               "nothing is left changed"

@@ -36,7 +36,10 @@ static int stopped_early(const char *what)
 {
 	int sig = (int)stop_requested;
 	fprintf(stderr, "gputop: stopped by SIG%s; no %s written\n",
-	        sig == SIGINT ? "INT" : sig == SIGHUP ? "HUP" : "TERM", what);
+	        sig == SIGINT   ? "INT"
+	        : sig == SIGHUP ? "HUP"
+	                        : "TERM",
+	        what);
 	return 128 + sig;
 }
 
