@@ -267,14 +267,15 @@ static cJSON *process_json(const struct gt_process *p,
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			cJSON_AddNullToObject(obj, keys[i]);
 			put_str(r.unavailable, keys[i],
-			        denied ? "the process's files in the proc tree "
-			                 "refuse to be read: permission denied "
-			                 "(run gputop as root, or use --procfs "
-			                 "with a readable /proc)"
-			               : "process not found in the proc tree (it "
-			                 "exited, or runs in another PID "
-			                 "namespace: use --procfs with the "
-			                 "host's /proc)");
+			        denied
+			            ? "the process's files in the proc tree "
+			              "refuse to be read: permission denied "
+			              "(run gputop as root, or use --procfs "
+			              "with a readable /proc)"
+			            : "process not found in the proc tree (it "
+			              "exited, or runs in another PID "
+			              "namespace: use --procfs with the "
+			              "host's /proc)");
 		}
 	}
 	put_str(obj, "type", proc_type_name(p->type));
