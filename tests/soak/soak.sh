@@ -21,7 +21,7 @@
 #   - gputop wrote anything to stderr, a snapshot failed, or it died.
 #
 #   tests/soak/soak.sh BUILD   (SOAK_TIME=300 SOAK_SAMPLE=5 SOAK_WARMUP=
-#                               SOAK_CHURN=50 SOAK_WRAP=)
+#                               SOAK_CHURN=50 SOAK_WRAP= SOAK_OUT=BUILD/soak)
 #
 # SOAK_WRAP is a command prefix for the dashboard (e.g. "env LD_PRELOAD=..."
 # to check that the soak catches a leak).
@@ -35,7 +35,7 @@ churn=${SOAK_CHURN:-50}
 bin=$PWD/$build/gputop
 lib=$PWD/$build/fake-nvml/libnvidia-ml.so.1
 fix=$PWD/tests/fixtures
-out=$PWD/$build/soak
+out=${SOAK_OUT:-$PWD/$build/soak}
 [ -x "$bin" ] && [ -f "$lib" ] || { echo "soak: build $bin and $lib first" >&2; exit 1; }
 command -v tmux >/dev/null || { echo "soak: tmux is not installed" >&2; exit 1; }
 mkdir -p "$out"
