@@ -166,13 +166,6 @@ static int load_profile(const struct gt_cli *cli, struct gt_profile_list **list,
 	return 0;
 }
 
-/* A stop signal before anything was changed: the daemon's normal end
- * (0), a one-shot --apply's interruption (128 + the signal). */
-static int stopped_status(bool daemon, int sig)
-{
-	return daemon ? GT_EXIT_OK : 128 + sig;
-}
-
 static void wait_for_stop(volatile sig_atomic_t *stop)
 {
 	struct timespec ts = {0, 200000000L};
@@ -220,7 +213,8 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 		               "nothing is left changed"
 		             : "stopped; restoring what was changed failed: "
 		               "see the audit log; gputop --restore retries");
-		return bad ? GT_EXIT_FAILURE : stopped_status(d, *stop);
+		/* Interrupted, as a stop before the first write is. */
+		return bad ? GT_EXIT_FAILURE : 128 + (int)*stop;
 	}
 	if (!d) {
 		/* One-shot: the user asked for these values to stay. */
@@ -238,6 +232,10 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	    cli->profile, plan->loops ? " the fan loops" : "");
 	wait_for_stop(stop);
 	gt_collector_stop(c);
+	if (gt_collector_abandoned(c))
+		say(d, LOG_WARNING,
+		    "a driver call has not returned; exiting "
+		    "without waiting for it");
 	gt_control_session_detach(s);
 	int bad = gt_control_session_restore_all(s, report, sizeof(report));
 	say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
@@ -248,7 +246,8 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 }
 
 int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
-                      volatile sig_atomic_t *stop)
+                      volatile sig_atomic_t *stop,
+                      volatile sig_atomic_t *exit_at_once)
 {
 	struct gt_control_session_config cfg;
 	struct gt_profile_list *list = NULL;
@@ -280,14 +279,7 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 		    gt_control_session_state_path(s));
 		goto out;
 	}
-	if (!*stop)
-		gt_collector_tick(c, GT_TICK_ALL);
-	if (*stop) {
-		say(cli->daemon, LOG_NOTICE,
-		    "stopped before the profile was applied; nothing changed");
-		rc = stopped_status(cli->daemon, *stop);
-		goto out;
-	}
+	gt_collector_tick(c, GT_TICK_ALL);
 	if (gt_view_open(&view, c) < 0) {
 		say(cli->daemon, LOG_ERR, "out of memory");
 		goto out;
@@ -323,6 +315,8 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 		say(cli->daemon, LOG_ERR, "cannot start the collector thread");
 		goto out;
 	}
+	/* From here on a stop signal must restore what was written. */
+	*exit_at_once = 0;
 	rc = run_plan(s, c, &plan, cli, stop);
 out:
 	gt_collector_stop(c);

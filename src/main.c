@@ -24,23 +24,23 @@
  * of global mutable state, since a handler cannot be given a context
  * pointer. */
 static volatile sig_atomic_t stop_requested;
+/* Non-zero while nothing has been written or changed and the terminal is
+ * untouched (startup, --snapshot and --list until their output, --apply
+ * until its first write): a stop signal then ends gputop in the handler
+ * itself, so that a driver call that never returns (on this thread or
+ * the collector's) cannot keep it alive. */
+static volatile sig_atomic_t exit_at_once = 1;
 
 static void on_stop_signal(int sig)
 {
+	static const char msg[] = "gputop: stopped by a signal before "
+	                          "anything was written or changed\n";
+	if (exit_at_once) {
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)w;
+		_exit(128 + sig);
+	}
 	stop_requested = sig;
-}
-
-/* A one-shot mode (--snapshot, --list) that a stop signal interrupted
- * writes nothing and ends as the shell reports a signal's death. */
-static int stopped_early(const char *what)
-{
-	int sig = (int)stop_requested;
-	fprintf(stderr, "gputop: stopped by SIG%s; no %s written\n",
-	        sig == SIGINT   ? "INT"
-	        : sig == SIGHUP ? "HUP"
-	                        : "TERM",
-	        what);
-	return 128 + sig;
 }
 
 static void install_signal_handlers(void)
@@ -70,19 +70,16 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 	/* Two rounds one interval apart: rates (PCIe, CPU %) need both. */
 	uint64_t t0 = gt_monotonic_ns();
 	gt_collector_tick(c, GT_TICK_ALL);
-	if (!stop_requested)
-		sleep_ns(cli->interval_ns);
-	if (!stop_requested)
-		gt_collector_tick(c, GT_TICK_ALL);
+	sleep_ns(cli->interval_ns);
+	gt_collector_tick(c, GT_TICK_ALL);
 	uint64_t t1 = gt_monotonic_ns();
-	if (stop_requested)
-		return stopped_early("snapshot");
 
 	if (gt_view_open(&view, c) < 0) {
 		fprintf(stderr, "gputop: out of memory\n");
 		return GT_EXIT_FAILURE;
 	}
 	char *json = gt_snapshot_from_view(&view, cli->procfs_root, t1 - t0);
+	exit_at_once = 0; /* the output is written whole */
 	if (!json) {
 		fprintf(stderr,
 		        "gputop: out of memory building the snapshot\n");
@@ -99,12 +96,11 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 static int run_list(struct gt_collector *c)
 {
 	struct gt_view view;
-	if (stop_requested)
-		return stopped_early("list");
 	if (gt_view_open(&view, c) < 0) {
 		fprintf(stderr, "gputop: out of memory\n");
 		return GT_EXIT_FAILURE;
 	}
+	exit_at_once = 0; /* the output is written whole */
 	gt_list_print(stdout, c, view.devs);
 	gt_view_close(&view);
 	return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
@@ -166,8 +162,12 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	    .ctl = ctl,
 	    .ctl_why = ctl_why,
 	};
+	exit_at_once = 0; /* the terminal is about to be taken */
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
 	gt_collector_stop(*cp);
+	if (gt_collector_abandoned(*cp))
+		fprintf(stderr, "gputop: a driver call has not returned; "
+		                "exiting without waiting for it\n");
 	if (ctl) {
 		gt_control_session_detach(ctl);
 		/* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run
@@ -234,7 +234,7 @@ int main(int argc, char *argv[])
 		rc = run_list(c);
 		break;
 	case GT_MODE_APPLY:
-		rc = gt_headless_apply(c, &cli, &stop_requested);
+		rc = gt_headless_apply(c, &cli, &stop_requested, &exit_at_once);
 		break;
 	default:
 		rc = run_live(&c, &cfg, &cli);
