@@ -89,7 +89,8 @@ const char gt_cli_usage[] =
     "Environment: NO_COLOR (no colours), COLORTERM, XDG_STATE_HOME (where s\n"
     "saves snapshots), XDG_CONFIG_HOME (settings, profiles, user themes).\n"
     "\n"
-    "Exit status: 0 success, 1 runtime error, 2 usage error.\n"
+    "Exit status: 0 success, 1 runtime error, 2 usage error, 128+N stopped\n"
+    "by signal N before anything was written or changed.\n"
     "See gputop(1) for the JSON schema.\n";
 
 enum opt_id {

@@ -180,7 +180,7 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	char report[4096];
 	bool d = cli->daemon;
 
-	for (size_t i = 0; i < plan->n; i++) {
+	for (size_t i = 0; i < plan->n && !*stop; i++) {
 		struct gt_control_result res;
 		if (gt_control_session_apply(s, &plan->ch[i], &res) !=
 		    GT_CONTROL_OK) {
@@ -204,6 +204,18 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 		    res.asked, res.applied,
 		    res.differs ? " (the device applied something else)" : "");
 	}
+	if (*stop) {
+		/* Stopped half-way: what was applied goes back. */
+		int bad =
+		    gt_control_session_restore_all(s, report, sizeof(report));
+		say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
+		    bad == 0 ? "stopped before the profile was applied; "
+		               "nothing is left changed"
+		             : "stopped; restoring what was changed failed: "
+		               "see the audit log; gputop --restore retries");
+		/* Interrupted, as a stop before the first write is. */
+		return bad ? GT_EXIT_FAILURE : 128 + (int)*stop;
+	}
 	if (!d) {
 		/* One-shot: the user asked for these values to stay. */
 		if (gt_control_session_release(s) < 0)
@@ -220,6 +232,10 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	    cli->profile, plan->loops ? " the fan loops" : "");
 	wait_for_stop(stop);
 	gt_collector_stop(c);
+	if (gt_collector_abandoned(c))
+		say(d, LOG_WARNING,
+		    "a driver call has not returned; exiting "
+		    "without waiting for it");
 	gt_control_session_detach(s);
 	int bad = gt_control_session_restore_all(s, report, sizeof(report));
 	say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
@@ -230,7 +246,8 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 }
 
 int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
-                      volatile sig_atomic_t *stop)
+                      volatile sig_atomic_t *stop,
+                      volatile sig_atomic_t *exit_at_once)
 {
 	struct gt_control_session_config cfg;
 	struct gt_profile_list *list = NULL;
@@ -298,6 +315,8 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 		say(cli->daemon, LOG_ERR, "cannot start the collector thread");
 		goto out;
 	}
+	/* From here on a stop signal must restore what was written. */
+	*exit_at_once = 0;
 	rc = run_plan(s, c, &plan, cli, stop);
 out:
 	gt_collector_stop(c);

@@ -22,8 +22,11 @@ void gt_headless_session_config(const struct gt_cli *cli,
                                 char *state, char *audit, size_t len);
 
 int gt_headless_restore(const struct gt_cli *cli);
-/* The collector is open (not started); stop is the signal flag. */
+/* The collector is open (not started); stop is the signal flag, and
+ * exit_at_once the flag that lets a stop signal end the process at once,
+ * which is cleared right before the first write. */
 int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
-                      volatile sig_atomic_t *stop);
+                      volatile sig_atomic_t *stop,
+                      volatile sig_atomic_t *exit_at_once);
 
 #endif

@@ -23,14 +23,27 @@
 #include "export/http.h"
 #include "core/view.h"
 
-/* Set from the signal handler: the one piece of global mutable state, since
- * a handler cannot be given a context pointer. */
+/* Set from the signal handler to the stop signal's number: the one piece
+ * of global mutable state, since a handler cannot be given a context
+ * pointer. */
 static volatile sig_atomic_t stop_requested;
+/* Non-zero while nothing has been written or changed and the terminal is
+ * untouched (startup, --snapshot and --list until their output, --apply
+ * until its first write): a stop signal then ends gputop in the handler
+ * itself, so that a driver call that never returns (on this thread or
+ * the collector's) cannot keep it alive. */
+static volatile sig_atomic_t exit_at_once = 1;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	static const char msg[] = "gputop: stopped by a signal before "
+	                          "anything was written or changed\n";
+	if (exit_at_once) {
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)w;
+		_exit(128 + sig);
+	}
+	stop_requested = sig;
 }
 
 static void install_signal_handlers(void)
@@ -69,6 +82,7 @@ static int run_snapshot(struct gt_collector *c, const struct gt_cli *cli)
 		return GT_EXIT_FAILURE;
 	}
 	char *json = gt_snapshot_from_view(&view, cli->procfs_root, t1 - t0);
+	exit_at_once = 0; /* the output is written whole */
 	if (!json) {
 		fprintf(stderr,
 		        "gputop: out of memory building the snapshot\n");
@@ -89,6 +103,7 @@ static int run_list(struct gt_collector *c)
 		fprintf(stderr, "gputop: out of memory\n");
 		return GT_EXIT_FAILURE;
 	}
+	exit_at_once = 0; /* the output is written whole */
 	gt_list_print(stdout, c, view.devs);
 	gt_view_close(&view);
 	return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
@@ -160,9 +175,13 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	    .ctl = ctl,
 	    .ctl_why = ctl_why,
 	};
+	exit_at_once = 0; /* the terminal is about to be taken */
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);
 	gt_http_stop(http);
 	gt_collector_stop(*cp);
+	if (gt_collector_abandoned(*cp))
+		fprintf(stderr, "gputop: a driver call has not returned; "
+		                "exiting without waiting for it\n");
 	if (ctl) {
 		gt_control_session_detach(ctl);
 		/* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run
@@ -229,7 +248,7 @@ int main(int argc, char *argv[])
 		rc = run_list(c);
 		break;
 	case GT_MODE_APPLY:
-		rc = gt_headless_apply(c, &cli, &stop_requested);
+		rc = gt_headless_apply(c, &cli, &stop_requested, &exit_at_once);
 		break;
 	case GT_MODE_SERVE:
 	case GT_MODE_TEXTFILE:

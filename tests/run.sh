@@ -3,7 +3,8 @@
 # Runs the whole suite for each build directory given (plain, asan, tsan) and
 # prints one summary line: "check: N passed, M failed". Exits 1 if any test
 # failed. Every cmocka case counts as one test; every stress program and
-# script counts as one.
+# script counts as one; a script that exits 77 could not run its checks on
+# this machine and counts as skipped.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 

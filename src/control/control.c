@@ -50,8 +50,11 @@ struct gt_control {
 	                     char *err, size_t len);
 	void *journal_ctx;
 	/* The journal's length before the last prepare: what a setter whose
-	 * write was refused (nothing changed) withdraws to. */
+	 * write was refused (nothing changed) withdraws to, keeping only the
+	 * actions of that prepare marked written (their setting changed, or
+	 * may have). Indexed like j.a. */
 	size_t prepared_from;
+	bool written[GT_RESTORE_MAX_ACTIONS];
 	char root[PATH_MAX];
 	char state[PATH_MAX];
 	char audit[PATH_MAX];
@@ -463,6 +466,7 @@ static int note(struct gt_control *c, const struct gt_restore_action *a,
 	bool added = false;
 
 	c->prepared_from = n0;
+	memset(c->written, 0, sizeof(c->written));
 	for (size_t i = 0; i < n; i++) {
 		int rc = gt_restore_note(&c->j, &a[i], why, sizeof(why));
 		if (rc < 0) {
@@ -524,11 +528,51 @@ int gt_control_settle(struct gt_control *c, const struct gt_restore_action *now)
 int gt_control_withdraw(struct gt_control *c)
 {
 	char why[GT_RESTORE_PATH_MAX + 128];
+	size_t k = c->prepared_from;
 
 	if (c->j.n <= c->prepared_from)
 		return 0;
-	c->j.n = c->prepared_from;
+	for (size_t i = c->prepared_from; i < c->j.n; i++)
+		if (c->written[i]) {
+			c->j.a[k] = c->j.a[i];
+			c->written[k++] = true;
+		}
+	if (k == c->j.n)
+		return 0;
+	c->j.n = k;
 	return journal_commit(c, why, sizeof(why));
+}
+
+bool gt_control_errno_unchanged(int e)
+{
+	switch (e < 0 ? -e : e) {
+	case EACCES: /* open refused: nothing written */
+	case EPERM:
+	case ENOENT:
+	case EISDIR:
+	case ENOTDIR:
+	case ELOOP:
+	case EROFS:
+	case ENXIO:
+	case EXDEV:  /* gputop's own check refused the file */
+	case EINVAL: /* the driver rejected the value */
+	case EIO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void gt_control_wrote(struct gt_control *c, const char *path, int rc)
+{
+	if (rc != 0 && gt_control_errno_unchanged(rc)) {
+		gt_control_withdraw(c);
+		return;
+	}
+	for (size_t i = c->prepared_from; i < c->j.n; i++)
+		if (rc != 0 || (c->j.a[i].kind == GT_RESTORE_SYSFS &&
+		                strcmp(c->j.a[i].path, path) == 0))
+			c->written[i] = true;
 }
 
 int gt_control_write_file(const char *path, const char *value)

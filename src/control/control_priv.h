@@ -31,12 +31,24 @@ int gt_control_refuse_unprivileged(const struct gt_control *c, const char *what,
  * already holds them (restoring them rewrites the same values). 0 or -1. */
 int gt_control_prepare(struct gt_control *c, const struct gt_restore_action *a,
                        size_t n, char *err, size_t len);
-/* After a prepare whose first write the device refused, so that nothing
+/* After a prepare whose write the device refused, so that nothing
  * changed: the originals that prepare noted are forgotten again (the state
- * file saved without them, or removed when nothing else is in force).
- * Only for a refusal that certainly changed nothing; a write that may have
- * half happened keeps its original journaled. 0 or -1 (errno). */
+ * file saved without them, or removed when nothing else is in force),
+ * except those gt_control_wrote marked written. Only for a refusal that
+ * certainly changed nothing; a write that may have half happened keeps
+ * its original journaled. 0 or -1 (errno). */
 int gt_control_withdraw(struct gt_control *c);
+/* Whether a failed sysfs write's errno (either sign) means the file was
+ * not changed: the open was refused (EACCES, EPERM, ENOENT, EISDIR,
+ * ENOTDIR, ELOOP, EROFS, ENXIO), gputop's own check refused it (EXDEV),
+ * or the driver rejected the value (EINVAL, EIO). */
+bool gt_control_errno_unchanged(int e);
+/* After a setter's sysfs write to path (rc: 0 or -errno): a success marks
+ * the last prepare's action for path written; a refusal that changed
+ * nothing withdraws the prepare's unwritten actions (setters stop at
+ * their first failure, so none of them will be written); any other
+ * failure may have half happened and keeps every one. */
+void gt_control_wrote(struct gt_control *c, const char *path, int rc);
 /* After a successful write: when it put the journaled original back (see
  * gt_restore_settle), the setting leaves the journal and the state file
  * is saved without it, or removed when nothing else is in force. So a

@@ -109,6 +109,8 @@ int gt_control_sysfs_write(struct gt_control *c, const char *path,
 	else if (rc)
 		snprintf(res, sizeof(res), "failed: %s", strerror(-rc));
 	gt_control_audit(c, kind, dev, setting, old, value, res);
+	if (strcmp(kind, "write") == 0)
+		gt_control_wrote(c, path, rc);
 	if (rc == 0 && strcmp(kind, "write") == 0) {
 		/* A write that put the original back settles the setting. */
 		struct gt_restore_action now = {.kind = GT_RESTORE_SYSFS};

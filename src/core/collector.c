@@ -59,7 +59,17 @@ struct gt_collector {
 	pthread_mutex_t tick_lock;
 	pthread_cond_t stop_cond;
 	bool stop;
+	/* Set by gt_collector_stop: the tick in progress skips what is left
+	 * of it (read by the collector thread between devices). */
+	atomic_bool stopping;
+	/* gt_collector_stop left behind a thread stuck in a driver call:
+	 * nothing it may still touch is freed (the process is ending). */
+	bool abandoned;
 };
+
+/* How long gt_collector_stop waits for the tick in progress before it
+ * leaves a thread stuck in a driver call behind. */
+#define GT_COLLECTOR_STOP_WAIT_NS 500000000ll
 
 static void devlist_free(void *obj)
 {
@@ -167,6 +177,7 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 		c->cfg.slow_interval_ns =
 		    at_least(5 * c->cfg.interval_ns, 5000000000ull);
 	atomic_init(&c->interval_ns, c->cfg.interval_ns);
+	atomic_init(&c->stopping, false);
 	gt_pub_init(&c->devlist, devlist_free);
 	gt_pub_init(&c->proclist, proclist_free);
 	pthread_mutex_init(&c->stop_lock, NULL);
@@ -195,6 +206,8 @@ void gt_collector_close(struct gt_collector *c)
 	if (!c)
 		return;
 	gt_collector_stop(c);
+	if (c->abandoned)
+		return; /* its thread may still use all of it */
 	for (size_t i = 0; i < c->ndevices; i++)
 		gt_ring_destroy(&c->devices[i].samples);
 	free(c->devices);
@@ -221,6 +234,8 @@ static bool sample_devices(struct gt_collector *c, bool slow, uint64_t tick)
 	for (size_t i = 0; i < c->ndevices; i++) {
 		struct gt_device *d = &c->devices[i];
 		struct gt_sample s;
+		if (atomic_load(&c->stopping))
+			break; /* nobody will read this round */
 		gt_sample_init(&s);
 		if (!d->lost) {
 			int rc = d->backend->ops->sample(
@@ -322,7 +337,7 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 	if (c->hook)
 		c->hook(c->hook_ctx, c, now);
 	pthread_mutex_unlock(&c->stop_lock);
-	if (procs)
+	if (procs && !atomic_load(&c->stopping))
 		collect_processes(c, tick);
 	uint64_t end = gt_monotonic_ns();
 	atomic_store(&c->round_took_ns, end - now);
@@ -405,6 +420,7 @@ int gt_collector_start(struct gt_collector *c)
 	pthread_cond_init(&c->stop_cond, &attr);
 	pthread_condattr_destroy(&attr);
 	c->stop = false;
+	atomic_store(&c->stopping, false);
 	/* The thread starts with the asynchronous signals blocked (it
 	 * inherits the mask in force at pthread_create), so a resize, a
 	 * Ctrl-C or a kill reaches the thread that waits for them in poll
@@ -425,14 +441,40 @@ int gt_collector_start(struct gt_collector *c)
 
 void gt_collector_stop(struct gt_collector *c)
 {
+	struct timespec dl;
+
 	if (!c->running)
 		return;
+	atomic_store(&c->stopping, true);
 	pthread_mutex_lock(&c->stop_lock);
 	c->stop = true;
 	pthread_cond_signal(&c->stop_cond);
 	pthread_mutex_unlock(&c->stop_lock);
-	pthread_join(c->thread, NULL);
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_nsec += GT_COLLECTOR_STOP_WAIT_NS;
+	dl.tv_sec += dl.tv_nsec / 1000000000L;
+	dl.tv_nsec %= 1000000000L;
+	if (pthread_timedjoin_np(c->thread, NULL, &dl) != 0) {
+		/* A driver call that does not return must not keep a stop
+		 * signal waiting. The hook goes first, so that the thread,
+		 * should the call return, cannot act for a control session
+		 * its owner frees; inside the hook (a fan loop's own write)
+		 * the thread holds stop_lock, and then only waiting is safe. */
+		if (pthread_mutex_trylock(&c->stop_lock) != 0) {
+			pthread_join(c->thread, NULL);
+		} else {
+			c->hook = NULL;
+			c->hook_ctx = NULL;
+			pthread_mutex_unlock(&c->stop_lock);
+			c->abandoned = true;
+		}
+	}
 	c->running = false;
+}
+
+bool gt_collector_abandoned(const struct gt_collector *c)
+{
+	return c->abandoned;
 }
 
 void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns)

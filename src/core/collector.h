@@ -78,7 +78,13 @@ enum gt_tick_what {
 void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what);
 
 int gt_collector_start(struct gt_collector *c); /* 0, or an errno value */
+/* Stops the thread: the tick in progress skips its remaining devices and
+ * processes. A thread still stuck in a driver call after 0.5 s is left
+ * behind (gt_collector_abandoned; its tick hook removed first, unless the
+ * hook itself is what runs, which is waited for): the caller is ending,
+ * and gt_collector_close then frees nothing. */
 void gt_collector_stop(struct gt_collector *c);
+bool gt_collector_abandoned(const struct gt_collector *c);
 void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns);
 /* The sampling interval in force now (it changes with
  * gt_collector_set_interval). */

@@ -261,12 +261,21 @@ static cJSON *process_json(const struct gt_process *p,
 	} else {
 		static const char *const keys[] = {"user", "name", "cmdline",
 		                                   "container"};
+		/* The host side's reason (procinfo sets it): a process
+		 * whose files refuse to be read is there, not gone. */
+		bool denied = p->f[GT_P_CPU].why == GT_WHY_PERMISSION;
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			cJSON_AddNullToObject(obj, keys[i]);
 			put_str(r.unavailable, keys[i],
-			        "process not found in the proc tree (it "
-			        "exited, or runs in another PID namespace: "
-			        "use --procfs with the host's /proc)");
+			        denied
+			            ? "the process's files in the proc tree "
+			              "refuse to be read: permission denied "
+			              "(run gputop as root, or use --procfs "
+			              "with a readable /proc)"
+			            : "process not found in the proc tree (it "
+			              "exited, or runs in another PID "
+			              "namespace: use --procfs with the "
+			              "host's /proc)");
 		}
 	}
 	put_str(obj, "type", proc_type_name(p->type));

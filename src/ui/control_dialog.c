@@ -493,15 +493,23 @@ gt_control_dialog_poll(struct gt_control_dialog *d, uint64_t now_ns)
 	return GT_CONTROL_DIALOG_NOTHING;
 }
 
+static void keep_results(struct gt_control_dialog *d,
+                         const struct gt_control_result *res, size_t n,
+                         bool reverted)
+{
+	d->nresults = n > GT_CONTROL_DIALOG_MAX_CHANGES
+	                  ? GT_CONTROL_DIALOG_MAX_CHANGES
+	                  : n;
+	memcpy(d->results, res, d->nresults * sizeof(*res));
+	d->results_reverted = reverted;
+}
+
 void gt_control_dialog_applied(struct gt_control_dialog *d,
                                const struct gt_control_result *res, size_t n,
                                uint64_t now_ns)
 {
 	bool failed = false;
-	d->nresults = n > GT_CONTROL_DIALOG_MAX_CHANGES
-	                  ? GT_CONTROL_DIALOG_MAX_CHANGES
-	                  : n;
-	memcpy(d->results, res, d->nresults * sizeof(*res));
+	keep_results(d, res, n, false);
 	for (size_t i = 0; i < d->nresults; i++)
 		failed |= res[i].rc != GT_CONTROL_OK;
 	if (failed) {
@@ -522,6 +530,9 @@ void gt_control_dialog_reverted(struct gt_control_dialog *d,
 	size_t bad = 0;
 	for (size_t i = 0; i < n; i++)
 		bad += res[i].rc != GT_CONTROL_OK;
+	/* What the change read back is no longer true: the revert's own
+	 * read-back replaces it. */
+	keep_results(d, res, n, true);
 	d->stage = GT_CONTROL_DIALOG_DONE;
 	if (bad)
 		snprintf(d->msg, sizeof(d->msg),

@@ -82,8 +82,11 @@ struct gt_control_dialog {
 	struct gt_control_change reverts[GT_CONTROL_DIALOG_MAX_CHANGES];
 	bool revert_known[GT_CONTROL_DIALOG_MAX_CHANGES];
 	char preview[2048];
+	/* The last writes' outcomes: the changes', or after a revert the
+	 * revert's (the changes' read-back is stale then). */
 	struct gt_control_result results[GT_CONTROL_DIALOG_MAX_CHANGES];
 	size_t nresults;
+	bool results_reverted;
 	uint64_t deadline_ns;
 	char msg[GT_CONTROL_RESULT_MAX + 64];
 };

@@ -326,8 +326,14 @@ static void draw_edit(WINDOW *w, struct gt_rect in, int row,
 	}
 	if (d->kind == GT_CONTROL_DIALOG_FAN)
 		draw_fan_state(w, in, row, d, data);
-	if (d->msg[0])
-		gt_paint_put(w, in, in.h - 2, 0, warn, d->msg);
+	if (d->msg[0]) {
+		/* A long refusal wraps upwards from the key line. */
+		const char *start[3];
+		int len[3], lines = gt_paint_wrap(d->msg, in.w, 3, start, len);
+		if (lines > 0)
+			gt_paint_put_wrapped(w, in, in.h - 1 - lines, 0, warn,
+			                     d->msg, lines);
+	}
 	gt_paint_put(w, in, in.h - 1, 0, attr,
 	             d->kind == GT_CONTROL_DIALOG_FAN
 	                 ? "Up/Down field  Left/Right change  a auto  "
@@ -376,23 +382,30 @@ static void draw_results(WINDOW *w, struct gt_rect in, int row,
 		                              1000000000ull));
 		gt_paint_put(w, in, row++, 0, (int)(warn | A_BOLD), line);
 	} else {
-		gt_paint_put(w, in, row++, 0, data->pal->role[GT_ROLE_HI],
-		             d->msg);
+		row += gt_paint_put_wrapped(w, in, row, 0,
+		                            data->pal->role[GT_ROLE_HI], d->msg,
+		                            in.h - 1 - row);
 	}
+	/* Long errors wrap inside the box, down to the key line. */
 	for (size_t i = 0; i < d->nresults && row < in.h - 1; i++) {
 		const struct gt_control_result *r = &d->results[i];
 		if (r->rc != GT_CONTROL_OK)
-			snprintf(line, sizeof(line), "%s: FAILED: %s", r->asked,
-			         r->err);
+			snprintf(line, sizeof(line), "%s%s: FAILED: %s",
+			         d->results_reverted ? "putting back " : "",
+			         r->asked, r->err);
 		else
 			snprintf(line, sizeof(line),
-			         "asked %s; device reports %s%s", r->asked,
-			         r->applied, r->differs ? "  (DIFFERS)" : "");
-		gt_paint_put(w, in, row++, 0,
-		             r->rc != GT_CONTROL_OK || r->differs ? warn : attr,
-		             line);
-		if (r->rc == GT_CONTROL_OK && r->err[0])
-			gt_paint_put(w, in, row++, 2, warn, r->err);
+			         "%s %s; device reports %s%s",
+			         d->results_reverted ? "put back" : "asked",
+			         r->asked, r->applied,
+			         r->differs ? "  (DIFFERS)" : "");
+		row += gt_paint_put_wrapped(
+		    w, in, row, 0,
+		    r->rc != GT_CONTROL_OK || r->differs ? warn : attr, line,
+		    in.h - 1 - row);
+		if (r->rc == GT_CONTROL_OK && r->err[0] && row < in.h - 1)
+			row += gt_paint_put_wrapped(w, in, row, 2, warn, r->err,
+			                            in.h - 1 - row);
 	}
 	gt_paint_put(w, in, in.h - 1, 0, attr,
 	             d->stage == GT_CONTROL_DIALOG_COUNTDOWN

@@ -30,37 +30,6 @@ static int format_stats(const struct gt_dashboard *d, int room, char *buf,
 	return gt_statusline_stats(&s, room, buf, len);
 }
 
-/* Splits text into lines of at most `width` code points, at spaces where
- * it can; the last of `maxl` lines takes whatever is left. Returns the
- * number of lines; start[i], len[i] are byte ranges of text. */
-static int wrap_text(const char *text, int width, int maxl, const char **start,
-                     int *len)
-{
-	const char *s = text;
-	int n = 0;
-	while (*s && n < maxl && width > 0) {
-		while (n > 0 && *s == ' ')
-			s++;
-		const char *p = s, *brk = NULL;
-		for (int cells = 0; *p && cells < width; cells++) {
-			if (*p == ' ')
-				brk = p;
-			p++;
-			while ((*p & 0xC0) == 0x80)
-				p++;
-		}
-		const char *end =
-		    !*p || *p == ' ' || !brk || brk == s ? p : brk;
-		if (n == maxl - 1)
-			end = s + strlen(s);
-		start[n] = s;
-		len[n] = (int)(end - s);
-		n++;
-		s = end;
-	}
-	return n;
-}
-
 static void put_span(struct gt_rect r, int row, int col, int attr,
                      const char *s, int n)
 {
@@ -87,7 +56,7 @@ static int draw_notice(struct gt_dashboard *d, const char *msg)
 		return 1 + gt_paint_cells(msg);
 	}
 	int maxl = r.y - 1 < MAXL ? r.y - 1 : MAXL; /* rows below the title */
-	int n = wrap_text(msg, r.w - 2, maxl > 1 ? maxl : 1, start, len);
+	int n = gt_paint_wrap(msg, r.w - 2, maxl > 1 ? maxl : 1, start, len);
 	for (int i = 0; i < n; i++) {
 		struct gt_rect row = {r.x, r.y - (n - 1) + i, r.w, 1};
 		gt_paint_erase(stdscr, row, 0);

@@ -62,6 +62,18 @@ void gt_paint_release(void);
  * erased window. */
 void gt_paint_invalidate(void);
 
+/* Splits text into lines of at most `width` code points, at spaces where
+ * it can; the last of `maxl` lines takes whatever is left. Returns the
+ * number of lines; start[i], len[i] are byte ranges of text. */
+int gt_paint_wrap(const char *text, int width, int maxl, const char **start,
+                  int *len);
+
+/* Text word-wrapped to the rectangle's width from column col, from row row
+ * on, in at most maxl rows (up to 16; the last is clipped like
+ * gt_paint_put). Returns the rows used. */
+int gt_paint_put_wrapped(WINDOW *w, struct gt_rect r, int row, int col,
+                         int attr, const char *utf8, int maxl);
+
 /* Terminal cells a UTF-8 string takes (wide characters count two,
  * combining marks none, anything unprintable one). */
 int gt_paint_cells(const char *utf8);

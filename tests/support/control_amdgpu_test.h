@@ -50,6 +50,8 @@ struct env {
 	int pt[5][2];           /* the emulated firmware's pending curve */
 	uint64_t sum0;          /* the tree's checksum at setup */
 	char swap[2][PATH_MAX]; /* on the next write: make [0] a link to [1] */
+	const char *refuse;     /* a write to a path ending so fails with */
+	int refuse_rc;          /* this -errno, as the driver would */
 	struct gt_control *c;
 };
 
@@ -197,6 +199,8 @@ static inline int kernel_write(void *ctx, const char *path, const char *value)
 		assert_int_equal(symlink(e->swap[1], e->swap[0]), 0);
 		e->swap[0][0] = '\0';
 	}
+	if (e->refuse && ends(path, e->refuse))
+		return e->refuse_rc;
 	if (e->emulate && ends(path, "/fan_curve"))
 		return emulate_curve(e, path, value);
 	if (e->emulate && ends(path, "/pp_power_profile_mode"))

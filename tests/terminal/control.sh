@@ -109,6 +109,10 @@ wait_for "Reverting in" || fail "revert: not applied"
 wait_for "not kept within 10 s: reverted" 280 &&
 	pass "an unconfirmed change reverts after the countdown" ||
 	fail "no revert after the countdown"
+# The change's read-back is stale now: the revert's own is shown.
+wait_for "put back 450000 mW; device reports 450000 mW" && ! grep -q "asked 315000" <<<"$screen" &&
+	pass "after the revert the dialog shows the revert's read-back, not the stale one" ||
+	fail "revert: the dialog still shows the change's read-back"
 grep -q "limit=315000 -> 0" "$log" && tail -1 "$log" | grep -q "limit=450000 -> 0" &&
 	pass "revert: the old limit was written back" || fail "revert: calls"
 [ ! -e "$state/restore.state" ] && ! grep -q " restore " "$state/audit.log" &&
@@ -459,6 +463,32 @@ rc=$?
 	grep -q "gputop exited normally" "$state/guardian.log" && ! grep -q "died" "$state/guardian.log" &&
 	pass "the refusal is one audit line, and the guardian logs a normal exit" ||
 	fail "audit/guardian: $(cat "$state/audit.log" "$state/guardian.log" 2>&1)"
+
+# 12. The refusal in the dialog wraps inside the box, whole, at 120 and
+# at 80 columns.
+for cols in 120 80; do
+	state="$tmp/wrap$cols-state"
+	log="$tmp/wrap$cols.log"
+	exit_file="$tmp/wrap$cols.exit"
+	mkdir -p "$state"
+	: >"$log"
+	t kill-session -t dash 2>/dev/null
+	t new-session -d -x $cols -y 40 -s dash \
+		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/unprivileged.scn GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --state-dir $state --interval 0.5 --seed 9$$; echo \$? >$exit_file; sleep 60"
+	wait_for "\[0\]" || fail "wrap $cols: dashboard did not start"
+	keys p 3 Enter y
+	wait_for "not applied" && wait_for "Enter/Esc close"
+	# The text between the screen's box sides that starts one space in
+	# (the dialog's rows), joined: the whole message, up to its last word.
+	joined=$(sed 's/│/\n/g' <<<"$screen" | grep '^ [^ ]' | tr '\n' ' ' | tr -s ' ')
+	if grep -q "FAILED: NVML refused the power limit: .* policy does not allow the change)" <<<"$joined"; then
+		pass "$cols columns: the refusal wraps whole inside the dialog"
+	else
+		fail "$cols columns: the refusal is cut"
+	fi
+	keys Escape q
+	wait_exit || fail "wrap $cols: q did not end it"
+done
 
 echo "control.sh: $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,99 @@ static void test_power_cap(void **state)
 	done(e);
 }
 
+/* A write the driver refuses (EACCES, EPERM, EINVAL, EIO) changed nothing:
+ * its original leaves the journal again (no state file, nothing for the
+ * exit to "restore"), and only the audit line of the refusal stays. A
+ * multi-write setter keeps the originals of the writes that worked; an
+ * error that may have half happened (EBUSY) keeps its original; a setting
+ * changed earlier keeps its original when a later write is refused. */
+static void test_refused_write_withdrawn(void **state)
+{
+	struct env *e = setup("rx580", "card0", true, GT_CONTROL_PRIV_YES);
+	const char *lvl = "power_dpm_force_performance_level";
+	static const int refusals[] = {-EACCES, -EPERM, -EINVAL, -EIO};
+	char err[256], rep[512], want[4096];
+	unsigned long uw = 0;
+	int idx = -1;
+	(void)state;
+
+	e->refuse = "/power1_cap";
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		e->refuse_rc = refusals[i];
+		assert_int_equal(gt_control_amdgpu_power_cap(e->c, e->dev,
+		                                             120000000, &uw,
+		                                             err, sizeof(err)),
+		                 GT_CONTROL_FAILED);
+		assert_true(strstr(err, strerror(-refusals[i])));
+		assert_int_equal(gt_control_pending(e->c), 0);
+		assert_string_equal(slurp(e->state), "(missing)");
+	}
+	/* One audit line per refusal, no restore, nothing to restore. */
+	snprintf(want, sizeof(want), "%s", slurp(e->audit));
+	assert_non_null(strstr(want, "new=\"120000000\" failed: Permission "
+	                             "denied\n"));
+	assert_null(strstr(want, "restore"));
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), 0);
+	assert_string_equal(slurp(e->audit), want);
+
+	/* The level (first write) worked, the profile was refused: only the
+	 * level's original stays, and the exit puts back only it. */
+	e->refuse = "/pp_power_profile_mode";
+	e->refuse_rc = -EINVAL;
+	assert_int_equal(gt_control_amdgpu_power_profile(e->c, e->dev, 5, &idx,
+	                                                 err, sizeof(err)),
+	                 GT_CONTROL_FAILED);
+	assert_int_equal(gt_control_pending(e->c), 1);
+	assert_string_equal(gt_control_journal(e->c)->a[0].path,
+	                    devfile(e, lvl));
+	snprintf(want, sizeof(want),
+	         HDR "sysfs vendor=amdgpu dev=0000:09:00.0 time=%d path=%s "
+	             "value=auto\nend 1\n",
+	         T0, devfile(e, lvl));
+	assert_string_equal(slurp(e->state), want);
+	e->refuse = NULL;
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), 0);
+	assert_string_equal(slurp(devfile(e, lvl)), "auto\n");
+	assert_string_equal(slurp(e->state), "(missing)");
+
+	/* The first write refused: neither original is journaled. */
+	e->refuse = lvl;
+	e->refuse_rc = -EIO;
+	assert_int_equal(gt_control_amdgpu_power_profile(e->c, e->dev, 5, &idx,
+	                                                 err, sizeof(err)),
+	                 GT_CONTROL_FAILED);
+	assert_int_equal(gt_control_pending(e->c), 0);
+	assert_string_equal(slurp(e->state), "(missing)");
+
+	/* EBUSY may have half happened: the original stays journaled. */
+	e->refuse = "/power1_cap";
+	e->refuse_rc = -EBUSY;
+	assert_int_equal(gt_control_amdgpu_power_cap(e->c, e->dev, 120000000,
+	                                             &uw, err, sizeof(err)),
+	                 GT_CONTROL_FAILED);
+	assert_int_equal(gt_control_pending(e->c), 1);
+	e->refuse = NULL;
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), 0);
+
+	/* Changed earlier, then a refused write: the original stays. */
+	assert_int_equal(gt_control_amdgpu_power_cap(e->c, e->dev, 120000000,
+	                                             &uw, err, sizeof(err)),
+	                 GT_CONTROL_OK);
+	e->refuse = "/power1_cap";
+	e->refuse_rc = -EINVAL;
+	assert_int_equal(gt_control_amdgpu_power_cap(e->c, e->dev, 130000000,
+	                                             &uw, err, sizeof(err)),
+	                 GT_CONTROL_FAILED);
+	assert_int_equal(gt_control_pending(e->c), 1);
+	assert_string_equal(gt_control_journal(e->c)->a[0].value, "155000000");
+	e->refuse = NULL;
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), 0);
+	assert_string_equal(slurp(devfile(e, "hwmon/hwmon4/power1_cap")),
+	                    "155000000\n");
+	assert_string_equal(slurp(e->state), "(missing)");
+	done(e);
+}
+
 static void test_paths_outside_refused(void **state)
 {
 	struct env *e = setup("rx580", "card0", false, GT_CONTROL_PRIV_YES);
@@ -412,6 +506,7 @@ int main(void)
 	    cmocka_unit_test(test_profile_layouts),
 	    cmocka_unit_test(test_profile_nested_no_manual_needed),
 	    cmocka_unit_test(test_power_cap),
+	    cmocka_unit_test(test_refused_write_withdrawn),
 	    cmocka_unit_test(test_paths_outside_refused),
 	    cmocka_unit_test(test_link_swapped_mid_call),
 	    cmocka_unit_test(test_restore_refuses_foreign_files),

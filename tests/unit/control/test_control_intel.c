@@ -40,10 +40,12 @@
 
 struct env {
 	char tmp[64], root[128], card[192], dev[256], state[128], audit[128];
-	char writes[4096]; /* "path under card=value\n" per write */
-	bool i915;         /* refuse crossing limits as i915 does */
-	int saved;         /* journal_saved calls */
-	bool unwritten;    /* nothing was written when the journal was saved */
+	char writes[4096];  /* "path under card=value\n" per write */
+	bool i915;          /* refuse crossing limits as i915 does */
+	int saved;          /* journal_saved calls */
+	bool unwritten;     /* nothing was written when the journal was saved */
+	const char *refuse; /* a write to a path containing this fails */
+	int refuse_rc;      /* with this -errno, as the driver would */
 	struct gt_control *c;
 };
 
@@ -101,6 +103,8 @@ static int kernel_write(void *ctx, const char *path, const char *value)
 	assert_true(strncmp(path, e->card, strlen(e->card)) == 0);
 	snprintf(e->writes + n, sizeof(e->writes) - n, "%s=%s\n",
 	         path + strlen(e->card) + 1, value);
+	if (e->refuse && strstr(path, e->refuse))
+		return e->refuse_rc;
 	if (e->i915 && other_limit(path, other, sizeof(other)) &&
 	    (strstr(strrchr(path, '/'), "min") ? v > number(other)
 	                                       : v < number(other)))
@@ -356,6 +360,55 @@ static void test_power_limit_refusals(void **state)
 
 /* Lowering both: min first. Raising the minimum above the maximum in
  * force: max first. The kernel emulation refuses any crossing. */
+/* A write the driver refuses changed nothing: its original leaves the
+ * journal (no state file, nothing to restore, one audit line); of the two
+ * frequency writes, the one that worked keeps its original. */
+static void test_refused_write_withdrawn(void **state)
+{
+	struct env *e = setup("i915-dg2", "card0", GT_CONTROL_PRIV_YES);
+	char err[256] = "", want[1024], rep[512];
+	unsigned long uw = 0;
+	unsigned lo = 0, hi = 0;
+	(void)state;
+
+	e->refuse = "power1_max";
+	e->refuse_rc = -EACCES;
+	assert_int_equal(gt_control_intel_power_limit(e->c, e->dev, 150000000,
+	                                              &uw, err, sizeof(err)),
+	                 GT_CONTROL_FAILED);
+	assert_true(strstr(err, "Permission denied"));
+	assert_int_equal(gt_control_pending(e->c), 0);
+	assert_string_equal(text(e->state), "(missing)");
+	assert_string_equal(text(e->audit),
+	                    STAMP " write 0000:03:00.0 power1_max "
+	                          "old=\"190000000\" new=\"150000000\" "
+	                          "failed: Permission denied\n");
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), 0);
+	assert_null(strstr(text(e->audit), "restore"));
+
+	/* The minimum is written, the maximum refused: only the minimum's
+	 * original stays, and the restore puts back only it. */
+	e->refuse = "rps_max_freq_mhz";
+	e->refuse_rc = -EINVAL;
+	e->writes[0] = '\0';
+	assert_int_equal(gt_control_intel_freq_limits(e->c, e->dev, 1000, 2000,
+	                                              &lo, &hi, err,
+	                                              sizeof(err)),
+	                 GT_CONTROL_FAILED);
+	assert_string_equal(e->writes, MIN_DG2 "=1000\n" MAX_DG2 "=2000\n");
+	assert_int_equal(gt_control_pending(e->c), 1);
+	snprintf(want, sizeof(want),
+	         HDR "sysfs vendor=intel dev=0000:03:00.0 time=%d path=%s "
+	             "value=300\nend 1\n",
+	         T0, in_card(e, MIN_DG2));
+	assert_string_equal(text(e->state), want);
+	e->refuse = NULL;
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), 0);
+	assert_string_equal(text(e->state), "(missing)");
+	assert_true(unchanged(e));
+	done(e);
+}
+
 static void test_freq_write_order(void **state)
 {
 	struct env *e = setup("i915-dg2", "card0", GT_CONTROL_PRIV_YES);
@@ -673,6 +726,7 @@ int main(void)
 	    cmocka_unit_test(test_unprivileged_refused),
 	    cmocka_unit_test(test_power_limit),
 	    cmocka_unit_test(test_power_limit_refusals),
+	    cmocka_unit_test(test_refused_write_withdrawn),
 	    cmocka_unit_test(test_freq_write_order),
 	    cmocka_unit_test(test_freq_restore_uncrosses),
 	    cmocka_unit_test(test_freq_refusals),

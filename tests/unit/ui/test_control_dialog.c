@@ -131,10 +131,15 @@ static void test_confirm_countdown_revert(void **state)
 {
 	struct gt_control_dialog d;
 	struct gt_control_caps c = nvidia_caps();
-	struct gt_control_result ok;
+	struct gt_control_result ok, back;
 	(void)state;
 
 	memset(&ok, 0, sizeof(ok));
+	snprintf(ok.asked, sizeof(ok.asked), "600000 mW");
+	snprintf(ok.applied, sizeof(ok.applied), "600000 mW");
+	back = ok;
+	snprintf(back.asked, sizeof(back.asked), "450000 mW");
+	snprintf(back.applied, sizeof(back.applied), "450000 mW");
 	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c, "");
 	gt_control_dialog_power_preset(&d, GT_POWER_MAX);
 	gt_control_dialog_key(&d, '\n', 0);
@@ -147,9 +152,16 @@ static void test_confirm_countdown_revert(void **state)
 	                 GT_CONTROL_DIALOG_NOTHING);
 	assert_int_equal(gt_control_dialog_poll(&d, 110 * SEC),
 	                 GT_CONTROL_DIALOG_REVERT);
-	gt_control_dialog_reverted(&d, &ok, 1, true);
+	assert_false(d.results_reverted);
+	assert_string_equal(d.results[0].applied, "600000 mW");
+	gt_control_dialog_reverted(&d, &back, 1, true);
 	assert_int_equal(d.stage, GT_CONTROL_DIALOG_DONE);
 	assert_string_equal(d.msg, "not kept within 10 s: reverted");
+	/* The change's read-back is stale: the revert's replaces it. */
+	assert_true(d.results_reverted);
+	assert_int_equal(d.nresults, 1);
+	assert_string_equal(d.results[0].asked, "450000 mW");
+	assert_string_equal(d.results[0].applied, "450000 mW");
 	/* Keeping stops the countdown. */
 	gt_control_dialog_open(&d, GT_CONTROL_DIALOG_POWER, 0, &c, "");
 	gt_control_dialog_power_preset(&d, GT_POWER_MAX);
