@@ -252,9 +252,13 @@ int main(int argc, char *argv[])
 		break;
 	case GT_MODE_SERVE:
 	case GT_MODE_TEXTFILE:
+		/* A service: a stop signal ends it through the flag, with
+		 * status 0, its port closed and no textfile half written. */
+		exit_at_once = 0;
 		rc = gt_serve_run(c, &cli, &stop_requested);
 		break;
 	case GT_MODE_JSON:
+		exit_at_once = 0; /* never half a line: ends on the flag, 0 */
 		rc = gt_serve_json(c, &cli, &stop_requested);
 		break;
 	default:
