@@ -82,6 +82,22 @@ run_one() { # name command...
 	fi
 	record "$name" "$rc" "$log"
 	echo "$name: $([ $rc -eq 0 ] && echo ok || echo FAILED)"
+	reap_orphans "$name"
+}
+
+# gputop processes of this build that a script left behind with no parent
+# (init adopted them): an ASan build's leak check at exit can wait for ever
+# when a hang-up orphans its process group (the group's SIGCONT cancels the
+# ptrace stop it waits for). Killed here, and said, so that they do not
+# spin through the rest of the run.
+reap_orphans() { # name
+	local pid n=0
+	for pid in $(ps -eo pid=,ppid=,args= | awk -v b="$GPUTOP_BIN" \
+		'$2 == 1 && index($3, b) == 1 { print $1 }'); do
+		kill -9 "$pid" 2>/dev/null && n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] && echo "$1: note: killed $n gputop process(es) left behind with no parent"
+	return 0
 }
 
 for build in "$@"; do
