@@ -69,6 +69,7 @@ static void proclist_free(void *obj)
 	for (size_t i = 0; i < pl->count; i++)
 		free(pl->items[i].cmdline);
 	free(pl->items);
+	free(pl->mig);
 	free(pl);
 }
 
@@ -258,7 +259,7 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 	vec->unreadable = 0;
 	for (size_t i = 0; i < c->ndevices; i++) {
 		struct gt_device *d = &c->devices[i];
-		size_t first = vec->count;
+		size_t first = vec->count, mfirst = vec->mig_count;
 		if (d->lost || !d->backend->ops->processes)
 			continue;
 		if (d->backend->ops->processes(d->backend, d->backend_dev,
@@ -268,10 +269,19 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 		}
 		for (size_t j = first; j < vec->count; j++) {
 			vec->items[j].device_index = (unsigned)i;
-			if (!vec->items[j].host_known)
-				c->pf->procinfo_fill(c->procinfo,
-				                     &vec->items[j], now);
+			struct gt_process *p = &vec->items[j];
+			if (!p->host_known)
+				c->pf->procinfo_fill(c->procinfo, p, now);
+			/* /proc cannot see it: the driver's name, marked. */
+			if (!p->host_known && !p->name[0] &&
+			    d->backend->ops->process_name &&
+			    d->backend->ops->process_name(d->backend, p->pid,
+			                                  p->name,
+			                                  sizeof(p->name)) == 0)
+				p->name_from_driver = p->name[0] != '\0';
 		}
+		for (size_t j = mfirst; j < vec->mig_count; j++)
+			vec->mig[j].device_index = (unsigned)i;
 	}
 	c->pf->procinfo_sweep(c->procinfo, now);
 	if (vec->count > 1)
@@ -287,9 +297,14 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 	pl->items = vec->items;
 	pl->count = vec->count;
 	pl->unreadable = vec->unreadable;
+	pl->mig = vec->mig;
+	pl->mig_count = vec->mig_count;
 	vec->items = NULL;
 	vec->count = 0;
 	vec->cap = 0;
+	vec->mig = NULL;
+	vec->mig_count = 0;
+	vec->mig_cap = 0;
 	gt_pub_publish(&c->proclist, pl);
 }
 

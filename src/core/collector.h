@@ -51,6 +51,9 @@ struct gt_proclist {
 	size_t count;
 	struct gt_process *items; /* owned, cmdlines too */
 	size_t unreadable; /* processes whose GPU use could not be read */
+	/* The MIG instances of the devices in MIG mode, by device (owned). */
+	struct gt_mig_instance *mig;
+	size_t mig_count;
 };
 
 struct gt_collector; /* opaque: read it through the accessors below */

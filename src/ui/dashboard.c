@@ -252,6 +252,10 @@ static void draw_gpus(struct gt_dashboard *d)
 		    .stale = late && !never,
 		    .no_data = late && never,
 		};
+		if (d->view.procs)
+			pd.mig = gt_panels_mig_of(d->view.procs->mig,
+			                          d->view.procs->mig_count,
+			                          (unsigned)i, &pd.nmig);
 		gt_panels_draw_gpu(stdscr, r, d->layout.mode, &pd);
 	}
 }

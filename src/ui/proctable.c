@@ -107,6 +107,11 @@ static const char *text_of(const struct gt_process *p, enum gt_proctable_col c,
 	case GT_COL_COMMAND:
 		if (p->cmdline && p->cmdline[0])
 			return p->cmdline;
+		if (p->name[0] && p->name_from_driver) {
+			/* /proc could not see it: say whose name it is. */
+			snprintf(buf, len, "%s (driver)", p->name);
+			return buf;
+		}
 		if (p->name[0])
 			return p->name;
 		return NULL;
@@ -175,7 +180,7 @@ static int row_cmp(const struct sort_ctx *cx, size_t a, size_t b)
 		if (oka)
 			k = (va > vb) - (va < vb);
 	} else {
-		char ba[16], bb[16];
+		char ba[GT_COMM_LEN + 16], bb[GT_COMM_LEN + 16];
 		bool la, lb;
 		const char *ta = text_of(pa, cx->col, ba, sizeof(ba), &la);
 		const char *tb = text_of(pb, cx->col, bb, sizeof(bb), &lb);
@@ -750,7 +755,7 @@ void gt_proctable_format_row(const struct gt_process *p, const int *widths,
 	widths = widths_or_default(widths, tmp);
 	for (int c = 0; c < GT_COL__COUNT; c++) {
 		const struct gt_proctable_coldesc *d = &gt_proctable_cols[c];
-		char buf[32];
+		char buf[GT_COMM_LEN + 16];
 		int64_t v;
 
 		if (widths[c] <= 0)
