@@ -127,6 +127,7 @@ static void move_selection(struct gt_dashboard *d, int delta)
 	if (s >= (int)d->norder)
 		s = (int)d->norder - 1;
 	d->pt.selected = s;
+	d->pt.selected_pid = 0; /* the row moved to, whoever is on it */
 }
 
 static void set_interval(struct gt_dashboard *d, uint64_t ns)
@@ -188,6 +189,7 @@ static void handle_mouse(struct gt_dashboard *d, int unused)
 	if (row >= 0 && (size_t)row < d->norder) {
 		d->pt.follow_pid = 0;
 		d->pt.selected = row;
+		d->pt.selected_pid = 0;
 	}
 }
 

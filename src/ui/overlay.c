@@ -279,7 +279,14 @@ static void group_add(struct why_groups *gs, const struct gt_val *val,
 		g->code = val->code;
 		g->names[0] = '\0';
 	}
-	size_t k = strlen(g->names);
+	/* Several values may share a name (each fan's "fans.percent"):
+	 * a name is listed once. */
+	size_t k = strlen(g->names), len = strlen(name);
+	for (const char *at = g->names; (at = strstr(at, name)) != NULL;
+	     at += len)
+		if ((at == g->names || at[-1] == ' ') &&
+		    (at[len] == '\0' || at[len] == ','))
+			return;
 	snprintf(g->names + k, sizeof(g->names) - k, "%s%s", k ? ", " : "",
 	         name);
 }
@@ -506,9 +513,20 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 		draw_explain(w, ov, ctx);
 		return;
 	case GT_OVERLAY_SIGNAL: {
-		const char *lines[GT_PROCTABLE_NSIGNALS + 2];
+		const char *lines[GT_PROCTABLE_NSIGNALS + 4];
 		char store[GT_PROCTABLE_NSIGNALS][48];
+		char name[GT_COMM_LEN * 4];
 		int n = 0;
+		/* Whom it goes to, before anything is chosen. */
+		const struct gt_process *p = ctx->process;
+		if (p) {
+			gt_text_escape(name, sizeof(name), p->name,
+			               strlen(p->name));
+			snprintf(buf, sizeof(buf), "to %d (%.160s)", p->pid,
+			         name[0] ? name : "name N/A");
+			lines[n++] = buf;
+			lines[n++] = "";
+		}
 		for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
 			snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
 			         i == ov->choice ? ">" : " ", i + 1,

@@ -374,6 +374,11 @@ bool gt_proctable_update_selection(struct gt_proctable_state *st,
 			st->selected = r;
 		else
 			found = false;
+	} else if (st->selected_pid != 0) {
+		int r = gt_proctable_find_pid(procs, order, count,
+		                              st->selected_pid);
+		if (r >= 0)
+			st->selected = r;
 	}
 	int rows = count > (size_t)INT32_MAX ? INT32_MAX : (int)count;
 	if (rows == 0) {
@@ -385,6 +390,7 @@ bool gt_proctable_update_selection(struct gt_proctable_state *st,
 		st->selected = 0;
 	if (st->selected >= rows)
 		st->selected = rows - 1;
+	st->selected_pid = procs[order[st->selected]].pid;
 
 	if (visible < 1)
 		visible = 1;

@@ -41,8 +41,13 @@ struct gt_proctable_state {
 	int device_filter;    /* device index, -1 = all devices */
 	int32_t follow_pid;   /* 0 = none */
 	int selected;         /* row index in the view, -1 = none */
-	int scroll_row;       /* first visible row */
-	int hscroll;          /* cells of COMMAND scrolled off to the left */
+	/* The pid of the selected row when the view was last made: the
+	 * selection stays on it through re-sorts, filters and new rounds
+	 * (while it is shown). 0: the row index decides (set after moving
+	 * by hand). */
+	int32_t selected_pid;
+	int scroll_row; /* first visible row */
+	int hscroll;    /* cells of COMMAND scrolled off to the left */
 };
 
 /* Defaults: sorted by GPU % (largest first), no filter, all devices. */
@@ -71,7 +76,11 @@ int gt_proctable_find_pid(const struct gt_process *procs, const size_t *order,
 
 /*
  * After a new view: selects the followed pid's row (st->follow_pid != 0),
- * else keeps st->selected within [0, count) (-1 when count is 0), then moves
+ * else the row of st->selected_pid when it is shown, else keeps
+ * st->selected within [0, count) (-1 when count is 0); records the
+ * selected row's pid in st->selected_pid (kept while the view is empty,
+ * so a filter that hides everything and is then cleared finds it again);
+ * then moves
  * st->scroll_row so the selection is among the `visible` rows on screen and
  * no space is wasted below the last row. Returns false only when a followed
  * pid is not in the view (it exited or is filtered out); the selection then

@@ -174,7 +174,8 @@ wait_pids "4100 4101 4102 4103 4104 4105 4106 4107 6000 5000 7000" &&
 	pass "d again shows all 11 processes" || fail "d did not show all GPUs again"
 
 # Follow 6000 (row 8) while the sort changes: it moves to row 2 and stays
-# selected. The control: without follow the selection keeps its row.
+# selected. Without follow the selection stays on its process too (as in
+# htop): a re-sort moves the row, not the selection to another process.
 click 10 "$(row_of "^ +6000 ")"
 wait_selected 6000 || fail "follow: could not select 6000"
 keys F
@@ -189,9 +190,9 @@ fi
 keys F
 wait_for "not following" || fail "F: no notice when following ends"
 keys r
-wait_for "VRAM v" && wait_selected 4102 &&
-	pass "not following, the selection keeps its row (row 2: 4102)" ||
-	fail "unfollowed selection: expected 4102, got $(selected_pid)"
+wait_for "VRAM v" && wait_selected 6000 &&
+	pass "not following, the selection stays on 6000 through a re-sort" ||
+	fail "unfollowed selection: expected 6000, got $(selected_pid)"
 keys '<'
 wait_for "GPU ?%? v" || fail "< did not go back to GPU %"
 
@@ -398,6 +399,8 @@ keys Enter
 wait_pids "$victim" || fail "signal: $victim not in the table"
 keys x
 wait_for "Send a signal" || fail "x did not open the signal menu"
+wait_for "to $victim \(sleep\)" && pass "the signal menu names its target ($victim, sleep) first" ||
+	fail "the signal menu does not name $victim"
 keys Down Down Down Down Down Down
 wait_for "> 7  SIGUSR1" || fail "signal menu: Down did not reach SIGUSR1"
 keys Enter

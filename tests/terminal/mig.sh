@@ -6,7 +6,8 @@
 # process counts and why its utilization is N/A; the processes the driver
 # names (pids /proc cannot see) show its names, marked as the driver's; a
 # GPU without MIG has neither badge nor rows; LANG=C draws the rows in
-# ASCII.
+# ASCII. Also: `e` names a key that several values share (each fan's
+# fans.rpm) once.
 set -u
 here=$(dirname "$0")
 # shellcheck source=tests/terminal/tmux_lib.sh
@@ -65,4 +66,19 @@ fi
 
 t send-keys -t dash q
 wait_for "EXITED 0" && pass "q quits" || fail "did not quit cleanly"
+
+# Two fans whose speed in RPM the driver refuses: one "fans.rpm".
+printf 'include %s\ndevice 0\nfan_rpm.0 NOT_SUPPORTED\nfan_rpm.1 NOT_SUPPORTED\n' \
+	"$scn_dir/rtx4090.scn" >"$state/fans.scn"
+t kill-session -t dash 2>/dev/null
+t new-session -d -x 120 -y 40 -s dash \
+	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/fans.scn $bin --nvml-lib $lib --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+wait_for "\[0\]" || fail "rtx4090 copy not shown"
+t send-keys -t dash e
+if wait_for "fans\.rpm" && grep -q "fans\.rpm" <<<"$screen" &&
+	! grep -q "fans\.rpm, fans\.rpm" <<<"$screen"; then
+	pass "e lists fans.rpm once for two fans"
+else
+	fail "e: fans.rpm missing or repeated"
+fi
 [ "$failures" -eq 0 ]
