@@ -262,7 +262,7 @@ static void draw_gpus(struct gt_dashboard *d)
 
 static void draw_processes(struct gt_dashboard *d)
 {
-	char note[96] = "";
+	char note[192] = "";
 	gt_proctable_widths_sorted(d->layout.procs.w, d->cfg.columns,
 	                           d->pt.sort_col, d->widths);
 	/* Rows and widths change under a scrolled table. */
@@ -270,11 +270,20 @@ static void draw_processes(struct gt_dashboard *d)
 	if (d->pt.device_filter >= 0)
 		snprintf(note, sizeof(note), " GPU %d only ",
 		         d->pt.device_filter);
+	if (d->pt.user_filter_on) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " user %.32s ",
+		         d->pick_user);
+	}
 	if (d->pt.filter[0]) {
 		size_t k = strlen(note);
 		snprintf(note + k, sizeof(note) - k, " %s: %.40s ",
 		         d->pt.filter_is_regex ? "regex" : "filter",
 		         d->pt.filter);
+	}
+	if (note[0]) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " Esc clears ");
 	}
 	if (d->view.procs->unreadable) {
 		size_t k = strlen(note);
@@ -313,6 +322,7 @@ static void draw_dialogs(struct gt_dashboard *d)
 		octx.silent_s = device_silence(
 		    d, (size_t)sel, gt_monotonic_ns(), &octx.never_sampled);
 	gt_overlay_draw(stdscr, &d->ov, &octx);
+	gt_picklist_draw(stdscr, &d->pick, &d->pal);
 	if (d->setup_open)
 		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,
 		              d->cfg_path);
@@ -541,9 +551,9 @@ static bool only_clock_moves(const struct gt_dashboard *d)
 	uint64_t now = gt_monotonic_ns();
 	bool never;
 
-	if ((d->ov.kind != GT_OVERLAY_NONE &&
-	     d->ov.kind != GT_OVERLAY_FILTER) ||
-	    d->setup_open || d->dlg.open)
+	if ((d->ov.kind != GT_OVERLAY_NONE && d->ov.kind != GT_OVERLAY_FILTER &&
+	     d->ov.kind != GT_OVERLAY_SEARCH) ||
+	    d->setup_open || d->dlg.open || d->pick.open)
 		return false;
 	for (int k = 0; k < d->nvis; k++)
 		if (device_silence(d, (size_t)d->vis[k], now, &never) > 0)

@@ -21,6 +21,7 @@
 #include "ui/layout.h"
 #include "ui/overlay.h"
 #include "ui/palette.h"
+#include "ui/picklist.h"
 #include "ui/proctable.h"
 #include "ui/setup.h"
 #include "ui/sigtarget.h"
@@ -58,6 +59,14 @@ struct gt_dashboard {
 	uint64_t interval_ns;
 	struct gt_overlay ov;
 	struct gt_sigtarget sig; /* the process the signal dialog is for */
+	/* The F6 (sort column) or u (user) list, and what it picks. */
+	struct gt_picklist pick;
+	int pick_for;
+	uint32_t pick_uids[GT_PICKLIST_MAX]; /* u: entry -> uid (0: all) */
+	bool search_missed; /* the search text matches no row */
+	char search[128];   /* the last search, offered again by F3 */
+	char
+	    pick_user[GT_USER_LEN]; /* the user filter's name, for the header */
 	struct gt_control_dialog dlg;
 	bool restore_offer; /* a state file from an earlier run is pending */
 	char notice[256];

@@ -21,7 +21,7 @@ void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind)
 	ov->scroll = 0;
 	ov->scroll_max = 0;
 	ov->page = 1;
-	if (kind != GT_OVERLAY_FILTER)
+	if (kind != GT_OVERLAY_FILTER && kind != GT_OVERLAY_SEARCH)
 		ov->input[0] = '\0';
 }
 
@@ -88,6 +88,27 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 			ov->input[n + 1] = '\0';
 			/* Filter as the user types. */
 			return GT_OVERLAY_FILTER_DONE;
+		}
+		if (ch == KEY_RESIZE || ch == KEY_MOUSE)
+			return GT_OVERLAY_NOT_CONSUMED;
+		return GT_OVERLAY_CONSUMED;
+	case GT_OVERLAY_SEARCH:
+		n = strlen(ov->input);
+		if (ch == 27) {
+			ov->kind = GT_OVERLAY_NONE;
+			return GT_OVERLAY_CONSUMED;
+		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER ||
+		    ch == KEY_F(3))
+			return GT_OVERLAY_SEARCH_NEXT;
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
+			ov->input[n - 1] = '\0';
+			return GT_OVERLAY_SEARCH_TYPED;
+		}
+		if (ch >= 32 && ch < 127 && n + 1 < sizeof(ov->input)) {
+			ov->input[n] = (char)ch;
+			ov->input[n + 1] = '\0';
+			return GT_OVERLAY_SEARCH_TYPED;
 		}
 		if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 			return GT_OVERLAY_NOT_CONSUMED;
@@ -505,6 +526,7 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 	switch (ov->kind) {
 	case GT_OVERLAY_NONE:
 	case GT_OVERLAY_FILTER: /* drawn in the status line */
+	case GT_OVERLAY_SEARCH:
 		return;
 	case GT_OVERLAY_HELP:
 		draw_lines(w, ctx->help, ctx->nhelp, ov, " gputop help ", ctx);

@@ -12,13 +12,13 @@
 #include "ui/proctable.h"
 
 #include <inttypes.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include "core/text.h"
+#include "ui/proctable_filter.h"
 #include "ui/proctable_sort.h"
 
 const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT] = {
@@ -250,83 +250,19 @@ static bool sort_numeric(const struct sort_ctx *cx, size_t *v, size_t n)
 
 /* ---- filtering ---------------------------------------------------------- */
 
-/* needle is already lower-case. */
-static bool contains_ci(const char *hay, const char *needle)
-{
-	if (!hay)
-		return false;
-	for (; *hay; hay++) {
-		size_t i = 0;
-		while (needle[i] && lower((unsigned char)hay[i]) == needle[i])
-			i++;
-		if (!needle[i])
-			return true;
-	}
-	return false;
-}
-
-struct text_filter {
-	bool active;
-	bool is_regex;
-	char needle[128];
-	regex_t re;
-};
-
-/* The fields a filter looks at; fields[4] is the pid in decimal. */
-static bool filter_match(const struct text_filter *tf,
-                         const struct gt_process *p)
-{
-	char pid[16];
-	const char *fields[5] = {p->user, p->name, p->cmdline, p->container,
-	                         pid};
-
-	snprintf(pid, sizeof(pid), "%" PRId32, p->pid);
-	for (size_t i = 0; i < 5; i++) {
-		if (!fields[i])
-			continue;
-		if (tf->is_regex ? regexec(&tf->re, fields[i], 0, NULL, 0) == 0
-		                 : contains_ci(fields[i], tf->needle))
-			return true;
-	}
-	return false;
-}
-
 size_t gt_proctable_view(const struct gt_process *procs, size_t n,
                          const struct gt_proctable_state *st, size_t *order_out,
                          char *err, size_t errlen)
 {
-	struct text_filter tf;
+	struct gt_proctable_filter tf;
 
 	if (err && errlen)
 		err[0] = '\0';
 	if (!procs)
 		n = 0;
 
-	memset(&tf, 0, sizeof(tf));
-	if (st->filter[0]) {
-		tf.active = true;
-		tf.is_regex = st->filter_is_regex;
-		if (tf.is_regex) {
-			int rc = regcomp(&tf.re, st->filter,
-			                 REG_EXTENDED | REG_ICASE | REG_NOSUB);
-			if (rc != 0) {
-				char why[128];
-				regerror(rc, &tf.re, why, sizeof(why));
-				if (err && errlen)
-					snprintf(
-					    err, errlen,
-					    "invalid regular expression: %s",
-					    why);
-				tf.active = false; /* show everything */
-			}
-		} else {
-			size_t i = 0;
-			for (; st->filter[i] && i + 1 < sizeof(tf.needle); i++)
-				tf.needle[i] =
-				    (char)lower((unsigned char)st->filter[i]);
-			tf.needle[i] = '\0';
-		}
-	}
+	gt_proctable_filter_init(&tf, st->filter, st->filter_is_regex, err,
+	                         errlen);
 
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -334,12 +270,14 @@ size_t gt_proctable_view(const struct gt_process *procs, size_t n,
 		if (st->device_filter >= 0 &&
 		    p->device_index != (unsigned)st->device_filter)
 			continue;
-		if (tf.active && !filter_match(&tf, p))
+		if (st->user_filter_on &&
+		    (!p->host_known || p->uid != st->user_filter))
+			continue;
+		if (!gt_proctable_filter_match(&tf, p))
 			continue;
 		order_out[count++] = i;
 	}
-	if (tf.active && tf.is_regex)
-		regfree(&tf.re);
+	gt_proctable_filter_free(&tf);
 
 	struct sort_ctx cx = {procs, st->sort_col, false};
 	if ((unsigned)cx.col >= GT_COL__COUNT)

@@ -39,8 +39,10 @@ struct gt_proctable_state {
 	char filter[128];     /* "" = no text filter */
 	bool filter_is_regex; /* POSIX extended, case-insensitive */
 	int device_filter;    /* device index, -1 = all devices */
-	int32_t follow_pid;   /* 0 = none */
-	int selected;         /* row index in the view, -1 = none */
+	bool user_filter_on;  /* only processes of uid user_filter */
+	uint32_t user_filter;
+	int32_t follow_pid; /* 0 = none */
+	int selected;       /* row index in the view, -1 = none */
 	/* The pid of the selected row when the view was last made: the
 	 * selection stays on it through re-sorts, filters and new rounds
 	 * (while it is shown). 0: the row index decides (set after moving
@@ -55,7 +57,8 @@ void gt_proctable_state_init(struct gt_proctable_state *st);
 
 /*
  * Fills order_out[0..n) with indices into procs of the rows to show, in
- * display order, and returns how many. Steps: device filter; text filter
+ * display order, and returns how many. Steps: device filter; user filter
+ * (user_filter_on: processes of that uid, read from /proc); text filter
  * (substring, case-insensitive, over user, name, command line, container and
  * the pid in decimal; or with filter_is_regex a POSIX extended regex,
  * case-insensitive, matched against each of those); sort by sort_col in its
