@@ -250,6 +250,65 @@ static int compare_proc(const void *a, const void *b)
 	return (pa->pid > pb->pid) - (pa->pid < pb->pid);
 }
 
+static int compare_pid(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Parents read this round, so siblings under one launcher read each
+ * ancestor's stat once. */
+struct parent_memo {
+	int32_t pid[256], ppid[256];
+	int n;
+};
+
+static int32_t parent_of(struct gt_collector *c, struct parent_memo *m,
+                         int32_t pid)
+{
+	int32_t up = 0;
+	for (int i = 0; i < m->n; i++)
+		if (m->pid[i] == pid)
+			return m->ppid[i];
+	if (c->pf->procinfo_parent(c->procinfo, pid, &up) != 0 || up < 0)
+		up = 0;
+	if (m->n < 256) {
+		m->pid[m->n] = pid;
+		m->ppid[m->n++] = up;
+	}
+	return up;
+}
+
+/* Completes each process's ancestry past parents that hold no GPU, up to
+ * the first ancestor that does (where the tree view hangs it), init, or
+ * GT_PROC_ANCESTRY levels. */
+static void fill_ancestry(struct gt_collector *c, struct gt_proc_vec *vec)
+{
+	struct parent_memo *memo;
+	int32_t *pids;
+
+	if (!c->pf->procinfo_parent || vec->count == 0)
+		return;
+	pids = malloc(vec->count * sizeof(*pids));
+	memo = malloc(sizeof(*memo));
+	if (pids && memo) {
+		memo->n = 0;
+		for (size_t i = 0; i < vec->count; i++)
+			pids[i] = vec->items[i].pid;
+		qsort(pids, vec->count, sizeof(*pids), compare_pid);
+		for (size_t i = 0; i < vec->count; i++) {
+			int32_t *a = vec->items[i].ancestry;
+			for (int k = 1; k < GT_PROC_ANCESTRY && a[k - 1] > 1 &&
+			                !bsearch(&a[k - 1], pids, vec->count,
+			                         sizeof(*pids), compare_pid);
+			     k++)
+				a[k] = parent_of(c, memo, a[k - 1]);
+		}
+	}
+	free(pids);
+	free(memo);
+}
+
 static void collect_processes(struct gt_collector *c, uint64_t tick)
 {
 	struct gt_proc_vec *vec = &c->scratch;
@@ -283,6 +342,7 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 		for (size_t j = mfirst; j < vec->mig_count; j++)
 			vec->mig[j].device_index = (unsigned)i;
 	}
+	fill_ancestry(c, vec);
 	c->pf->procinfo_sweep(c->procinfo, now);
 	if (vec->count > 1)
 		qsort(vec->items, vec->count, sizeof(vec->items[0]),

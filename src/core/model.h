@@ -266,6 +266,7 @@ enum gt_proc_field {
 	GT_P__COUNT
 };
 
+#define GT_PROC_ANCESTRY 8
 #define GT_USER_LEN      33
 #define GT_COMM_LEN      64
 #define GT_CONTAINER_LEN 96
@@ -290,6 +291,11 @@ struct gt_process {
 	 * instances of struct gt_proc_vec carry them); GT_MIG_NONE on a
 	 * device without MIG. */
 	uint32_t mig_gi, mig_ci;
+	/* Its ancestors, the parent first, as far as /proc shows them (0
+	 * ends the list; the parent alone when it is another GPU process
+	 * or the walk stopped): the tree view hangs it under the nearest
+	 * one in the process list. */
+	int32_t ancestry[GT_PROC_ANCESTRY];
 	/* name came from the GPU driver, not from /proc (which could not
 	 * see the process: another PID namespace, or already gone). */
 	bool name_from_driver;

@@ -20,6 +20,7 @@ struct gt_procinfo_entry {
 	int32_t pid;
 	uint32_t uid;     /* uid the user string belongs to */
 	uint64_t start;   /* stat field 22: a reused pid has another */
+	int32_t ppid;     /* stat field 4 as last read */
 	uint64_t round;   /* sweep round of the last fill */
 	uint64_t cpu_ns;  /* CPU time used at the baseline, ns */
 	uint64_t base_ns; /* now_ns at the baseline */

@@ -164,6 +164,19 @@ static void rebuild_order(struct gt_dashboard *d)
 	d->norder = n ? gt_proctable_view(pl->items, n, &d->pt, d->order,
 	                                  d->filter_err, sizeof(d->filter_err))
 	              : 0;
+	if (d->tree && d->norder > d->tree_cap) {
+		void *t =
+		    realloc(d->tree_rows, d->norder * sizeof(*d->tree_rows));
+		if (t) {
+			d->tree_rows = t;
+			d->tree_cap = d->norder;
+		}
+	}
+	/* In view order under their parents; flat when memory is short. */
+	d->tree_ok =
+	    d->tree && d->norder <= d->tree_cap &&
+	    gt_proctree_build(pl->items, d->order, d->norder, d->tree_rows,
+	                      gt_dashboard_glyphs(d) == GT_GLYPHS_ASCII) == 0;
 	int visible = d->layout.procs.h > 1 ? d->layout.procs.h - 1 : 1;
 	d->follow_lost = !gt_proctable_update_selection(
 	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
@@ -298,6 +311,7 @@ static void draw_processes(struct gt_dashboard *d)
 	    .pal = &d->pal,
 	    .widths = d->widths,
 	    .note = note[0] ? note : NULL,
+	    .tree = d->tree_ok ? d->tree_rows : NULL,
 	};
 	gt_proctable_draw(stdscr, d->layout.procs, &td);
 }
@@ -475,6 +489,7 @@ static void teardown(struct gt_dashboard *d)
 	free(d->rects);
 	free(d->vis);
 	free(d->order);
+	free(d->tree_rows);
 }
 
 struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,

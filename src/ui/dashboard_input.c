@@ -475,6 +475,15 @@ static void search_jump(struct gt_dashboard *d, bool next)
 	d->pt.selected_pid = 0;
 }
 
+/* t, F5: the table as a tree of processes, or flat. */
+static void toggle_tree(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->tree = !d->tree;
+	gt_dashboard_notice(d, d->tree ? "tree: processes under their parents"
+	                               : "flat list");
+}
+
 /* Esc: every filter of the table off (text, GPU, user). */
 static void clear_filters(struct gt_dashboard *d, int unused)
 {
@@ -586,6 +595,8 @@ static const struct binding bindings[] = {
      "u", "show one user's processes (a list; all users)"},
     {{27 /* Esc */}, 0, clear_filters,
      "Esc", "clear the table's filters (text, GPU, user)"},
+    {{'t', KEY_F(5)}, 0, toggle_tree,
+     "t  F5", "tree: processes under their parents, totals rolled up"},
     {{'d'}, 0, toggle_device_filter,
      "d", "processes of the selected GPU only / all GPUs"},
     {{'F'}, 0, toggle_follow,

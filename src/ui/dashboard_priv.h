@@ -23,6 +23,7 @@
 #include "ui/palette.h"
 #include "ui/picklist.h"
 #include "ui/proctable.h"
+#include "ui/proctree.h"
 #include "ui/setup.h"
 #include "ui/sigtarget.h"
 #include "ui/theme.h"
@@ -65,6 +66,10 @@ struct gt_dashboard {
 	uint32_t pick_uids[GT_PICKLIST_MAX]; /* u: entry -> uid (0: all) */
 	bool search_missed; /* the search text matches no row */
 	char search[128];   /* the last search, offered again by F3 */
+	bool tree;          /* t, F5: the table as a process tree */
+	struct gt_proctree_row *tree_rows; /* one per row of order */
+	size_t tree_cap;
+	bool tree_ok; /* tree_rows matches order (else the table is flat) */
 	char
 	    pick_user[GT_USER_LEN]; /* the user filter's name, for the header */
 	struct gt_control_dialog dlg;

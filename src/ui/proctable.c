@@ -690,6 +690,15 @@ void gt_proctable_format_header(const int *widths, char *out, size_t outlen)
 void gt_proctable_format_row(const struct gt_process *p, const int *widths,
                              int hscroll, char *out, size_t outlen)
 {
+	gt_proctable_format_row_prefixed(p, widths, hscroll, NULL, 0, out,
+	                                 outlen);
+}
+
+void gt_proctable_format_row_prefixed(const struct gt_process *p,
+                                      const int *widths, int hscroll,
+                                      const char *prefix, int prefix_cells,
+                                      char *out, size_t outlen)
+{
 	int tmp[GT_COL__COUNT];
 	struct sink s = {out, out ? outlen : 0, 0, false};
 	bool first = true;
@@ -728,7 +737,12 @@ void gt_proctable_format_row(const struct gt_process *p, const int *widths,
 			put_ascii(&s, "N/A", widths[c], d->right, false);
 			continue;
 		}
+		int w = widths[c];
+		if (c == GT_COL_COMMAND && prefix && prefix_cells < w) {
+			sink_put(&s, prefix, strlen(prefix));
+			w -= prefix_cells;
+		}
 		put_untrusted(&s, t, strlen(t),
-		              c == GT_COL_COMMAND ? hscroll : 0, widths[c]);
+		              c == GT_COL_COMMAND ? hscroll : 0, w);
 	}
 }

@@ -142,6 +142,13 @@ void gt_proctable_format_header(const int *widths, char *out, size_t outlen);
 void gt_proctable_format_row(const struct gt_process *p, const int *widths,
                              int hscroll, char *out, size_t outlen);
 
+/* gt_proctable_format_row with a trusted prefix (the tree's glyphs,
+ * prefix_cells cells) before the command, inside COMMAND's width. */
+void gt_proctable_format_row_prefixed(const struct gt_process *p,
+                                      const int *widths, int hscroll,
+                                      const char *prefix, int prefix_cells,
+                                      char *out, size_t outlen);
+
 /* Signals offered by "send a signal", in menu order. */
 struct gt_signal_desc {
 	int sig;

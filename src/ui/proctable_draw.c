@@ -85,8 +85,18 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 		if (i >= d->count)
 			break;
 		const struct gt_process *p = &d->procs[d->order[i]];
-		gt_proctable_format_row(p, d->widths, st->hscroll, line,
-		                        sizeof(line));
+		if (d->tree) {
+			/* The subtree's totals in its root's row. */
+			struct gt_process shown = *p;
+			shown.f[GT_P_GPU] = d->tree[i].gpu;
+			shown.f[GT_P_MEM] = d->tree[i].mem;
+			gt_proctable_format_row_prefixed(
+			    &shown, d->widths, st->hscroll, d->tree[i].prefix,
+			    d->tree[i].prefix_cells, line, sizeof(line));
+		} else {
+			gt_proctable_format_row(p, d->widths, st->hscroll, line,
+			                        sizeof(line));
+		}
 		int attr = (int)i == st->selected
 		               ? (st->follow_pid == p->pid
 		                      ? d->pal->role[GT_ROLE_FOLLOWED]

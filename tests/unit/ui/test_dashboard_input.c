@@ -46,6 +46,7 @@ static const char *const expected_help[] = {
     "  F3            search: select the next match, hide nothing",
     "  u             show one user's processes (a list; all users)",
     "  Esc           clear the table's filters (text, GPU, user)",
+    "  t  F5         tree: processes under their parents, totals rolled up",
     "  d             processes of the selected GPU only / all GPUs",
     "  F             follow the selected process",
     "  x  F9         send a signal to the selected process",
@@ -125,6 +126,11 @@ static void test_toggles(void **state)
 	assert_string_equal(d->notice, "no process selected");
 	gt_dashboard_key(d, 'F');
 	assert_string_equal(d->notice, "not following");
+	gt_dashboard_key(d, 't');
+	assert_true(d->tree);
+	gt_dashboard_key(d, KEY_F(5));
+	assert_false(d->tree);
+	assert_string_equal(d->notice, "flat list");
 }
 
 static void test_sort_and_scroll(void **state)
