@@ -161,6 +161,11 @@ static void rebuild_order(struct gt_dashboard *d)
 		d->order = o;
 		d->order_cap = n;
 	}
+	/* A new round: tags of processes gone (or pids reused) go. */
+	if (pl && d->ntags > 0 && pl->seq != d->tags_seq) {
+		gt_dashboard_tags_prune(d);
+		d->tags_seq = pl->seq;
+	}
 	d->norder = n ? gt_proctable_view(pl->items, n, &d->pt, d->order,
 	                                  d->filter_err, sizeof(d->filter_err))
 	              : 0;
@@ -276,6 +281,9 @@ static void draw_gpus(struct gt_dashboard *d)
 static void draw_processes(struct gt_dashboard *d)
 {
 	char note[192] = "";
+	int32_t tagged[GT_DASHBOARD_MAX_TAGS];
+	for (int i = 0; i < d->ntags; i++)
+		tagged[i] = d->tags[i].pid;
 	gt_proctable_widths_sorted(d->layout.procs.w, d->cfg.columns,
 	                           d->pt.sort_col, d->widths);
 	/* Rows and widths change under a scrolled table. */
@@ -312,6 +320,8 @@ static void draw_processes(struct gt_dashboard *d)
 	    .widths = d->widths,
 	    .note = note[0] ? note : NULL,
 	    .tree = d->tree_ok ? d->tree_rows : NULL,
+	    .tagged = tagged,
+	    .ntagged = d->ntags,
 	};
 	gt_proctable_draw(stdscr, d->layout.procs, &td);
 }
@@ -331,6 +341,8 @@ static void draw_dialogs(struct gt_dashboard *d)
 	        d->sig.bound ? &d->sig.row : gt_dashboard_selected_process(d),
 	    .help = d->help,
 	    .nhelp = d->nhelp,
+	    .targets = d->sigset_lines,
+	    .ntargets = d->nsigset,
 	};
 	if (sel >= 0)
 		octx.silent_s = device_silence(
@@ -484,6 +496,7 @@ static int setup(struct gt_dashboard *d)
 static void teardown(struct gt_dashboard *d)
 {
 	gt_sigtarget_release(&d->sig);
+	gt_dashboard_tags_release(d);
 	free(d->hist);
 	free(d->last_new_ns);
 	free(d->rects);

@@ -201,6 +201,10 @@ static void handle_mouse(struct gt_dashboard *d, int unused)
 static void handle_signal_choice(struct gt_dashboard *d, int sig)
 {
 	char msg[256];
+	if (d->nsigset > 0) {
+		gt_dashboard_tags_send(d, sig);
+		return;
+	}
 	const struct gt_proclist *pl = d->view.procs;
 	gt_sigtarget_send(&d->sig, sig, pl ? pl->items : NULL,
 	                  pl ? pl->count : 0, msg, sizeof(msg));
@@ -243,6 +247,11 @@ static void open_signal_menu(struct gt_dashboard *d, int unused)
 {
 	const struct gt_process *p = gt_dashboard_selected_process(d);
 	(void)unused;
+	/* Tagged processes: the signal goes to them all. */
+	if (d->ntags > 0 && gt_dashboard_tags_bind(d) > 0) {
+		gt_overlay_open(&d->ov, GT_OVERLAY_SIGNAL);
+		return;
+	}
 	if (!p) {
 		gt_dashboard_notice(d, "no process selected");
 		return;
@@ -475,6 +484,18 @@ static void search_jump(struct gt_dashboard *d, bool next)
 	d->pt.selected_pid = 0;
 }
 
+static void tag_key(struct gt_dashboard *d, int what)
+{
+	if (what == 0) {
+		gt_dashboard_tag_toggle(d);
+		move_selection(d, 1); /* as htop: on to the next row */
+	} else if (what == 1) {
+		gt_dashboard_tag_children(d);
+	} else {
+		gt_dashboard_untag_all(d);
+	}
+}
+
 /* t, F5: the table as a tree of processes, or flat. */
 static void toggle_tree(struct gt_dashboard *d, int unused)
 {
@@ -547,8 +568,8 @@ static const struct binding bindings[] = {
      "m", "panels: automatic, compact, one line per GPU"},
     {{'g'}, 0, next_glyphs,
      "g", "graph symbols: braille, block, ascii"},
-    {{'c'}, 0, toggle_fahrenheit,
-     "c", "temperatures in Celsius / Fahrenheit"},
+    {{'C'}, 0, toggle_fahrenheit,
+     "C", "temperatures in Celsius / Fahrenheit"},
     {{'+'}, 1, scale_interval,
      "+ -", "sampling interval twice / half as long"},
     {{'-'}, -1, scale_interval,
@@ -601,8 +622,14 @@ static const struct binding bindings[] = {
      "d", "processes of the selected GPU only / all GPUs"},
     {{'F'}, 0, toggle_follow,
      "F", "follow the selected process"},
+    {{' '}, 0, tag_key,
+     "Space", "tag / untag the selected process (and move down)"},
+    {{'c'}, 1, tag_key,
+     "c", "tag the selected process and its children"},
+    {{'U'}, 2, tag_key,
+     "U", "untag all"},
     {{'x', KEY_F(9)}, 0, open_signal_menu,
-     "x  F9", "send a signal to the selected process"},
+     "x  F9", "send a signal to the tagged processes, else the selected"},
     {{12 /* Ctrl-L */}, 0, redraw,
      "Ctrl-L", "redraw the screen"},
     {{KEY_MOUSE}, 0, handle_mouse,
@@ -668,9 +695,13 @@ void gt_dashboard_help_build(struct gt_dashboard *d)
 static bool overlay_key(struct gt_dashboard *d, int ch)
 {
 	enum gt_overlay_result res = gt_overlay_key(&d->ov, ch);
-	if (d->sig.bound && res != GT_OVERLAY_SIGNAL_CONFIRMED &&
-	    d->ov.kind != GT_OVERLAY_SIGNAL && d->ov.kind != GT_OVERLAY_CONFIRM)
+	if ((d->sig.bound || d->nsigset > 0) &&
+	    res != GT_OVERLAY_SIGNAL_CONFIRMED &&
+	    d->ov.kind != GT_OVERLAY_SIGNAL &&
+	    d->ov.kind != GT_OVERLAY_CONFIRM) {
 		gt_sigtarget_release(&d->sig); /* the dialog was cancelled */
+		gt_dashboard_tags_release(d);
+	}
 	switch (res) {
 	case GT_OVERLAY_CONSUMED:
 		return true;

@@ -518,6 +518,40 @@ static void draw_explain(WINDOW *w, struct gt_overlay *ov,
 	draw_lines(w, lines, ex.n, ov, " Why N/A (Esc closes) ", ctx);
 }
 
+/* The signal menu (sname NULL) or its confirmation for a tagged set:
+ * every process named, then the signals or the question. */
+static void draw_set(WINDOW *w, struct gt_overlay *ov,
+                     const struct gt_overlay_ctx *ctx, const char *sname)
+{
+	enum { MAXN = 64 };
+	const char *lines[MAXN + GT_PROCTABLE_NSIGNALS + 4];
+	char store[GT_PROCTABLE_NSIGNALS][48], head[64], ask[64];
+	int n = 0;
+
+	snprintf(head, sizeof(head), "to %d tagged process%s:", ctx->ntargets,
+	         ctx->ntargets == 1 ? "" : "es");
+	lines[n++] = head;
+	for (int i = 0; i < ctx->ntargets && i < MAXN; i++)
+		lines[n++] = ctx->targets[i];
+	lines[n++] = "";
+	if (sname) {
+		snprintf(ask, sizeof(ask), "Send SIG%s to all %d?  y / n",
+		         sname, ctx->ntargets);
+		lines[n++] = ask;
+		draw_lines(w, lines, n, NULL, " Confirm ", ctx);
+		return;
+	}
+	for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
+		snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
+		         i == ov->choice ? ">" : " ", i + 1,
+		         gt_proctable_signals[i].name);
+		lines[n++] = store[i];
+	}
+	lines[n++] = "";
+	lines[n++] = "Enter chooses, Esc cancels";
+	draw_lines(w, lines, n, NULL, " Send a signal ", ctx);
+}
+
 void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
                      const struct gt_overlay_ctx *ctx)
 {
@@ -535,6 +569,10 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 		draw_explain(w, ov, ctx);
 		return;
 	case GT_OVERLAY_SIGNAL: {
+		if (ctx->ntargets > 0) {
+			draw_set(w, ov, ctx, NULL);
+			return;
+		}
 		const char *lines[GT_PROCTABLE_NSIGNALS + 4];
 		char store[GT_PROCTABLE_NSIGNALS][48];
 		char name[GT_COMM_LEN * 4];
@@ -561,6 +599,12 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 		return;
 	}
 	case GT_OVERLAY_CONFIRM: {
+		if (ctx->ntargets > 0) {
+			draw_set(w, ov, ctx,
+			         gt_proctable_signal_name(ov->signal, sig,
+			                                  sizeof(sig)));
+			return;
+		}
 		const struct gt_process *p = ctx->process;
 		char name[GT_COMM_LEN * 4];
 		if (!p)

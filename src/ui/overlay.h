@@ -61,6 +61,10 @@ struct gt_overlay_ctx {
 	 * table. */
 	const char *const *help;
 	int nhelp;
+	/* The signal dialog's tagged set, one line naming each ("  123
+	 * (python)"); ntargets 0: the single process above. */
+	const char *const *targets;
+	int ntargets;
 };
 
 /* A bordered box centred on the screen, bw x bh cells (clipped to it),

@@ -108,5 +108,10 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 			mvwhline(w, r.y + row, r.x, ' ', r.w);
 		}
 		gt_paint_put(w, r, row, 0, attr, line);
+		for (int k = 0; k < d->ntagged; k++)
+			if (d->tagged[k] == p->pid) {
+				gt_paint_put(w, r, row, 0, attr | A_BOLD, "*");
+				break;
+			}
 	}
 }

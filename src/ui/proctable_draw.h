@@ -32,6 +32,9 @@ struct gt_table_data {
 	/* The tree view's rows (glyphs, roll-ups), one per row of order;
 	 * NULL for the flat table. */
 	const struct gt_proctree_row *tree;
+	/* Tagged pids, marked with a '*' at the row's left end. */
+	const int32_t *tagged;
+	int ntagged;
 };
 
 /* The header line (the sort column marked), then the rows from

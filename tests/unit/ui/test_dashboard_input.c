@@ -30,7 +30,7 @@ static const char *const expected_help[] = {
     "  Tab ]  S-Tab [  select the next / previous GPU",
     "  m             panels: automatic, compact, one line per GPU",
     "  g             graph symbols: braille, block, ascii",
-    "  c             temperatures in Celsius / Fahrenheit",
+    "  C             temperatures in Celsius / Fahrenheit",
     "  + -           sampling interval twice / half as long",
     "  p             power dialog: limit, mode, profile (selected GPU)",
     "  f             fan dialog: curve, presets, automatic",
@@ -49,7 +49,10 @@ static const char *const expected_help[] = {
     "  t  F5         tree: processes under their parents, totals rolled up",
     "  d             processes of the selected GPU only / all GPUs",
     "  F             follow the selected process",
-    "  x  F9         send a signal to the selected process",
+    "  Space         tag / untag the selected process (and move down)",
+    "  c             tag the selected process and its children",
+    "  U             untag all",
+    "  x  F9         send a signal to the tagged processes, else the selected",
     "  Ctrl-L        redraw the screen",
     "",
     "Mouse: click a GPU panel, a process row or a column header;",
@@ -106,9 +109,9 @@ static void test_toggles(void **state)
 {
 	struct gt_dashboard *d = *state;
 
-	assert_true(gt_dashboard_key(d, 'c'));
+	assert_true(gt_dashboard_key(d, 'C'));
 	assert_true(d->cfg.fahrenheit);
-	gt_dashboard_key(d, 'c');
+	gt_dashboard_key(d, 'C');
 	assert_false(d->cfg.fahrenheit);
 	gt_dashboard_key(d, 'v');
 	assert_true(d->cfg.show_processes);
@@ -287,6 +290,62 @@ static void test_search_user_esc(void **state)
 	d->norder = 0;
 }
 
+/* Space tags and moves down, c tags a process with its descendants
+ * (by ancestry), U untags all; x with tags binds the whole set, names
+ * each, and Esc releases it. */
+static void test_tags(void **state)
+{
+	struct gt_dashboard *d = *state;
+	struct gt_process items[4];
+	size_t order[4] = {0, 1, 2, 3};
+
+	proc(&items[0], 10, 1000, "alice", "launcher");
+	proc(&items[1], 20, 1000, "alice", "worker");
+	items[1].ancestry[0] = 15; /* a shell in between */
+	items[1].ancestry[1] = 10;
+	proc(&items[2], 30, 1000, "alice", "worker");
+	items[2].ancestry[0] = 10;
+	proc(&items[3], 40, 1001, "bob", "other");
+	struct gt_proclist pl = {.count = 4, .items = items};
+	d->view.procs = &pl;
+	d->order = order;
+	d->norder = 4;
+	d->pt.selected = 3;
+
+	gt_dashboard_key(d, ' ');
+	assert_int_equal(d->ntags, 1);
+	assert_true(gt_dashboard_tagged(d, 40));
+	d->pt.selected = 3;
+	gt_dashboard_key(d, ' '); /* again: untagged */
+	assert_int_equal(d->ntags, 0);
+	d->pt.selected = 0;
+	gt_dashboard_key(d, 'c');
+	assert_int_equal(d->ntags, 3);
+	assert_true(gt_dashboard_tagged(d, 10));
+	assert_true(gt_dashboard_tagged(d, 20));
+	assert_true(gt_dashboard_tagged(d, 30));
+	assert_false(gt_dashboard_tagged(d, 40));
+	assert_string_equal(d->notice, "3 tagged (U untags all)");
+
+	gt_dashboard_key(d, 'x');
+	assert_int_equal(d->ov.kind, GT_OVERLAY_SIGNAL);
+	assert_int_equal(d->nsigset, 3);
+	assert_string_equal(d->sigset_lines[0], "  10 (launcher)");
+	assert_string_equal(d->sigset_lines[2], "  30 (worker)");
+	gt_dashboard_key(d, 27);
+	assert_int_equal(d->nsigset, 0);
+
+	/* A tagged process gone from the next round loses its tag. */
+	pl.count = 2;
+	gt_dashboard_tags_prune(d);
+	assert_int_equal(d->ntags, 2);
+	gt_dashboard_key(d, 'U');
+	assert_int_equal(d->ntags, 0);
+	d->view.procs = NULL;
+	d->order = NULL;
+	d->norder = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +359,8 @@ int main(void)
 	        test_sort_and_scroll, setup_dashboard, teardown_dashboard),
 	    cmocka_unit_test_setup_teardown(
 	        test_search_user_esc, setup_dashboard, teardown_dashboard),
+	    cmocka_unit_test_setup_teardown(test_tags, setup_dashboard,
+	                                    teardown_dashboard),
 	    cmocka_unit_test_setup_teardown(test_overlays, setup_dashboard,
 	                                    teardown_dashboard),
 	};
