@@ -33,9 +33,10 @@ struct gt_collector {
 	struct gt_pub proclist;  /* const struct gt_proclist * */
 	struct gt_notify notify; /* signalled after every round */
 	struct gt_procinfo *procinfo;
-	struct gt_fdinfo *fdinfo;   /* shared by the DRM backends */
-	bool uses_fdinfo;           /* some backend with devices reads it */
-	struct gt_proc_vec scratch; /* collector-thread-only */
+	struct gt_fdinfo *fdinfo;     /* shared by the DRM backends */
+	bool uses_fdinfo;             /* some backend with devices reads it */
+	struct gt_proc_vec scratch;   /* collector-thread-only */
+	struct gt_prochist *prochist; /* per-process history; may be NULL */
 	_Atomic uint64_t interval_ns;
 	uint64_t tick;
 	_Atomic uint64_t ticks_done; /* rounds finished (any thread) */
@@ -167,6 +168,7 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 	atomic_init(&c->interval_ns, c->cfg.interval_ns);
 	gt_pub_init(&c->devlist, devlist_free);
 	gt_pub_init(&c->proclist, proclist_free);
+	c->prochist = gt_prochist_new(); /* without it: no history, no more */
 	pthread_mutex_init(&c->stop_lock, NULL);
 	pthread_mutex_init(&c->tick_lock, NULL);
 	pthread_cond_init(&c->stop_cond, NULL);
@@ -201,6 +203,7 @@ void gt_collector_close(struct gt_collector *c)
 			c->backends[i].ops->shutdown(&c->backends[i]);
 	gt_pub_destroy(&c->devlist);
 	gt_pub_destroy(&c->proclist);
+	gt_prochist_free(c->prochist);
 	gt_proc_vec_free(&c->scratch);
 	if (c->procinfo)
 		c->pf->procinfo_free(c->procinfo);
@@ -347,6 +350,8 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 	if (vec->count > 1)
 		qsort(vec->items, vec->count, sizeof(vec->items[0]),
 		      compare_proc);
+	if (c->prochist)
+		gt_prochist_update(c->prochist, vec->items, vec->count, now);
 
 	struct gt_proclist *pl = calloc(1, sizeof(*pl));
 	if (!pl)
@@ -603,6 +608,11 @@ const struct gt_ring *gt_collector_ring(const struct gt_collector *c,
 struct gt_pub *gt_collector_devlist(struct gt_collector *c)
 {
 	return &c->devlist;
+}
+
+struct gt_prochist *gt_collector_prochist(struct gt_collector *c)
+{
+	return c->prochist;
 }
 
 struct gt_pub *gt_collector_proclist(struct gt_collector *c)
