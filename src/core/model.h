@@ -287,6 +287,9 @@ struct gt_process {
 	 * row can tell that the pid has since gone to another process. */
 	bool start_known;
 	uint64_t start;
+	/* When it started, seconds since the epoch (the proc tree's boot
+	 * time plus its start); 0 when unknown. */
+	int64_t start_unix;
 	/* The MIG instance it runs in (GPU and compute instance ids, as the
 	 * instances of struct gt_proc_vec carry them); GT_MIG_NONE on a
 	 * device without MIG. */

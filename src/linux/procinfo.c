@@ -492,6 +492,10 @@ static void copy_out(const struct gt_procinfo *pi,
 	 * to the /proc that a signal's target is checked in. */
 	p->start_known = pi->own_ns;
 	p->start = e->start;
+	p->start_unix =
+	    pi->btime && e->start
+	        ? pi->btime + (int64_t)(e->start / (uint64_t)pi->clk_tck)
+	        : 0;
 	p->uid = e->uid;
 	p->ancestry[0] = e->ppid;
 	memcpy(p->user, e->user, sizeof(p->user));
@@ -785,6 +789,28 @@ static bool own_pid_ns(struct gt_procinfo *pi)
 	return own;
 }
 
+/* The boot time (stat's "btime", seconds since the epoch) of the tree's
+ * system, to turn start times into dates; 0 when unknown. */
+static int64_t read_btime(struct gt_procinfo *pi)
+{
+	char path[PATH_MAX];
+	size_t len;
+	int64_t btime = 0;
+
+	snprintf(path, sizeof(path), "%s/stat", pi->root);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	if (read_fd(pi, fd, 1u << 20, &len) == 0) {
+		/* A line "btime N" (no colon, unlike status). */
+		const char *v = strstr(pi->buf, "\nbtime ");
+		if (v)
+			btime = strtoll(v + 7, NULL, 10);
+	}
+	close(fd);
+	return btime > 0 ? btime : 0;
+}
+
 struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
 {
 	struct gt_procinfo *pi = calloc(1, sizeof(*pi));
@@ -813,6 +839,7 @@ struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
 	if (pi->clk_tck <= 0)
 		pi->clk_tck = 100;
 	pi->own_ns = own_pid_ns(pi);
+	pi->btime = read_btime(pi);
 	return pi;
 }
 

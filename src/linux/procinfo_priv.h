@@ -71,6 +71,7 @@ struct pi_user {
 struct gt_procinfo {
 	char *root;
 	long clk_tck;
+	int64_t btime;      /* boot, seconds since the epoch; 0: unknown */
 	uint64_t page_size; /* bytes, for stat's resident pages */
 	uint64_t round;
 

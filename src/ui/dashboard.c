@@ -388,6 +388,21 @@ void gt_dashboard_draw(struct gt_dashboard *d)
 	if (d->layout.procs.h > 0 && d->view.procs)
 		draw_processes(d);
 	gt_dashboard_draw_status(d);
+	if (d->pview.open) {
+		struct gt_procview_ctx pc = {
+		    .procs = d->view.procs,
+		    .devs = d->view.devs,
+		    .hist = d->view.collector
+		                ? gt_collector_prochist(d->view.collector)
+		                : NULL,
+		    .pal = &d->pal,
+		    .glyphs = gt_dashboard_glyphs(d),
+		    .now_ns = gt_monotonic_ns(),
+		    .now = time(NULL),
+		};
+		gt_procview_draw(stdscr, (struct gt_rect){0, 0, cols, rows - 1},
+		                 &d->pview, &pc);
+	}
 	draw_dialogs(d);
 	wnoutrefresh(stdscr);
 	doupdate();
@@ -581,7 +596,7 @@ static bool only_clock_moves(const struct gt_dashboard *d)
 
 	if ((d->ov.kind != GT_OVERLAY_NONE && d->ov.kind != GT_OVERLAY_FILTER &&
 	     d->ov.kind != GT_OVERLAY_SEARCH) ||
-	    d->setup_open || d->dlg.open || d->pick.open)
+	    d->setup_open || d->dlg.open || d->pick.open || d->pview.open)
 		return false;
 	for (int k = 0; k < d->nvis; k++)
 		if (device_silence(d, (size_t)d->vis[k], now, &never) > 0)

@@ -496,6 +496,18 @@ static void tag_key(struct gt_dashboard *d, int what)
 	}
 }
 
+/* Enter: the selected process's detail view. */
+static void open_detail(struct gt_dashboard *d, int unused)
+{
+	const struct gt_process *p = gt_dashboard_selected_process(d);
+	(void)unused;
+	if (!p) {
+		gt_dashboard_notice(d, "no process selected");
+		return;
+	}
+	gt_procview_open(&d->pview, p);
+}
+
 /* t, F5: the table as a tree of processes, or flat. */
 static void toggle_tree(struct gt_dashboard *d, int unused)
 {
@@ -628,6 +640,8 @@ static const struct binding bindings[] = {
      "c", "tag the selected process and its children"},
     {{'U'}, 2, tag_key,
      "U", "untag all"},
+    {{'\n', '\r', KEY_ENTER}, 0, open_detail,
+     "Enter", "details of the selected process: history graphs (Esc back)"},
     {{'x', KEY_F(9)}, 0, open_signal_menu,
      "x  F9", "send a signal to the tagged processes, else the selected"},
     {{12 /* Ctrl-L */}, 0, redraw,
@@ -731,7 +745,8 @@ static bool overlay_key(struct gt_dashboard *d, int ch)
 bool gt_dashboard_key(struct gt_dashboard *d, int ch)
 {
 	if (gt_dashboard_control_key(d, ch) || setup_key(d, ch) ||
-	    pick_key(d, ch) || overlay_key(d, ch))
+	    pick_key(d, ch) || overlay_key(d, ch) ||
+	    gt_procview_key(&d->pview, ch))
 		return true;
 	const struct binding *b = binding_of(ch);
 	if (!b) /* KEY_RESIZE, and keys that mean nothing here */

@@ -24,6 +24,7 @@
 #include "ui/picklist.h"
 #include "ui/proctable.h"
 #include "ui/proctree.h"
+#include "ui/procview.h"
 #include "ui/setup.h"
 #include "ui/sigtarget.h"
 #include "ui/theme.h"
@@ -65,9 +66,10 @@ struct gt_dashboard {
 	struct gt_picklist pick;
 	int pick_for;
 	uint32_t pick_uids[GT_PICKLIST_MAX]; /* u: entry -> uid (0: all) */
-	bool search_missed; /* the search text matches no row */
-	char search[128];   /* the last search, offered again by F3 */
-	bool tree;          /* t, F5: the table as a process tree */
+	bool search_missed;       /* the search text matches no row */
+	char search[128];         /* the last search, offered again by F3 */
+	bool tree;                /* t, F5: the table as a process tree */
+	struct gt_procview pview; /* Enter: the selected process's details */
 	/* Tagged processes (Space, c, U), by pid and start time. */
 	struct {
 		int32_t pid;

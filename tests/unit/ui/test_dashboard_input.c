@@ -52,6 +52,8 @@ static const char *const expected_help[] = {
     "  Space         tag / untag the selected process (and move down)",
     "  c             tag the selected process and its children",
     "  U             untag all",
+    "  Enter         details of the selected process: history graphs (Esc "
+    "back)",
     "  x  F9         send a signal to the tagged processes, else the selected",
     "  Ctrl-L        redraw the screen",
     "",
@@ -326,6 +328,19 @@ static void test_tags(void **state)
 	assert_true(gt_dashboard_tagged(d, 30));
 	assert_false(gt_dashboard_tagged(d, 40));
 	assert_string_equal(d->notice, "3 tagged (U untags all)");
+
+	/* Enter: the selected process's details; q and Esc close them
+	 * (q does not quit there). */
+	d->pt.selected = 1;
+	gt_dashboard_key(d, '\n');
+	assert_true(d->pview.open);
+	assert_int_equal(d->pview.pid, 20);
+	assert_true(gt_dashboard_key(d, 'q'));
+	assert_false(d->pview.open);
+	gt_dashboard_key(d, KEY_ENTER);
+	assert_true(d->pview.open);
+	gt_dashboard_key(d, 27);
+	assert_false(d->pview.open);
 
 	gt_dashboard_key(d, 'x');
 	assert_int_equal(d->ov.kind, GT_OVERLAY_SIGNAL);
