@@ -49,10 +49,25 @@ static bool scroll_key(struct gt_overlay *ov, int ch)
 	return true;
 }
 
+/* A prompt's line editing: Backspace, or a printable character added;
+ * true when the input changed. */
+static bool edit_input(struct gt_overlay *ov, int ch)
+{
+	size_t n = strlen(ov->input);
+	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
+		ov->input[n - 1] = '\0';
+		return true;
+	}
+	if (ch >= 32 && ch < 127 && n + 1 < sizeof(ov->input)) {
+		ov->input[n] = (char)ch;
+		ov->input[n + 1] = '\0';
+		return true;
+	}
+	return false;
+}
+
 enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 {
-	size_t n;
-
 	switch (ov->kind) {
 	case GT_OVERLAY_NONE:
 		return GT_OVERLAY_NOT_CONSUMED;
@@ -67,7 +82,6 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 			return GT_OVERLAY_NOT_CONSUMED;
 		return GT_OVERLAY_CONSUMED;
 	case GT_OVERLAY_FILTER:
-		n = strlen(ov->input);
 		if (ch == 27) {
 			ov->kind = GT_OVERLAY_NONE;
 			ov->input[0] = '\0';
@@ -79,21 +93,12 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 		}
 		if (ch == 18) /* Ctrl-R */
 			return GT_OVERLAY_FILTER_TOGGLE_REGEX;
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
-			ov->input[n - 1] = '\0';
+		if (edit_input(ov, ch)) /* filter as the user types */
 			return GT_OVERLAY_FILTER_DONE;
-		}
-		if (ch >= 32 && ch < 127 && n + 1 < sizeof(ov->input)) {
-			ov->input[n] = (char)ch;
-			ov->input[n + 1] = '\0';
-			/* Filter as the user types. */
-			return GT_OVERLAY_FILTER_DONE;
-		}
 		if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 			return GT_OVERLAY_NOT_CONSUMED;
 		return GT_OVERLAY_CONSUMED;
 	case GT_OVERLAY_SEARCH:
-		n = strlen(ov->input);
 		if (ch == 27) {
 			ov->kind = GT_OVERLAY_NONE;
 			return GT_OVERLAY_CONSUMED;
@@ -101,15 +106,8 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER ||
 		    ch == KEY_F(3))
 			return GT_OVERLAY_SEARCH_NEXT;
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
-			ov->input[n - 1] = '\0';
+		if (edit_input(ov, ch))
 			return GT_OVERLAY_SEARCH_TYPED;
-		}
-		if (ch >= 32 && ch < 127 && n + 1 < sizeof(ov->input)) {
-			ov->input[n] = (char)ch;
-			ov->input[n + 1] = '\0';
-			return GT_OVERLAY_SEARCH_TYPED;
-		}
 		if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 			return GT_OVERLAY_NOT_CONSUMED;
 		return GT_OVERLAY_CONSUMED;

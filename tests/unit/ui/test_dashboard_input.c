@@ -225,21 +225,32 @@ static void proc(struct gt_process *p, int32_t pid, uint32_t uid,
 	gt_copy_str(p->name, sizeof(p->name), name);
 }
 
+/* The dashboard shows items[0..n) in that order (pl and order are the
+ * caller's), or, with n 0, nothing. */
+static void show(struct gt_dashboard *d, struct gt_proclist *pl,
+                 struct gt_process *items, size_t *order, size_t n)
+{
+	*pl = (struct gt_proclist){.count = n, .items = items};
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	d->view.procs = n ? pl : NULL;
+	d->order = n ? order : NULL;
+	d->norder = n;
+}
+
 /* F3 selects matches without hiding rows; u lists each user once and
  * filters by the one picked; Esc clears every filter. */
 static void test_search_user_esc(void **state)
 {
 	struct gt_dashboard *d = *state;
 	struct gt_process items[3];
-	size_t order[3] = {0, 1, 2};
+	struct gt_proclist pl;
+	size_t order[3];
 
 	proc(&items[0], 10, 1000, "alice", "python");
 	proc(&items[1], 20, 1001, "bob", "ollama");
 	proc(&items[2], 30, 1000, "alice", "python3");
-	struct gt_proclist pl = {.count = 3, .items = items};
-	d->view.procs = &pl;
-	d->order = order;
-	d->norder = 3;
+	show(d, &pl, items, order, 3);
 	d->pt.selected = 1;
 
 	gt_dashboard_key(d, KEY_F(3));
@@ -287,9 +298,7 @@ static void test_search_user_esc(void **state)
 	assert_int_equal(d->pt.device_filter, -1);
 	assert_string_equal(d->pt.filter, "");
 	assert_string_equal(d->notice, "filters cleared");
-	d->view.procs = NULL;
-	d->order = NULL;
-	d->norder = 0;
+	show(d, &pl, items, order, 0);
 }
 
 /* Space tags and moves down, c tags a process with its descendants
@@ -299,7 +308,8 @@ static void test_tags(void **state)
 {
 	struct gt_dashboard *d = *state;
 	struct gt_process items[4];
-	size_t order[4] = {0, 1, 2, 3};
+	struct gt_proclist pl;
+	size_t order[4];
 
 	proc(&items[0], 10, 1000, "alice", "launcher");
 	proc(&items[1], 20, 1000, "alice", "worker");
@@ -308,10 +318,7 @@ static void test_tags(void **state)
 	proc(&items[2], 30, 1000, "alice", "worker");
 	items[2].ancestry[0] = 10;
 	proc(&items[3], 40, 1001, "bob", "other");
-	struct gt_proclist pl = {.count = 4, .items = items};
-	d->view.procs = &pl;
-	d->order = order;
-	d->norder = 4;
+	show(d, &pl, items, order, 4);
 	d->pt.selected = 3;
 
 	gt_dashboard_key(d, ' ');
@@ -356,9 +363,7 @@ static void test_tags(void **state)
 	assert_int_equal(d->ntags, 2);
 	gt_dashboard_key(d, 'U');
 	assert_int_equal(d->ntags, 0);
-	d->view.procs = NULL;
-	d->order = NULL;
-	d->norder = 0;
+	show(d, &pl, items, order, 0);
 }
 
 int main(void)
