@@ -641,7 +641,7 @@ static const struct binding bindings[] = {
     {{'U'}, 2, tag_key,
      "U", "untag all"},
     {{'\n', '\r', KEY_ENTER}, 0, open_detail,
-     "Enter", "details of the selected process: history graphs (Esc back)"},
+     "Enter", "the selected process in detail, with graphs (Esc back)"},
     {{'x', KEY_F(9)}, 0, open_signal_menu,
      "x  F9", "send a signal to the tagged processes, else the selected"},
     {{12 /* Ctrl-L */}, 0, redraw,

@@ -52,8 +52,7 @@ static const char *const expected_help[] = {
     "  Space         tag / untag the selected process (and move down)",
     "  c             tag the selected process and its children",
     "  U             untag all",
-    "  Enter         details of the selected process: history graphs (Esc "
-    "back)",
+    "  Enter         the selected process in detail, with graphs (Esc back)",
     "  x  F9         send a signal to the tagged processes, else the selected",
     "  Ctrl-L        redraw the screen",
     "",
