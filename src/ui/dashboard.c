@@ -306,6 +306,11 @@ static void draw_processes(struct gt_dashboard *d)
 		size_t k = strlen(note);
 		snprintf(note + k, sizeof(note) - k, " Esc clears ");
 	}
+	if (d->pt.sort_start) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " by start time %s ",
+		         d->pt.reverse ? "^" : "v");
+	}
 	if (d->view.procs->unreadable) {
 		size_t k = strlen(note);
 		snprintf(note + k, sizeof(note) - k, " %zu unreadable ",

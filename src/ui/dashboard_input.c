@@ -180,9 +180,10 @@ static void handle_mouse(struct gt_dashboard *d, int unused)
 		int col = gt_proctable_col_at(d->widths, ev.x - p.x);
 		if (col < 0)
 			return;
-		if ((int)d->pt.sort_col == col)
+		if ((int)d->pt.sort_col == col && !d->pt.sort_start)
 			d->pt.reverse = !d->pt.reverse;
 		else {
+			d->pt.sort_start = false;
 			d->pt.sort_col = (enum gt_proctable_col)col;
 			d->pt.reverse = false;
 		}
@@ -310,6 +311,7 @@ static void scroll_sideways(struct gt_dashboard *d, int cells)
 
 static void sort_by_next(struct gt_dashboard *d, int step)
 {
+	d->pt.sort_start = false;
 	d->pt.sort_col = (enum gt_proctable_col)(
 	    (d->pt.sort_col + step + GT_COL__COUNT) % GT_COL__COUNT);
 }
@@ -385,9 +387,19 @@ static void sort_by(struct gt_dashboard *d, int col)
 	char msg[64];
 	d->pt.sort_col = (enum gt_proctable_col)col;
 	d->pt.reverse = false;
+	d->pt.sort_start = false;
 	snprintf(msg, sizeof(msg), "sorted by %s",
 	         gt_proctable_cols[col].header);
 	gt_dashboard_notice(d, msg);
+}
+
+/* htop's T: by start time, the oldest first (r: the newest). */
+static void sort_by_start(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->pt.sort_start = true;
+	d->pt.reverse = false;
+	gt_dashboard_notice(d, "sorted by start time, the oldest first");
 }
 
 enum { PICK_SORT, PICK_USER };
@@ -618,6 +630,8 @@ static const struct binding bindings[] = {
      "M", "sort by VRAM"},
     {{'P'}, GT_COL_GPU, sort_by,
      "P", "sort by GPU %"},
+    {{'T'}, 0, sort_by_start,
+     "T", "sort by start time, the oldest first"},
     {{'r'}, 0, reverse_sort,
      "r", "reverse the sort"},
     {{'/', KEY_F(4)}, 0, open_filter,

@@ -162,6 +162,7 @@ struct sort_ctx {
 	const struct gt_process *procs;
 	enum gt_proctable_col col;
 	bool desc;
+	bool by_start; /* by start time instead of col (htop's T) */
 };
 
 /* < 0 when row a shows above row b. */
@@ -239,13 +240,23 @@ static bool sort_numeric(const struct sort_ctx *cx, size_t *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct gt_process *p = &cx->procs[v[i]];
 		k[i] = (struct gt_proctable_key){0, p->pid, false, v[i]};
-		k[i].ok = num_of(p, cx->col, &k[i].v);
+		if (!cx->by_start)
+			k[i].ok = num_of(p, cx->col, &k[i].v);
+		else if ((k[i].ok = p->start_known && p->start <= INT64_MAX))
+			k[i].v = (int64_t)p->start;
 	}
 	gt_proctable_sort_keys(k, n, cx->desc);
 	for (size_t i = 0; i < n; i++)
 		v[i] = k[i].idx;
 	free(k);
 	return true;
+}
+
+static bool sort_by_start(const struct gt_process *procs, size_t *v, size_t n,
+                          bool newest_first)
+{
+	struct sort_ctx cx = {procs, GT_COL_PID, newest_first, true};
+	return sort_numeric(&cx, v, n);
 }
 
 /* ---- filtering ---------------------------------------------------------- */
@@ -279,10 +290,14 @@ size_t gt_proctable_view(const struct gt_process *procs, size_t n,
 	}
 	gt_proctable_filter_free(&tf);
 
-	struct sort_ctx cx = {procs, st->sort_col, false};
+	struct sort_ctx cx = {procs, st->sort_col, false, false};
 	if ((unsigned)cx.col >= GT_COL__COUNT)
 		cx.col = GT_COL_PID;
 	cx.desc = gt_proctable_cols[cx.col].desc_first != st->reverse;
+	/* By start time: the oldest first (reverse: the newest). */
+	if (st->sort_start &&
+	    sort_by_start(procs, order_out, count, st->reverse))
+		return count;
 	if (!gt_proctable_cols[cx.col].numeric ||
 	    !sort_numeric(&cx, order_out, count))
 		heap_sort(&cx, order_out, count);

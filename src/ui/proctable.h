@@ -35,7 +35,10 @@ extern const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT];
 
 struct gt_proctable_state {
 	enum gt_proctable_col sort_col;
-	bool reverse;         /* flips the column's natural order */
+	bool reverse; /* flips the column's natural order */
+	/* htop's T: by start time, the oldest first (no column shows it;
+	 * sort_col waits for the next column sort) */
+	bool sort_start;
 	char filter[128];     /* "" = no text filter */
 	bool filter_is_regex; /* POSIX extended, case-insensitive */
 	int device_filter;    /* device index, -1 = all devices */

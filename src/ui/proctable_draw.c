@@ -67,7 +67,8 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 	             line);
 	/* The sort column's header carries the direction: the cell is
 	 * redrawn whole (header, blank, marker, padding). */
-	int sx = gt_proctable_col_x(d->widths, st->sort_col);
+	int sx =
+	    st->sort_start ? -1 : gt_proctable_col_x(d->widths, st->sort_col);
 	if (sx >= 0) {
 		char cell[64];
 		gt_proctable_sort_header(

@@ -41,6 +41,7 @@ static const char *const expected_help[] = {
     "  F6            pick the column to sort by from a list",
     "  M             sort by VRAM",
     "  P             sort by GPU %",
+    "  T             sort by start time, the oldest first",
     "  r             reverse the sort",
     "  /  F4         filter processes (Ctrl-R: regular expression)",
     "  F3            search: select the next match, hide nothing",
@@ -158,6 +159,12 @@ static void test_sort_and_scroll(void **state)
 	gt_dashboard_key(d, 'P');
 	assert_int_equal(d->pt.sort_col, GT_COL_GPU);
 	assert_false(d->pt.reverse);
+	gt_dashboard_key(d, 'T');
+	assert_true(d->pt.sort_start);
+	assert_string_equal(d->notice,
+	                    "sorted by start time, the oldest first");
+	gt_dashboard_key(d, 'P'); /* a column sort ends it */
+	assert_false(d->pt.sort_start);
 	gt_dashboard_key(d, KEY_F(6));
 	assert_true(d->pick.open);
 	assert_int_equal(d->pick.n, GT_COL__COUNT);

@@ -439,6 +439,31 @@ static void test_selection_stays_on_pid(void **state)
 #undef VIEW
 }
 
+/* htop's T: by start time, the oldest first, an unknown one last in
+ * both directions; the column sort is untouched underneath. */
+static void test_sort_by_start(void **state)
+{
+	struct gt_proc_vec *vec = *state;
+	struct gt_proctable_state st;
+	gt_proctable_state_init(&st);
+	const uint64_t starts[] = {0, 50, 10, 30}; /* 400 300 100 200 */
+	for (size_t i = 0; i < vec->count; i++) {
+		vec->items[i].start = starts[i];
+		vec->items[i].start_known = starts[i] != 0;
+	}
+	st.sort_start = true;
+	expect_pids(vec, &st, (const int32_t[]){100, 200, 300, 400}, 4,
+	            "oldest first");
+	st.reverse = true;
+	expect_pids(vec, &st, (const int32_t[]){300, 200, 100, 400}, 4,
+	            "newest first");
+	st.sort_start = false;
+	st.reverse = false;
+	st.sort_col = GT_COL_PID;
+	expect_pids(vec, &st, (const int32_t[]){100, 200, 300, 400}, 4,
+	            "back to PID");
+}
+
 /* Widths with only the given column shown. */
 static void only(int *w, enum gt_proctable_col c, int width)
 {
@@ -747,6 +772,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_selection_scroll, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_selection_stays_on_pid, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_sort_by_start, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_format_row_values, setup,
 	                                    teardown),
