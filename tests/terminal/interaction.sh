@@ -284,6 +284,12 @@ keys P
 wait_for "GPU ?%? v" && pass "P sorts by GPU % (htop)" || fail "P did not sort by GPU %"
 keys M
 wait_for "VRAM v" && pass "M sorts by VRAM (htop)" || fail "M did not sort by VRAM"
+keys T
+if wait_for "by start time v" && ! grep -q "VRAM v" <<<"$screen"; then
+	pass "T sorts by start time, the header says so"
+else
+	fail "T did not sort by start time"
+fi
 keys P
 wait_for "GPU ?%? v" || fail "P after M"
 click 10 "$(row_of "^ +4100 ")"
