@@ -516,6 +516,24 @@ static void draw_explain(WINDOW *w, struct gt_overlay *ov,
 	draw_lines(w, lines, ex.n, ov, " Why N/A (Esc closes) ", ctx);
 }
 
+/* The signal menu under the lines[0..n) that name its targets; lines
+ * must have room for GT_PROCTABLE_NSIGNALS + 2 more. */
+static void draw_menu(WINDOW *w, const struct gt_overlay *ov,
+                      const struct gt_overlay_ctx *ctx, const char **lines,
+                      int n)
+{
+	char store[GT_PROCTABLE_NSIGNALS][48];
+	for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
+		snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
+		         i == ov->choice ? ">" : " ", i + 1,
+		         gt_proctable_signals[i].name);
+		lines[n++] = store[i];
+	}
+	lines[n++] = "";
+	lines[n++] = "Enter chooses, Esc cancels";
+	draw_lines(w, lines, n, NULL, " Send a signal ", ctx);
+}
+
 /* The signal menu (sname NULL) or its confirmation for a tagged set:
  * every process named, then the signals or the question. */
 static void draw_set(WINDOW *w, struct gt_overlay *ov,
@@ -523,7 +541,7 @@ static void draw_set(WINDOW *w, struct gt_overlay *ov,
 {
 	enum { MAXN = 64 };
 	const char *lines[MAXN + GT_PROCTABLE_NSIGNALS + 4];
-	char store[GT_PROCTABLE_NSIGNALS][48], head[64], ask[64];
+	char head[64], ask[64];
 	int n = 0;
 
 	snprintf(head, sizeof(head), "to %d tagged process%s:", ctx->ntargets,
@@ -539,15 +557,7 @@ static void draw_set(WINDOW *w, struct gt_overlay *ov,
 		draw_lines(w, lines, n, NULL, " Confirm ", ctx);
 		return;
 	}
-	for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
-		snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
-		         i == ov->choice ? ">" : " ", i + 1,
-		         gt_proctable_signals[i].name);
-		lines[n++] = store[i];
-	}
-	lines[n++] = "";
-	lines[n++] = "Enter chooses, Esc cancels";
-	draw_lines(w, lines, n, NULL, " Send a signal ", ctx);
+	draw_menu(w, ov, ctx, lines, n);
 }
 
 void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
@@ -572,7 +582,6 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 			return;
 		}
 		const char *lines[GT_PROCTABLE_NSIGNALS + 4];
-		char store[GT_PROCTABLE_NSIGNALS][48];
 		char name[GT_COMM_LEN * 4];
 		int n = 0;
 		/* Whom it goes to, before anything is chosen. */
@@ -585,15 +594,7 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 			lines[n++] = buf;
 			lines[n++] = "";
 		}
-		for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
-			snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
-			         i == ov->choice ? ">" : " ", i + 1,
-			         gt_proctable_signals[i].name);
-			lines[n++] = store[i];
-		}
-		lines[n++] = "";
-		lines[n++] = "Enter chooses, Esc cancels";
-		draw_lines(w, lines, n, NULL, " Send a signal ", ctx);
+		draw_menu(w, ov, ctx, lines, n);
 		return;
 	}
 	case GT_OVERLAY_CONFIRM: {
