@@ -675,6 +675,22 @@ static int nvml_sample(struct gt_backend *b, unsigned dev, struct gt_sample *s,
 	return lost ? -1 : changed;
 }
 
+static int nvml_process_name(struct gt_backend *b, int32_t pid, char *buf,
+                             size_t len)
+{
+	struct nvml_priv *p = b->priv;
+	char name[GT_COMM_LEN * 4];
+	if (!p || !p->api.process_name || pid <= 0 || len == 0 ||
+	    p->api.process_name((unsigned)pid, name, sizeof(name)) !=
+	        NVML_SUCCESS)
+		return -1;
+	name[sizeof(name) - 1] = '\0';
+	/* A path ("/usr/bin/python3"): its last part, as /proc's comm. */
+	const char *slash = strrchr(name, '/');
+	gt_copy_str(buf, len, slash && slash[1] ? slash + 1 : name);
+	return 0;
+}
+
 static const char *nvml_error_text(struct gt_backend *b, int code)
 {
 	struct nvml_priv *p = b->priv;
@@ -707,6 +723,7 @@ const struct gt_backend_ops gt_nvml_backend = {
     .get_static = nvml_get_static,
     .sample = nvml_sample,
     .processes = gt_nvml_processes,
+    .process_name = nvml_process_name,
     .error_text = nvml_error_text,
     .shutdown = nvml_shutdown,
 };

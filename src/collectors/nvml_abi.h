@@ -265,6 +265,10 @@ nvmlDeviceGetDeviceHandleFromMigDeviceHandle(nvmlDevice_t migDevice,
 nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t device, unsigned int *id);
 nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device,
                                             unsigned int *id);
+nvmlReturn_t nvmlDeviceGetGpuInstanceById(nvmlDevice_t device, unsigned int id,
+                                          nvmlGpuInstance_t *gpuInstance);
+nvmlReturn_t nvmlGpuInstanceGetInfo(nvmlGpuInstance_t gpuInstance,
+                                    nvmlGpuInstanceInfo_t *info);
 
 /* Processes */
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t device,

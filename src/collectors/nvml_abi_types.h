@@ -52,6 +52,8 @@ typedef enum nvmlReturn_enum {
 
 /* Opaque: clients store handles and pass them back, never dereference. */
 typedef struct nvmlDevice_st *nvmlDevice_t;
+/* Opaque as well: a GPU instance of a MIG-enabled GPU. */
+typedef struct nvmlGpuInstance_st *nvmlGpuInstance_t;
 
 /* ------------------------------------------------------------------ */
 /* Buffer sizes and special values                                      */
@@ -280,6 +282,19 @@ typedef unsigned char nvmlPowerScopeType_t;
 /* nvmlDeviceGetMigMode values */
 #define NVML_DEVICE_MIG_DISABLE 0u
 #define NVML_DEVICE_MIG_ENABLE  1u
+
+/* nvmlGpuInstanceGetInfo: where a GPU instance sits, in memory slices. */
+typedef struct nvmlGpuInstancePlacement_st {
+	unsigned int start;
+	unsigned int size;
+} nvmlGpuInstancePlacement_t;
+
+typedef struct nvmlGpuInstanceInfo_st {       /* 24 B on LP64 */
+	nvmlDevice_t device;                  /* off 0: the parent GPU */
+	unsigned int id;                      /* off 8 */
+	unsigned int profileId;               /* off 12 */
+	nvmlGpuInstancePlacement_t placement; /* off 16 */
+} nvmlGpuInstanceInfo_t;
 
 /* nvmlProcessDetailList_v1_t.mode */
 #define NVML_PROCESS_MODE_COMPUTE  0u

@@ -5,6 +5,7 @@
  */
 #include "collectors/nvml_api.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,13 @@ static const struct sym symbols[] = {
     SYM(ecc_mode, false, "nvmlDeviceGetEccMode"),
     SYM(ecc_errors, false, "nvmlDeviceGetTotalEccErrors"),
     SYM(mig_mode, false, "nvmlDeviceGetMigMode"),
+    SYM(process_name, false, "nvmlSystemGetProcessName"),
+    SYM(mig_max, false, "nvmlDeviceGetMaxMigDeviceCount"),
+    SYM(mig_handle, false, "nvmlDeviceGetMigDeviceHandleByIndex"),
+    SYM(mig_gi, false, "nvmlDeviceGetGpuInstanceId"),
+    SYM(mig_ci, false, "nvmlDeviceGetComputeInstanceId"),
+    SYM(gi_by_id, false, "nvmlDeviceGetGpuInstanceById"),
+    SYM(gi_info, false, "nvmlGpuInstanceGetInfo"),
     SYM(field_values, false, "nvmlDeviceGetFieldValues"),
     SYM(process_utilization, false, "nvmlDeviceGetProcessUtilization"),
     SYM(compute_procs, false, "nvmlDeviceGetComputeRunningProcesses_v3",
@@ -302,4 +310,27 @@ size_t gt_nvml_merge_procs(const struct gt_nvml_proc *in, size_t n,
 			out[j].mem = in[i].mem;
 	}
 	return m;
+}
+
+bool gt_nvml_mig_profile(const char *name, char *out, size_t len)
+{
+	const char *at = NULL;
+	if (len)
+		out[0] = '\0';
+	for (const char *s = name; s && (s = strstr(s, " MIG ")) != NULL; s++)
+		at = s + 5;
+	if (!at || !len)
+		return false;
+	size_t n = strcspn(at, " \t");
+	/* A profile is "<n>g.<size>gb" or "<c>c.<n>g.<size>gb", with an
+	 * optional "+me" and the like: letters, digits, '.', '+'. */
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)at[i]) && at[i] != '.' &&
+		    at[i] != '+')
+			return false;
+	if (n == 0 || n >= len)
+		return false;
+	memcpy(out, at, n);
+	out[n] = '\0';
+	return true;
 }

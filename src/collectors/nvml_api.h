@@ -68,6 +68,13 @@ struct gt_nvml_api {
 	NVML_FN(nvmlDeviceGetEccMode) ecc_mode;
 	NVML_FN(nvmlDeviceGetTotalEccErrors) ecc_errors;
 	NVML_FN(nvmlDeviceGetMigMode) mig_mode;
+	NVML_FN(nvmlSystemGetProcessName) process_name;
+	NVML_FN(nvmlDeviceGetMaxMigDeviceCount) mig_max;
+	NVML_FN(nvmlDeviceGetMigDeviceHandleByIndex) mig_handle;
+	NVML_FN(nvmlDeviceGetGpuInstanceId) mig_gi;
+	NVML_FN(nvmlDeviceGetComputeInstanceId) mig_ci;
+	NVML_FN(nvmlDeviceGetGpuInstanceById) gi_by_id;
+	NVML_FN(nvmlGpuInstanceGetInfo) gi_info;
 	NVML_FN(nvmlDeviceGetFieldValues) field_values;
 	NVML_FN(nvmlDeviceGetProcessUtilization) process_utilization;
 	/* Process lists: entry size depends on which symbol was found. */
@@ -107,11 +114,19 @@ const char *gt_nvml_arch_name(nvmlDeviceArchitecture_t arch);
 /* A hint for an nvmlInit failure, e.g. "load the nvidia kernel module". */
 const char *gt_nvml_init_hint(nvmlReturn_t rc);
 
+/* The MIG profile in the name NVML gives a MIG device handle ("NVIDIA
+ * A100-SXM4-40GB MIG 3g.20gb" -> "3g.20gb"): the word after the last
+ * " MIG ". False (out "") when the name has none. */
+bool gt_nvml_mig_profile(const char *name, char *out, size_t len);
+
 /* One running-process entry from any list version. */
 struct gt_nvml_proc {
 	unsigned pid;
 	unsigned long long mem; /* GT_NVML_MEMORY_NOT_AVAILABLE if unknown */
 	uint8_t type;           /* enum gt_proc_type */
+	/* MIG instance ids (24-byte entries; GT_MIG_NONE otherwise or
+	 * when the driver says 0xFFFFFFFF). */
+	uint32_t gi, ci;
 };
 
 /* Merges entries by pid into out (types OR-ed; memory: the larger, since a

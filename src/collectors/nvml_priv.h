@@ -50,5 +50,20 @@ struct nvml_priv {
 
 int gt_nvml_processes(struct gt_backend *b, unsigned dev,
                       struct gt_proc_vec *out);
+/* Appends the compute, graphics and MPS lists of handle h to
+ * p->procs[*n...]. True when the device is gone; *first_error (may be
+ * NULL) is the first list's failure other than a missing symbol. */
+bool gt_nvml_fetch_lists(struct nvml_priv *p, nvmlDevice_t h, size_t *n,
+                         nvmlReturn_t *first_error);
+
+/* nvml_mig.c: appends the MIG devices of d (in MIG mode) to out->mig and
+ * their processes, tagged with their instance ids, to p->procs[*n...].
+ * Returns how many, -1 when the GPU is gone, -2 when the driver cannot
+ * list them (the caller falls back to the whole-GPU lists). */
+int gt_nvml_mig_read(struct nvml_priv *p, struct nvml_dev *d,
+                     struct gt_proc_vec *out, size_t *n);
+/* Counts the processes out->items[pfirst...] on each instance
+ * out->mig[mfirst...]. */
+void gt_nvml_mig_count(struct gt_proc_vec *out, size_t mfirst, size_t pfirst);
 
 #endif

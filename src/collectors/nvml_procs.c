@@ -61,11 +61,15 @@ static nvmlReturn_t fetch_list(struct nvml_priv *p, nvmlDevice_t h, list_fn fn,
 			    (const nvmlProcessInfo_t *)p->raw + i;
 			e->pid = r->pid;
 			e->mem = r->usedGpuMemory;
+			e->gi = r->gpuInstanceId;
+			e->ci = r->computeInstanceId;
 		} else {
 			const nvmlProcessInfo_v1_t *r =
 			    (const nvmlProcessInfo_v1_t *)p->raw + i;
 			e->pid = r->pid;
 			e->mem = r->usedGpuMemory;
+			e->gi = GT_MIG_NONE;
+			e->ci = GT_MIG_NONE;
 		}
 		e->type = type;
 	}
@@ -182,26 +186,44 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
 	free(acc);
 }
 
+bool gt_nvml_fetch_lists(struct nvml_priv *p, nvmlDevice_t h, size_t *n,
+                         nvmlReturn_t *first_error)
+{
+	nvmlReturn_t rc[3];
+	rc[0] = fetch_kind(p, h, (void *)p->api.compute_procs,
+	                   (void *)p->api.compute_procs_v1, GT_PROC_COMPUTE, n);
+	rc[1] =
+	    fetch_kind(p, h, (void *)p->api.graphics_procs,
+	               (void *)p->api.graphics_procs_v1, GT_PROC_GRAPHICS, n);
+	/* MPS clients are compute work as far as a user is concerned. */
+	rc[2] = fetch_kind(p, h, (void *)p->api.mps_procs,
+	                   (void *)p->api.mps_procs_v1, GT_PROC_COMPUTE, n);
+	if (first_error)
+		*first_error = NVML_SUCCESS;
+	for (int i = 0; i < 3; i++) {
+		if (gt_nvml_is_lost(rc[i]))
+			return true;
+		if (first_error && *first_error == NVML_SUCCESS &&
+		    rc[i] != NVML_ERROR_FUNCTION_NOT_FOUND)
+			*first_error = rc[i];
+	}
+	return false;
+}
+
 int gt_nvml_processes(struct gt_backend *b, unsigned dev,
                       struct gt_proc_vec *out)
 {
 	struct nvml_priv *p = b->priv;
 	struct nvml_dev *d = &p->devs[dev];
-	size_t n = 0;
-	nvmlReturn_t rc[3];
+	size_t n = 0, mfirst = out->mig_count;
+	int migs = d->mig ? gt_nvml_mig_read(p, d, out, &n) : -2;
 
-	rc[0] =
-	    fetch_kind(p, d->handle, (void *)p->api.compute_procs,
-	               (void *)p->api.compute_procs_v1, GT_PROC_COMPUTE, &n);
-	rc[1] =
-	    fetch_kind(p, d->handle, (void *)p->api.graphics_procs,
-	               (void *)p->api.graphics_procs_v1, GT_PROC_GRAPHICS, &n);
-	/* MPS clients are compute work as far as a user is concerned. */
-	rc[2] = fetch_kind(p, d->handle, (void *)p->api.mps_procs,
-	                   (void *)p->api.mps_procs_v1, GT_PROC_COMPUTE, &n);
-	for (int i = 0; i < 3; i++)
-		if (gt_nvml_is_lost(rc[i]))
-			return -1;
+	if (migs == -1)
+		return -1;
+	/* Not in MIG mode, or its devices cannot be listed: the whole-GPU
+	 * lists (in MIG mode they need privileges). */
+	if (migs < 0 && gt_nvml_fetch_lists(p, d->handle, &n, NULL))
+		return -1;
 
 	size_t merged_cap = 0;
 	if (n &&
@@ -212,10 +234,14 @@ int gt_nvml_processes(struct gt_backend *b, unsigned dev,
 	for (size_t j = 0; j < m; j++) {
 		struct gt_process *proc = gt_proc_vec_push(out);
 		if (!proc)
-			return 0; /* a shorter list beats no list */
+			break; /* a shorter list beats no list */
 		proc->pid = (int32_t)p->merged[j].pid;
 		gt_val_fail(&proc->f[GT_P_GTT], GT_WHY_UNSUPPORTED_DEVICE, 0);
 		proc->type = p->merged[j].type;
+		if (d->mig) {
+			proc->mig_gi = p->merged[j].gi;
+			proc->mig_ci = p->merged[j].ci;
+		}
 		if (p->merged[j].mem == GT_NVML_MEMORY_NOT_AVAILABLE)
 			gt_val_fail(&proc->f[GT_P_MEM],
 			            d->mig ? GT_WHY_PERMISSION
@@ -225,6 +251,7 @@ int gt_nvml_processes(struct gt_backend *b, unsigned dev,
 			gt_val_set(&proc->f[GT_P_MEM],
 			           (int64_t)p->merged[j].mem);
 	}
+	gt_nvml_mig_count(out, mfirst, first);
 	fill_utilization(p, d, out->count - first, out, first);
 	return 0;
 }

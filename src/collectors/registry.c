@@ -28,5 +28,6 @@ const struct gt_platform gt_registry_platform = {
     .procinfo_new = gt_procinfo_new,
     .procinfo_fill = gt_procinfo_fill,
     .procinfo_sweep = gt_procinfo_sweep,
+    .procinfo_parent = gt_procinfo_parent,
     .procinfo_free = gt_procinfo_free,
 };

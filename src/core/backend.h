@@ -83,6 +83,12 @@ struct gt_backend_ops {
 	int (*processes)(struct gt_backend *b, unsigned dev,
 	                 struct gt_proc_vec *out);
 
+	/* The driver's name for a process that /proc could not show (run
+	 * in another PID namespace, or gone): 0 and a NUL-terminated name
+	 * in buf, or -1. May be NULL. */
+	int (*process_name)(struct gt_backend *b, int32_t pid, char *buf,
+	                    size_t len);
+
 	/* Text of a driver error code, for reasons; may be NULL. */
 	const char *(*error_text)(struct gt_backend *b, int code);
 

@@ -33,9 +33,10 @@ struct gt_collector {
 	struct gt_pub proclist;  /* const struct gt_proclist * */
 	struct gt_notify notify; /* signalled after every round */
 	struct gt_procinfo *procinfo;
-	struct gt_fdinfo *fdinfo;   /* shared by the DRM backends */
-	bool uses_fdinfo;           /* some backend with devices reads it */
-	struct gt_proc_vec scratch; /* collector-thread-only */
+	struct gt_fdinfo *fdinfo;     /* shared by the DRM backends */
+	bool uses_fdinfo;             /* some backend with devices reads it */
+	struct gt_proc_vec scratch;   /* collector-thread-only */
+	struct gt_prochist *prochist; /* per-process history; may be NULL */
 	_Atomic uint64_t interval_ns;
 	uint64_t tick;
 	_Atomic uint64_t ticks_done; /* rounds finished (any thread) */
@@ -82,6 +83,7 @@ static void proclist_free(void *obj)
 	for (size_t i = 0; i < pl->count; i++)
 		free(pl->items[i].cmdline);
 	free(pl->items);
+	free(pl->mig);
 	free(pl);
 }
 
@@ -180,6 +182,7 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 	atomic_init(&c->stopping, false);
 	gt_pub_init(&c->devlist, devlist_free);
 	gt_pub_init(&c->proclist, proclist_free);
+	c->prochist = gt_prochist_new(); /* without it: no history, no more */
 	pthread_mutex_init(&c->stop_lock, NULL);
 	pthread_mutex_init(&c->tick_lock, NULL);
 	pthread_cond_init(&c->stop_cond, NULL);
@@ -216,6 +219,7 @@ void gt_collector_close(struct gt_collector *c)
 			c->backends[i].ops->shutdown(&c->backends[i]);
 	gt_pub_destroy(&c->devlist);
 	gt_pub_destroy(&c->proclist);
+	gt_prochist_free(c->prochist);
 	gt_proc_vec_free(&c->scratch);
 	if (c->procinfo)
 		c->pf->procinfo_free(c->procinfo);
@@ -267,6 +271,65 @@ static int compare_proc(const void *a, const void *b)
 	return (pa->pid > pb->pid) - (pa->pid < pb->pid);
 }
 
+static int compare_pid(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Parents read this round, so siblings under one launcher read each
+ * ancestor's stat once. */
+struct parent_memo {
+	int32_t pid[256], ppid[256];
+	int n;
+};
+
+static int32_t parent_of(struct gt_collector *c, struct parent_memo *m,
+                         int32_t pid)
+{
+	int32_t up = 0;
+	for (int i = 0; i < m->n; i++)
+		if (m->pid[i] == pid)
+			return m->ppid[i];
+	if (c->pf->procinfo_parent(c->procinfo, pid, &up) != 0 || up < 0)
+		up = 0;
+	if (m->n < 256) {
+		m->pid[m->n] = pid;
+		m->ppid[m->n++] = up;
+	}
+	return up;
+}
+
+/* Completes each process's ancestry past parents that hold no GPU, up to
+ * the first ancestor that does (where the tree view hangs it), init, or
+ * GT_PROC_ANCESTRY levels. */
+static void fill_ancestry(struct gt_collector *c, struct gt_proc_vec *vec)
+{
+	struct parent_memo *memo;
+	int32_t *pids;
+
+	if (!c->pf->procinfo_parent || vec->count == 0)
+		return;
+	pids = malloc(vec->count * sizeof(*pids));
+	memo = malloc(sizeof(*memo));
+	if (pids && memo) {
+		memo->n = 0;
+		for (size_t i = 0; i < vec->count; i++)
+			pids[i] = vec->items[i].pid;
+		qsort(pids, vec->count, sizeof(*pids), compare_pid);
+		for (size_t i = 0; i < vec->count; i++) {
+			int32_t *a = vec->items[i].ancestry;
+			for (int k = 1; k < GT_PROC_ANCESTRY && a[k - 1] > 1 &&
+			                !bsearch(&a[k - 1], pids, vec->count,
+			                         sizeof(*pids), compare_pid);
+			     k++)
+				a[k] = parent_of(c, memo, a[k - 1]);
+		}
+	}
+	free(pids);
+	free(memo);
+}
+
 static void collect_processes(struct gt_collector *c, uint64_t tick)
 {
 	struct gt_proc_vec *vec = &c->scratch;
@@ -276,7 +339,7 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 	vec->unreadable = 0;
 	for (size_t i = 0; i < c->ndevices; i++) {
 		struct gt_device *d = &c->devices[i];
-		size_t first = vec->count;
+		size_t first = vec->count, mfirst = vec->mig_count;
 		if (d->lost || !d->backend->ops->processes)
 			continue;
 		if (d->backend->ops->processes(d->backend, d->backend_dev,
@@ -286,15 +349,27 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 		}
 		for (size_t j = first; j < vec->count; j++) {
 			vec->items[j].device_index = (unsigned)i;
-			if (!vec->items[j].host_known)
-				c->pf->procinfo_fill(c->procinfo,
-				                     &vec->items[j], now);
+			struct gt_process *p = &vec->items[j];
+			if (!p->host_known)
+				c->pf->procinfo_fill(c->procinfo, p, now);
+			/* /proc cannot see it: the driver's name, marked. */
+			if (!p->host_known && !p->name[0] &&
+			    d->backend->ops->process_name &&
+			    d->backend->ops->process_name(d->backend, p->pid,
+			                                  p->name,
+			                                  sizeof(p->name)) == 0)
+				p->name_from_driver = p->name[0] != '\0';
 		}
+		for (size_t j = mfirst; j < vec->mig_count; j++)
+			vec->mig[j].device_index = (unsigned)i;
 	}
+	fill_ancestry(c, vec);
 	c->pf->procinfo_sweep(c->procinfo, now);
 	if (vec->count > 1)
 		qsort(vec->items, vec->count, sizeof(vec->items[0]),
 		      compare_proc);
+	if (c->prochist)
+		gt_prochist_update(c->prochist, vec->items, vec->count, now);
 
 	struct gt_proclist *pl = calloc(1, sizeof(*pl));
 	if (!pl)
@@ -305,9 +380,14 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 	pl->items = vec->items;
 	pl->count = vec->count;
 	pl->unreadable = vec->unreadable;
+	pl->mig = vec->mig;
+	pl->mig_count = vec->mig_count;
 	vec->items = NULL;
 	vec->count = 0;
 	vec->cap = 0;
+	vec->mig = NULL;
+	vec->mig_count = 0;
+	vec->mig_cap = 0;
 	gt_pub_publish(&c->proclist, pl);
 }
 
@@ -591,6 +671,11 @@ const struct gt_ring *gt_collector_ring(const struct gt_collector *c,
 struct gt_pub *gt_collector_devlist(struct gt_collector *c)
 {
 	return &c->devlist;
+}
+
+struct gt_prochist *gt_collector_prochist(struct gt_collector *c)
+{
+	return c->prochist;
 }
 
 struct gt_pub *gt_collector_proclist(struct gt_collector *c)

@@ -17,6 +17,7 @@
 #include "core/clock.h"
 #include "core/model.h"
 #include "core/platform.h"
+#include "core/prochist.h"
 #include "core/publish.h"
 #include "core/ring.h"
 
@@ -51,6 +52,9 @@ struct gt_proclist {
 	size_t count;
 	struct gt_process *items; /* owned, cmdlines too */
 	size_t unreadable; /* processes whose GPU use could not be read */
+	/* The MIG instances of the devices in MIG mode, by device (owned). */
+	struct gt_mig_instance *mig;
+	size_t mig_count;
 };
 
 struct gt_collector; /* opaque: read it through the accessors below */
@@ -143,6 +147,9 @@ const char *gt_collector_error_text(const struct gt_collector *c, size_t dev,
  * is out of range. */
 const struct gt_ring *gt_collector_ring(const struct gt_collector *c,
                                         size_t dev);
+/* Each process's history (GPU %, VRAM, CPU % per round), for a detail
+ * view; NULL when there was no memory for it. */
+struct gt_prochist *gt_collector_prochist(struct gt_collector *c);
 /* The published device facts (const struct gt_devlist *) and process list
  * (const struct gt_proclist *), for gt_view. */
 struct gt_pub *gt_collector_devlist(struct gt_collector *c);

@@ -117,6 +117,16 @@ const struct gt_field_desc gt_process_desc[GT_P__COUNT] = {
     [GT_P_GTT] = {"process", "gtt_memory_bytes", GT_UNIT_BYTES},
 };
 
+const struct gt_field_desc gt_mig_instance_desc[GT_M__COUNT] = {
+    [GT_M_MEM_TOTAL] = {"memory", "total_bytes", GT_UNIT_BYTES},
+    [GT_M_MEM_USED] = {"memory", "used_bytes", GT_UNIT_BYTES},
+    [GT_M_MEM_FREE] = {"memory", "free_bytes", GT_UNIT_BYTES},
+    [GT_M_UTIL_GPU] = {"utilization", "gpu_percent", GT_UNIT_CPERCENT},
+    [GT_M_PLACEMENT_START] = {"placement", "start", GT_UNIT_COUNT},
+    [GT_M_PLACEMENT_SIZE] = {"placement", "size", GT_UNIT_COUNT},
+    [GT_M_PROCESSES] = {"device", "process_count", GT_UNIT_COUNT},
+};
+
 static void vals_fail(struct gt_val *vals, size_t n, enum gt_why why)
 {
 	for (size_t i = 0; i < n; i++)
@@ -169,8 +179,39 @@ struct gt_process *gt_proc_vec_push(struct gt_proc_vec *vec)
 	}
 	struct gt_process *p = &vec->items[vec->count++];
 	memset(p, 0, sizeof(*p));
+	p->mig_gi = GT_MIG_NONE;
+	p->mig_ci = GT_MIG_NONE;
 	vals_fail(p->f, GT_P__COUNT, GT_WHY_NOT_COLLECTED);
 	return p;
+}
+
+struct gt_mig_instance *gt_proc_vec_push_mig(struct gt_proc_vec *vec)
+{
+	if (vec->mig_count == vec->mig_cap) {
+		size_t cap = vec->mig_cap ? vec->mig_cap * 2 : GT_MAX_MIG;
+		struct gt_mig_instance *mig =
+		    realloc(vec->mig, cap * sizeof(*mig));
+		if (!mig)
+			return NULL;
+		vec->mig = mig;
+		vec->mig_cap = cap;
+	}
+	struct gt_mig_instance *m = &vec->mig[vec->mig_count++];
+	memset(m, 0, sizeof(*m));
+	gt_text_val_fail(&m->profile, GT_WHY_NOT_COLLECTED);
+	vals_fail(m->f, GT_M__COUNT, GT_WHY_NOT_COLLECTED);
+	return m;
+}
+
+const struct gt_mig_instance *
+gt_mig_instance_find(const struct gt_mig_instance *mig, size_t n, unsigned dev,
+                     uint32_t gi, uint32_t ci)
+{
+	for (size_t i = 0; mig && i < n; i++)
+		if (mig[i].device_index == dev && mig[i].gi == gi &&
+		    mig[i].ci == ci)
+			return &mig[i];
+	return NULL;
 }
 
 void gt_proc_vec_clear(struct gt_proc_vec *vec)
@@ -180,6 +221,7 @@ void gt_proc_vec_clear(struct gt_proc_vec *vec)
 		vec->items[i].cmdline = NULL;
 	}
 	vec->count = 0;
+	vec->mig_count = 0;
 }
 
 void gt_proc_vec_free(struct gt_proc_vec *vec)
@@ -188,6 +230,9 @@ void gt_proc_vec_free(struct gt_proc_vec *vec)
 	free(vec->items);
 	vec->items = NULL;
 	vec->cap = 0;
+	free(vec->mig);
+	vec->mig = NULL;
+	vec->mig_cap = 0;
 }
 
 double gt_unit_to_json(enum gt_unit unit, int64_t v)
@@ -341,7 +386,10 @@ const char *gt_why_fix(enum gt_why why)
 		       "retrying, a GPU reset or a reboot brings it back";
 	case GT_WHY_MIG:
 		return "nothing to do while MIG is enabled: the driver only "
-		       "gives it per MIG instance; disabling MIG (nvidia-smi "
+		       "gives it per MIG instance (the rows under the GPU "
+		       "show each instance's memory; per-instance "
+		       "utilization needs GPM counters, not read yet); "
+		       "disabling MIG (nvidia-smi "
 		       "-mig 0, as root, no work running) restores it";
 	case GT_WHY_NO_SENSOR:
 		return "nothing to do: the device does not have this sensor";

@@ -266,6 +266,7 @@ enum gt_proc_field {
 	GT_P__COUNT
 };
 
+#define GT_PROC_ANCESTRY 8
 #define GT_USER_LEN      33
 #define GT_COMM_LEN      64
 #define GT_CONTAINER_LEN 96
@@ -286,7 +287,47 @@ struct gt_process {
 	 * row can tell that the pid has since gone to another process. */
 	bool start_known;
 	uint64_t start;
+	/* When it started, seconds since the epoch (the proc tree's boot
+	 * time plus its start); 0 when unknown. */
+	int64_t start_unix;
+	/* The MIG instance it runs in (GPU and compute instance ids, as the
+	 * instances of struct gt_proc_vec carry them); GT_MIG_NONE on a
+	 * device without MIG. */
+	uint32_t mig_gi, mig_ci;
+	/* Its ancestors, the parent first, as far as /proc shows them (0
+	 * ends the list; the parent alone when it is another GPU process
+	 * or the walk stopped): the tree view hangs it under the nearest
+	 * one in the process list. */
+	int32_t ancestry[GT_PROC_ANCESTRY];
+	/* name came from the GPU driver, not from /proc (which could not
+	 * see the process: another PID namespace, or already gone). */
+	bool name_from_driver;
 	struct gt_val f[GT_P__COUNT];
+};
+
+#define GT_MIG_NONE UINT32_MAX
+#define GT_MAX_MIG  8 /* MIG devices per GPU: 7 on A100/H100, room for 8 */
+
+/* Per-instance numeric fields. */
+enum gt_mig_field {
+	GT_M_MEM_TOTAL,       /* bytes */
+	GT_M_MEM_USED,        /* bytes */
+	GT_M_MEM_FREE,        /* bytes */
+	GT_M_UTIL_GPU,        /* cpercent */
+	GT_M_PLACEMENT_START, /* first memory slice of the GPU instance */
+	GT_M_PLACEMENT_SIZE,  /* memory slices it occupies */
+	GT_M_PROCESSES,       /* processes listed on it this round */
+	GT_M__COUNT
+};
+
+/* One MIG device (a compute instance inside a GPU instance) of a GPU. */
+struct gt_mig_instance {
+	unsigned device_index;      /* the parent GPU, as gt_process's */
+	unsigned index;             /* the driver's MIG device index */
+	uint32_t gi, ci;            /* GPU instance id, compute instance id */
+	char uuid[GT_STR_NAME];     /* "MIG-..." */
+	struct gt_text_val profile; /* "3g.20gb", "1c.3g.20gb" */
+	struct gt_val f[GT_M__COUNT];
 };
 
 /* A growable array of processes; the owner frees with gt_proc_vec_free(). */
@@ -297,10 +338,20 @@ struct gt_proc_vec {
 	/* Processes whose GPU use could not be read (other users' fdinfo
 	 * without privileges): totals built from this list are lower bounds. */
 	size_t unreadable;
+	/* The MIG instances of the devices listed, in device order. */
+	struct gt_mig_instance *mig;
+	size_t mig_count;
+	size_t mig_cap;
 };
 
 /* Appends a zeroed process (all fields NOT_COLLECTED); NULL on ENOMEM. */
 struct gt_process *gt_proc_vec_push(struct gt_proc_vec *vec);
+/* Appends a zeroed MIG instance (fields NOT_COLLECTED); NULL on ENOMEM. */
+struct gt_mig_instance *gt_proc_vec_push_mig(struct gt_proc_vec *vec);
+/* The instance of device dev with ids gi/ci in mig[0..n); NULL if none. */
+const struct gt_mig_instance *
+gt_mig_instance_find(const struct gt_mig_instance *mig, size_t n, unsigned dev,
+                     uint32_t gi, uint32_t ci);
 void gt_proc_vec_clear(struct gt_proc_vec *vec);
 void gt_proc_vec_free(struct gt_proc_vec *vec);
 
@@ -316,6 +367,7 @@ struct gt_field_desc {
 extern const struct gt_field_desc gt_static_desc[GT_S__COUNT];
 extern const struct gt_field_desc gt_field_desc[GT_F__COUNT];
 extern const struct gt_field_desc gt_process_desc[GT_P__COUNT];
+extern const struct gt_field_desc gt_mig_instance_desc[GT_M__COUNT];
 
 void gt_static_init(struct gt_static *st);
 void gt_sample_init(struct gt_sample *s);

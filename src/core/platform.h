@@ -40,6 +40,9 @@ struct gt_platform {
 	void (*procinfo_fill)(struct gt_procinfo *pi, struct gt_process *p,
 	                      uint64_t now_ns);
 	void (*procinfo_sweep)(struct gt_procinfo *pi, uint64_t now_ns);
+	/* The parent of a pid, for ancestries; may be NULL. 0 or errno. */
+	int (*procinfo_parent)(struct gt_procinfo *pi, int32_t pid,
+	                       int32_t *ppid);
 	void (*procinfo_free)(struct gt_procinfo *pi);
 };
 

@@ -159,8 +159,56 @@ static const char *state_name(uint8_t state)
 	}
 }
 
+/* One MIG instance: ids, UUID, profile and its values (null with the
+ * reason under its own "unavailable"). */
+static cJSON *mig_json(const struct gt_mig_instance *m,
+                       const struct gt_backend *backend)
+{
+	cJSON *obj = cJSON_CreateObject();
+	struct reasons r = {cJSON_CreateObject(), backend};
+
+	cJSON_AddNumberToObject(obj, "index", m->index);
+	if (m->gi != GT_MIG_NONE)
+		cJSON_AddNumberToObject(obj, "gpu_instance_id", m->gi);
+	else
+		cJSON_AddNullToObject(obj, "gpu_instance_id");
+	if (m->ci != GT_MIG_NONE)
+		cJSON_AddNumberToObject(obj, "compute_instance_id", m->ci);
+	else
+		cJSON_AddNullToObject(obj, "compute_instance_id");
+	put_str_or_null(obj, "uuid", m->uuid);
+	put_text(obj, &r, "device", "profile", &m->profile);
+	for (int i = 0; i < GT_M__COUNT; i++) {
+		const struct gt_field_desc *d = &gt_mig_instance_desc[i];
+		put_val(group_obj(obj, d->group), &r, d->group, d->key,
+		        &m->f[i], d->unit);
+	}
+	cJSON_AddItemToObject(obj, "unavailable", r.unavailable);
+	return obj;
+}
+
+/* The device's MIG instances: [] when MIG is off, null (with its reason)
+ * before the first process round has listed them. */
+static void put_mig(cJSON *dev, struct reasons *r, const struct gt_static *st,
+                    const struct gt_proclist *procs)
+{
+	const struct gt_val *mode = &st->f[GT_S_MIG_MODE];
+	if (gt_val_ok(mode) && mode->v && !procs) {
+		struct gt_val v = {0, 0, GT_WHY_NOT_COLLECTED};
+		cJSON_AddNullToObject(dev, "mig_instances");
+		note_reason(r, "device", "mig_instances", &v);
+		return;
+	}
+	cJSON *arr = cJSON_AddArrayToObject(dev, "mig_instances");
+	for (size_t i = 0; procs && i < procs->mig_count; i++)
+		if (procs->mig[i].device_index == st->index)
+			cJSON_AddItemToArray(
+			    arr, mig_json(&procs->mig[i], r->backend));
+}
+
 static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
-                          const struct gt_backend *backend)
+                          const struct gt_backend *backend,
+                          const struct gt_proclist *procs)
 {
 	cJSON *dev = cJSON_CreateObject();
 	struct reasons r = {cJSON_CreateObject(), backend};
@@ -217,6 +265,7 @@ static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
 	         &s->perf_level);
 	put_text(group_obj(dev, "power"), &r, "power", "profile",
 	         &s->power_profile);
+	put_mig(dev, &r, st, procs);
 	cJSON_AddItemToObject(dev, "unavailable", r.unavailable);
 	return dev;
 }
@@ -235,8 +284,43 @@ static const char *proc_type_name(uint8_t type)
 	}
 }
 
+/* The MIG instance a process runs in: null on a device without MIG, and
+ * null with a reason where the driver did not say which. */
+static void put_proc_mig(cJSON *obj, cJSON *unavailable,
+                         const struct gt_process *p,
+                         const struct gt_devlist *devs,
+                         const struct gt_proclist *procs)
+{
+	const struct gt_static *st = p->device_index < devs->count
+	                                 ? &devs->items[p->device_index]
+	                                 : NULL;
+	bool mig =
+	    st && gt_val_ok(&st->f[GT_S_MIG_MODE]) && st->f[GT_S_MIG_MODE].v;
+	if (!mig || p->mig_gi == GT_MIG_NONE) {
+		cJSON_AddNullToObject(obj, "mig_instance");
+		if (mig)
+			put_str(unavailable, "mig_instance",
+			        "the driver's process list did not say which "
+			        "MIG instance it runs in");
+		return;
+	}
+	cJSON *o = cJSON_AddObjectToObject(obj, "mig_instance");
+	cJSON_AddNumberToObject(o, "gpu_instance_id", p->mig_gi);
+	if (p->mig_ci != GT_MIG_NONE)
+		cJSON_AddNumberToObject(o, "compute_instance_id", p->mig_ci);
+	else
+		cJSON_AddNullToObject(o, "compute_instance_id");
+	const struct gt_mig_instance *m =
+	    gt_mig_instance_find(procs->mig, procs->mig_count, p->device_index,
+	                         p->mig_gi, p->mig_ci);
+	put_str_or_null(o, "uuid", m ? m->uuid : NULL);
+	put_str_or_null(o, "profile",
+	                m && m->profile.why == GT_WHY_OK ? m->profile.s : NULL);
+}
+
 static cJSON *process_json(const struct gt_process *p,
-                           const struct gt_devlist *devs)
+                           const struct gt_devlist *devs,
+                           const struct gt_proclist *procs)
 {
 	cJSON *obj = cJSON_CreateObject();
 	struct reasons r = {cJSON_CreateObject(), NULL};
@@ -258,6 +342,7 @@ static cJSON *process_json(const struct gt_process *p,
 		put_str(obj, "name", p->name);
 		put_str(obj, "cmdline", p->cmdline ? p->cmdline : "");
 		put_str_or_null(obj, "container", p->container);
+		put_str(obj, "name_source", "proc");
 	} else {
 		static const char *const keys[] = {"user", "name", "cmdline",
 		                                   "container"};
@@ -265,6 +350,11 @@ static cJSON *process_json(const struct gt_process *p,
 		 * whose files refuse to be read is there, not gone. */
 		bool denied = p->f[GT_P_CPU].why == GT_WHY_PERMISSION;
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			/* The driver named it where /proc could not. */
+			if (i == 1 && p->name_from_driver && p->name[0]) {
+				put_str(obj, "name", p->name);
+				continue;
+			}
 			cJSON_AddNullToObject(obj, keys[i]);
 			put_str(r.unavailable, keys[i],
 			        denied
@@ -277,8 +367,13 @@ static cJSON *process_json(const struct gt_process *p,
 			              "namespace: use --procfs with the "
 			              "host's /proc)");
 		}
+		if (p->name_from_driver && p->name[0])
+			put_str(obj, "name_source", "driver");
+		else
+			cJSON_AddNullToObject(obj, "name_source");
 	}
 	put_str(obj, "type", proc_type_name(p->type));
+	put_proc_mig(obj, r.unavailable, p, devs, procs);
 	for (int i = 0; i < GT_P__COUNT; i++)
 		put_val(obj, &r, NULL, gt_process_desc[i].key, &p->f[i],
 		        gt_process_desc[i].unit);
@@ -338,14 +433,15 @@ char *gt_snapshot_json(const struct gt_snapshot_input *in)
 		    in->device_backends ? in->device_backends[i] : NULL;
 		demo = demo || in->devices->items[i].demo;
 		cJSON_AddItemToArray(arr, device_json(&in->devices->items[i],
-		                                      &in->samples[i], b));
+		                                      &in->samples[i], b,
+		                                      in->procs));
 	}
 
 	arr = cJSON_AddArrayToObject(root, "processes");
 	for (size_t i = 0; in->procs && in->devices && i < in->procs->count;
 	     i++)
-		cJSON_AddItemToArray(
-		    arr, process_json(&in->procs->items[i], in->devices));
+		cJSON_AddItemToArray(arr, process_json(&in->procs->items[i],
+		                                       in->devices, in->procs));
 	/* Processes whose GPU use could not be read: per-process totals are
 	 * then lower bounds. */
 	cJSON_AddNumberToObject(root, "processes_unreadable",

@@ -43,6 +43,7 @@
 
 struct pi_stat {
 	char comm[GT_COMM_LEN];
+	int32_t ppid;
 	uint64_t utime, stime, start;
 	uint64_t rss_pages;
 };
@@ -207,7 +208,11 @@ static bool parse_stat(const char *buf, size_t len, struct pi_stat *st)
 	comm_copy(st->comm, open + 1, (size_t)(close - open - 1));
 
 	const char *p = close + 1;
-	for (int field = 3; field <= 13; field++)
+	uint64_t ppid;
+	if (!skip_field(&p, end) || !parse_u64(&p, end, &ppid))
+		return false;
+	st->ppid = ppid > INT32_MAX ? 0 : (int32_t)ppid;
+	for (int field = 5; field <= 13; field++)
 		if (!skip_field(&p, end))
 			return false;
 	if (!parse_u64(&p, end, &st->utime) || !parse_u64(&p, end, &st->stime))
@@ -487,7 +492,12 @@ static void copy_out(const struct gt_procinfo *pi,
 	 * to the /proc that a signal's target is checked in. */
 	p->start_known = pi->own_ns;
 	p->start = e->start;
+	p->start_unix =
+	    pi->btime && e->start
+	        ? pi->btime + (int64_t)(e->start / (uint64_t)pi->clk_tck)
+	        : 0;
 	p->uid = e->uid;
+	p->ancestry[0] = e->ppid;
 	memcpy(p->user, e->user, sizeof(p->user));
 	memcpy(p->name, e->comm, sizeof(p->name));
 	memcpy(p->container, e->container, sizeof(p->container));
@@ -621,6 +631,7 @@ stat_entry(struct gt_procinfo *pi, struct gt_procinfo_entry *e, int32_t pid,
 		*cached = false;
 	}
 	e->round = pi->round;
+	e->ppid = st->ppid;
 	if (strcmp(e->comm, st->comm) != 0) {
 		memcpy(e->comm, st->comm, sizeof(e->comm));
 		e->statics = false;
@@ -713,6 +724,37 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 		free(tmp.cmdline);
 }
 
+int gt_procinfo_parent(struct gt_procinfo *pi, int32_t pid, int32_t *ppid)
+{
+	struct pi_stat st;
+	size_t len;
+	int err = ENOENT;
+
+	if (pid <= 0)
+		return EINVAL;
+	/* A pid in the cache was read this round: no file to open. */
+	struct gt_procinfo_entry *e = gt_procinfo_cache_find(pi, pid);
+	if (e && e->round == pi->round && e->ppid > 0) {
+		*ppid = e->ppid;
+		return 0;
+	}
+	int dfd = pi_open_dir(pi, pid);
+	int fd = pi_openat(dfd, "stat");
+	if (fd >= 0) {
+		err = read_fd(pi, fd, PI_STAT_MAX, &len);
+		if (!err && !parse_stat(pi->buf, len, &st))
+			err = EINVAL;
+		close(fd);
+	} else {
+		err = errno;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	if (!err)
+		*ppid = st.ppid;
+	return err;
+}
+
 /* True when root is the proc file system of our own pid namespace: its
  * "self" is this process, under the pid getpid() gives, and its NSpid line
  * holds that one pid (one more number per pid namespace between the one
@@ -747,6 +789,28 @@ static bool own_pid_ns(struct gt_procinfo *pi)
 	return own;
 }
 
+/* The boot time (stat's "btime", seconds since the epoch) of the tree's
+ * system, to turn start times into dates; 0 when unknown. */
+static int64_t read_btime(struct gt_procinfo *pi)
+{
+	char path[PATH_MAX];
+	size_t len;
+	int64_t btime = 0;
+
+	snprintf(path, sizeof(path), "%s/stat", pi->root);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	if (read_fd(pi, fd, 1u << 20, &len) == 0) {
+		/* A line "btime N" (no colon, unlike status). */
+		const char *v = strstr(pi->buf, "\nbtime ");
+		if (v)
+			btime = strtoll(v + 7, NULL, 10);
+	}
+	close(fd);
+	return btime > 0 ? btime : 0;
+}
+
 struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
 {
 	struct gt_procinfo *pi = calloc(1, sizeof(*pi));
@@ -775,6 +839,7 @@ struct gt_procinfo *gt_procinfo_new(const char *procfs_root)
 	if (pi->clk_tck <= 0)
 		pi->clk_tck = 100;
 	pi->own_ns = own_pid_ns(pi);
+	pi->btime = read_btime(pi);
 	return pi;
 }
 

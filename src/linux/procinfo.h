@@ -77,6 +77,11 @@ void gt_procinfo_free(struct gt_procinfo *pi);
 void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
                       uint64_t now_ns);
 
+/* The parent of pid (stat field 4) as /proc shows it now: 0, or an errno
+ * value. Answers from the cache for a pid filled this round. For the
+ * ancestry of a process whose parent holds no GPU. */
+int gt_procinfo_parent(struct gt_procinfo *pi, int32_t pid, int32_t *ppid);
+
 /* Drops the cache entries of pids not filled since the previous sweep. Call
  * once after each round of fills. now_ns is accepted for symmetry with fill;
  * rounds, not time, decide what is dropped. */

@@ -20,6 +20,7 @@ struct gt_procinfo_entry {
 	int32_t pid;
 	uint32_t uid;     /* uid the user string belongs to */
 	uint64_t start;   /* stat field 22: a reused pid has another */
+	int32_t ppid;     /* stat field 4 as last read */
 	uint64_t round;   /* sweep round of the last fill */
 	uint64_t cpu_ns;  /* CPU time used at the baseline, ns */
 	uint64_t base_ns; /* now_ns at the baseline */
@@ -70,6 +71,7 @@ struct pi_user {
 struct gt_procinfo {
 	char *root;
 	long clk_tck;
+	int64_t btime;      /* boot, seconds since the epoch; 0: unknown */
 	uint64_t page_size; /* bytes, for stat's resident pages */
 	uint64_t round;
 

@@ -163,9 +163,27 @@ static void rebuild_order(struct gt_dashboard *d)
 		d->order = o;
 		d->order_cap = n;
 	}
+	/* A new round: tags of processes gone (or pids reused) go. */
+	if (pl && d->ntags > 0 && pl->seq != d->tags_seq) {
+		gt_dashboard_tags_prune(d);
+		d->tags_seq = pl->seq;
+	}
 	d->norder = n ? gt_proctable_view(pl->items, n, &d->pt, d->order,
 	                                  d->filter_err, sizeof(d->filter_err))
 	              : 0;
+	if (d->tree && d->norder > d->tree_cap) {
+		void *t =
+		    realloc(d->tree_rows, d->norder * sizeof(*d->tree_rows));
+		if (t) {
+			d->tree_rows = t;
+			d->tree_cap = d->norder;
+		}
+	}
+	/* In view order under their parents; flat when memory is short. */
+	d->tree_ok =
+	    d->tree && d->norder <= d->tree_cap &&
+	    gt_proctree_build(pl->items, d->order, d->norder, d->tree_rows,
+	                      gt_dashboard_glyphs(d) == GT_GLYPHS_ASCII) == 0;
 	int visible = d->layout.procs.h > 1 ? d->layout.procs.h - 1 : 1;
 	d->follow_lost = !gt_proctable_update_selection(
 	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
@@ -281,13 +299,20 @@ static void draw_gpus(struct gt_dashboard *d, bool chrome)
 		    .no_data = late && never,
 		    .chrome = chrome,
 		};
+		if (d->view.procs)
+			pd.mig = gt_panels_mig_of(d->view.procs->mig,
+			                          d->view.procs->mig_count,
+			                          (unsigned)i, &pd.nmig);
 		gt_panels_draw_gpu(stdscr, r, d->layout.mode, &pd);
 	}
 }
 
 static void draw_processes(struct gt_dashboard *d)
 {
-	char note[96] = "";
+	char note[192] = "";
+	int32_t tagged[GT_DASHBOARD_MAX_TAGS];
+	for (int i = 0; i < d->ntags; i++)
+		tagged[i] = d->tags[i].pid;
 	gt_proctable_widths_sorted(d->layout.procs.w, d->cfg.columns,
 	                           d->pt.sort_col, d->widths);
 	/* Rows and widths change under a scrolled table. */
@@ -295,11 +320,25 @@ static void draw_processes(struct gt_dashboard *d)
 	if (d->pt.device_filter >= 0)
 		snprintf(note, sizeof(note), " GPU %d only ",
 		         d->pt.device_filter);
+	if (d->pt.user_filter_on) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " user %.32s ",
+		         d->pick_user);
+	}
 	if (d->pt.filter[0]) {
 		size_t k = strlen(note);
 		snprintf(note + k, sizeof(note) - k, " %s: %.40s ",
 		         d->pt.filter_is_regex ? "regex" : "filter",
 		         d->pt.filter);
+	}
+	if (note[0]) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " Esc clears ");
+	}
+	if (d->pt.sort_start) {
+		size_t k = strlen(note);
+		snprintf(note + k, sizeof(note) - k, " by start time %s ",
+		         d->pt.reverse ? "^" : "v");
 	}
 	if (d->view.procs->unreadable) {
 		size_t k = strlen(note);
@@ -314,6 +353,9 @@ static void draw_processes(struct gt_dashboard *d)
 	    .pal = &d->pal,
 	    .widths = d->widths,
 	    .note = note[0] ? note : NULL,
+	    .tree = d->tree_ok ? d->tree_rows : NULL,
+	    .tagged = tagged,
+	    .ntagged = d->ntags,
 	};
 	gt_proctable_draw(stdscr, d->layout.procs, &td);
 }
@@ -333,11 +375,14 @@ static void draw_dialogs(struct gt_dashboard *d)
 	        d->sig.bound ? &d->sig.row : gt_dashboard_selected_process(d),
 	    .help = d->help,
 	    .nhelp = d->nhelp,
+	    .targets = d->sigset_lines,
+	    .ntargets = d->nsigset,
 	};
 	if (sel >= 0)
 		octx.silent_s = device_silence(
 		    d, (size_t)sel, gt_monotonic_ns(), &octx.never_sampled);
 	gt_overlay_draw(stdscr, &d->ov, &octx);
+	gt_picklist_draw(stdscr, &d->pick, &d->pal);
 	if (d->setup_open)
 		gt_setup_draw(stdscr, &d->setup, &d->cfg, d->view.devs, &d->pal,
 		              d->cfg_path);
@@ -381,6 +426,21 @@ void gt_dashboard_draw(struct gt_dashboard *d)
 	/* Dialogs come after the sweep: their boxes are curses lines that
 	 * the shadow does not know, so it must not blank anything after. */
 	gt_paint_end(stdscr);
+	if (d->pview.open) {
+		struct gt_procview_ctx pc = {
+		    .procs = d->view.procs,
+		    .devs = d->view.devs,
+		    .hist = d->view.collector
+		                ? gt_collector_prochist(d->view.collector)
+		                : NULL,
+		    .pal = &d->pal,
+		    .glyphs = gt_dashboard_glyphs(d),
+		    .now_ns = gt_monotonic_ns(),
+		    .now = time(NULL),
+		};
+		gt_procview_draw(stdscr, (struct gt_rect){0, 0, cols, rows - 1},
+		                 &d->pview, &pc);
+	}
 	draw_dialogs(d);
 	wnoutrefresh(stdscr);
 	doupdate();
@@ -489,12 +549,14 @@ static int setup(struct gt_dashboard *d)
 static void teardown(struct gt_dashboard *d)
 {
 	gt_sigtarget_release(&d->sig);
+	gt_dashboard_tags_release(d);
 	free(d->hist);
 	free(d->last_new_ns);
 	free(d->rects);
 	free(d->vis);
 	free(d->order);
 	gt_paint_release(); /* the shadow of the screen it drew */
+	free(d->tree_rows);
 }
 
 struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,
@@ -577,9 +639,9 @@ static bool only_clock_moves(const struct gt_dashboard *d)
 	uint64_t now = gt_monotonic_ns();
 	bool never;
 
-	if ((d->ov.kind != GT_OVERLAY_NONE &&
-	     d->ov.kind != GT_OVERLAY_FILTER) ||
-	    d->setup_open || d->dlg.open)
+	if ((d->ov.kind != GT_OVERLAY_NONE && d->ov.kind != GT_OVERLAY_FILTER &&
+	     d->ov.kind != GT_OVERLAY_SEARCH) ||
+	    d->setup_open || d->dlg.open || d->pick.open || d->pview.open)
 		return false;
 	for (int k = 0; k < d->nvis; k++)
 		if (device_silence(d, (size_t)d->vis[k], now, &never) > 0)

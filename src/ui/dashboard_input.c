@@ -6,6 +6,7 @@
  * dashboard's state (struct gt_dashboard, dashboard_priv.h). Drawing is
  * dashboard.c's; this file only changes state and leaves notices.
  */
+#include <inttypes.h>
 #include <curses.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include "core/clock.h"
 #include "ui/dashboard_priv.h"
 #include "export/snapshot.h"
+#include "core/text.h"
+#include "ui/proctable_filter.h"
 
 static void save_snapshot(struct gt_dashboard *d, int unused)
 {
@@ -127,6 +130,7 @@ static void move_selection(struct gt_dashboard *d, int delta)
 	if (s >= (int)d->norder)
 		s = (int)d->norder - 1;
 	d->pt.selected = s;
+	d->pt.selected_pid = 0; /* the row moved to, whoever is on it */
 }
 
 static void set_interval(struct gt_dashboard *d, uint64_t ns)
@@ -176,9 +180,10 @@ static void handle_mouse(struct gt_dashboard *d, int unused)
 		int col = gt_proctable_col_at(d->widths, ev.x - p.x);
 		if (col < 0)
 			return;
-		if ((int)d->pt.sort_col == col)
+		if ((int)d->pt.sort_col == col && !d->pt.sort_start)
 			d->pt.reverse = !d->pt.reverse;
 		else {
+			d->pt.sort_start = false;
 			d->pt.sort_col = (enum gt_proctable_col)col;
 			d->pt.reverse = false;
 		}
@@ -188,6 +193,7 @@ static void handle_mouse(struct gt_dashboard *d, int unused)
 	if (row >= 0 && (size_t)row < d->norder) {
 		d->pt.follow_pid = 0;
 		d->pt.selected = row;
+		d->pt.selected_pid = 0;
 	}
 }
 
@@ -196,6 +202,10 @@ static void handle_mouse(struct gt_dashboard *d, int unused)
 static void handle_signal_choice(struct gt_dashboard *d, int sig)
 {
 	char msg[256];
+	if (d->nsigset > 0) {
+		gt_dashboard_tags_send(d, sig);
+		return;
+	}
 	const struct gt_proclist *pl = d->view.procs;
 	gt_sigtarget_send(&d->sig, sig, pl ? pl->items : NULL,
 	                  pl ? pl->count : 0, msg, sizeof(msg));
@@ -238,6 +248,11 @@ static void open_signal_menu(struct gt_dashboard *d, int unused)
 {
 	const struct gt_process *p = gt_dashboard_selected_process(d);
 	(void)unused;
+	/* Tagged processes: the signal goes to them all. */
+	if (d->ntags > 0 && gt_dashboard_tags_bind(d) > 0) {
+		gt_overlay_open(&d->ov, GT_OVERLAY_SIGNAL);
+		return;
+	}
 	if (!p) {
 		gt_dashboard_notice(d, "no process selected");
 		return;
@@ -296,6 +311,7 @@ static void scroll_sideways(struct gt_dashboard *d, int cells)
 
 static void sort_by_next(struct gt_dashboard *d, int step)
 {
+	d->pt.sort_start = false;
 	d->pt.sort_col = (enum gt_proctable_col)(
 	    (d->pt.sort_col + step + GT_COL__COUNT) % GT_COL__COUNT);
 }
@@ -365,6 +381,168 @@ static void scale_interval(struct gt_dashboard *d, int dir)
 	set_interval(d, dir > 0 ? d->interval_ns * 2 : d->interval_ns / 2);
 }
 
+/* htop's M, P (and the sort list): one column, in its natural order. */
+static void sort_by(struct gt_dashboard *d, int col)
+{
+	char msg[64];
+	d->pt.sort_col = (enum gt_proctable_col)col;
+	d->pt.reverse = false;
+	d->pt.sort_start = false;
+	snprintf(msg, sizeof(msg), "sorted by %s",
+	         gt_proctable_cols[col].header);
+	gt_dashboard_notice(d, msg);
+}
+
+/* htop's T: by start time, the oldest first (r: the newest). */
+static void sort_by_start(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->pt.sort_start = true;
+	d->pt.reverse = false;
+	gt_dashboard_notice(d, "sorted by start time, the oldest first");
+}
+
+enum { PICK_SORT, PICK_USER };
+
+/* F6: the columns to sort by, the current one highlighted. */
+static void open_sort_list(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	gt_picklist_open(&d->pick, "Sort by (Enter picks, Esc cancels)",
+	                 (int)d->pt.sort_col);
+	for (int c = 0; c < GT_COL__COUNT; c++)
+		gt_picklist_add(&d->pick, gt_proctable_cols[c].header);
+	d->pick_for = PICK_SORT;
+}
+
+/* u: "all users", then each user with processes in the list, once. */
+static void open_user_list(struct gt_dashboard *d, int unused)
+{
+	const struct gt_proclist *pl = d->view.procs;
+	char text[48];
+	(void)unused;
+	gt_picklist_open(&d->pick, "Show the processes of", 0);
+	gt_picklist_add(&d->pick, "all users");
+	d->pick_uids[0] = 0;
+	for (size_t i = 0; pl && i < pl->count; i++) {
+		const struct gt_process *p = &pl->items[i];
+		bool seen = false;
+		if (!p->host_known)
+			continue;
+		for (int k = 1; k < d->pick.n && !seen; k++)
+			seen = d->pick_uids[k] == p->uid;
+		if (seen)
+			continue;
+		if (p->user[0])
+			gt_text_escape(text, sizeof(text), p->user,
+			               strlen(p->user));
+		else
+			snprintf(text, sizeof(text), "%" PRIu32, p->uid);
+		if (!gt_picklist_add(&d->pick, text))
+			break;
+		d->pick_uids[d->pick.n - 1] = p->uid;
+		if (d->pt.user_filter_on && p->uid == d->pt.user_filter)
+			d->pick.choice = d->pick.n - 1;
+	}
+	d->pick_for = PICK_USER;
+}
+
+/* The list's keys; false when it is not open. */
+static bool pick_key(struct gt_dashboard *d, int ch)
+{
+	enum gt_picklist_result r = gt_picklist_key(&d->pick, ch);
+	if (r == GT_PICKLIST_NOT_OPEN)
+		return false;
+	if (r != GT_PICKLIST_PICKED)
+		return true;
+	int k = d->pick.choice;
+	if (d->pick_for == PICK_SORT) {
+		sort_by(d, k);
+	} else if (k == 0) {
+		d->pt.user_filter_on = false;
+		gt_dashboard_notice(d, "processes of all users");
+	} else {
+		d->pt.user_filter_on = true;
+		d->pt.user_filter = d->pick_uids[k];
+		gt_copy_str(d->pick_user, sizeof(d->pick_user),
+		            d->pick.items[k]);
+	}
+	return true;
+}
+
+/* F3: the search prompt, with the last search. */
+static void open_search(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	gt_overlay_open(&d->ov, GT_OVERLAY_SEARCH);
+	gt_copy_str(d->ov.input, sizeof(d->ov.input), d->search);
+	d->search_missed = false;
+}
+
+/* Selects the first matching row from the selected one (next: from the
+ * one after it), wrapping; hides nothing. */
+static void search_jump(struct gt_dashboard *d, bool next)
+{
+	const struct gt_proclist *pl = d->view.procs;
+	gt_copy_str(d->search, sizeof(d->search), d->ov.input);
+	int from = d->pt.selected < 0 ? 0 : d->pt.selected + (next ? 1 : 0);
+	int r = gt_proctable_filter_search(pl ? pl->items : NULL, d->order,
+	                                   d->norder, from, d->search);
+	d->search_missed = d->search[0] && r < 0;
+	if (r < 0)
+		return;
+	d->pt.follow_pid = 0;
+	d->pt.selected = r;
+	d->pt.selected_pid = 0;
+}
+
+static void tag_key(struct gt_dashboard *d, int what)
+{
+	if (what == 0) {
+		gt_dashboard_tag_toggle(d);
+		move_selection(d, 1); /* as htop: on to the next row */
+	} else if (what == 1) {
+		gt_dashboard_tag_children(d);
+	} else {
+		gt_dashboard_untag_all(d);
+	}
+}
+
+/* Enter: the selected process's detail view. */
+static void open_detail(struct gt_dashboard *d, int unused)
+{
+	const struct gt_process *p = gt_dashboard_selected_process(d);
+	(void)unused;
+	if (!p) {
+		gt_dashboard_notice(d, "no process selected");
+		return;
+	}
+	gt_procview_open(&d->pview, p);
+}
+
+/* t, F5: the table as a tree of processes, or flat. */
+static void toggle_tree(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	d->tree = !d->tree;
+	gt_dashboard_notice(d, d->tree ? "tree: processes under their parents"
+	                               : "flat list");
+}
+
+/* Esc: every filter of the table off (text, GPU, user). */
+static void clear_filters(struct gt_dashboard *d, int unused)
+{
+	(void)unused;
+	if (!d->pt.filter[0] && d->pt.device_filter < 0 &&
+	    !d->pt.user_filter_on)
+		return;
+	d->pt.filter[0] = '\0';
+	d->filter_err[0] = '\0';
+	d->pt.device_filter = -1;
+	d->pt.user_filter_on = false;
+	gt_dashboard_notice(d, "filters cleared");
+}
+
 static void redraw(struct gt_dashboard *d, int unused)
 {
 	(void)d;
@@ -414,8 +592,8 @@ static const struct binding bindings[] = {
      "m", "panels: automatic, compact, one line per GPU"},
     {{'g'}, 0, next_glyphs,
      "g", "graph symbols: braille, block, ascii"},
-    {{'c'}, 0, toggle_fahrenheit,
-     "c", "temperatures in Celsius / Fahrenheit"},
+    {{'C'}, 0, toggle_fahrenheit,
+     "C", "temperatures in Celsius / Fahrenheit"},
     {{'+'}, 1, scale_interval,
      "+ -", "sampling interval twice / half as long"},
     {{'-'}, -1, scale_interval,
@@ -424,8 +602,8 @@ static const struct binding bindings[] = {
      "p", "power dialog: limit, mode, profile (selected GPU)"},
     {{'f'}, GT_CONTROL_DIALOG_FAN, open_control,
      "f", "fan dialog: curve, presets, automatic"},
-    {{'P'}, 0, toggle_processes,
-     "P", "show / hide the process table"},
+    {{'v'}, 0, toggle_processes,
+     "v", "show / hide the process table"},
     {{KEY_UP, 'k'}, -1, move_selection,
      "Up Down j k", "select a process (PgUp PgDn Home End)"},
     {{KEY_DOWN, 'j'}, 1, move_selection,
@@ -442,20 +620,44 @@ static const struct binding bindings[] = {
      "Left Right", "scroll command lines sideways"},
     {{KEY_RIGHT}, 8, scroll_sideways,
      NULL, NULL},
-    {{'>', KEY_F(6)}, 1, sort_by_next,
-     "> <  F6", "sort by the next / previous column"},
+    {{'>'}, 1, sort_by_next,
+     "> <", "sort by the next / previous column"},
     {{'<'}, -1, sort_by_next,
      NULL, NULL},
+    {{KEY_F(6)}, 0, open_sort_list,
+     "F6", "pick the column to sort by from a list"},
+    {{'M'}, GT_COL_VRAM, sort_by,
+     "M", "sort by VRAM"},
+    {{'P'}, GT_COL_GPU, sort_by,
+     "P", "sort by GPU %"},
+    {{'T'}, 0, sort_by_start,
+     "T", "sort by start time, the oldest first"},
     {{'r'}, 0, reverse_sort,
      "r", "reverse the sort"},
-    {{'/'}, 0, open_filter,
-     "/", "filter processes (Ctrl-R: regular expression)"},
+    {{'/', KEY_F(4)}, 0, open_filter,
+     "/  F4", "filter processes (Ctrl-R: regular expression)"},
+    {{KEY_F(3)}, 0, open_search,
+     "F3", "search: select the next match, hide nothing"},
+    {{'u'}, 0, open_user_list,
+     "u", "show one user's processes (a list; all users)"},
+    {{27 /* Esc */}, 0, clear_filters,
+     "Esc", "clear the table's filters (text, GPU, user)"},
+    {{'t', KEY_F(5)}, 0, toggle_tree,
+     "t  F5", "tree: processes under their parents, totals rolled up"},
     {{'d'}, 0, toggle_device_filter,
      "d", "processes of the selected GPU only / all GPUs"},
     {{'F'}, 0, toggle_follow,
      "F", "follow the selected process"},
+    {{' '}, 0, tag_key,
+     "Space", "tag / untag the selected process (and move down)"},
+    {{'c'}, 1, tag_key,
+     "c", "tag the selected process and its children"},
+    {{'U'}, 2, tag_key,
+     "U", "untag all"},
+    {{'\n', '\r', KEY_ENTER}, 0, open_detail,
+     "Enter", "the selected process in detail, with graphs (Esc back)"},
     {{'x', KEY_F(9)}, 0, open_signal_menu,
-     "x  F9", "send a signal to the selected process"},
+     "x  F9", "send a signal to the tagged processes, else the selected"},
     {{12 /* Ctrl-L */}, 0, redraw,
      "Ctrl-L", "redraw the screen"},
     {{KEY_MOUSE}, 0, handle_mouse,
@@ -521,9 +723,13 @@ void gt_dashboard_help_build(struct gt_dashboard *d)
 static bool overlay_key(struct gt_dashboard *d, int ch)
 {
 	enum gt_overlay_result res = gt_overlay_key(&d->ov, ch);
-	if (d->sig.bound && res != GT_OVERLAY_SIGNAL_CONFIRMED &&
-	    d->ov.kind != GT_OVERLAY_SIGNAL && d->ov.kind != GT_OVERLAY_CONFIRM)
+	if ((d->sig.bound || d->nsigset > 0) &&
+	    res != GT_OVERLAY_SIGNAL_CONFIRMED &&
+	    d->ov.kind != GT_OVERLAY_SIGNAL &&
+	    d->ov.kind != GT_OVERLAY_CONFIRM) {
 		gt_sigtarget_release(&d->sig); /* the dialog was cancelled */
+		gt_dashboard_tags_release(d);
+	}
 	switch (res) {
 	case GT_OVERLAY_CONSUMED:
 		return true;
@@ -540,6 +746,10 @@ static bool overlay_key(struct gt_dashboard *d, int ch)
 	case GT_OVERLAY_SIGNAL_CONFIRMED:
 		handle_signal_choice(d, d->ov.signal);
 		return true;
+	case GT_OVERLAY_SEARCH_TYPED:
+	case GT_OVERLAY_SEARCH_NEXT:
+		search_jump(d, res == GT_OVERLAY_SEARCH_NEXT);
+		return true;
 	case GT_OVERLAY_NOT_CONSUMED:
 		break;
 	}
@@ -549,7 +759,8 @@ static bool overlay_key(struct gt_dashboard *d, int ch)
 bool gt_dashboard_key(struct gt_dashboard *d, int ch)
 {
 	if (gt_dashboard_control_key(d, ch) || setup_key(d, ch) ||
-	    overlay_key(d, ch))
+	    pick_key(d, ch) || overlay_key(d, ch) ||
+	    gt_procview_key(&d->pview, ch))
 		return true;
 	const struct binding *b = binding_of(ch);
 	if (!b) /* KEY_RESIZE, and keys that mean nothing here */

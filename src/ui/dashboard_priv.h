@@ -21,14 +21,18 @@
 #include "ui/layout.h"
 #include "ui/overlay.h"
 #include "ui/palette.h"
+#include "ui/picklist.h"
 #include "ui/proctable.h"
+#include "ui/proctree.h"
+#include "ui/procview.h"
 #include "ui/setup.h"
 #include "ui/sigtarget.h"
 #include "ui/theme.h"
 #include "core/view.h"
 
 /* The help window: its lines, made from the key table once. */
-#define GT_DASHBOARD_HELP_LINES 40
+#define GT_DASHBOARD_HELP_LINES 64
+#define GT_DASHBOARD_MAX_TAGS   32
 #define GT_DASHBOARD_HELP_CELLS 96
 
 struct gt_dashboard {
@@ -58,6 +62,33 @@ struct gt_dashboard {
 	uint64_t interval_ns;
 	struct gt_overlay ov;
 	struct gt_sigtarget sig; /* the process the signal dialog is for */
+	/* The F6 (sort column) or u (user) list, and what it picks. */
+	struct gt_picklist pick;
+	int pick_for;
+	uint32_t pick_uids[GT_PICKLIST_MAX]; /* u: entry -> uid (0: all) */
+	bool search_missed;       /* the search text matches no row */
+	char search[128];         /* the last search, offered again by F3 */
+	bool tree;                /* t, F5: the table as a process tree */
+	struct gt_procview pview; /* Enter: the selected process's details */
+	/* Tagged processes (Space, c, U), by pid and start time. */
+	struct {
+		int32_t pid;
+		bool start_known;
+		uint64_t start;
+	} tags[GT_DASHBOARD_MAX_TAGS];
+	int ntags;
+	uint64_t tags_seq; /* the process round the tags were checked in */
+	/* The signal dialog's tagged set, bound when it opened, and the
+	 * lines naming each. */
+	struct gt_sigtarget sigset[GT_DASHBOARD_MAX_TAGS];
+	int nsigset;
+	char sigset_text[GT_DASHBOARD_MAX_TAGS][GT_COMM_LEN + 24];
+	const char *sigset_lines[GT_DASHBOARD_MAX_TAGS];
+	struct gt_proctree_row *tree_rows; /* one per row of order */
+	size_t tree_cap;
+	bool tree_ok; /* tree_rows matches order (else the table is flat) */
+	char
+	    pick_user[GT_USER_LEN]; /* the user filter's name, for the header */
 	struct gt_control_dialog dlg;
 	bool restore_offer; /* a state file from an earlier run is pending */
 	char notice[256];
@@ -83,6 +114,20 @@ struct gt_dashboard {
 	 * (dashboard_loop.h). */
 	uint64_t last_data_ns;
 };
+
+/* dashboard_tags.c: tagged processes and the signal dialog's set. */
+bool gt_dashboard_tagged(const struct gt_dashboard *d, int32_t pid);
+void gt_dashboard_tag_toggle(struct gt_dashboard *d);   /* Space */
+void gt_dashboard_tag_children(struct gt_dashboard *d); /* c */
+void gt_dashboard_untag_all(struct gt_dashboard *d);    /* U */
+/* Drops tags whose process is gone or whose pid changed hands. */
+void gt_dashboard_tags_prune(struct gt_dashboard *d);
+/* Binds each tagged process still listed; how many. */
+int gt_dashboard_tags_bind(struct gt_dashboard *d);
+void gt_dashboard_tags_release(struct gt_dashboard *d);
+/* Sends sig to each bound one that is still the same process; a notice
+ * says how many got it and the first failure. */
+void gt_dashboard_tags_send(struct gt_dashboard *d, int sig);
 
 /* A short message in the status line for 5 s. */
 void gt_dashboard_notice(struct gt_dashboard *d, const char *msg);

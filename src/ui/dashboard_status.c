@@ -84,6 +84,13 @@ void gt_dashboard_draw_status(struct gt_dashboard *d)
 		gt_paint_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_HI], buf);
 		return;
 	}
+	if (d->ov.kind == GT_OVERLAY_SEARCH) {
+		snprintf(buf, sizeof(buf),
+		         "search: %s_  (Enter or F3 next match, Esc done)%s",
+		         d->ov.input, d->search_missed ? "  not found" : "");
+		gt_paint_put(stdscr, r, 0, 0, d->pal.role[GT_ROLE_HI], buf);
+		return;
+	}
 	/* A notice takes the place of the key hints: it is what the user
 	 * needs to read now, and the hints are one ? away. */
 	const char *msg = NULL;

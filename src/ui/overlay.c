@@ -21,7 +21,7 @@ void gt_overlay_open(struct gt_overlay *ov, enum gt_overlay_kind kind)
 	ov->scroll = 0;
 	ov->scroll_max = 0;
 	ov->page = 1;
-	if (kind != GT_OVERLAY_FILTER)
+	if (kind != GT_OVERLAY_FILTER && kind != GT_OVERLAY_SEARCH)
 		ov->input[0] = '\0';
 }
 
@@ -49,10 +49,25 @@ static bool scroll_key(struct gt_overlay *ov, int ch)
 	return true;
 }
 
+/* A prompt's line editing: Backspace, or a printable character added;
+ * true when the input changed. */
+static bool edit_input(struct gt_overlay *ov, int ch)
+{
+	size_t n = strlen(ov->input);
+	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
+		ov->input[n - 1] = '\0';
+		return true;
+	}
+	if (ch >= 32 && ch < 127 && n + 1 < sizeof(ov->input)) {
+		ov->input[n] = (char)ch;
+		ov->input[n + 1] = '\0';
+		return true;
+	}
+	return false;
+}
+
 enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 {
-	size_t n;
-
 	switch (ov->kind) {
 	case GT_OVERLAY_NONE:
 		return GT_OVERLAY_NOT_CONSUMED;
@@ -67,7 +82,6 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 			return GT_OVERLAY_NOT_CONSUMED;
 		return GT_OVERLAY_CONSUMED;
 	case GT_OVERLAY_FILTER:
-		n = strlen(ov->input);
 		if (ch == 27) {
 			ov->kind = GT_OVERLAY_NONE;
 			ov->input[0] = '\0';
@@ -79,16 +93,21 @@ enum gt_overlay_result gt_overlay_key(struct gt_overlay *ov, int ch)
 		}
 		if (ch == 18) /* Ctrl-R */
 			return GT_OVERLAY_FILTER_TOGGLE_REGEX;
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0) {
-			ov->input[n - 1] = '\0';
+		if (edit_input(ov, ch)) /* filter as the user types */
 			return GT_OVERLAY_FILTER_DONE;
+		if (ch == KEY_RESIZE || ch == KEY_MOUSE)
+			return GT_OVERLAY_NOT_CONSUMED;
+		return GT_OVERLAY_CONSUMED;
+	case GT_OVERLAY_SEARCH:
+		if (ch == 27) {
+			ov->kind = GT_OVERLAY_NONE;
+			return GT_OVERLAY_CONSUMED;
 		}
-		if (ch >= 32 && ch < 127 && n + 1 < sizeof(ov->input)) {
-			ov->input[n] = (char)ch;
-			ov->input[n + 1] = '\0';
-			/* Filter as the user types. */
-			return GT_OVERLAY_FILTER_DONE;
-		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER ||
+		    ch == KEY_F(3))
+			return GT_OVERLAY_SEARCH_NEXT;
+		if (edit_input(ov, ch))
+			return GT_OVERLAY_SEARCH_TYPED;
 		if (ch == KEY_RESIZE || ch == KEY_MOUSE)
 			return GT_OVERLAY_NOT_CONSUMED;
 		return GT_OVERLAY_CONSUMED;
@@ -282,7 +301,14 @@ static void group_add(struct why_groups *gs, const struct gt_val *val,
 		g->code = val->code;
 		g->names[0] = '\0';
 	}
-	size_t k = strlen(g->names);
+	/* Several values may share a name (each fan's "fans.percent"):
+	 * a name is listed once. */
+	size_t k = strlen(g->names), len = strlen(name);
+	for (const char *at = g->names; (at = strstr(at, name)) != NULL;
+	     at += len)
+		if ((at == g->names || at[-1] == ' ') &&
+		    (at[len] == '\0' || at[len] == ','))
+			return;
 	snprintf(g->names + k, sizeof(g->names) - k, "%s%s", k ? ", " : "",
 	         name);
 }
@@ -493,6 +519,50 @@ static void draw_explain(WINDOW *w, struct gt_overlay *ov,
 	draw_lines(w, lines, ex.n, ov, " Why N/A (Esc closes) ", ctx);
 }
 
+/* The signal menu under the lines[0..n) that name its targets; lines
+ * must have room for GT_PROCTABLE_NSIGNALS + 2 more. */
+static void draw_menu(WINDOW *w, const struct gt_overlay *ov,
+                      const struct gt_overlay_ctx *ctx, const char **lines,
+                      int n)
+{
+	char store[GT_PROCTABLE_NSIGNALS][48];
+	for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
+		snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
+		         i == ov->choice ? ">" : " ", i + 1,
+		         gt_proctable_signals[i].name);
+		lines[n++] = store[i];
+	}
+	lines[n++] = "";
+	lines[n++] = "Enter chooses, Esc cancels";
+	draw_lines(w, lines, n, NULL, " Send a signal ", ctx);
+}
+
+/* The signal menu (sname NULL) or its confirmation for a tagged set:
+ * every process named, then the signals or the question. */
+static void draw_set(WINDOW *w, struct gt_overlay *ov,
+                     const struct gt_overlay_ctx *ctx, const char *sname)
+{
+	enum { MAXN = 64 };
+	const char *lines[MAXN + GT_PROCTABLE_NSIGNALS + 4];
+	char head[64], ask[64];
+	int n = 0;
+
+	snprintf(head, sizeof(head), "to %d tagged process%s:", ctx->ntargets,
+	         ctx->ntargets == 1 ? "" : "es");
+	lines[n++] = head;
+	for (int i = 0; i < ctx->ntargets && i < MAXN; i++)
+		lines[n++] = ctx->targets[i];
+	lines[n++] = "";
+	if (sname) {
+		snprintf(ask, sizeof(ask), "Send SIG%s to all %d?  y / n",
+		         sname, ctx->ntargets);
+		lines[n++] = ask;
+		draw_lines(w, lines, n, NULL, " Confirm ", ctx);
+		return;
+	}
+	draw_menu(w, ov, ctx, lines, n);
+}
+
 void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
                      const struct gt_overlay_ctx *ctx)
 {
@@ -501,6 +571,7 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 	switch (ov->kind) {
 	case GT_OVERLAY_NONE:
 	case GT_OVERLAY_FILTER: /* drawn in the status line */
+	case GT_OVERLAY_SEARCH:
 		return;
 	case GT_OVERLAY_HELP:
 		draw_lines(w, ctx->help, ctx->nhelp, ov, " gputop help ", ctx);
@@ -509,21 +580,33 @@ void gt_overlay_draw(WINDOW *w, struct gt_overlay *ov,
 		draw_explain(w, ov, ctx);
 		return;
 	case GT_OVERLAY_SIGNAL: {
-		const char *lines[GT_PROCTABLE_NSIGNALS + 2];
-		char store[GT_PROCTABLE_NSIGNALS][48];
-		int n = 0;
-		for (int i = 0; i < GT_PROCTABLE_NSIGNALS; i++) {
-			snprintf(store[i], sizeof(store[i]), "%s %d  SIG%s",
-			         i == ov->choice ? ">" : " ", i + 1,
-			         gt_proctable_signals[i].name);
-			lines[n++] = store[i];
+		if (ctx->ntargets > 0) {
+			draw_set(w, ov, ctx, NULL);
+			return;
 		}
-		lines[n++] = "";
-		lines[n++] = "Enter chooses, Esc cancels";
-		draw_lines(w, lines, n, NULL, " Send a signal ", ctx);
+		const char *lines[GT_PROCTABLE_NSIGNALS + 4];
+		char name[GT_COMM_LEN * 4];
+		int n = 0;
+		/* Whom it goes to, before anything is chosen. */
+		const struct gt_process *p = ctx->process;
+		if (p) {
+			gt_text_escape(name, sizeof(name), p->name,
+			               strlen(p->name));
+			snprintf(buf, sizeof(buf), "to %d (%.160s)", p->pid,
+			         name[0] ? name : "name N/A");
+			lines[n++] = buf;
+			lines[n++] = "";
+		}
+		draw_menu(w, ov, ctx, lines, n);
 		return;
 	}
 	case GT_OVERLAY_CONFIRM: {
+		if (ctx->ntargets > 0) {
+			draw_set(w, ov, ctx,
+			         gt_proctable_signal_name(ov->signal, sig,
+			                                  sizeof(sig)));
+			return;
+		}
 		const struct gt_process *p = ctx->process;
 		char name[GT_COMM_LEN * 4];
 		if (!p)

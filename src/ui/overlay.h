@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * overlay.h - the dashboard's pop-ups and input line: help, the reasons
- * behind N/A values, the filter prompt, and the signal menu with its
- * confirmation. The dashboard feeds keys to the open overlay first.
+ * behind N/A values, the filter and search prompts, and the signal menu with
+ * its confirmation. The dashboard feeds keys to the open overlay first.
  */
 #ifndef GPUTOP_OVERLAY_H
 #define GPUTOP_OVERLAY_H
@@ -20,6 +20,7 @@ enum gt_overlay_kind {
 	GT_OVERLAY_HELP,
 	GT_OVERLAY_EXPLAIN,
 	GT_OVERLAY_FILTER,
+	GT_OVERLAY_SEARCH, /* htop's F3: jump to matches, hide nothing */
 	GT_OVERLAY_SIGNAL,
 	GT_OVERLAY_CONFIRM,
 };
@@ -30,6 +31,8 @@ enum gt_overlay_result {
 	GT_OVERLAY_FILTER_DONE, /* input holds the new filter */
 	GT_OVERLAY_FILTER_CLEAR,
 	GT_OVERLAY_FILTER_TOGGLE_REGEX,
+	GT_OVERLAY_SEARCH_TYPED, /* input changed: the first match from here */
+	GT_OVERLAY_SEARCH_NEXT,  /* Enter or F3: the next match */
 	GT_OVERLAY_SIGNAL_CONFIRMED, /* send `signal` to the selected process */
 };
 
@@ -58,6 +61,10 @@ struct gt_overlay_ctx {
 	 * table. */
 	const char *const *help;
 	int nhelp;
+	/* The signal dialog's tagged set, one line naming each ("  123
+	 * (python)"); ntargets 0: the single process above. */
+	const char *const *targets;
+	int ntargets;
 };
 
 /* A bordered box centred on the screen, bw x bh cells (clipped to it),

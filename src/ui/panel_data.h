@@ -31,6 +31,10 @@ struct gt_panel_data {
 	/* A change made by gputop that is in force ("LIMIT 382 W", "FAN
 	 * CURVE"); NULL or "" when none. */
 	const char *changed;
+	/* The device's MIG instances (MIG mode), drawn as rows; NULL, 0
+	 * when none. */
+	const struct gt_mig_instance *mig;
+	size_t nmig;
 	bool selected;
 	bool fahrenheit;
 	bool stale;      /* no new sample for several intervals */

@@ -260,6 +260,8 @@ int gt_panels_badge_list(const struct gt_panel_data *d, bool short_names,
 		    state);
 	if (d->changed && d->changed[0])
 		ADD(role[GT_ROLE_HI], "%.32s", d->changed);
+	if (gt_val_ok(&d->st->f[GT_S_MIG_MODE]) && d->st->f[GT_S_MIG_MODE].v)
+		ADD(role[GT_ROLE_HI], "MIG %zu", d->nmig);
 	if (gt_panels_pcie_degraded(d)) {
 		long long g = s->f[GT_F_PCIE_GEN].v,
 		          w = s->f[GT_F_PCIE_WIDTH].v;
@@ -528,6 +530,9 @@ static void draw_panel(WINDOW *win, struct gt_rect r, enum gt_gpu_mode mode,
 		return;
 	title(win, r, d);
 	gt_layout_panel_parts(r, mode, &pp);
+	struct gt_rect mig = gt_panels_mig_take(&pp, d->nmig);
+	if (mig.h > 0)
+		gt_panels_mig_draw(win, mig, d);
 	if (pp.graph.h > 0)
 		gt_gpugraph_draw(win, pp.graph, d);
 	if (pp.info_lines > 0)

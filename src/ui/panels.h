@@ -97,6 +97,21 @@ int gt_panels_badge_list(const struct gt_panel_data *d, bool short_names,
 int gt_panels_short_name(char *buf, size_t len, const char *name,
                          int max_cells);
 
+/* One MIG instance row's texts (panels_mig.c). */
+struct gt_panels_mig_text {
+	char head[64];  /* "MIG 3g.20gb GI 1/CI 0" */
+	char mem[48];   /* "8.0/19.5 GiB" */
+	char procs[24]; /* "2 procs" */
+	char na[128];   /* "GPU 40%", or "GPU% N/A: <reason>" */
+};
+void gt_panels_mig_text(const struct gt_mig_instance *m,
+                        struct gt_panels_mig_text *out);
+/* The instances of device dev in mig[0..n) (grouped by device, as the
+ * process list holds them); *count gets how many, NULL when none. */
+const struct gt_mig_instance *
+gt_panels_mig_of(const struct gt_mig_instance *mig, size_t n, unsigned dev,
+                 size_t *count);
+
 /* Memory in binary units, used and total in the same unit ("71.5/79.6 GiB",
  * "512/1024 MiB"; "N/A" when either is unknown). */
 void gt_panels_fmt_mem(char *buf, size_t len, const struct gt_val *used,

@@ -35,6 +35,15 @@ int gt_panels_draw_badges(WINDOW *w, struct gt_rect r, int row, int left,
 void gt_panels_draw_info(WINDOW *w, const struct gt_panel_parts *pp,
                          const struct gt_panel_data *d);
 
+/* panels_mig.c: rows for n MIG instances taken from the top of
+ * pp->graph (which shrinks, or goes when less than its minimum would be
+ * left); {0} when the panel has no graph area to give (COMPACT). */
+struct gt_rect gt_panels_mig_take(struct gt_panel_parts *pp, size_t n);
+/* Draws d->mig[0..d->nmig) into r, one per row (a last row says how many
+ * did not fit). */
+void gt_panels_mig_draw(WINDOW *w, struct gt_rect r,
+                        const struct gt_panel_data *d);
+
 /* panels_line.c: one GPU as a LINE row. */
 void gt_panels_draw_line(WINDOW *w, struct gt_rect r,
                          const struct gt_panel_data *d);

@@ -12,13 +12,13 @@
 #include "ui/proctable.h"
 
 #include <inttypes.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include "core/text.h"
+#include "ui/proctable_filter.h"
 #include "ui/proctable_sort.h"
 
 const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT] = {
@@ -107,6 +107,11 @@ static const char *text_of(const struct gt_process *p, enum gt_proctable_col c,
 	case GT_COL_COMMAND:
 		if (p->cmdline && p->cmdline[0])
 			return p->cmdline;
+		if (p->name[0] && p->name_from_driver) {
+			/* /proc could not see it: say whose name it is. */
+			snprintf(buf, len, "%s (driver)", p->name);
+			return buf;
+		}
 		if (p->name[0])
 			return p->name;
 		return NULL;
@@ -157,6 +162,7 @@ struct sort_ctx {
 	const struct gt_process *procs;
 	enum gt_proctable_col col;
 	bool desc;
+	bool by_start; /* by start time instead of col (htop's T) */
 };
 
 /* < 0 when row a shows above row b. */
@@ -175,7 +181,7 @@ static int row_cmp(const struct sort_ctx *cx, size_t a, size_t b)
 		if (oka)
 			k = (va > vb) - (va < vb);
 	} else {
-		char ba[16], bb[16];
+		char ba[GT_COMM_LEN + 16], bb[GT_COMM_LEN + 16];
 		bool la, lb;
 		const char *ta = text_of(pa, cx->col, ba, sizeof(ba), &la);
 		const char *tb = text_of(pb, cx->col, bb, sizeof(bb), &lb);
@@ -234,7 +240,10 @@ static bool sort_numeric(const struct sort_ctx *cx, size_t *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct gt_process *p = &cx->procs[v[i]];
 		k[i] = (struct gt_proctable_key){0, p->pid, false, v[i]};
-		k[i].ok = num_of(p, cx->col, &k[i].v);
+		if (!cx->by_start)
+			k[i].ok = num_of(p, cx->col, &k[i].v);
+		else if ((k[i].ok = p->start_known && p->start <= INT64_MAX))
+			k[i].v = (int64_t)p->start;
 	}
 	gt_proctable_sort_keys(k, n, cx->desc);
 	for (size_t i = 0; i < n; i++)
@@ -243,85 +252,28 @@ static bool sort_numeric(const struct sort_ctx *cx, size_t *v, size_t n)
 	return true;
 }
 
+static bool sort_by_start(const struct gt_process *procs, size_t *v, size_t n,
+                          bool newest_first)
+{
+	struct sort_ctx cx = {procs, GT_COL_PID, newest_first, true};
+	return sort_numeric(&cx, v, n);
+}
+
 /* ---- filtering ---------------------------------------------------------- */
-
-/* needle is already lower-case. */
-static bool contains_ci(const char *hay, const char *needle)
-{
-	if (!hay)
-		return false;
-	for (; *hay; hay++) {
-		size_t i = 0;
-		while (needle[i] && lower((unsigned char)hay[i]) == needle[i])
-			i++;
-		if (!needle[i])
-			return true;
-	}
-	return false;
-}
-
-struct text_filter {
-	bool active;
-	bool is_regex;
-	char needle[128];
-	regex_t re;
-};
-
-/* The fields a filter looks at; fields[4] is the pid in decimal. */
-static bool filter_match(const struct text_filter *tf,
-                         const struct gt_process *p)
-{
-	char pid[16];
-	const char *fields[5] = {p->user, p->name, p->cmdline, p->container,
-	                         pid};
-
-	snprintf(pid, sizeof(pid), "%" PRId32, p->pid);
-	for (size_t i = 0; i < 5; i++) {
-		if (!fields[i])
-			continue;
-		if (tf->is_regex ? regexec(&tf->re, fields[i], 0, NULL, 0) == 0
-		                 : contains_ci(fields[i], tf->needle))
-			return true;
-	}
-	return false;
-}
 
 size_t gt_proctable_view(const struct gt_process *procs, size_t n,
                          const struct gt_proctable_state *st, size_t *order_out,
                          char *err, size_t errlen)
 {
-	struct text_filter tf;
+	struct gt_proctable_filter tf;
 
 	if (err && errlen)
 		err[0] = '\0';
 	if (!procs)
 		n = 0;
 
-	memset(&tf, 0, sizeof(tf));
-	if (st->filter[0]) {
-		tf.active = true;
-		tf.is_regex = st->filter_is_regex;
-		if (tf.is_regex) {
-			int rc = regcomp(&tf.re, st->filter,
-			                 REG_EXTENDED | REG_ICASE | REG_NOSUB);
-			if (rc != 0) {
-				char why[128];
-				regerror(rc, &tf.re, why, sizeof(why));
-				if (err && errlen)
-					snprintf(
-					    err, errlen,
-					    "invalid regular expression: %s",
-					    why);
-				tf.active = false; /* show everything */
-			}
-		} else {
-			size_t i = 0;
-			for (; st->filter[i] && i + 1 < sizeof(tf.needle); i++)
-				tf.needle[i] =
-				    (char)lower((unsigned char)st->filter[i]);
-			tf.needle[i] = '\0';
-		}
-	}
+	gt_proctable_filter_init(&tf, st->filter, st->filter_is_regex, err,
+	                         errlen);
 
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -329,17 +281,23 @@ size_t gt_proctable_view(const struct gt_process *procs, size_t n,
 		if (st->device_filter >= 0 &&
 		    p->device_index != (unsigned)st->device_filter)
 			continue;
-		if (tf.active && !filter_match(&tf, p))
+		if (st->user_filter_on &&
+		    (!p->host_known || p->uid != st->user_filter))
+			continue;
+		if (!gt_proctable_filter_match(&tf, p))
 			continue;
 		order_out[count++] = i;
 	}
-	if (tf.active && tf.is_regex)
-		regfree(&tf.re);
+	gt_proctable_filter_free(&tf);
 
-	struct sort_ctx cx = {procs, st->sort_col, false};
+	struct sort_ctx cx = {procs, st->sort_col, false, false};
 	if ((unsigned)cx.col >= GT_COL__COUNT)
 		cx.col = GT_COL_PID;
 	cx.desc = gt_proctable_cols[cx.col].desc_first != st->reverse;
+	/* By start time: the oldest first (reverse: the newest). */
+	if (st->sort_start &&
+	    sort_by_start(procs, order_out, count, st->reverse))
+		return count;
 	if (!gt_proctable_cols[cx.col].numeric ||
 	    !sort_numeric(&cx, order_out, count))
 		heap_sort(&cx, order_out, count);
@@ -369,6 +327,11 @@ bool gt_proctable_update_selection(struct gt_proctable_state *st,
 			st->selected = r;
 		else
 			found = false;
+	} else if (st->selected_pid != 0) {
+		int r = gt_proctable_find_pid(procs, order, count,
+		                              st->selected_pid);
+		if (r >= 0)
+			st->selected = r;
 	}
 	int rows = count > (size_t)INT32_MAX ? INT32_MAX : (int)count;
 	if (rows == 0) {
@@ -380,6 +343,7 @@ bool gt_proctable_update_selection(struct gt_proctable_state *st,
 		st->selected = 0;
 	if (st->selected >= rows)
 		st->selected = rows - 1;
+	st->selected_pid = procs[order[st->selected]].pid;
 
 	if (visible < 1)
 		visible = 1;
@@ -741,6 +705,15 @@ void gt_proctable_format_header(const int *widths, char *out, size_t outlen)
 void gt_proctable_format_row(const struct gt_process *p, const int *widths,
                              int hscroll, char *out, size_t outlen)
 {
+	gt_proctable_format_row_prefixed(p, widths, hscroll, NULL, 0, out,
+	                                 outlen);
+}
+
+void gt_proctable_format_row_prefixed(const struct gt_process *p,
+                                      const int *widths, int hscroll,
+                                      const char *prefix, int prefix_cells,
+                                      char *out, size_t outlen)
+{
 	int tmp[GT_COL__COUNT];
 	struct sink s = {out, out ? outlen : 0, 0, false};
 	bool first = true;
@@ -750,7 +723,7 @@ void gt_proctable_format_row(const struct gt_process *p, const int *widths,
 	widths = widths_or_default(widths, tmp);
 	for (int c = 0; c < GT_COL__COUNT; c++) {
 		const struct gt_proctable_coldesc *d = &gt_proctable_cols[c];
-		char buf[32];
+		char buf[GT_COMM_LEN + 16];
 		int64_t v;
 
 		if (widths[c] <= 0)
@@ -779,7 +752,12 @@ void gt_proctable_format_row(const struct gt_process *p, const int *widths,
 			put_ascii(&s, "N/A", widths[c], d->right, false);
 			continue;
 		}
+		int w = widths[c];
+		if (c == GT_COL_COMMAND && prefix && prefix_cells < w) {
+			sink_put(&s, prefix, strlen(prefix));
+			w -= prefix_cells;
+		}
 		put_untrusted(&s, t, strlen(t),
-		              c == GT_COL_COMMAND ? hscroll : 0, widths[c]);
+		              c == GT_COL_COMMAND ? hscroll : 0, w);
 	}
 }

@@ -35,14 +35,24 @@ extern const struct gt_proctable_coldesc gt_proctable_cols[GT_COL__COUNT];
 
 struct gt_proctable_state {
 	enum gt_proctable_col sort_col;
-	bool reverse;         /* flips the column's natural order */
+	bool reverse; /* flips the column's natural order */
+	/* htop's T: by start time, the oldest first (no column shows it;
+	 * sort_col waits for the next column sort) */
+	bool sort_start;
 	char filter[128];     /* "" = no text filter */
 	bool filter_is_regex; /* POSIX extended, case-insensitive */
 	int device_filter;    /* device index, -1 = all devices */
-	int32_t follow_pid;   /* 0 = none */
-	int selected;         /* row index in the view, -1 = none */
-	int scroll_row;       /* first visible row */
-	int hscroll;          /* cells of COMMAND scrolled off to the left */
+	bool user_filter_on;  /* only processes of uid user_filter */
+	uint32_t user_filter;
+	int32_t follow_pid; /* 0 = none */
+	int selected;       /* row index in the view, -1 = none */
+	/* The pid of the selected row when the view was last made: the
+	 * selection stays on it through re-sorts, filters and new rounds
+	 * (while it is shown). 0: the row index decides (set after moving
+	 * by hand). */
+	int32_t selected_pid;
+	int scroll_row; /* first visible row */
+	int hscroll;    /* cells of COMMAND scrolled off to the left */
 };
 
 /* Defaults: sorted by GPU % (largest first), no filter, all devices. */
@@ -50,7 +60,8 @@ void gt_proctable_state_init(struct gt_proctable_state *st);
 
 /*
  * Fills order_out[0..n) with indices into procs of the rows to show, in
- * display order, and returns how many. Steps: device filter; text filter
+ * display order, and returns how many. Steps: device filter; user filter
+ * (user_filter_on: processes of that uid, read from /proc); text filter
  * (substring, case-insensitive, over user, name, command line, container and
  * the pid in decimal; or with filter_is_regex a POSIX extended regex,
  * case-insensitive, matched against each of those); sort by sort_col in its
@@ -71,7 +82,11 @@ int gt_proctable_find_pid(const struct gt_process *procs, const size_t *order,
 
 /*
  * After a new view: selects the followed pid's row (st->follow_pid != 0),
- * else keeps st->selected within [0, count) (-1 when count is 0), then moves
+ * else the row of st->selected_pid when it is shown, else keeps
+ * st->selected within [0, count) (-1 when count is 0); records the
+ * selected row's pid in st->selected_pid (kept while the view is empty,
+ * so a filter that hides everything and is then cleared finds it again);
+ * then moves
  * st->scroll_row so the selection is among the `visible` rows on screen and
  * no space is wasted below the last row. Returns false only when a followed
  * pid is not in the view (it exited or is filtered out); the selection then
@@ -129,6 +144,13 @@ void gt_proctable_format_header(const int *widths, char *out, size_t outlen);
  */
 void gt_proctable_format_row(const struct gt_process *p, const int *widths,
                              int hscroll, char *out, size_t outlen);
+
+/* gt_proctable_format_row with a trusted prefix (the tree's glyphs,
+ * prefix_cells cells) before the command, inside COMMAND's width. */
+void gt_proctable_format_row_prefixed(const struct gt_process *p,
+                                      const int *widths, int hscroll,
+                                      const char *prefix, int prefix_cells,
+                                      char *out, size_t outlen);
 
 /* Signals offered by "send a signal", in menu order. */
 struct gt_signal_desc {

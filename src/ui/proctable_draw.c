@@ -67,7 +67,8 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 	             line);
 	/* The sort column's header carries the direction: the cell is
 	 * redrawn whole (header, blank, marker, padding). */
-	int sx = gt_proctable_col_x(d->widths, st->sort_col);
+	int sx =
+	    st->sort_start ? -1 : gt_proctable_col_x(d->widths, st->sort_col);
 	if (sx >= 0) {
 		char cell[64];
 		gt_proctable_sort_header(
@@ -85,8 +86,18 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 		if (i >= d->count)
 			break;
 		const struct gt_process *p = &d->procs[d->order[i]];
-		gt_proctable_format_row(p, d->widths, st->hscroll, line,
-		                        sizeof(line));
+		if (d->tree) {
+			/* The subtree's totals in its root's row. */
+			struct gt_process shown = *p;
+			shown.f[GT_P_GPU] = d->tree[i].gpu;
+			shown.f[GT_P_MEM] = d->tree[i].mem;
+			gt_proctable_format_row_prefixed(
+			    &shown, d->widths, st->hscroll, d->tree[i].prefix,
+			    d->tree[i].prefix_cells, line, sizeof(line));
+		} else {
+			gt_proctable_format_row(p, d->widths, st->hscroll, line,
+			                        sizeof(line));
+		}
 		int attr = (int)i == st->selected
 		               ? (st->follow_pid == p->pid
 		                      ? d->pal->role[GT_ROLE_FOLLOWED]
@@ -95,5 +106,10 @@ void gt_proctable_draw(WINDOW *w, struct gt_rect r,
 		if ((int)i == st->selected) /* the whole row shows the bar */
 			gt_paint_fill(w, r, row, attr);
 		gt_paint_put(w, r, row, 0, attr, line);
+		for (int k = 0; k < d->ntagged; k++)
+			if (d->tagged[k] == p->pid) {
+				gt_paint_put(w, r, row, 0, attr | A_BOLD, "*");
+				break;
+			}
 	}
 }

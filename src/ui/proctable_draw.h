@@ -15,6 +15,7 @@
 #include "ui/layout.h"
 #include "ui/palette.h"
 #include "ui/proctable.h"
+#include "ui/proctree.h"
 
 /* The rows to draw and how: the model's view (gt_proctable_view) of procs,
  * its state (sort, selection, scroll) and the column widths. */
@@ -28,6 +29,12 @@ struct gt_table_data {
 	 * column (gt_proctable_widths() works, with a shorter sort header) */
 	const int *widths;
 	const char *note; /* shown in the header line's right end, or NULL */
+	/* The tree view's rows (glyphs, roll-ups), one per row of order;
+	 * NULL for the flat table. */
+	const struct gt_proctree_row *tree;
+	/* Tagged pids, marked with a '*' at the row's left end. */
+	const int32_t *tagged;
+	int ntagged;
 };
 
 /* The header line (the sort column marked), then the rows from

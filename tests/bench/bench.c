@@ -534,7 +534,7 @@ static void bench_fdinfo(struct verdicts *vd)
 
 /* BENCH_ONLY=startup,wakeups runs only the parts named; without it, all
  * but nvtop (a minute: `make bench-peer`): collector, render, metrics,
- * fdinfo, ring, startup, wakeups, nvtop. */
+ * fdinfo, ring, prochist, startup, wakeups, nvtop. */
 static bool wanted(const char *part)
 {
 	const char *only = getenv("BENCH_ONLY");
@@ -555,8 +555,8 @@ int main(int argc, char **argv)
 		        "  BENCH_BASELINE=GPUTOP measures an older "
 		        "binary beside it\n"
 		        "  BENCH_ONLY=part,... runs only those parts: "
-		        "collector, render, metrics, fdinfo, ring, startup, "
-		        "wakeups, nvtop\n");
+		        "collector, render, metrics, fdinfo, ring, prochist, "
+		        "startup, wakeups, nvtop\n");
 		return 2;
 	}
 	struct verdicts vd = {0};
@@ -578,6 +578,8 @@ int main(int argc, char **argv)
 		bench_fdinfo(&vd);
 	if (wanted("ring"))
 		bench_ring();
+	if (wanted("prochist"))
+		bench_prochist(&vd);
 	if (wanted("startup"))
 		bench_proc_startup(&pc, &vd);
 	if (wanted("wakeups"))

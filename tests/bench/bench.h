@@ -56,4 +56,8 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd);
  * judges nothing when nvtop (or tmux) is not on PATH. */
 void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd);
 
+/* The per-process history: CPU per process and round for 500 processes,
+ * and the store's bound (bench_prochist.c). */
+void bench_prochist(struct verdicts *vd);
+
 #endif

@@ -130,6 +130,8 @@
 	X(nvmlDeviceGetDeviceHandleFromMigDeviceHandle)                        \
 	X(nvmlDeviceGetGpuInstanceId)                                          \
 	X(nvmlDeviceGetComputeInstanceId)                                      \
+	X(nvmlDeviceGetGpuInstanceById)                                        \
+	X(nvmlGpuInstanceGetInfo)                                              \
 	X(nvmlDeviceGetComputeRunningProcesses)                                \
 	X(nvmlDeviceGetComputeRunningProcesses_v2)                             \
 	X(nvmlDeviceGetComputeRunningProcesses_v3)                             \
@@ -355,6 +357,9 @@ struct fake_mig {
 	char uuid[FAKE_TEXT_LEN];
 	char profile[32];
 	unsigned long long mem_total, mem_used, bar1_total;
+	/* placement=START+SIZE: memory slices of its GPU instance. */
+	int have_placement;
+	unsigned int placement_start, placement_size;
 };
 
 struct fake_field_override {

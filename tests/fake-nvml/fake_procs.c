@@ -490,3 +490,57 @@ nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t device,
 {
 	return instance_id(FN_nvmlDeviceGetComputeInstanceId, device, 1, id);
 }
+
+/* A GPU instance handle is the handle of the first MIG device in it: the
+ * client never dereferences either, and one table decodes both. */
+nvmlReturn_t nvmlDeviceGetGpuInstanceById(nvmlDevice_t device, unsigned int id,
+                                          nvmlGpuInstance_t *gpuInstance)
+{
+	struct fake_call c;
+	unsigned int mode = 0;
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlDeviceGetGpuInstanceById, device, 0, &c);
+
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (gpuInstance == NULL)
+		return fake_leave(NVML_ERROR_INVALID_ARGUMENT);
+	rc = fake_get_u(&c, K_MIG_MODE, &mode);
+	if (rc != NVML_SUCCESS || mode == 0)
+		return fake_leave(NVML_ERROR_NOT_SUPPORTED);
+	if (!c.sc->privileged)
+		return fake_leave(NVML_ERROR_NO_PERMISSION);
+	for (unsigned int m = 0; m < c.dev->nmig; m++) {
+		if (c.dev->mig[m].gi == id) {
+			*gpuInstance = (nvmlGpuInstance_t)(void *)fake_handle(
+			    c.gpu, (int)m);
+			return fake_leave(NVML_SUCCESS);
+		}
+	}
+	return fake_leave(NVML_ERROR_NOT_FOUND);
+}
+
+nvmlReturn_t nvmlGpuInstanceGetInfo(nvmlGpuInstance_t gpuInstance,
+                                    nvmlGpuInstanceInfo_t *info)
+{
+	struct fake_call c;
+	nvmlReturn_t rc =
+	    fake_enter_dev(FN_nvmlGpuInstanceGetInfo,
+	                   (nvmlDevice_t)(void *)gpuInstance, FAKE_MIG_OK, &c);
+
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (info == NULL || c.mig == NULL)
+		return fake_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (!c.sc->privileged)
+		return fake_leave(NVML_ERROR_NO_PERMISSION);
+	if (!c.mig->have_placement)
+		return fake_leave(NVML_ERROR_NOT_SUPPORTED);
+	memset(info, 0, sizeof(*info));
+	info->device = fake_handle(c.gpu, -1);
+	info->id = c.mig->gi;
+	info->profileId = 0; /* not modelled: gputop does not read it */
+	info->placement.start = c.mig->placement_start;
+	info->placement.size = c.mig->placement_size;
+	return fake_leave(NVML_SUCCESS);
+}

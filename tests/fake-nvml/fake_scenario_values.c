@@ -394,6 +394,16 @@ int scn_mig(struct parser *p, struct fake_dev *d, char **argv, int argc)
 			if (strlen(val) >= sizeof(m.profile))
 				return scn_err(p, "profile too long");
 			strcpy(m.profile, val);
+		} else if (klen == 9 && strncmp(argv[i], "placement", 9) == 0) {
+			char *plus = strchr(val, '+');
+			if (plus == NULL)
+				return scn_err(p, "placement is START+SIZE");
+			*plus = '\0';
+			if (scn_u32(val, &m.placement_start) != 0 ||
+			    scn_u32(plus + 1, &m.placement_size) != 0 ||
+			    m.placement_size == 0)
+				return scn_err(p, "bad placement");
+			m.have_placement = 1;
 		} else if (scn_uint(val, 1.8e19, &v) != 0) {
 			return scn_err(p, "bad value '%s'", val);
 		} else if (klen == 12 &&

@@ -407,6 +407,129 @@ static void test_mig_says_mig(void **state)
 	cJSON_Delete(doc);
 }
 
+/* The scenario's MIG devices, as its mig_device lines give them. */
+static const struct {
+	int gi;
+	const char *profile, *uuid_end;
+	double total_mib, used_mib;
+	int start, size, procs;
+} mig_want[] = {
+    {1, "3g.20gb", "4c51", 19968, 8211, 4, 4, 1},
+    {5, "2g.10gb", "4c52", 9856, 4115, 0, 2, 2},
+    {13, "1g.5gb", "4c53", 4864, 13, 2, 1, 0},
+};
+
+static void check_mig_instances(const cJSON *dev, bool privileged)
+{
+	const cJSON *arr = get(dev, "mig_instances");
+	size_t n = sizeof(mig_want) / sizeof(mig_want[0]);
+	assert_int_equal(cJSON_GetArraySize(arr), (int)n);
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *m = cJSON_GetArrayItem(arr, (int)i);
+		assert_int_equal(get(m, "index")->valueint, (int)i);
+		assert_int_equal(get(m, "gpu_instance_id")->valueint,
+		                 mig_want[i].gi);
+		assert_int_equal(get(m, "compute_instance_id")->valueint, 0);
+		assert_string_equal(get(m, "profile")->valuestring,
+		                    mig_want[i].profile);
+		const char *uuid = get(m, "uuid")->valuestring;
+		assert_true(strncmp(uuid, "MIG-", 4) == 0);
+		assert_string_equal(uuid + strlen(uuid) - 4,
+		                    mig_want[i].uuid_end);
+		double mib = 1024.0 * 1024.0;
+		assert_true(get(m, "memory.total_bytes")->valuedouble ==
+		            mig_want[i].total_mib * mib);
+		assert_true(get(m, "memory.used_bytes")->valuedouble ==
+		            mig_want[i].used_mib * mib);
+		assert_true(get(m, "memory.free_bytes")->valuedouble ==
+		            (mig_want[i].total_mib - mig_want[i].used_mib) *
+		                mib);
+		assert_int_equal(get(m, "process_count")->valueint,
+		                 mig_want[i].procs);
+		/* The driver has no utilization for a MIG handle. */
+		assert_null_with_reason(m, "utilization.gpu_percent",
+		                        "not supported");
+		if (privileged) {
+			assert_int_equal(get(m, "placement.start")->valueint,
+			                 mig_want[i].start);
+			assert_int_equal(get(m, "placement.size")->valueint,
+			                 mig_want[i].size);
+		} else {
+			assert_null_with_reason(m, "placement.start",
+			                        "permission");
+		}
+	}
+}
+
+static void check_mig_processes(const cJSON *doc)
+{
+	static const struct {
+		int pid, gi;
+		const char *profile;
+	} want[] = {
+	    {6100, 1, "3g.20gb"}, {6200, 5, "2g.10gb"}, {6300, 5, "2g.10gb"}};
+	const cJSON *p;
+	size_t n = 0;
+	cJSON_ArrayForEach(p, get(doc, "processes"))
+	{
+		assert_true(n < sizeof(want) / sizeof(want[0]));
+		assert_int_equal(get(p, "pid")->valueint, want[n].pid);
+		assert_int_equal(
+		    get(p, "mig_instance.gpu_instance_id")->valueint,
+		    want[n].gi);
+		assert_string_equal(get(p, "mig_instance.profile")->valuestring,
+		                    want[n].profile);
+		n++;
+	}
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+}
+
+static void test_mig_instances(void **state)
+{
+	(void)state;
+	cJSON *doc = snapshot("a100-mig.scn", "0.1");
+	check_mig_instances(cJSON_GetArrayItem(get(doc, "devices"), 0), true);
+	check_mig_processes(doc);
+	cJSON_Delete(doc);
+
+	/* Without privileges: the same instances and processes (listed
+	 * per MIG device), the placement null with its reason. */
+	char *src = scenario_path("a100-mig.scn");
+	FILE *in = fopen(src, "r");
+	char tmp[] = "/tmp/gputop-mig-XXXXXX";
+	int fd = mkstemp(tmp);
+	assert_non_null(in);
+	assert_true(fd >= 0);
+	FILE *out = fdopen(fd, "w");
+	char line[1024];
+	while (fgets(line, sizeof(line), in))
+		fputs(strcmp(line, "privileged yes\n") == 0 ? "privileged no\n"
+		                                            : line,
+		      out);
+	fclose(in);
+	fclose(out);
+	char full[1100];
+	snprintf(full, sizeof(full), "%s", tmp);
+	int status;
+	const char *args[] = {"--snapshot",
+	                      "--interval",
+	                      "0.1",
+	                      "--nvml-lib",
+	                      run_env_or_fail("GPUTOP_FAKE_NVML_LIB"),
+	                      "--sysfs",
+	                      "/nonexistent",
+	                      NULL};
+	char *text = run_gputop(full, &status, args);
+	unlink(tmp);
+	assert_int_equal(status, 0);
+	doc = cJSON_Parse(text);
+	free(text);
+	assert_non_null(doc);
+	check_mig_instances(cJSON_GetArrayItem(get(doc, "devices"), 0), false);
+	check_mig_processes(doc);
+	cJSON_Delete(doc);
+}
+
 static void test_geforce_fans(void **state)
 {
 	(void)state;
@@ -444,6 +567,7 @@ int main(void)
 	    cmocka_unit_test(test_lost_gpu_is_marked),
 	    cmocka_unit_test(test_every_null_has_a_reason),
 	    cmocka_unit_test(test_mig_says_mig),
+	    cmocka_unit_test(test_mig_instances),
 	    cmocka_unit_test(test_geforce_fans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,6 +72,8 @@
 	X(nvmlDeviceGetMigDeviceHandleByIndex)                                 \
 	X(nvmlDeviceIsMigDeviceHandle)                                         \
 	X(nvmlDeviceGetGpuInstanceId)                                          \
+	X(nvmlDeviceGetGpuInstanceById)                                        \
+	X(nvmlGpuInstanceGetInfo)                                              \
 	X(nvmlDeviceGetDeviceHandleFromMigDeviceHandle)
 
 /* The loaded library; set up once per run, read-only during the tests. */

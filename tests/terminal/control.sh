@@ -336,7 +336,7 @@ sed -e 's/^temp ramp 45 68 60$/temp 95/' \
 grep -q "^temp 95$" "$tmp/hot.scn" && grep -q "^temp.margin -12$" "$tmp/hot.scn" ||
 	fail "hot.scn: temperature lines not replaced"
 start hot "$tmp/hot.scn"
-keys c f # in Fahrenheit, as the dashboard shows temperatures then
+keys C f # in Fahrenheit, as the dashboard shows temperatures then
 wait_for "at 185°F \(slowdown\)" && wait_for "Point +< 1 of 5: 104°F 30% >" &&
 	pass "panic: the dialog names the slowdown threshold (in the user's unit)" ||
 	fail "panic: threshold not shown"

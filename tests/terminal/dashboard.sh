@@ -93,8 +93,8 @@ else
 fi
 t send-keys -t dash Escape
 wait_gone " Setup " && pass "Esc closes setup" || fail "setup did not close"
-t send-keys -t dash 'P'
-wait_for "4107" || fail "P did not bring the process table back"
+t send-keys -t dash 'v'
+wait_for "4107" || fail "v did not bring the process table back"
 rm -f "$state/gputop/gputop.conf" # later runs start from the defaults
 
 # A burst of resizes.

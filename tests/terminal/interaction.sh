@@ -174,7 +174,8 @@ wait_pids "4100 4101 4102 4103 4104 4105 4106 4107 6000 5000 7000" &&
 	pass "d again shows all 11 processes" || fail "d did not show all GPUs again"
 
 # Follow 6000 (row 8) while the sort changes: it moves to row 2 and stays
-# selected. The control: without follow the selection keeps its row.
+# selected. Without follow the selection stays on its process too (as in
+# htop): a re-sort moves the row, not the selection to another process.
 click 10 "$(row_of "^ +6000 ")"
 wait_selected 6000 || fail "follow: could not select 6000"
 keys F
@@ -189,9 +190,9 @@ fi
 keys F
 wait_for "not following" || fail "F: no notice when following ends"
 keys r
-wait_for "VRAM v" && wait_selected 4102 &&
-	pass "not following, the selection keeps its row (row 2: 4102)" ||
-	fail "unfollowed selection: expected 4102, got $(selected_pid)"
+wait_for "VRAM v" && wait_selected 6000 &&
+	pass "not following, the selection stays on 6000 through a re-sort" ||
+	fail "unfollowed selection: expected 6000, got $(selected_pid)"
 keys '<'
 wait_for "GPU ?%? v" || fail "< did not go back to GPU %"
 
@@ -228,6 +229,43 @@ keys / Escape
 wait_gone "invalid regular expression" && pass "Esc clears the invalid regex and its message" ||
 	fail "the invalid-regex message stayed"
 
+# ---- htop's search (F3), user list (u), Esc ---------------------------
+all="4100 4101 4102 4103 4104 4105 4106 4107 6000 5000 7000"
+click 10 "$(row_of "^ +4100 ")"
+wait_selected 4100 || fail "search: could not select 4100"
+keys F3
+wait_for "search: _" || fail "F3 did not open the search prompt"
+t send-keys -t dash -l "rank 5"
+if wait_selected 4105 && wait_pids "$all"; then
+	pass "F3 selects the first match (4105) and hides no row"
+else
+	fail "F3: 4105 not selected, or rows hidden"
+fi
+keys F3
+wait_selected 4105 && pass "F3 again: the only match stays selected" || fail "F3 next"
+keys Escape
+wait_gone "search: " || fail "Esc did not close the search prompt"
+keys u
+wait_for "Show the processes of" && wait_for "> all users" || fail "u did not open the user list"
+keys Down Enter
+if wait_pids "4100 4101 4102 4103 4104 4105 4106 4107" && grep -q "user cloudsdk" <<<"$screen" &&
+	grep -q "Esc clears" <<<"$screen"; then
+	pass "u: cloudsdk's processes only, the filter named in the table's header"
+else
+	fail "u did not filter by cloudsdk"
+fi
+wait_selected 4105 && pass "the selection stays on 4105 through the user filter" ||
+	fail "the selection left 4105 under the user filter: $(selected_pid)"
+keys d
+wait_pids "4100" && grep -q "GPU 0 only  user cloudsdk" <<<"$screen" ||
+	fail "d with u: not GPU 0's cloudsdk process"
+keys Escape
+if wait_pids "$all" && wait_for "filters cleared"; then
+	pass "Esc clears the user and GPU filters"
+else
+	fail "Esc did not clear the filters"
+fi
+
 # ---- function keys ---------------------------------------------------
 keys F1
 wait_for "gputop help" && pass "F1 opens help" || fail "F1 did not open help"
@@ -239,9 +277,21 @@ wait_for " Setup " && pass "F2 opens setup" || fail "F2 did not open setup"
 keys F2
 wait_gone " Setup " && pass "F2 closes setup" || fail "F2 did not close setup"
 keys F6
-wait_for "VRAM v" && pass "F6 sorts by the next column (as >)" || fail "F6"
-keys '<'
-wait_for "GPU ?%? v" || fail "< after F6"
+wait_for "Sort by" && wait_for "> GPU %" || fail "F6 did not open the sort list at GPU %"
+keys Down Enter
+wait_for "VRAM v" && pass "F6 picks the sort column from a list (VRAM)" || fail "F6"
+keys P
+wait_for "GPU ?%? v" && pass "P sorts by GPU % (htop)" || fail "P did not sort by GPU %"
+keys M
+wait_for "VRAM v" && pass "M sorts by VRAM (htop)" || fail "M did not sort by VRAM"
+keys T
+if wait_for "by start time v" && ! grep -q "VRAM v" <<<"$screen"; then
+	pass "T sorts by start time, the header says so"
+else
+	fail "T did not sort by start time"
+fi
+keys P
+wait_for "GPU ?%? v" || fail "P after M"
 click 10 "$(row_of "^ +4100 ")"
 wait_selected 4100 || fail "could not select 4100"
 keys F9
@@ -398,6 +448,8 @@ keys Enter
 wait_pids "$victim" || fail "signal: $victim not in the table"
 keys x
 wait_for "Send a signal" || fail "x did not open the signal menu"
+wait_for "to $victim \(sleep\)" && pass "the signal menu names its target ($victim, sleep) first" ||
+	fail "the signal menu does not name $victim"
 keys Down Down Down Down Down Down
 wait_for "> 7  SIGUSR1" || fail "signal menu: Down did not reach SIGUSR1"
 keys Enter

@@ -231,7 +231,9 @@ t new-session -d -x 120 -y 40 -s dash \
 wait_for "4107" || fail "EPERM: no table"
 keys '<' '<' '<' '<'
 wait_for "PID \\^|PID v" || fail "EPERM: not sorted by PID"
-keys x Enter
+# The selection stays on its process through the sort: Home selects the
+# first row, pid 1.
+keys Home x Enter
 wait_for "Send SIGTERM to 1 " || fail "EPERM: the dialog is not for pid 1"
 t send-keys -t dash y
 if wait_for "EPERM" && tr '\n' ' ' <<<"$screen" | grep -Eq "EPERM.*run +gputop +as +root"; then

@@ -162,10 +162,10 @@ static void test_mig(void **state)
 	                 NVML_SUCCESS);
 	assert_int_equal(is_mig, 1);
 	assert_int_equal(f.nvmlDeviceGetGpuInstanceId(mig, &id), NVML_SUCCESS);
-	assert_int_equal(id, 2);
+	assert_int_equal(id, 5);
 	assert_int_equal(f.nvmlDeviceGetName(mig, name, sizeof(name)),
 	                 NVML_SUCCESS);
-	assert_string_equal(name, "NVIDIA A100-SXM4-40GB MIG 3g.20gb");
+	assert_string_equal(name, "NVIDIA A100-SXM4-40GB MIG 2g.10gb");
 	count = 4;
 	assert_int_equal(
 	    f.nvmlDeviceGetComputeRunningProcesses_v3(mig, &count, p),
@@ -177,7 +177,23 @@ static void test_mig(void **state)
 	    f.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(mig, &parent),
 	    NVML_SUCCESS);
 	assert_ptr_equal(parent, d);
+
+	/* The GPU instance and its placement (root only). */
+	nvmlGpuInstance_t gi = NULL;
+	nvmlGpuInstanceInfo_t info;
+	assert_int_equal(f.nvmlDeviceGetGpuInstanceById(d, 5, &gi),
+	                 NVML_SUCCESS);
+	assert_int_equal(f.nvmlGpuInstanceGetInfo(gi, &info), NVML_SUCCESS);
+	assert_int_equal(info.id, 5);
+	assert_int_equal(info.placement.start, 0);
+	assert_int_equal(info.placement.size, 2);
+	assert_ptr_equal(info.device, d);
+	assert_int_equal(f.nvmlDeviceGetGpuInstanceById(d, 2, &gi),
+	                 NVML_ERROR_NOT_FOUND);
+
 	assert_int_equal(f.nvmlDeviceGetMigDeviceHandleByIndex(d, 2, &mig),
+	                 NVML_SUCCESS);
+	assert_int_equal(f.nvmlDeviceGetMigDeviceHandleByIndex(d, 3, &mig),
 	                 NVML_ERROR_NOT_FOUND);
 }
 

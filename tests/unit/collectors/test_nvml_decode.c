@@ -435,9 +435,11 @@ static size_t merge(const struct gt_nvml_proc *in, size_t n,
 static void test_merge_compute_and_graphics(void **state)
 {
 	const struct gt_nvml_proc in[] = {
-	    {100, 1 * GIB, GT_PROC_COMPUTE},  {200, NA, GT_PROC_COMPUTE},
-	    {100, 1 * GIB, GT_PROC_GRAPHICS}, {300, 5 * GIB, GT_PROC_GRAPHICS},
-	    {200, 2048, GT_PROC_GRAPHICS},
+	    {100, 1 * GIB, GT_PROC_COMPUTE, 0, 0},
+	    {200, NA, GT_PROC_COMPUTE, 0, 0},
+	    {100, 1 * GIB, GT_PROC_GRAPHICS, 0, 0},
+	    {300, 5 * GIB, GT_PROC_GRAPHICS, 0, 0},
+	    {200, 2048, GT_PROC_GRAPHICS, 0, 0},
 	};
 	struct gt_nvml_proc out[5];
 	(void)state;
@@ -461,42 +463,42 @@ static void test_merge_memory_rules(void **state)
 	(void)state;
 
 	/* the larger of two reports, in either order */
-	const struct gt_nvml_proc a[] = {{1, 10, GT_PROC_COMPUTE},
-	                                 {1, 30, GT_PROC_GRAPHICS}};
+	const struct gt_nvml_proc a[] = {{1, 10, GT_PROC_COMPUTE, 0, 0},
+	                                 {1, 30, GT_PROC_GRAPHICS, 0, 0}};
 	assert_int_equal(merge(a, 2, out), 1);
 	assert_true(out[0].mem == 30);
-	const struct gt_nvml_proc b[] = {{1, 30, GT_PROC_COMPUTE},
-	                                 {1, 10, GT_PROC_GRAPHICS}};
+	const struct gt_nvml_proc b[] = {{1, 30, GT_PROC_COMPUTE, 0, 0},
+	                                 {1, 10, GT_PROC_GRAPHICS, 0, 0}};
 	assert_int_equal(merge(b, 2, out), 1);
 	assert_true(out[0].mem == 30);
 	/* N/A never wins over a known value ... */
-	const struct gt_nvml_proc c[] = {{1, 500, GT_PROC_COMPUTE},
-	                                 {1, NA, GT_PROC_GRAPHICS}};
+	const struct gt_nvml_proc c[] = {{1, 500, GT_PROC_COMPUTE, 0, 0},
+	                                 {1, NA, GT_PROC_GRAPHICS, 0, 0}};
 	assert_int_equal(merge(c, 2, out), 1);
 	assert_true(out[0].mem == 500);
 	/* ... even a known zero */
-	const struct gt_nvml_proc d[] = {{1, 0, GT_PROC_COMPUTE},
-	                                 {1, NA, GT_PROC_GRAPHICS}};
+	const struct gt_nvml_proc d[] = {{1, 0, GT_PROC_COMPUTE, 0, 0},
+	                                 {1, NA, GT_PROC_GRAPHICS, 0, 0}};
 	assert_int_equal(merge(d, 2, out), 1);
 	assert_true(out[0].mem == 0);
-	const struct gt_nvml_proc d2[] = {{1, NA, GT_PROC_COMPUTE},
-	                                  {1, 0, GT_PROC_GRAPHICS}};
+	const struct gt_nvml_proc d2[] = {{1, NA, GT_PROC_COMPUTE, 0, 0},
+	                                  {1, 0, GT_PROC_GRAPHICS, 0, 0}};
 	assert_int_equal(merge(d2, 2, out), 1);
 	assert_true(out[0].mem == 0);
 	/* both unknown stays unknown */
-	const struct gt_nvml_proc e[] = {{1, NA, GT_PROC_COMPUTE},
-	                                 {1, NA, GT_PROC_GRAPHICS}};
+	const struct gt_nvml_proc e[] = {{1, NA, GT_PROC_COMPUTE, 0, 0},
+	                                 {1, NA, GT_PROC_GRAPHICS, 0, 0}};
 	assert_int_equal(merge(e, 2, out), 1);
 	assert_true(out[0].mem == NA);
 	assert_int_equal(out[0].type, GT_PROC_BOTH);
 	/* a lone N/A entry passes through */
-	const struct gt_nvml_proc f[] = {{7, NA, GT_PROC_COMPUTE}};
+	const struct gt_nvml_proc f[] = {{7, NA, GT_PROC_COMPUTE, 0, 0}};
 	assert_int_equal(merge(f, 1, out), 1);
 	assert_true(out[0].mem == NA);
 	assert_int_equal(out[0].type, GT_PROC_COMPUTE);
 	/* the same pid twice in one list (compute + MPS) stays compute */
-	const struct gt_nvml_proc g[] = {{9, 100, GT_PROC_COMPUTE},
-	                                 {9, 100, GT_PROC_COMPUTE}};
+	const struct gt_nvml_proc g[] = {{9, 100, GT_PROC_COMPUTE, 0, 0},
+	                                 {9, 100, GT_PROC_COMPUTE, 0, 0}};
 	assert_int_equal(merge(g, 2, out), 1);
 	assert_int_equal(out[0].type, GT_PROC_COMPUTE);
 	assert_true(out[0].mem == 100);
@@ -505,10 +507,10 @@ static void test_merge_memory_rules(void **state)
 static void test_merge_order_and_edges(void **state)
 {
 	const struct gt_nvml_proc in[] = {
-	    {5, 1, GT_PROC_COMPUTE},  {3, 2, GT_PROC_COMPUTE},
-	    {9, 3, GT_PROC_GRAPHICS}, {3, 4, GT_PROC_GRAPHICS},
-	    {1, 5, GT_PROC_GRAPHICS}, {5, 6, GT_PROC_GRAPHICS},
-	    {0, 7, GT_PROC_COMPUTE},
+	    {5, 1, GT_PROC_COMPUTE, 0, 0},  {3, 2, GT_PROC_COMPUTE, 0, 0},
+	    {9, 3, GT_PROC_GRAPHICS, 0, 0}, {3, 4, GT_PROC_GRAPHICS, 0, 0},
+	    {1, 5, GT_PROC_GRAPHICS, 0, 0}, {5, 6, GT_PROC_GRAPHICS, 0, 0},
+	    {0, 7, GT_PROC_COMPUTE, 0, 0},
 	};
 	struct gt_nvml_proc out[7];
 	(void)state;
@@ -517,9 +519,13 @@ static void test_merge_order_and_edges(void **state)
 	assert_int_equal(m, 5);
 	static const unsigned want_pid[] = {5, 3, 9, 1, 0};
 	static const unsigned long long want_mem[] = {6, 4, 3, 5, 7};
-	static const uint8_t want_type[] = {GT_PROC_BOTH, GT_PROC_BOTH,
-	                                    GT_PROC_GRAPHICS, GT_PROC_GRAPHICS,
-	                                    GT_PROC_COMPUTE};
+	static const uint8_t want_type[] = {GT_PROC_BOTH,
+	                                    GT_PROC_BOTH,
+	                                    GT_PROC_GRAPHICS,
+	                                    GT_PROC_GRAPHICS,
+	                                    GT_PROC_COMPUTE,
+	                                    0,
+	                                    0};
 	for (size_t i = 0; i < m; i++) {
 		assert_int_equal(out[i].pid, want_pid[i]);
 		assert_true(out[i].mem == want_mem[i]);
@@ -538,6 +544,59 @@ static void test_merge_order_and_edges(void **state)
 /* ------------------------------------------------------------------ */
 /* loading the library                                                  */
 /* ------------------------------------------------------------------ */
+
+static void test_mig_profile(void **state)
+{
+	static const struct {
+		const char *name, *profile; /* NULL: no profile */
+	} cases[] = {
+	    {"NVIDIA A100-SXM4-40GB MIG 3g.20gb", "3g.20gb"},
+	    {"NVIDIA H100 80GB HBM3 MIG 1g.10gb", "1g.10gb"},
+	    {"NVIDIA A100-SXM4-80GB MIG 1c.3g.40gb", "1c.3g.40gb"},
+	    {"NVIDIA H100 80GB HBM3 MIG 1g.10gb+me", "1g.10gb+me"},
+	    /* the last " MIG " counts: a GPU name may hold the word */
+	    {"Fancy MIG Board MIG 2g.10gb", "2g.10gb"},
+	    {"NVIDIA A100-SXM4-40GB", NULL},
+	    {"NVIDIA A100-SXM4-40GB MIG ", NULL},
+	    {"NVIDIA A100 MIG 3g/20gb", NULL},
+	    {"", NULL},
+	};
+	char out[GT_STR_SHORT];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool ok = gt_nvml_mig_profile(cases[i].name, out, sizeof(out));
+		if (cases[i].profile) {
+			assert_true(ok);
+			assert_string_equal(out, cases[i].profile);
+		} else {
+			assert_false(ok);
+			assert_string_equal(out, "");
+		}
+	}
+	/* A profile longer than the buffer is refused, never cut. */
+	char tiny[4];
+	assert_false(gt_nvml_mig_profile("X MIG 3g.20gb", tiny, sizeof(tiny)));
+	assert_string_equal(tiny, "");
+}
+
+/* Merged entries keep the MIG instance of their first report. */
+static void test_merge_keeps_instance(void **state)
+{
+	const struct gt_nvml_proc in[] = {
+	    {10, 1 * GIB, GT_PROC_COMPUTE, 1, 0},
+	    {20, 2 * GIB, GT_PROC_COMPUTE, 5, 0},
+	    {10, 1 * GIB, GT_PROC_GRAPHICS, 1, 0},
+	};
+	struct gt_nvml_proc out[3];
+	(void)state;
+
+	assert_int_equal(merge(in, 3, out), 2);
+	assert_int_equal(out[0].gi, 1);
+	assert_int_equal(out[0].type, GT_PROC_BOTH);
+	assert_int_equal(out[1].gi, 5);
+	assert_int_equal(out[1].ci, 0);
+}
 
 static void check_api_empty(const struct gt_nvml_api *api)
 {
@@ -636,6 +695,8 @@ int main(void)
 	    cmocka_unit_test(test_bus_id),
 	    cmocka_unit_test(test_arch_name),
 	    cmocka_unit_test(test_merge_compute_and_graphics),
+	    cmocka_unit_test(test_mig_profile),
+	    cmocka_unit_test(test_merge_keeps_instance),
 	    cmocka_unit_test(test_merge_memory_rules),
 	    cmocka_unit_test(test_merge_order_and_edges),
 	    cmocka_unit_test(test_load_missing_library),

@@ -286,6 +286,135 @@ static void test_line_aligned_under_frame(void **state)
 	}
 }
 
+/* Instance i of an A100 in MIG mode (the a100-mig scenario's three,
+ * then again). */
+static void mig_instance(struct gt_mig_instance *m, unsigned dev, unsigned i)
+{
+	static const struct {
+		const char *profile;
+		uint32_t gi;
+		int64_t total_mib, used_mib, procs;
+	} v[] = {{"3g.20gb", 1, 19968, 8211, 1},
+	         {"2g.10gb", 5, 9856, 4115, 2},
+	         {"1g.5gb", 13, 4864, 13, 0}};
+	memset(m, 0, sizeof(*m));
+	for (int k = 0; k < GT_M__COUNT; k++)
+		gt_val_fail(&m->f[k], GT_WHY_NOT_COLLECTED, 0);
+	m->device_index = dev;
+	m->index = i;
+	m->gi = v[i % 3].gi + i / 3;
+	m->ci = 0;
+	gt_text_val_set(&m->profile, v[i % 3].profile);
+	gt_val_set(&m->f[GT_M_MEM_TOTAL], v[i % 3].total_mib << 20);
+	gt_val_set(&m->f[GT_M_MEM_USED], v[i % 3].used_mib << 20);
+	gt_val_set(&m->f[GT_M_PROCESSES], v[i % 3].procs);
+	gt_val_fail(&m->f[GT_M_UTIL_GPU], GT_WHY_UNSUPPORTED_DEVICE, 0);
+}
+
+static void test_mig_texts(void **state)
+{
+	struct gt_mig_instance m;
+	struct gt_panels_mig_text t;
+	(void)state;
+
+	mig_instance(&m, 0, 0);
+	gt_panels_mig_text(&m, &t);
+	assert_string_equal(t.head, "MIG 3g.20gb GI 1/CI 0");
+	assert_string_equal(t.mem, "8.0/19.5 GiB");
+	assert_string_equal(t.procs, "1 proc");
+	assert_string_equal(t.na, "GPU% N/A: not supported by this device");
+	mig_instance(&m, 0, 1);
+	gt_val_set(&m.f[GT_M_UTIL_GPU], 4000);
+	gt_text_val_fail(&m.profile, GT_WHY_UNSUPPORTED_DRIVER);
+	m.gi = GT_MIG_NONE;
+	gt_panels_mig_text(&m, &t);
+	assert_string_equal(t.head, "MIG profile N/A #1");
+	assert_string_equal(t.procs, "2 procs");
+	assert_string_equal(t.na, "GPU 40%");
+	gt_val_fail(&m.f[GT_M_MEM_USED], GT_WHY_PERMISSION, 0);
+	gt_panels_mig_text(&m, &t);
+	assert_string_equal(t.mem, "N/A");
+}
+
+/* The instances of one device, out of a list grouped by device. */
+static void test_mig_of(void **state)
+{
+	struct gt_mig_instance all[5];
+	size_t n = 9;
+	(void)state;
+
+	mig_instance(&all[0], 0, 0);
+	mig_instance(&all[1], 2, 0);
+	mig_instance(&all[2], 2, 1);
+	mig_instance(&all[3], 2, 2);
+	mig_instance(&all[4], 3, 0);
+	assert_ptr_equal(gt_panels_mig_of(all, 5, 2, &n), &all[1]);
+	assert_int_equal(n, 3);
+	assert_ptr_equal(gt_panels_mig_of(all, 5, 0, &n), &all[0]);
+	assert_int_equal(n, 1);
+	assert_null(gt_panels_mig_of(all, 5, 1, &n));
+	assert_int_equal(n, 0);
+	assert_null(gt_panels_mig_of(NULL, 0, 0, &n));
+}
+
+/* A FULL panel: the badge in the border, one row per instance at the top
+ * of the graph area; too few rows for all: a last row counts the rest;
+ * COMPACT: the badge only. */
+static void test_mig_rows_in_panel(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_mig_instance mig[4];
+	char row[1024];
+	WINDOW *w = newpad(20, 100);
+
+	assert_non_null(w);
+	h100(f, 0, false, false);
+	gt_val_set(&f->st.f[GT_S_MIG_MODE], 1);
+	for (unsigned i = 0; i < 3; i++)
+		mig_instance(&mig[i], 0, i);
+	struct gt_panel_data d = data(f);
+	d.mig = mig;
+	d.nmig = 3;
+	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 100, 20}, GT_GPU_FULL, &d);
+	curses_read_row(w, 0, 0, 100, row, sizeof(row));
+	assert_non_null(strstr(row, " MIG 3 "));
+	static const char *const want[] = {"MIG 3g.20gb GI 1/CI 0",
+	                                   "MIG 2g.10gb GI 5/CI 0",
+	                                   "MIG 1g.5gb GI 13/CI 0"};
+	for (int i = 0; i < 3; i++) {
+		curses_read_row(w, 1 + i, 1, 98, row, sizeof(row));
+		assert_non_null(strstr(row, want[i]));
+	}
+	curses_read_row(w, 2, 1, 98, row, sizeof(row));
+	assert_non_null(strstr(row, "4.0/9.6 GiB  2 procs  GPU% N/A"));
+	curses_read_row(w, 4, 1, 98, row, sizeof(row));
+	assert_null(strstr(row, "MIG "));
+
+	/* A short panel (3 rows of graph) and 4 instances: the graph
+	 * goes, two rows show, the third says +2. */
+	mig_instance(&mig[3], 0, 3);
+	d.nmig = 4;
+	werase(w);
+	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 100, 7}, GT_GPU_FULL, &d);
+	curses_read_row(w, 1, 1, 98, row, sizeof(row));
+	assert_non_null(strstr(row, want[0]));
+	curses_read_row(w, 2, 1, 98, row, sizeof(row));
+	assert_non_null(strstr(row, want[1]));
+	curses_read_row(w, 3, 1, 98, row, sizeof(row));
+	assert_non_null(strstr(row, "+2 MIG instances"));
+
+	werase(w);
+	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 100, 6}, GT_GPU_COMPACT,
+	                   &d);
+	curses_read_row(w, 0, 0, 100, row, sizeof(row));
+	assert_non_null(strstr(row, " MIG 4 "));
+	for (int r = 1; r < 6; r++) {
+		curses_read_row(w, r, 1, 98, row, sizeof(row));
+		assert_null(strstr(row, "GI 1/CI 0"));
+	}
+	delwin(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +424,9 @@ int main(void)
 	    cmocka_unit_test(test_line_columns),
 	    cmocka_unit_test(test_line_row_at_60),
 	    cmocka_unit_test(test_line_aligned_under_frame),
+	    cmocka_unit_test(test_mig_texts),
+	    cmocka_unit_test(test_mig_of),
+	    cmocka_unit_test(test_mig_rows_in_panel),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

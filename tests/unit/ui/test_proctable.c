@@ -362,19 +362,106 @@ static void test_selection_scroll(void **state)
 	size_t n =
 	    gt_proctable_view(vec->items, vec->count, &st, order, NULL, 0);
 
+	/* Moving by hand sets the row and clears the remembered pid, as
+	 * the dashboard's keys do. */
 	st.selected = 3; /* pid 400 */
+	st.selected_pid = 0;
 	assert_true(
 	    gt_proctable_update_selection(&st, vec->items, order, n, 2));
 	assert_int_equal(st.scroll_row, 2);
 	st.selected = 0;
+	st.selected_pid = 0;
 	gt_proctable_update_selection(&st, vec->items, order, n, 2);
 	assert_int_equal(st.scroll_row, 0);
 	st.selected = 99; /* clamped to the last row */
+	st.selected_pid = 0;
 	gt_proctable_update_selection(&st, vec->items, order, n, 10);
 	assert_int_equal(st.selected, 3);
 	assert_int_equal(st.scroll_row, 0); /* all rows fit: no scroll */
 	gt_proctable_update_selection(&st, vec->items, order, 0, 10);
 	assert_int_equal(st.selected, -1);
+}
+
+/* Without following, the selected pid keeps the selection through a
+ * re-sort, a filter that keeps it, one that hides it and is cleared, and
+ * a device filter; a pid that is gone leaves the row index in place. */
+static void test_selection_stays_on_pid(void **state)
+{
+	const struct gt_proc_vec *vec = *state;
+	struct gt_proctable_state st;
+	size_t order[8], n;
+	gt_proctable_state_init(&st);
+	st.sort_col = GT_COL_PID;
+
+#define VIEW()                                                                 \
+	(n = gt_proctable_view(vec->items, vec->count, &st, order, NULL, 0),   \
+	 gt_proctable_update_selection(&st, vec->items, order, n, 10))
+	VIEW();
+	st.selected = 2; /* pid 300, chosen by hand */
+	st.selected_pid = 0;
+	VIEW();
+	assert_int_equal(st.selected_pid, 300);
+	st.reverse = true; /* 400 300 200 100 */
+	VIEW();
+	assert_int_equal(st.selected, 1);
+	assert_int_equal(vec->items[order[st.selected]].pid, 300);
+	st.sort_col = GT_COL_GPU;
+	st.reverse = false;
+	VIEW();
+	assert_int_equal(vec->items[order[st.selected]].pid, 300);
+	strcpy(st.filter, "carol");
+	VIEW();
+	assert_int_equal(n, 1);
+	assert_int_equal(vec->items[order[st.selected]].pid, 300);
+	strcpy(st.filter, "alice"); /* hides it */
+	VIEW();
+	assert_int_equal(n, 1);
+	assert_int_equal(vec->items[order[st.selected]].pid, 100);
+	st.filter[0] = '\0';
+	VIEW();
+	/* the row it moved to is now the remembered one */
+	assert_int_equal(vec->items[order[st.selected]].pid, 100);
+	st.selected_pid = 300;
+	st.device_filter = 1; /* pid 300's device */
+	VIEW();
+	assert_int_equal(vec->items[order[st.selected]].pid, 300);
+	st.device_filter = -1;
+	VIEW();
+	assert_int_equal(vec->items[order[st.selected]].pid, 300);
+	/* an empty view keeps the pid for when rows come back */
+	strcpy(st.filter, "nobody-has-this");
+	VIEW();
+	assert_int_equal(n, 0);
+	assert_int_equal(st.selected_pid, 300);
+	st.filter[0] = '\0';
+	VIEW();
+	assert_int_equal(vec->items[order[st.selected]].pid, 300);
+#undef VIEW
+}
+
+/* htop's T: by start time, the oldest first, an unknown one last in
+ * both directions; the column sort is untouched underneath. */
+static void test_sort_by_start(void **state)
+{
+	struct gt_proc_vec *vec = *state;
+	struct gt_proctable_state st;
+	gt_proctable_state_init(&st);
+	const uint64_t starts[] = {0, 50, 10, 30}; /* 400 300 100 200 */
+	for (size_t i = 0; i < vec->count; i++) {
+		vec->items[i].start = starts[i];
+		vec->items[i].start_known = starts[i] != 0;
+	}
+	st.sort_start = true;
+	expect_pids(vec, &st, (const int32_t[]){100, 200, 300, 400}, 4,
+	            "oldest first");
+	st.reverse = true;
+	expect_pids(vec, &st, (const int32_t[]){300, 200, 100, 400}, 4,
+	            "newest first");
+	st.sort_start = false;
+	st.reverse = false;
+	st.sort_col = GT_COL_PID;
+	expect_pids(vec, &st, (const int32_t[]){100, 200, 300, 400}, 4,
+	            "back to PID");
 }
 
 /* Widths with only the given column shown. */
@@ -734,6 +821,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_follow_across_sorts, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_selection_scroll, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_selection_stays_on_pid, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_sort_by_start, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_format_row_values, setup,
 	                                    teardown),
