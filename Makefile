@@ -26,7 +26,7 @@ SAN       ?=
 # V=1 shows full compiler command lines.
 Q         := $(if $(V),,@)
 
-PKGS      := ncursesw libdrm libdrm_amdgpu libcjson libmicrohttpd zlib
+PKGS      := ncursesw libdrm libdrm_amdgpu libcjson libmicrohttpd zlib libcrypt
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -172,7 +172,8 @@ run: deps all
 
 # Debian/Ubuntu package names of what the build and the tests need.
 DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
-            libcmocka-dev libmicrohttpd-dev zlib1g-dev tmux ncurses-term clang \
+            libcmocka-dev libmicrohttpd-dev zlib1g-dev libcrypt-dev tmux \
+            ncurses-term clang openssl \
             prometheus curl python3 iproute2
 deps:
 	@missing=""; \

@@ -25,7 +25,7 @@ gputop() { # the binary on the fake NVML, host facts from the fixtures
 }
 
 # start_serve LOG ARGS...: starts gputop serve in the background ($srv_pid)
-# and sets $addr from its "serving http://ADDR/metrics" line.
+# and sets $addr from its "serving http(s)://ADDR/metrics" line.
 start_serve() {
 	local log=$1 i
 	shift
@@ -37,7 +37,7 @@ start_serve() {
 	pids+=("$srv_pid")
 	addr=""
 	for i in $(seq 100); do
-		addr=$(sed -n 's|^gputop: serving http://\(.*\)/metrics$|\1|p' "$log" 2>/dev/null)
+		addr=$(sed -n 's|^gputop: serving https\{0,1\}://\(.*\)/metrics$|\1|p' "$log" 2>/dev/null)
 		[ -n "$addr" ] && return 0
 		kill -0 "$srv_pid" 2>/dev/null || break
 		sleep 0.05
