@@ -241,19 +241,14 @@ out:
 void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
 {
 	char tmpl[] = "/tmp/gputop-render-XXXXXX";
-	int fd = mkstemp(tmpl);
-	if (fd < 0)
+	FILE *f = bench_scenario(tmpl, base_scn, 500);
+	if (!f)
 		return;
-	FILE *f = fdopen(fd, "w");
-	fprintf(f, "include %s\n", base_scn);
 	for (int d = 0; d < 8; d++)
 		fprintf(f,
 		        "device %d\nutil.gpu sine 60 35 0.0%d7\nutil.mem sine "
 		        "40 30 0.0%d3\n",
 		        d, 1 + d, 2 + d);
-	for (int i = 0; i < 500; i++)
-		fprintf(f, "device %d\nprocess compute %d 512MiB\n", i % 8,
-		        300000 + i);
 	fclose(f);
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
 	struct gt_collector_config cfg = {
