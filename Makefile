@@ -100,7 +100,8 @@ $(BUILD)/tests/stress_%: tests/stress/stress_%.c $(LIB_OBJ)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_proc.c \
-             tests/bench/bench_render.c tests/bench/bench_metrics.c
+             tests/bench/bench_render.c tests/bench/bench_metrics.c \
+             tests/bench/bench_scrape.c
 $(BENCH_BIN): $(BENCH_SRC) tests/bench/bench.h $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRC) $(LIB_OBJ) $(LIBS)

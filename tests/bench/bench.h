@@ -34,9 +34,20 @@ void judge_at_most(struct verdicts *vd, const char *what, double value,
  * lines and close; NULL on failure. */
 FILE *bench_scenario(char *tmpl, const char *base_scn, int nproc);
 
+/* A thread keeping n GETs of /metrics in flight against addr
+ * ("127.0.0.1:PORT"), round after round, from 13 loopback addresses
+ * (bench_scrape.c); NULL when it could not start. Stopping it gives the
+ * answers that were a whole 200, the others, and the rounds. */
+struct bench_scrapes;
+struct bench_scrapes *bench_scrapes_start(const char *addr, int n);
+void bench_scrapes_stop(struct bench_scrapes *s, long *ok, long *failed,
+                        long *rounds);
+
 /* The dashboard's frames: 8 GPUs and 500 processes at 200x60 on a
  * pseudo-terminal, CPU and bytes of a steady-state frame and of a wake-up
- * for the clock (bench_render.c). */
+ * for the clock, then the frame's CPU and wall time while 200 scrapes at
+ * a time run against --listen's server on the same collector
+ * (bench_render.c). */
 void bench_render(const char *lib, const char *base_scn, struct verdicts *vd);
 
 /* The exporter: CPU and bytes of one /metrics rendering of 8 GPUs, with
