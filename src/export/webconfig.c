@@ -281,6 +281,11 @@ static int one_line(struct parser *p, bool *first)
 	*first = false;
 	if (scalar(p, &s, true, &key) < 0)
 		return -1;
+	/* A quoted key ends at its quote: the ':' must follow at once. */
+	if (s == p->e || *s != ':' || (s + 1 < p->e && s[1] != ' ')) {
+		free(key);
+		return fail(p, "expected ': ' right after the key");
+	}
 	const char *rest = s + 1; /* past ':' */
 	if (indent > 0)
 		return child(p, indent, key, rest);

@@ -10,9 +10,7 @@
 # that falls off the bus is reported lost with its values left out.
 set -u
 . "$(dirname "$0")/export_lib.sh"
-for t in curl python3 ss; do
-	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
-done
+need curl python3 ss
 export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn
 
 # Readiness: a first round held up 1.5 s by a slow power reading.

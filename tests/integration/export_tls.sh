@@ -9,9 +9,7 @@
 # unsupported option are refused with the cause.
 set -u
 . "$(dirname "$0")/export_lib.sh"
-for t in openssl curl python3; do
-	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
-done
+need openssl curl python3
 export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn
 
 # bcrypt HASH of a password (cost 5: quick to check in a test).

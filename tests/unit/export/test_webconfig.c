@@ -117,6 +117,11 @@ static void test_refused(void **state)
 	    {"basic_auth_users:\ntls_server_config:\n  cert_file: a\n",
 	     "line 1: basic_auth_users has no user"},
 	    {"- a\n", "line 1: '-' cannot start"},
+	    {"basic_auth_users:\n  'a'", "line 2: expected ': ' right after"},
+	    {"basic_auth_users:\n  'a' : x\n",
+	     "line 2: expected ': ' right after"},
+	    {"basic_auth_users:\n  \"a\":x\n",
+	     "line 2: expected ': ' right after"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct gt_webconfig wc;
