@@ -30,7 +30,7 @@ SAN       ?=
 # V=1 shows full compiler command lines.
 Q         := $(if $(V),,@)
 
-PKGS      := ncursesw libdrm libdrm_amdgpu libcjson libmicrohttpd zlib
+PKGS      := ncursesw libdrm libdrm_amdgpu libcjson libmicrohttpd zlib libcrypt
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -105,7 +105,8 @@ $(BUILD)/tests/stress_%: tests/stress/stress_%.c $(LIB_OBJ)
 
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_proc.c \
              tests/bench/bench_render.c tests/bench/bench_metrics.c \
-             tests/bench/bench_prochist.c
+             tests/bench/bench_prochist.c \
+             tests/bench/bench_scrape.c
 $(BENCH_BIN): $(BENCH_SRC) tests/bench/bench.h $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BENCH_SRC) $(LIB_OBJ) $(LIBS)
@@ -185,7 +186,8 @@ run: deps all
 
 # Debian/Ubuntu package names of what the build and the tests need.
 DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
-            libcmocka-dev libmicrohttpd-dev zlib1g-dev tmux ncurses-term clang \
+            libcmocka-dev libmicrohttpd-dev zlib1g-dev libcrypt-dev tmux \
+            ncurses-term clang openssl \
             prometheus curl python3 iproute2
 deps:
 	@missing=""; \

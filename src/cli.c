@@ -77,6 +77,10 @@ const char gt_cli_usage[] =
     "      --metrics-processes N  add per-process metrics for the top N\n"
     "                        processes of each GPU by memory (default 0: "
     "none)\n"
+    "      --web-config FILE  serve, --listen: TLS (tls_server_config:\n"
+    "                        cert_file, key_file) and basic auth\n"
+    "                        (basic_auth_users: NAME: BCRYPT-HASH) from a\n"
+    "                        Prometheus exporter web-config file\n"
     "      --state-dir DIR   keep the restore state file and the audit log in\n"
     "                        DIR (default $XDG_STATE_HOME/gputop, or\n"
     "                        /var/lib/gputop as root)\n"
@@ -115,6 +119,7 @@ enum opt_id {
 	OPT_LISTEN,
 	OPT_COUNT,
 	OPT_METRICS_PROCESSES,
+	OPT_WEB_CONFIG,
 };
 
 struct opt_def {
@@ -146,6 +151,7 @@ static const struct opt_def options[] = {
     {"listen", 0, true, OPT_LISTEN},
     {"count", 0, true, OPT_COUNT},
     {"metrics-processes", 0, true, OPT_METRICS_PROCESSES},
+    {"web-config", 0, true, OPT_WEB_CONFIG},
 };
 
 static const struct opt_def *find_long(const char *name, size_t len)
@@ -282,6 +288,9 @@ static int apply(struct gt_cli *out, const struct opt_def *o, const char *arg,
 	case OPT_TEXTFILE:
 		out->textfile = arg;
 		return 0;
+	case OPT_WEB_CONFIG:
+		out->web_config = arg;
+		return 0;
 	case OPT_LISTEN: {
 		/* Checked here, so a typo is a usage error (2); binding it
 		 * is the server's. */
@@ -338,6 +347,11 @@ static int check_export(struct gt_cli *out, char *err, size_t errlen)
 	    out->mode != GT_MODE_DASHBOARD) {
 		snprintf(err, errlen,
 		         "--listen goes with serve or the dashboard");
+		return -1;
+	}
+	if (out->web_config && out->mode != GT_MODE_SERVE && !out->listen) {
+		snprintf(err, errlen,
+		         "--web-config goes with serve or --listen");
 		return -1;
 	}
 	if (out->count && out->mode != GT_MODE_JSON &&

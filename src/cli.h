@@ -48,6 +48,7 @@ struct gt_cli {
 	const char *textfile;   /* --textfile DIR */
 	uint64_t count;         /* --count N (--json, --textfile); 0 = no end */
 	unsigned process_top;   /* --metrics-processes N; 0 = none */
+	const char *web_config; /* --web-config FILE (serve, --listen) */
 };
 
 /* Parses argv. On a usage error returns GT_EXIT_USAGE with a message (no

@@ -58,6 +58,7 @@ struct gt_http *gt_serve_http_start(struct gt_collector *c,
 	    .listen = cli->listen,
 	    .process_top = cli->process_top,
 	    .procfs_root = cli->procfs_root,
+	    .web_config = cli->web_config,
 	};
 	struct gt_http *h = gt_http_start(c, &cfg, err, sizeof(err));
 	if (!h)
@@ -130,8 +131,8 @@ int gt_serve_run(struct gt_collector *c, const struct gt_cli *cli,
 			gt_view_close(&view);
 			return GT_EXIT_FAILURE;
 		}
-		fprintf(stderr, "gputop: serving http://%s/metrics\n",
-		        gt_http_address(h));
+		fprintf(stderr, "gputop: serving %s://%s/metrics\n",
+		        gt_http_scheme(h), gt_http_address(h));
 	}
 	if (gt_collector_start(c) != 0) {
 		perror("gputop: starting the collector thread");

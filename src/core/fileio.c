@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,5 +120,48 @@ int gt_fileio_replace(const char *path, const void *data, size_t n, mode_t mode,
 		fsync(fd);
 		close(fd);
 	}
+	return 0;
+}
+
+int gt_fileio_read_all(const char *path, size_t max, char **out, size_t *len)
+{
+	struct stat st;
+	size_t n = 0;
+	char *buf = NULL;
+	int e = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	else if ((uint64_t)st.st_size > max)
+		e = EFBIG;
+	else if (!(buf = malloc(max + 2)))
+		e = ENOMEM;
+	/* To EOF rather than st_size: the file may grow meanwhile. */
+	while (!e) {
+		ssize_t r = read(fd, buf + n, max + 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			e = errno;
+		else if (r == 0)
+			break;
+		else if ((n += (size_t)r) > max)
+			e = EFBIG;
+	}
+	close(fd);
+	if (e) {
+		free(buf);
+		return e;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
 	return 0;
 }

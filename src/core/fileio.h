@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fileio.h - owns the few ways gputop writes files of its own: writing a
+ * fileio.h - owns the few ways gputop writes files of its own (and reads a
+ * small whole file): writing a
  * whole buffer to a descriptor, creating private directories, and
  * replacing a file atomically (the restore journal, the settings file and
  * saved snapshots all go through gt_fileio_replace, so a crash or a power
@@ -31,5 +32,11 @@ int gt_fileio_make_dirs(const char *dir, char *err, size_t errlen);
  * write /x/.f.AbC123: No space left on device"). */
 int gt_fileio_replace(const char *path, const void *data, size_t n, mode_t mode,
                       char *err, size_t errlen);
+
+/* Reads the regular file path whole into a malloc'd, NUL-terminated *out
+ * (*len bytes, NULs inside possible), opened O_NONBLOCK so that a FIFO in
+ * its place cannot hang. 0, or an errno value: EFBIG past max bytes,
+ * EISDIR or EINVAL (not a regular file), or open's and read's own. */
+int gt_fileio_read_all(const char *path, size_t max, char **out, size_t *len);
 
 #endif

@@ -5,7 +5,9 @@
  * its headers a byte at a time holds a connection slot, not the server;
  * the limits (connections, per address, memory, timeout) bound what such
  * clients can take. Each answer is rendered from the collector's published
- * data through one reader view that only this thread uses.
+ * data through one reader view that only this thread uses. With a
+ * --web-config file it speaks TLS (GnuTLS inside libmicrohttpd) and asks
+ * every request for basic-auth credentials, checked with bcrypt.
  */
 #include "export/http.h"
 
@@ -27,8 +29,9 @@
 #include "core/view.h"
 #include "export/metrics.h"
 #include "export/snapshot.h"
+#include "export/webconfig.h"
 
-static const unsigned codes[] = {200, 404, 405, 500, 503};
+static const unsigned codes[] = {200, 401, 404, 405, 500, 503};
 #define NCODES (sizeof(codes) / sizeof(codes[0]))
 
 struct gt_http {
@@ -39,6 +42,8 @@ struct gt_http {
 	unsigned process_top;
 	int fd;
 	char address[80];
+	struct gt_webconfig web;
+	void *crypt_scratch; /* the server thread's crypt_r state */
 	/* Server-thread-only counters. */
 	uint64_t scrapes;
 	uint64_t counts[NCODES];
@@ -205,6 +210,38 @@ static enum MHD_Result serve_healthy(struct gt_http *h,
 	return reply_text(h, conn, MHD_HTTP_OK, "healthy\n");
 }
 
+/* With basic_auth_users: true when the request's credentials match, else
+ * a 401 with WWW-Authenticate is queued in *rc. */
+static bool authorized(struct gt_http *h, struct MHD_Connection *conn,
+                       enum MHD_Result *rc)
+{
+	static const char text[] = "401 unauthorized: give the user name and "
+	                           "password of the server's web config\n";
+	char *password = NULL;
+	if (h->web.nusers == 0)
+		return true;
+	char *user = MHD_basic_auth_get_username_password(conn, &password);
+	bool ok = user &&
+	          gt_webconfig_auth(&h->web, user, password, h->crypt_scratch);
+	if (user)
+		MHD_free(user);
+	if (password)
+		MHD_free(password);
+	if (ok)
+		return true;
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+	    sizeof(text) - 1, (void *)text, MHD_RESPMEM_PERSISTENT);
+	*rc = MHD_NO;
+	if (r) {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+		                        "text/plain; charset=utf-8");
+		count(h, MHD_HTTP_UNAUTHORIZED);
+		*rc = MHD_queue_basic_auth_fail_response(conn, "gputop", r);
+		MHD_destroy_response(r);
+	}
+	return false;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload,
@@ -215,7 +252,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 	(void)upload;
 	(void)upload_size;
 	(void)con_cls;
+	enum MHD_Result rc;
 
+	if (!authorized(h, conn, &rc))
+		return rc;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return reply_text(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -292,6 +332,72 @@ static int open_socket(struct gt_http *h, const char *listen_at, char *err,
 	return 0;
 }
 
+static int load_web(struct gt_http *h, const char *path, char *err,
+                    size_t errlen)
+{
+	if (gt_webconfig_load(path, &h->web, err, errlen) < 0)
+		return -1;
+	if (h->web.cert_file &&
+	    MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		snprintf(
+		    err, errlen,
+		    "--web-config %s: this libmicrohttpd was built without "
+		    "TLS: install one built with GnuTLS (Debian's is), or "
+		    "leave tls_server_config out",
+		    path);
+		return -1;
+	}
+	if (h->web.nusers &&
+	    !(h->crypt_scratch = calloc(1, gt_webconfig_scratch_size()))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int start_daemon(struct gt_http *h, char *err, size_t errlen)
+{
+	bool tls = h->web.cert_file != NULL;
+	struct MHD_OptionItem opts[] = {
+	    {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)quiet_log, NULL},
+	    {MHD_OPTION_LISTEN_SOCKET, h->fd, NULL},
+	    {MHD_OPTION_CONNECTION_LIMIT, GT_HTTP_MAX_CONNECTIONS, NULL},
+	    {MHD_OPTION_PER_IP_CONNECTION_LIMIT, GT_HTTP_MAX_PER_IP, NULL},
+	    {MHD_OPTION_CONNECTION_TIMEOUT, GT_HTTP_TIMEOUT_S, NULL},
+	    {MHD_OPTION_CONNECTION_MEMORY_LIMIT, GT_HTTP_MEMORY_LIMIT, NULL},
+	    {tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0,
+	     h->web.cert_pem},
+	    {MHD_OPTION_HTTPS_MEM_KEY, 0, h->web.key_pem},
+	    {MHD_OPTION_END, 0, NULL},
+	};
+	/* The server thread leaves Ctrl-C and SIGTERM to the main thread. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	h->daemon =
+	    MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+	                         MHD_USE_ERROR_LOG | (tls ? MHD_USE_TLS : 0),
+	                     0, NULL, NULL, on_request, h, MHD_OPTION_ARRAY,
+	                     opts, MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!h->daemon) {
+		if (tls)
+			snprintf(err, errlen,
+			         "--listen %s: TLS could not start with "
+			         "cert_file %s and key_file %s: check that "
+			         "both are PEM and that the key is the "
+			         "certificate's",
+			         h->address, h->web.cert_file, h->web.key_file);
+		else
+			snprintf(err, errlen,
+			         "--listen %s: libmicrohttpd could not start "
+			         "its thread",
+			         h->address);
+		return -1;
+	}
+	return 0;
+}
+
 struct gt_http *gt_http_start(struct gt_collector *c,
                               const struct gt_http_config *cfg, char *err,
                               size_t errlen)
@@ -315,25 +421,11 @@ struct gt_http *gt_http_start(struct gt_collector *c,
 		gt_http_stop(h);
 		return NULL;
 	}
-	/* The server thread leaves Ctrl-C and SIGTERM to the main thread. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	h->daemon = MHD_start_daemon(
-	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
-	    0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, quiet_log,
-	    NULL, MHD_OPTION_LISTEN_SOCKET, h->fd, MHD_OPTION_CONNECTION_LIMIT,
-	    (unsigned)GT_HTTP_MAX_CONNECTIONS,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)GT_HTTP_MAX_PER_IP,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GT_HTTP_TIMEOUT_S,
-	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GT_HTTP_MEMORY_LIMIT,
-	    MHD_OPTION_END);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!h->daemon) {
-		snprintf(err, errlen,
-		         "--listen %s: libmicrohttpd could not start its "
-		         "thread",
-		         h->address);
+	if (cfg->web_config && load_web(h, cfg->web_config, err, errlen) < 0) {
+		gt_http_stop(h);
+		return NULL;
+	}
+	if (start_daemon(h, err, errlen) < 0) {
 		gt_http_stop(h);
 		return NULL;
 	}
@@ -343,6 +435,11 @@ struct gt_http *gt_http_start(struct gt_collector *c,
 const char *gt_http_address(const struct gt_http *h)
 {
 	return h->address;
+}
+
+const char *gt_http_scheme(const struct gt_http *h)
+{
+	return h->web.cert_file ? "https" : "http";
 }
 
 void gt_http_stop(struct gt_http *h)
@@ -357,5 +454,7 @@ void gt_http_stop(struct gt_http *h)
 	if (h->fd >= 0)
 		close(h->fd);
 	gt_view_close(&h->view);
+	gt_webconfig_free(&h->web);
+	free(h->crypt_scratch);
 	free(h);
 }

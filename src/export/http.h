@@ -5,7 +5,8 @@
  * asks for it, gzip when Accept-Encoding allows it), /api/v1/snapshot (the
  * --snapshot document of the newest round), /-/ready and /-/healthy. GET
  * and HEAD only. It reads what the collector published, never a backend,
- * and it cannot change anything. Bound to 127.0.0.1 unless told otherwise.
+ * and it cannot change anything. Bound to 127.0.0.1 unless told otherwise;
+ * TLS and basic authentication from a --web-config file (webconfig.h).
  */
 #ifndef GPUTOP_HTTP_H
 #define GPUTOP_HTTP_H
@@ -31,6 +32,7 @@ struct gt_http_config {
 	const char *listen;      /* "ADDR:PORT" or "[V6]:PORT"; NULL: default */
 	unsigned process_top;    /* per-process series per GPU; 0 = none */
 	const char *procfs_root; /* host facts of the snapshot, read once */
+	const char *web_config;  /* --web-config FILE; NULL: plain, open */
 };
 
 struct gt_http;
@@ -42,6 +44,8 @@ struct gt_http *gt_http_start(struct gt_collector *c,
                               size_t errlen);
 /* The address it listens on ("127.0.0.1:29471"), the port resolved. */
 const char *gt_http_address(const struct gt_http *h);
+/* "https" with TLS, else "http". */
+const char *gt_http_scheme(const struct gt_http *h);
 void gt_http_stop(struct gt_http *h); /* NULL allowed */
 
 /* ---- Pure helpers (http_parse.c) ---------------------------------- */

@@ -428,24 +428,10 @@ static void gpu_throttle(struct gt_mbuf *out, struct gt_mbuf *body,
 	                  "1 while the clocks are held back for this reason.");
 }
 
-static size_t device_processes(const struct gt_proclist *pl, unsigned dev)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < pl->count; i++) {
-		const struct gt_process *p = &pl->items[i];
-		bool seen = false;
-		if (p->device_index != dev)
-			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = pl->items[j].device_index == dev &&
-			       pl->items[j].pid == p->pid;
-		n += !seen;
-	}
-	return n;
-}
-
+/* sel: scratch of in->procs->count entries (unused without procs). */
 static void gpu_state(struct gt_mbuf *out, struct gt_mbuf *body,
-                      const struct gt_metrics_input *in, char *const *labels)
+                      const struct gt_metrics_input *in, char *const *labels,
+                      size_t *sel)
 {
 	const struct gt_devlist *devs = in->devices;
 	body->len = 0;
@@ -490,9 +476,9 @@ static void gpu_state(struct gt_mbuf *out, struct gt_mbuf *body,
 	                  "1 when the GPU fell off the bus or failed mid-run.");
 	body->len = 0;
 	for (size_t d = 0; in->procs && d < devs->count; d++)
-		gt_mbuf_printf(body, "gputop_gpu_processes{%s} %zu\n",
-		               labels[d],
-		               device_processes(in->procs, (unsigned)d));
+		gt_mbuf_printf(
+		    body, "gputop_gpu_processes{%s} %zu\n", labels[d],
+		    gt_metrics_device_pids(in->procs, (unsigned)d, sel));
 	gt_metrics_family(out, body, in->openmetrics, "gputop_gpu_processes",
 	                  "gauge", "Processes using the GPU.");
 }
@@ -524,19 +510,24 @@ char *gt_metrics_render(const struct gt_metrics_input *in, size_t *len)
 {
 	struct gt_mbuf out = {0}, body = {0}, un = {0};
 	size_t ndev = in->devices ? in->devices->count : 0;
+	size_t nproc = in->procs ? in->procs->count : 0;
 	char **labels = NULL;
+	size_t *sel = NULL;
 
 	gt_metrics_exporter(&out, &body, in);
 	if (ndev) {
 		labels = device_labels(in->devices);
-		if (!labels)
+		sel = malloc((nproc ? nproc : 1) * sizeof(*sel));
+		if (!labels || !sel)
 			out.oom = true;
 	}
-	if (labels) {
-		gpu_state(&out, &body, in, labels);
+	if (labels && sel) {
+		gpu_state(&out, &body, in, labels, sel);
 		gpu_table(&out, &body, &un, in, labels);
 		gpu_fans(&out, &body, &un, in, labels);
 		gpu_throttle(&out, &body, &un, in, labels);
+		if (in->procs)
+			gt_metrics_rollups(&out, &body, in, labels, sel);
 		if (in->process_top && in->procs)
 			gt_metrics_processes(&out, &body, in, labels);
 		gt_metrics_family(
@@ -544,10 +535,11 @@ char *gt_metrics_render(const struct gt_metrics_input *in, size_t *len)
 		    "gauge",
 		    "A GPU value left out of this exposition, and "
 		    "why; the value is always 1.");
-		for (size_t d = 0; d < ndev; d++)
-			free(labels[d]);
-		free(labels);
 	}
+	for (size_t d = 0; labels && d < ndev; d++)
+		free(labels[d]);
+	free(labels);
+	free(sel);
 	if (in->openmetrics)
 		gt_mbuf_puts(&out, "# EOF\n");
 	bool oom = out.oom || body.oom || un.oom;

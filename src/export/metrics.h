@@ -29,6 +29,16 @@
 	"application/openmetrics-text; version=1.0.0; charset=utf-8"
 /* Per-process series (opt-in): at most this many per GPU. */
 #define GT_METRICS_TOP_MAX 1000
+/* gputop_user_gpu_memory_bytes and gputop_container_gpu_memory_bytes (always
+ * on): per GPU, the sum of its processes' GPU memory (each pid once, known
+ * values only) by user and by container; the ROLLUP_TOP largest groups, the
+ * rest summed into one group named OTHER. A process whose user or container
+ * cannot be read (not in our /proc) counts under UNKNOWN; processes outside
+ * any container have no container series. Neither name can be a user or
+ * container name. */
+#define GT_METRICS_ROLLUP_TOP 10
+#define GT_METRICS_OTHER      "(other)"
+#define GT_METRICS_UNKNOWN    "(unknown)"
 
 /* The HTTP server's own counters, rendered as gputop_scrapes_total and
  * gputop_http_requests_total{code}. */

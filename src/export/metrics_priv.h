@@ -38,6 +38,15 @@ void gt_metrics_note_missing(struct gt_mbuf *un, const char *dev_labels,
  * backends, HTTP counters) and the opt-in per-process series. */
 void gt_metrics_exporter(struct gt_mbuf *out, struct gt_mbuf *body,
                          const struct gt_metrics_input *in);
+/* The per-user and per-container GPU memory of each GPU (metrics.h).
+ * sel: scratch of in->procs->count entries. */
+void gt_metrics_rollups(struct gt_mbuf *out, struct gt_mbuf *body,
+                        const struct gt_metrics_input *in, char *const *labels,
+                        size_t *sel);
+/* The processes of device dev into sel, each pid once (its first entry:
+ * a process both compute and graphics is listed twice); how many. */
+size_t gt_metrics_device_pids(const struct gt_proclist *pl, unsigned dev,
+                              size_t *sel);
 void gt_metrics_processes(struct gt_mbuf *out, struct gt_mbuf *body,
                           const struct gt_metrics_input *in,
                           char *const *labels);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * metrics_self.c - the exporter's own series (build, up, round times,
- * backends, HTTP counters) and the opt-in per-process series, limited to
- * the top N processes of each GPU by GPU memory.
+ * backends, HTTP counters), the per-user and per-container roll-ups of GPU
+ * memory, and the opt-in per-process series, limited to the top N
+ * processes of each GPU by GPU memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,9 +162,8 @@ static int by_memory(const void *a, const void *b, void *ctx)
 	return (p->pid > q->pid) - (p->pid < q->pid);
 }
 
-/* The top processes of device dev into sel (distinct pids); how many. */
-static size_t top_of(const struct gt_proclist *pl, unsigned dev, unsigned top,
-                     size_t *sel)
+size_t gt_metrics_device_pids(const struct gt_proclist *pl, unsigned dev,
+                              size_t *sel)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < pl->count; i++) {
@@ -175,6 +175,14 @@ static size_t top_of(const struct gt_proclist *pl, unsigned dev, unsigned top,
 		if (!seen)
 			sel[n++] = i;
 	}
+	return n;
+}
+
+/* The top processes of device dev into sel (distinct pids); how many. */
+static size_t top_of(const struct gt_proclist *pl, unsigned dev, unsigned top,
+                     size_t *sel)
+{
+	size_t n = gt_metrics_device_pids(pl, dev, sel);
 	/* qsort_r: the server thread and --textfile may render at once. */
 	qsort_r(sel, n, sizeof(*sel), by_memory, (void *)pl->items);
 	return n < top ? n : top;
@@ -237,4 +245,106 @@ void gt_metrics_processes(struct gt_mbuf *out, struct gt_mbuf *body,
 	               "(0-1).");
 	free(sel);
 	free(start);
+}
+
+/* ---- Per-user and per-container roll-ups -------------------------- */
+
+struct group {
+	const char *key;
+	int64_t bytes;
+};
+
+/* Most memory first; ties by name, so the cut is stable. */
+static int by_bytes(const void *a, const void *b)
+{
+	const struct group *g = a, *h = b;
+	if (g->bytes != h->bytes)
+		return g->bytes > h->bytes ? -1 : 1;
+	return strcmp(g->key, h->key);
+}
+
+/* The group a process counts in; NULL: in none. */
+static const char *user_key(const struct gt_process *p)
+{
+	return p->host_known && p->user[0] ? p->user : GT_METRICS_UNKNOWN;
+}
+
+static const char *container_key(const struct gt_process *p)
+{
+	if (!p->host_known)
+		return GT_METRICS_UNKNOWN;
+	return p->container[0] ? p->container : NULL; /* host: no series */
+}
+
+/* The groups of device dev's processes (each pid once, known memory
+ * only), sorted; how many. */
+static size_t group_device(const struct gt_proclist *pl, unsigned dev,
+                           const char *(*key_of)(const struct gt_process *),
+                           size_t *sel, struct group *g)
+{
+	size_t n = gt_metrics_device_pids(pl, dev, sel), ng = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_process *p = &pl->items[sel[i]];
+		const char *key = key_of(p);
+		size_t k = 0;
+		if (!key || !gt_val_ok(&p->f[GT_P_MEM]))
+			continue;
+		while (k < ng && strcmp(g[k].key, key) != 0)
+			k++;
+		if (k == ng)
+			g[ng++] = (struct group){key, 0};
+		g[k].bytes += p->f[GT_P_MEM].v;
+	}
+	qsort(g, ng, sizeof(*g), by_bytes);
+	return ng;
+}
+
+static void rollup_family(struct gt_mbuf *out, struct gt_mbuf *body,
+                          const struct gt_metrics_input *in,
+                          char *const *labels, size_t *sel, struct group *g,
+                          const char *label,
+                          const char *(*key_of)(const struct gt_process *))
+{
+	char name[64], help[256];
+	snprintf(name, sizeof(name), "gputop_%s_gpu_memory_bytes", label);
+	snprintf(help, sizeof(help),
+	         "GPU memory of the processes of each %s on a GPU: the top %d "
+	         "by memory, the rest summed as %s=\"%s\".",
+	         label, GT_METRICS_ROLLUP_TOP, label, GT_METRICS_OTHER);
+	body->len = 0;
+	for (size_t d = 0; d < in->devices->count; d++) {
+		size_t ng =
+		    group_device(in->procs, (unsigned)d, key_of, sel, g);
+		int64_t rest = 0;
+		for (size_t k = 0; k < ng; k++) {
+			if (k >= GT_METRICS_ROLLUP_TOP) {
+				rest += g[k].bytes;
+				continue;
+			}
+			gt_mbuf_printf(body, "%s{%s,", name, labels[d]);
+			gt_mbuf_label(body, label, g[k].key);
+			gt_mbuf_printf(body, "} %lld\n", (long long)g[k].bytes);
+		}
+		if (ng > GT_METRICS_ROLLUP_TOP)
+			gt_mbuf_printf(body, "%s{%s,%s=\"%s\"} %lld\n", name,
+			               labels[d], label, GT_METRICS_OTHER,
+			               (long long)rest);
+	}
+	gt_metrics_family(out, body, in->openmetrics, name, "gauge", help);
+}
+
+void gt_metrics_rollups(struct gt_mbuf *out, struct gt_mbuf *body,
+                        const struct gt_metrics_input *in, char *const *labels,
+                        size_t *sel)
+{
+	size_t n = in->procs->count;
+	struct group *g = malloc((n ? n : 1) * sizeof(*g));
+	if (!g) {
+		out->oom = true;
+		return;
+	}
+	rollup_family(out, body, in, labels, sel, g, "user", user_key);
+	rollup_family(out, body, in, labels, sel, g, "container",
+	              container_key);
+	free(g);
 }

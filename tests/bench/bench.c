@@ -56,6 +56,22 @@ static void add_verdict(struct verdicts *vd, const char *what, double value,
 	vd->n++;
 }
 
+FILE *bench_scenario(char *tmpl, const char *base_scn, int nproc)
+{
+	int fd = mkstemp(tmpl);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	fprintf(f, "include %s\n", base_scn);
+	for (int i = 0; i < nproc; i++)
+		fprintf(f, "device %d\nprocess compute %d 512MiB\n", i % 8,
+		        300000 + i);
+	return f;
+}
+
 void judge(struct verdicts *vd, const char *what, double value, double limit,
            const char *unit)
 {
@@ -534,7 +550,7 @@ static void bench_fdinfo(struct verdicts *vd)
 
 /* BENCH_ONLY=startup,wakeups runs only the parts named; without it, all
  * but nvtop (a minute: `make bench-peer`): collector, render, metrics,
- * fdinfo, ring, prochist, startup, wakeups, nvtop. */
+ * fdinfo, ring, prochist, startup, wakeups, serve, nvtop. */
 static bool wanted(const char *part)
 {
 	const char *only = getenv("BENCH_ONLY");
@@ -556,7 +572,7 @@ int main(int argc, char **argv)
 		        "binary beside it\n"
 		        "  BENCH_ONLY=part,... runs only those parts: "
 		        "collector, render, metrics, fdinfo, ring, prochist, "
-		        "startup, wakeups, nvtop\n");
+		        "startup, wakeups, serve, nvtop\n");
 		return 2;
 	}
 	struct verdicts vd = {0};
@@ -584,6 +600,8 @@ int main(int argc, char **argv)
 		bench_proc_startup(&pc, &vd);
 	if (wanted("wakeups"))
 		bench_proc_wakeups(&pc, &vd);
+	if (wanted("serve"))
+		bench_proc_serve(&pc, &vd);
 	if (wanted("nvtop"))
 		bench_proc_nvtop(&pc, &vd);
 	else

@@ -8,8 +8,9 @@
 #define GPUTOP_BENCH_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
-enum { BENCH_MAX_VERDICTS = 16 };
+enum { BENCH_MAX_VERDICTS = 24 };
 
 struct verdicts {
 	int n;
@@ -27,12 +28,30 @@ void judge(struct verdicts *vd, const char *what, double value, double limit,
 void judge_at_most(struct verdicts *vd, const char *what, double value,
                    double limit, const char *unit);
 
+/* A fake NVML scenario in a new file (tmpl, a mkstemp template, becomes
+ * its path): base_scn and nproc compute processes of 512 MiB spread over
+ * 8 GPUs, pids 300000 up (absent from /proc). Open for the caller to add
+ * lines and close; NULL on failure. */
+FILE *bench_scenario(char *tmpl, const char *base_scn, int nproc);
+
+/* A thread keeping n GETs of /metrics in flight against addr
+ * ("127.0.0.1:PORT"), round after round, from 13 loopback addresses
+ * (bench_scrape.c); NULL when it could not start. Stopping it gives the
+ * answers that were a whole 200, the others, and the rounds. */
+struct bench_scrapes;
+struct bench_scrapes *bench_scrapes_start(const char *addr, int n);
+void bench_scrapes_stop(struct bench_scrapes *s, long *ok, long *failed,
+                        long *rounds);
+
 /* The dashboard's frames: 8 GPUs and 500 processes at 200x60 on a
  * pseudo-terminal, CPU and bytes of a steady-state frame and of a wake-up
- * for the clock (bench_render.c). */
+ * for the clock, then the frame's CPU and wall time while 200 scrapes at
+ * a time run against --listen's server on the same collector
+ * (bench_render.c). */
 void bench_render(const char *lib, const char *base_scn, struct verdicts *vd);
 
-/* The exporter: CPU and bytes of one /metrics rendering of 8 GPUs
+/* The exporter: CPU and bytes of one /metrics rendering of 8 GPUs, with
+ * and without 500 processes and their per-process series
  * (bench_metrics.c). */
 void bench_metrics(const char *lib, const char *base_scn, struct verdicts *vd);
 
@@ -51,6 +70,9 @@ void bench_proc_startup(const struct bench_proc_cfg *cfg, struct verdicts *vd);
 /* Wake-ups of the whole process (every thread's voluntary context
  * switches) over 10 s at a 1 s interval with no input. */
 void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd);
+/* `gputop serve` idle at a 1 s interval on 8 GPUs: the whole process's
+ * CPU (every thread's schedstat) over 25 s, as a share of one core. */
+void bench_proc_serve(const struct bench_proc_cfg *cfg, struct verdicts *vd);
 /* CPU of the whole process against nvtop's, both in tmux at 200x60 on the
  * same fake NVML scenario, 30 s at each of 0.1 s and 1 s; says so and
  * judges nothing when nvtop (or tmux) is not on PATH. */

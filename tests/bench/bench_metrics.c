@@ -3,12 +3,14 @@
  * bench_metrics.c - the exporter's cost (`make bench`, part "metrics"):
  * CPU and bytes of one /metrics rendering of the 8x H100 scenario from a
  * collector's published data, in text format, OpenMetrics and with the
- * top 10 processes per GPU, and the gzip size a scrape would get.
+ * top 10 processes per GPU, and the gzip size a scrape would get; then the
+ * same 8 GPUs with 500 processes, without and with every process's series.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "bench.h"
@@ -49,6 +51,52 @@ static double render_us(const struct gt_view *v, bool om, unsigned top, int n,
 			batch[k - 1] = t;
 		}
 	return batch[2];
+}
+
+/* 8 GPUs and 500 processes: a scrape's CPU and size, per-process series
+ * off (the roll-ups by user and container only) and on for all of them. */
+static void metrics_500(const char *lib, const char *base_scn,
+                        struct verdicts *vd)
+{
+	char tmpl[] = "/tmp/gputop-metrics-XXXXXX";
+	FILE *f = bench_scenario(tmpl, base_scn, 500);
+	if (!f)
+		return;
+	fclose(f);
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
+	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
+	    .backend = {.nvml_lib = lib, .sysfs_root = "/nonexistent"},
+	    .interval_ns = 1000000000ull,
+	    .proc_interval_ns = 1,
+	};
+	struct gt_collector *c = gt_collector_open(&cfg);
+	struct gt_view view;
+	size_t off = 0, on = 0;
+	if (!c || gt_view_open(&view, c) < 0) {
+		fprintf(stderr, "bench: no collector on %s\n", tmpl);
+		gt_collector_close(c);
+		unlink(tmpl);
+		return;
+	}
+	gt_collector_tick(c, GT_TICK_ALL);
+	gt_collector_tick(c, GT_TICK_ALL);
+	gt_view_refresh(&view);
+	double off_us = render_us(&view, false, 0, 500, &off);
+	double on_us = render_us(&view, false, GT_METRICS_TOP_MAX, 200, &on);
+	printf("  %zu GPUs, %zu processes:\n"
+	       "  per-process off     %7.1f us CPU  %7zu bytes  (targets < "
+	       "1000 us, < 65536 bytes)\n"
+	       "  per-process all     %7.1f us CPU  %7zu bytes  "
+	       "(--metrics-processes 1000)\n",
+	       view.devs ? view.devs->count : 0,
+	       view.procs ? view.procs->count : 0, off_us, off, on_us, on);
+	judge(vd, "/metrics of 8 GPUs, 500 processes, CPU", off_us, 1000, "us");
+	judge(vd, "/metrics of 8 GPUs, 500 processes, size", (double)off, 65536,
+	      "B");
+	gt_view_close(&view);
+	gt_collector_close(c);
+	unlink(tmpl);
 }
 
 void bench_metrics(const char *lib, const char *base_scn, struct verdicts *vd)
@@ -96,4 +144,6 @@ void bench_metrics(const char *lib, const char *base_scn, struct verdicts *vd)
 	judge(vd, "/metrics of 8 GPUs, CPU per rendering", text_us, 500, "us");
 	gt_view_close(&view);
 	gt_collector_close(c);
+	metrics_500(lib, base_scn, vd);
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", base_scn, 1);
 }

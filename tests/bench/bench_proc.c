@@ -2,9 +2,10 @@
 /*
  * bench_proc.c - `make bench`'s whole-process benchmarks: the gputop binary
  * run as a user runs it, on a pseudo-terminal or in tmux, against the fake
- * NVML: startup to the first frame, wake-ups while idle, and CPU against
- * nvtop's on the same scenario. A baseline binary (BENCH_BASELINE, e.g. a
- * build of the previous commit) is measured beside it in the same run.
+ * NVML: startup to the first frame, wake-ups while idle, `gputop serve`'s
+ * CPU while idle, and CPU against nvtop's on the same scenario. A baseline
+ * binary (BENCH_BASELINE, e.g. a build of the previous commit) is measured
+ * beside it in the same run.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -408,6 +409,46 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	}
 	for (int i = 0; i < n; i++)
 		ptyrun_stop(&run[i]);
+	bench_env_free(&env);
+}
+
+/* ---- gputop serve, idle ---------------------------------------------- */
+
+void bench_proc_serve(const struct bench_proc_cfg *cfg, struct verdicts *vd)
+{
+	const int secs = 25;
+	struct bench_env env;
+	struct ptyrun run;
+	struct cpu_use before, after;
+	char *argv[12];
+	static char serve[] = "serve", o_listen[] = "--listen",
+	            any[] = "127.0.0.1:0";
+
+	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0)
+		return;
+	gputop_argv(argv, cfg->gputop, cfg->fake_lib, "1");
+	argv[7] = serve;
+	argv[8] = o_listen;
+	argv[9] = any;
+	argv[10] = NULL;
+	if (ptyrun_start(&run, argv, env.envp, 80, 24, "serving http") != 0 ||
+	    !ptyrun_wait_marker(&run, 5000)) {
+		fprintf(stderr, "bench: gputop serve did not start\n");
+		bench_env_free(&env);
+		return;
+	}
+	sleep_ms(3000); /* past the first rounds */
+	bool ok = cpu_of(run.pid, &before);
+	sleep_ms(secs * 1000);
+	ok = ok && cpu_of(run.pid, &after);
+	double pct = ok ? (after.ns - before.ns) / (secs * 1e9) * 100 : 1e9;
+	printf("serve idle: gputop serve, 8 GPUs, 1 s interval, no scrape, "
+	       "CPU of all threads over %d s\n"
+	       "  %.4f %% of one core = %.0f us CPU per second (%ld clock "
+	       "ticks)  (target < 0.05 %%)\n",
+	       secs, pct, pct * 1e4, after.ticks - before.ticks);
+	judge(vd, "serve idle at 1 s, share of one core", pct, 0.05, "%");
+	ptyrun_stop(&run);
 	bench_env_free(&env);
 }
 

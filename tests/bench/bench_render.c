@@ -22,7 +22,9 @@
 
 #include "bench.h"
 #include "collectors/registry.h"
+#include "core/clock.h"
 #include "core/collector.h"
+#include "export/http.h"
 #include "ui/dashboard.h"
 
 /* The terminal side of the render bench's pseudo-terminal: a thread that
@@ -70,8 +72,9 @@ static size_t pty_reader_settled(struct pty_reader *r)
 struct render_result {
 	int frames;
 	size_t processes;
-	double cpu_ns_per_frame; /* drawing, this thread's CPU */
-	double bytes_per_frame;  /* written to the terminal */
+	double cpu_ns_per_frame;  /* drawing, this thread's CPU */
+	double wall_ns_per_frame; /* drawing, elapsed */
+	double bytes_per_frame;   /* written to the terminal */
 	/* A new second with nothing new: [0] the whole frame, [1] the
 	 * status line alone (gt_dashboard_draw_clock). */
 	double tick_cpu_ns[2], tick_bytes[2];
@@ -140,25 +143,25 @@ static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
                           struct render_result *out)
 {
 	const int warm = 5;
-	uint64_t cpu = 0;
+	uint64_t cpu = 0, wall = 0;
 	size_t bytes_warm = 0;
 	for (int f = 0; f < warm + frames; f++) {
 		if (f == warm)
 			bytes_warm = pty_reader_settled(reader);
 		gt_collector_tick(c, GT_TICK_SCHEDULED);
-		struct timespec a, b;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		uint64_t a = thread_cpu_ns(), wa = gt_monotonic_ns();
 		gt_dashboard_pull(d);
 		gt_dashboard_draw(d);
 		fflush(fo);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-		if (f >= warm)
-			cpu += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
-			       (uint64_t)(b.tv_nsec - a.tv_nsec);
+		if (f >= warm) {
+			cpu += thread_cpu_ns() - a;
+			wall += gt_monotonic_ns() - wa;
+		}
 	}
 	size_t bytes = pty_reader_settled(reader) - bytes_warm;
 	out->frames = frames;
 	out->cpu_ns_per_frame = frames ? (double)cpu / frames : 0;
+	out->wall_ns_per_frame = frames ? (double)wall / frames : 0;
 	out->bytes_per_frame = frames ? (double)bytes / frames : 0;
 	out->processes = gt_dashboard_process_count(d);
 }
@@ -234,6 +237,48 @@ out:
 	return rc;
 }
 
+/* The same frames while --listen's server on the same collector answers
+ * 200 scrapes at a time: the UI thread's CPU and wall time per frame
+ * beside those of the quiet run (alone). */
+static void render_beside_scrapes(struct gt_collector *c, int frames,
+                                  const struct render_result *alone,
+                                  struct verdicts *vd)
+{
+	struct gt_http_config hc = {.listen = "127.0.0.1:0"};
+	struct render_result res;
+	long ok = 0, failed = 0, rounds = 0;
+	char err[256];
+	struct gt_http *h = gt_http_start(c, &hc, err, sizeof(err));
+	struct bench_scrapes *load =
+	    h ? bench_scrapes_start(gt_http_address(h), 200) : NULL;
+	if (!load) {
+		fprintf(stderr, "bench: no scrape load: %s\n",
+		        h ? "thread" : err);
+		gt_http_stop(h);
+		return;
+	}
+	struct timespec settle = {0, 300000000};
+	nanosleep(&settle, NULL); /* the first round in flight */
+	/* 5x the frames: long enough to span several rounds of scrapes */
+	int rc = render_on_pty(c, 200, 60, frames * 5, &res);
+	bench_scrapes_stop(load, &ok, &failed, &rounds);
+	gt_http_stop(h);
+	if (rc != 0) {
+		fprintf(stderr, "bench: the render under scrapes could not "
+		                "run\n");
+		return;
+	}
+	printf("  beside 200 concurrent scrapes of --listen (%ld rounds: %ld "
+	       "answered 200, %ld not):\n"
+	       "           %8.1f us CPU, %8.1f us wall per frame (alone: "
+	       "%.1f us CPU, %.1f us wall)\n",
+	       rounds, ok, failed, res.cpu_ns_per_frame / 1e3,
+	       res.wall_ns_per_frame / 1e3, alone->cpu_ns_per_frame / 1e3,
+	       alone->wall_ns_per_frame / 1e3);
+	judge(vd, "dashboard render per frame, 200 scrapes beside",
+	      failed ? 1e9 : res.cpu_ns_per_frame / 1e3, 150, "us");
+}
+
 /* 8 GPUs and 500 processes (pids absent from /proc: their host columns
  * read N/A, which costs the renderer the same) at 200x60. The load moves
  * on a short period, so every frame brings new values to every graph,
@@ -241,19 +286,14 @@ out:
 void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
 {
 	char tmpl[] = "/tmp/gputop-render-XXXXXX";
-	int fd = mkstemp(tmpl);
-	if (fd < 0)
+	FILE *f = bench_scenario(tmpl, base_scn, 500);
+	if (!f)
 		return;
-	FILE *f = fdopen(fd, "w");
-	fprintf(f, "include %s\n", base_scn);
 	for (int d = 0; d < 8; d++)
 		fprintf(f,
 		        "device %d\nutil.gpu sine 60 35 0.0%d7\nutil.mem sine "
 		        "40 30 0.0%d3\n",
 		        d, 1 + d, 2 + d);
-	for (int i = 0; i < 500; i++)
-		fprintf(f, "device %d\nprocess compute %d 512MiB\n", i % 8,
-		        300000 + i);
 	fclose(f);
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
 	struct gt_collector_config cfg = {
@@ -285,6 +325,7 @@ void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
 		      res.cpu_ns_per_frame / 1e3, 150, "us");
 		judge(vd, "dashboard output at a 1 s interval",
 		      res.bytes_per_frame, 2048, "B/s");
+		render_beside_scrapes(c, frames, &res, vd);
 	} else {
 		fprintf(stderr, "bench: the render benchmark could not run\n");
 	}

@@ -6,9 +6,7 @@
 # and quitting with q closes the port and exits 0.
 set -u
 . "$(dirname "$0")/export_lib.sh"
-for t in curl python3 tmux; do
-	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
-done
+need curl python3 tmux
 sock="gputop-export-$$"
 t() { tmux -L "$sock" "$@"; }
 trap 't kill-server 2>/dev/null; export_cleanup' EXIT

@@ -10,9 +10,7 @@
 # that falls off the bus is reported lost with its values left out.
 set -u
 . "$(dirname "$0")/export_lib.sh"
-for t in curl python3 ss; do
-	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
-done
+need curl python3 ss
 export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn
 
 # Readiness: a first round held up 1.5 s by a slow power reading.
@@ -50,6 +48,25 @@ if command -v promtool >/dev/null; then
 	fi
 else
 	echo "SKIP: promtool is not installed: the exposition was not linted"
+fi
+# The scenario's memory.used is exactly the sum of each GPU's processes:
+# the per-user roll-up of each GPU adds up to it.
+if out=$(python3 - "$tmp/m.txt" <<'PY'
+import re, sys
+used, users = {}, {}
+for l in open(sys.argv[1]):
+    m = re.match(r'gputop_(gpu_memory_used|user_gpu_memory)_bytes\{gpu="(\d+)".*\} (\d+)$', l)
+    if m:
+        d = used if m[1] == "gpu_memory_used" else users
+        d[m[2]] = d.get(m[2], 0) + int(m[3])
+if len(used) != 8 or used != users:
+    sys.exit(f"used {used} users {users}")
+print(f"{len(users)} GPUs, GPU 0: {users['0']} bytes")
+PY
+); then
+	pass "per-user roll-ups add up to each GPU's used memory: $out"
+else
+	fail "per-user roll-ups: $out"
 fi
 len=$(wc -c <"$tmp/m.txt")
 curl -s -I "$url/metrics" >"$tmp/head"

@@ -7,7 +7,7 @@
 # directory with a message naming the fix.
 set -u
 . "$(dirname "$0")/export_lib.sh"
-command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+need python3
 export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn
 
 # lines_ok FILE N: FILE is N lines, each a snapshot of 8 GPUs, ending in \n.

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # export_lib.sh - sourced by the export tests (export_*.sh): starting
 # `gputop serve` on the fake NVML with a port the kernel picks, reading the
-# address it prints, waiting for an HTTP status, and stopping by pid.
+# address it prints, waiting for an HTTP status, stopping by pid, and
+# skipping (77) when a tool the test needs is missing.
 bin=${GPUTOP_BIN:?run through tests/run.sh}
 lib=${GPUTOP_FAKE_NVML_LIB:?}
 scn_dir=${GPUTOP_SCENARIO_DIR:?}
@@ -20,12 +21,20 @@ export_cleanup() {
 tmp=$(mktemp -d)
 trap export_cleanup EXIT
 
+# need TOOL...: skips the test (77, a SKIP line) when one is not on PATH.
+need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
+	done
+}
+
 gputop() { # the binary on the fake NVML, host facts from the fixtures
 	"$bin" --nvml-lib "$lib" --sysfs /nonexistent --procfs "$fix/proc" "$@"
 }
 
 # start_serve LOG ARGS...: starts gputop serve in the background ($srv_pid)
-# and sets $addr from its "serving http://ADDR/metrics" line.
+# and sets $addr from its "serving http(s)://ADDR/metrics" line.
 start_serve() {
 	local log=$1 i
 	shift
@@ -37,7 +46,7 @@ start_serve() {
 	pids+=("$srv_pid")
 	addr=""
 	for i in $(seq 100); do
-		addr=$(sed -n 's|^gputop: serving http://\(.*\)/metrics$|\1|p' "$log" 2>/dev/null)
+		addr=$(sed -n 's|^gputop: serving https\{0,1\}://\(.*\)/metrics$|\1|p' "$log" 2>/dev/null)
 		[ -n "$addr" ] && return 0
 		kill -0 "$srv_pid" 2>/dev/null || break
 		sleep 0.05

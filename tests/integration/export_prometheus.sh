@@ -10,9 +10,7 @@
 set -u
 . "$(dirname "$0")/export_lib.sh"
 prom=$(command -v prometheus) || { echo "SKIP: prometheus is not installed (apt-get install prometheus)"; exit 77; }
-for t in curl python3; do
-	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
-done
+need curl python3
 export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn
 
 start_serve "$tmp/serve.log" --listen 127.0.0.1:0 --interval 0.5 || exit 1

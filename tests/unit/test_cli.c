@@ -487,9 +487,13 @@ static void test_export_modes(void **state)
 	assert_string_equal(p.cli.listen, "0.0.0.0:9");
 	assert_string_equal(p.cli.textfile, "/tmp");
 	assert_int_equal(p.cli.process_top, 5);
+	assert_null(p.cli.web_config);
+	PARSE_OK(&p, "serve", "--web-config", "/etc/gputop/web.yml");
+	assert_string_equal(p.cli.web_config, "/etc/gputop/web.yml");
 	/* --listen beside the dashboard */
-	PARSE_OK(&p, "--listen", "127.0.0.1:1");
+	PARSE_OK(&p, "--listen", "127.0.0.1:1", "--web-config", "w.yml");
 	assert_int_equal(p.cli.mode, GT_MODE_DASHBOARD);
+	assert_string_equal(p.cli.web_config, "w.yml");
 	PARSE_OK(&p, "--json", "--count", "3");
 	assert_int_equal(p.cli.mode, GT_MODE_JSON);
 	assert_int_equal(p.cli.count, 3);
@@ -503,6 +507,10 @@ static void test_export_modes(void **state)
 	PARSE_USAGE(&p, "--textfile goes", "--snapshot", "--textfile", "/d");
 	PARSE_USAGE(&p, "--metrics-processes goes", "--metrics-processes", "3");
 	PARSE_USAGE(&p, "more than", "serve", "--metrics-processes", "1001");
+	PARSE_USAGE(&p, "--web-config goes with serve or --listen",
+	            "--web-config", "w.yml");
+	PARSE_USAGE(&p, "--web-config goes", "--textfile", "/d", "--web-config",
+	            "w.yml");
 	PARSE_USAGE(&p, "cannot be combined", "--json", "--snapshot");
 	PARSE_USAGE(&p, "cannot be combined", "serve", "--list");
 	PARSE_USAGE(&p, "unexpected argument 'serv'", "serv");

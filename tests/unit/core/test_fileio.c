@@ -3,7 +3,7 @@
  * test_fileio.c - tests of src/core/fileio.c: whole writes through a pipe
  * that takes them in pieces, private directories made at every depth, and
  * the atomic replacement (content, mode, nothing left behind when a step
- * fails, the old file untouched then).
+ * fails, the old file untouched then), and whole reads within a limit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -206,6 +206,32 @@ static void test_replace_failures(void **state)
 	assert_int_equal(count_entries(dir), 1);
 }
 
+/* A whole file, NULs kept; one byte past the limit, a directory, a FIFO
+ * (without hanging) and a missing file each get their errno. */
+static void test_read_all(void **state)
+{
+	(void)state;
+	char path[128], *buf = NULL, err[256];
+	size_t len = 99;
+	snprintf(path, sizeof(path), "%s/read-all", tmpdir);
+	assert_int_equal(
+	    gt_fileio_replace(path, "ab\0cd", 5, 0600, err, sizeof(err)), 0);
+	assert_int_equal(gt_fileio_read_all(path, 5, &buf, &len), 0);
+	assert_int_equal(len, 5);
+	assert_memory_equal(buf, "ab\0cd", 6);
+	free(buf);
+	assert_int_equal(gt_fileio_read_all(path, 4, &buf, &len), EFBIG);
+	assert_null(buf);
+	assert_int_equal(len, 0);
+	assert_int_equal(gt_fileio_read_all(tmpdir, 4, &buf, &len), EISDIR);
+	snprintf(path, sizeof(path), "%s/fifo", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(gt_fileio_read_all(path, 4, &buf, &len), EINVAL);
+	snprintf(path, sizeof(path), "%s/none", tmpdir);
+	assert_int_equal(gt_fileio_read_all(path, 4, &buf, &len), ENOENT);
+	assert_null(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +240,7 @@ int main(void)
 	    cmocka_unit_test(test_make_dirs),
 	    cmocka_unit_test(test_replace),
 	    cmocka_unit_test(test_replace_failures),
+	    cmocka_unit_test(test_read_all),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,7 +5,8 @@
  * base units written exactly, unknown values left out with their reason,
  * the lost device, throttle reasons and fans, one header per family and
  * families contiguous, no duplicate series, label escaping, OpenMetrics,
- * stale samples, the exporter's own series and the opt-in top processes.
+ * stale samples, the exporter's own series, the opt-in top processes and
+ * the per-user and per-container roll-ups.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -410,6 +411,110 @@ static void test_top_processes(void **state)
 	has_line(m->text, "gputop_gpu_processes{" L0 "} 1");
 }
 
+static void test_rollups(void **state)
+{
+	struct mfx *m = *state;
+	/* on by default; pid 99 (root, 0 bytes, no container) counts */
+	has_line(m->text, "gputop_user_gpu_memory_bytes{" L0
+	                  ",user=\"alice\"} 2147483648");
+	has_line(m->text,
+	         "gputop_user_gpu_memory_bytes{" L0 ",user=\"root\"} 0");
+	/* not in our /proc: its user and container are unknown, its
+	 * memory is not */
+	has_line(m->text, "gputop_user_gpu_memory_bytes{" L1
+	                  ",user=\"(unknown)\"} 4096");
+	no_line(m->text, "gputop_user_gpu_memory_bytes{" L1 ",user=\"stale\"");
+	has_line(m->text, "gputop_container_gpu_memory_bytes{" L0
+	                  ",container=\"docker:3f2a9c1b7d10\"} 2147483648");
+	has_line(m->text, "gputop_container_gpu_memory_bytes{" L1
+	                  ",container=\"(unknown)\"} 4096");
+	/* a host process has no container series */
+	no_line(m->text,
+	        "gputop_container_gpu_memory_bytes{" L0 ",container=\"\"");
+	/* the same pid twice on one GPU counts once; unknown memory is
+	 * left out */
+	m->fx.proc_items[2].pid = 4242;
+	snprintf(m->fx.proc_items[2].user, GT_USER_LEN, "alice");
+	mrender(m);
+	has_line(m->text, "gputop_user_gpu_memory_bytes{" L0
+	                  ",user=\"alice\"} 2147483648");
+	m->fx.proc_items[2].pid = 99;
+	gt_val_set(&m->fx.proc_items[2].f[GT_P_MEM], 1000);
+	mrender(m);
+	has_line(m->text, "gputop_user_gpu_memory_bytes{" L0
+	                  ",user=\"alice\"} 2147484648");
+	gt_val_fail(&m->fx.proc_items[0].f[GT_P_MEM], GT_WHY_PERMISSION, 0);
+	mrender(m);
+	has_line(m->text,
+	         "gputop_user_gpu_memory_bytes{" L0 ",user=\"alice\"} 1000");
+	gt_val_fail(&m->fx.proc_items[2].f[GT_P_MEM], GT_WHY_PERMISSION, 0);
+	mrender(m);
+	no_line(m->text, "gputop_user_gpu_memory_bytes{" L0);
+	check_structure(m->text, false);
+	/* no process round yet: no roll-ups */
+	m->in.procs = NULL;
+	mrender(m);
+	no_line(m->text, "gputop_user_gpu_memory_bytes");
+	no_line(m->text, "# HELP gputop_container_gpu_memory_bytes");
+}
+
+/* Past the limit, the smallest groups are summed as "(other)". */
+static void test_rollup_limit(void **state)
+{
+	struct mfx *m = *state;
+	enum { N = GT_METRICS_ROLLUP_TOP + 5 };
+	struct gt_process items[N];
+	memset(items, 0, sizeof(items));
+	int64_t rest = 0;
+	for (int i = 0; i < N; i++) {
+		items[i].device_index = 0;
+		items[i].pid = 1000 + i;
+		items[i].host_known = true;
+		snprintf(items[i].user, GT_USER_LEN, "u%02d", i);
+		snprintf(items[i].container, GT_CONTAINER_LEN, "c\"%02d", i);
+		gt_val_set(&items[i].f[GT_P_MEM], (int64_t)(i + 1) << 20);
+		if (i < N - GT_METRICS_ROLLUP_TOP)
+			rest += (int64_t)(i + 1) << 20;
+	}
+	m->fx.procs.items = items;
+	m->fx.procs.count = N;
+	mrender(m);
+	char line[256];
+	snprintf(line, sizeof(line),
+	         "gputop_user_gpu_memory_bytes{" L0 ",user=\"u%02d\"} %lld",
+	         N - 1, (long long)N << 20);
+	has_line(m->text, line);
+	snprintf(line, sizeof(line),
+	         "gputop_user_gpu_memory_bytes{" L0 ",user=\"u%02d\"} %lld",
+	         N - GT_METRICS_ROLLUP_TOP,
+	         (long long)(N - GT_METRICS_ROLLUP_TOP + 1) << 20);
+	has_line(m->text, line);
+	snprintf(line, sizeof(line),
+	         "gputop_user_gpu_memory_bytes{" L0 ",user=\"u%02d\"}",
+	         N - GT_METRICS_ROLLUP_TOP - 1);
+	no_line(m->text, line);
+	snprintf(line, sizeof(line),
+	         "gputop_user_gpu_memory_bytes{" L0 ",user=\"(other)\"} %lld",
+	         (long long)rest);
+	has_line(m->text, line);
+	snprintf(line, sizeof(line),
+	         "gputop_container_gpu_memory_bytes{" L0
+	         ",container=\"(other)\"} %lld",
+	         (long long)rest);
+	has_line(m->text, line);
+	/* escaped like every label value */
+	has_line(m->text, "gputop_container_gpu_memory_bytes{" L0
+	                  ",container=\"c\\\"14\"} 15728640");
+	size_t series = 0;
+	for (const char *p = m->text;
+	     (p = strstr(p, "\ngputop_user_gpu_memory_bytes{")) != NULL; p++)
+		series++;
+	assert_int_equal(series, GT_METRICS_ROLLUP_TOP + 1);
+	check_structure(m->text, false);
+	m->fx.procs.items = m->fx.proc_items;
+	m->fx.procs.count = 3;
+}
+
 static void test_reason_names(void **state)
 {
 	(void)state;
@@ -449,6 +554,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_exporter_series, msetup,
 	                                    mteardown),
 	    cmocka_unit_test_setup_teardown(test_top_processes, msetup,
+	                                    mteardown),
+	    cmocka_unit_test_setup_teardown(test_rollups, msetup, mteardown),
+	    cmocka_unit_test_setup_teardown(test_rollup_limit, msetup,
 	                                    mteardown),
 	    cmocka_unit_test(test_reason_names),
 	};
