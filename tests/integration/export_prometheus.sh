@@ -45,15 +45,23 @@ wait_status "http://127.0.0.1:$pport/-/ready" 200 300 || {
 # query EXPR: the API's JSON for an instant query.
 query() { curl -s --data-urlencode "query=$1" "$api"; }
 
-# Until a scrape landed: up == 1 and 8 utilization series.
-for i in $(seq 150); do
-	n=$(query 'count(gputop_gpu_utilization_ratio)' | python3 -c '
+# wait_count EXPR N TRIES: polls (0.2 s steps) until count(EXPR) is N;
+# the last count in $n.
+wait_count() {
+	local i
+	for i in $(seq "$3"); do
+		n=$(query "count($1)" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)["data"]["result"]
 print(r[0]["value"][1] if r else 0)' 2>/dev/null)
-	[ "$n" = 8 ] && break
-	sleep 0.2
-done
+		[ "$n" = "$2" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# Until a scrape landed: up == 1 and 8 utilization series.
+wait_count gputop_gpu_utilization_ratio 8 150
 [ "$n" = 8 ] && pass "Prometheus scraped 8 GPUs' utilization" || fail "series in Prometheus: '$n'"
 up=$(query "up{job=\"gputop\"}" | python3 -c '
 import json, sys
@@ -102,14 +110,7 @@ print(m["name"], m["pci_bus_id"], m["driver_version"])')
 
 # The recording rules of contrib/ in the same server: the dcgm-exporter
 # name that existing dashboards query, from gputop's ratio.
-for i in $(seq 50); do
-	n=$(query 'count(DCGM_FI_DEV_GPU_UTIL)' | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["data"]["result"]
-print(r[0]["value"][1] if r else 0)' 2>/dev/null)
-	[ "$n" = 8 ] && break
-	sleep 0.2
-done
+wait_count DCGM_FI_DEV_GPU_UTIL 8 50
 query DCGM_FI_DEV_GPU_UTIL >"$tmp/dcgm.json"
 if python3 - "$tmp/dcgm.json" <<'PY'; then
 import json, sys

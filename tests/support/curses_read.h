@@ -1,14 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * curses_read.h - reads what a widget drew back out of an ncurses window,
- * for the ui tests. static inline so each test uses what it needs.
+ * curses_read.h - a screen for the ui tests to draw on, and what a widget
+ * drew read back out of an ncurses window. static inline so each test uses what
+ * it needs.
  */
 #ifndef GPUTOP_TEST_CURSES_READ_H
 #define GPUTOP_TEST_CURSES_READ_H
 
 #include <curses.h>
+#include <locale.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <wchar.h>
+
+/* A curses screen that draws into /dev/null (an xterm-256color one, else
+ * xterm), made current, in the C.UTF-8 locale; *io is its stream, for
+ * the caller to close after delscreen. NULL when none could be made. */
+static inline SCREEN *curses_null_screen(FILE **io)
+{
+	SCREEN *scr = NULL;
+	setlocale(LC_ALL, "C.UTF-8");
+	*io = fopen("/dev/null", "r+");
+	if (!*io)
+		return NULL;
+	scr = newterm("xterm-256color", *io, *io);
+	if (!scr)
+		scr = newterm("xterm", *io, *io);
+	if (scr)
+		set_term(scr);
+	return scr;
+}
 
 /* Reads n cells of row `row` of w from column x0 as UTF-8 into out (NUL
  * terminated, cut to fit len). */

@@ -34,14 +34,8 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	assert_non_null(f);
-	setlocale(LC_ALL, "C.UTF-8");
-	f->io = fopen("/dev/null", "r+");
-	assert_non_null(f->io);
-	f->scr = newterm("xterm-256color", f->io, f->io);
-	if (!f->scr)
-		f->scr = newterm("xterm", f->io, f->io);
+	f->scr = curses_null_screen(&f->io);
 	assert_non_null(f->scr);
-	set_term(f->scr);
 	*state = f;
 	return 0;
 }
