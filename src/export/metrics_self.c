@@ -276,6 +276,13 @@ static const char *container_key(const struct gt_process *p)
 	return p->container[0] ? p->container : NULL; /* host: no series */
 }
 
+/* a + b for byte counts that are never negative, held at INT64_MAX: a
+ * driver (or a hostile fake) can report sizes whose sum does not fit. */
+static int64_t bytes_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 /* The groups of device dev's processes (each pid once, known memory
  * only), sorted; how many. */
 static size_t group_device(const struct gt_proclist *pl, unsigned dev,
@@ -287,13 +294,14 @@ static size_t group_device(const struct gt_proclist *pl, unsigned dev,
 		const struct gt_process *p = &pl->items[sel[i]];
 		const char *key = key_of(p);
 		size_t k = 0;
-		if (!key || !gt_val_ok(&p->f[GT_P_MEM]))
+		if (!key || !gt_val_ok(&p->f[GT_P_MEM]) ||
+		    p->f[GT_P_MEM].v < 0) /* not a size: left out */
 			continue;
 		while (k < ng && strcmp(g[k].key, key) != 0)
 			k++;
 		if (k == ng)
 			g[ng++] = (struct group){key, 0};
-		g[k].bytes += p->f[GT_P_MEM].v;
+		g[k].bytes = bytes_add(g[k].bytes, p->f[GT_P_MEM].v);
 	}
 	qsort(g, ng, sizeof(*g), by_bytes);
 	return ng;
@@ -318,7 +326,7 @@ static void rollup_family(struct gt_mbuf *out, struct gt_mbuf *body,
 		int64_t rest = 0;
 		for (size_t k = 0; k < ng; k++) {
 			if (k >= GT_METRICS_ROLLUP_TOP) {
-				rest += g[k].bytes;
+				rest = bytes_add(rest, g[k].bytes);
 				continue;
 			}
 			gt_mbuf_printf(body, "%s{%s,", name, labels[d]);
