@@ -180,7 +180,8 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	char report[4096];
 	bool d = cli->daemon;
 
-	for (size_t i = 0; i < plan->n && !*stop; i++) {
+	size_t i = 0;
+	for (; i < plan->n && !*stop; i++) {
 		struct gt_control_result res;
 		if (gt_control_session_apply(s, &plan->ch[i], &res) !=
 		    GT_CONTROL_OK) {
@@ -204,8 +205,9 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 		    res.asked, res.applied,
 		    res.differs ? " (the device applied something else)" : "");
 	}
-	if (*stop) {
-		/* Stopped half-way: what was applied goes back. */
+	if (i < plan->n) {
+		/* Stopped half-way: what was applied goes back. A stop
+		 * after the last change is an ordinary one, below. */
 		int bad =
 		    gt_control_session_restore_all(s, report, sizeof(report));
 		say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
