@@ -118,6 +118,13 @@ $(SMICMP_BIN): tests/hw/smicmp.c tests/hw/smi_xml.c tests/hw/smi_xml.h
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/hw/smicmp.c \
 	    tests/hw/smi_xml.c $(LIBS)
 
+# Times each NVML call the NVIDIA backend makes, and its whole sample, on a
+# real driver (tests/hw/nvidia-validate.sh); tested against the fake NVML.
+NVMLCOST_BIN := $(BUILD)/nvmlcost
+$(NVMLCOST_BIN): tests/hw/nvmlcost.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+
 # The terminal tests' colour checker (tests/terminal/colours.sh and
 # themes.sh read tmux captures with it): C, so CI needs no python.
 SGRCHECK_BIN := $(BUILD)/sgrcheck
@@ -131,7 +138,7 @@ $(LAYOUTCHECK_BIN): tests/tools/layoutcheck.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN) $(SMICMP_BIN) \
+tests: $(BUILD)/gputop $(FAKE_LIB) $(UNIT_BIN) $(STRESS_BIN) $(SMICMP_BIN) $(NVMLCOST_BIN) \
        $(SGRCHECK_BIN) $(LAYOUTCHECK_BIN)
 
 tsan-tests: $(FAKE_LIB) $(STRESS_BIN)

@@ -26,10 +26,15 @@ struct nvml_dev {
 	unsigned index; /* NVML's index */
 	bool mig;       /* MIG mode when the facts were read */
 	unsigned fans;
-	/* PCIe byte counters (fields 197/198) for rates. */
+	/* PCIe byte counters (fields 197/198) for rates, read at most once
+	 * per NVML_PCIE_PERIOD_NS; the rates stand between reads. */
 	bool have_counters;
 	unsigned long long tx_prev, rx_prev;
 	uint64_t counters_ns;
+	struct gt_val pcie_rate[2]; /* TX, RX */
+	/* The energy counter, read on the slow cadence only. */
+	struct gt_val energy;
+	bool energy_read;
 	struct slow_cache slow;
 	unsigned long long util_last_seen; /* lastSeenTimeStamp, µs */
 };

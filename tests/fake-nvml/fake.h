@@ -446,6 +446,10 @@ nvmlReturn_t fake_enter(enum fake_fn fn, struct fake_call *c);
 nvmlReturn_t fake_enter_dev(enum fake_fn fn, nvmlDevice_t h, unsigned flags,
                             struct fake_call *c);
 nvmlReturn_t fake_leave(nvmlReturn_t rc);
+/* Counts one request of field id (lock held); the call-count file lists
+ * them as "field:ID N". */
+#define FAKE_FIELD_IDS 512
+void fake_count_field(unsigned int id);
 double fake_call_time(const struct fake_call *c);
 nvmlReturn_t fake_injected_error(const struct fake_scenario *sc,
                                  const struct fake_dev *d, enum fake_fn fn);

@@ -213,8 +213,10 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount,
 	if (valuesCount < 0 || (valuesCount > 0 && values == NULL))
 		return fake_leave(NVML_ERROR_INVALID_ARGUMENT);
 	now = (long long)fake_wall_us();
-	for (int i = 0; i < valuesCount; i++)
+	for (int i = 0; i < valuesCount; i++) {
+		fake_count_field(values[i].fieldId);
 		one_field(&c, &values[i], now);
+	}
 	return fake_leave(NVML_SUCCESS);
 }
 

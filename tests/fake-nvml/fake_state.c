@@ -42,6 +42,9 @@ static struct {
 	unsigned long long t0_wall_us;
 	unsigned long long
 	    calls[FN_COUNT]; /* since load or last final shutdown */
+	/* nvmlDeviceGetFieldValues requests per field id, likewise: a
+	 * client's cadence per field is part of its cost on a real driver. */
+	unsigned long long field_calls[FAKE_FIELD_IDS];
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Never written: only the addresses of its slots matter (see fake.h). */
@@ -285,6 +288,9 @@ static void write_call_counts(void)
 	}
 	for (int i = 0; i < FN_COUNT; i++)
 		fprintf(f, "%s %llu\n", fake_fn_names[i], g.calls[i]);
+	for (int i = 0; i < FAKE_FIELD_IDS; i++)
+		if (g.field_calls[i])
+			fprintf(f, "field:%d %llu\n", i, g.field_calls[i]);
 	if (fclose(f) != 0)
 		fprintf(stderr, "fake-nvml: %s: %s\n", path, strerror(errno));
 }
@@ -357,6 +363,13 @@ nvmlReturn_t nvmlInitWithFlags(unsigned int flags)
 	return init_common(FN_nvmlInitWithFlags);
 }
 
+/* Caller holds the lock (between fake_enter_dev and fake_leave). */
+void fake_count_field(unsigned int id)
+{
+	if (id < FAKE_FIELD_IDS)
+		g.field_calls[id]++;
+}
+
 /* Extra shutdowns report no error, as NVML does for compatibility. */
 nvmlReturn_t nvmlShutdown(void)
 {
@@ -367,6 +380,7 @@ nvmlReturn_t nvmlShutdown(void)
 		/* The next session counts from zero, so each file describes
 		 * one init..shutdown run (plus calls made before its init). */
 		memset(g.calls, 0, sizeof(g.calls));
+		memset(g.field_calls, 0, sizeof(g.field_calls));
 		fake_scenario_free(g.sc);
 		g.sc = NULL;
 		g.generation++;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # bundle.sh DIR - packs what tests/hw/nvidia-validate.sh needs on a bare
 # machine that has the NVIDIA driver but none of gputop's libraries:
-# build/gputop and build/smicmp (or those of $BUILD), the shared
+# build/gputop, build/smicmp and build/nvmlcost (or those of $BUILD), the shared
 # libraries they and tmux load (libc and the loader excepted: the
 # target's own, same or newer), tmux itself, the terminfo entries tmux and the dashboard use, the themes, and
 # a run.sh that sets the paths and calls nvidia-validate.sh.
@@ -13,15 +13,15 @@ set -eu
 dir=${1:?usage: bundle.sh DIR}
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
-[ -x "$build/gputop" ] && [ -x "$build/smicmp" ] ||
+[ -x "$build/gputop" ] && [ -x "$build/smicmp" ] && [ -x "$build/nvmlcost" ] ||
 	{ echo "bundle.sh: build first: make && make tests" >&2; exit 1; }
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/terminfo"
-cp "$build/gputop" "$build/smicmp" tests/hw/nvidia-validate.sh "$dir/bin/"
+cp "$build/gputop" "$build/smicmp" "$build/nvmlcost" tests/hw/nvidia-validate.sh "$dir/bin/"
 tmux=$(command -v tmux || true)
 [ -n "$tmux" ] && cp "$tmux" "$dir/bin/"
 cp -r themes "$dir/themes"
-for b in "$dir"/bin/gputop "$dir"/bin/smicmp ${tmux:+"$dir/bin/tmux"}; do
+for b in "$dir"/bin/gputop "$dir"/bin/smicmp "$dir"/bin/nvmlcost ${tmux:+"$dir/bin/tmux"}; do
 	ldd "$b" | awk '/=> \//{print $3}' | grep -Ev '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*)\.so' |
 		xargs -r -I{} cp -L {} "$dir/lib/"
 done
@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TERMINFO_DIRS="$here/terminfo:/usr/share/terminfo:/lib/terminfo"
 export PATH="$here/bin:$PATH"
-export GPUTOP="$here/bin/gputop" SMICMP="$here/bin/smicmp"
+export GPUTOP="$here/bin/gputop" SMICMP="$here/bin/smicmp" NVMLCOST="$here/bin/nvmlcost"
 export GPUTOP_ARGS="--themes-dir $here/themes ${GPUTOP_ARGS:-}"
 exec "$here/bin/nvidia-validate.sh" "$@"
 EOF

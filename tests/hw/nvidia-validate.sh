@@ -9,9 +9,10 @@
 # -q -x around one gputop --snapshot), compare.txt (tests/hw/smicmp's
 # field-by-field verdicts), list.txt (gputop --list), env.txt (driver,
 # kernel, timings) and, where tmux runs, tui-120x40.txt and tui-80x24.txt
-# (the dashboard's screen). Exits with smicmp's status.
+# (the dashboard's screen), nvmlcost.txt (what each NVML call and one of
+# gputop's samples cost, tests/hw/nvmlcost). Exits with smicmp's status.
 #
-# Environment: GPUTOP and SMICMP name the binaries (build/gputop and
+# Environment: GPUTOP, SMICMP and NVMLCOST name the binaries (build/gputop and
 # build/smicmp by default), GPUTOP_ARGS adds arguments to every gputop run,
 # NVIDIA_SMI names nvidia-smi. tests/hw/bundle.sh packs all of it, with the
 # libraries a bare machine may lack, into one directory to carry.
@@ -19,6 +20,7 @@ set -u
 out=${1:?usage: nvidia-validate.sh OUTDIR}
 gputop=${GPUTOP:-build/gputop}
 smicmp=${SMICMP:-build/smicmp}
+nvmlcost=${NVMLCOST:-build/nvmlcost}
 smi=${NVIDIA_SMI:-nvidia-smi}
 read -r -a extra <<<"${GPUTOP_ARGS:-}"
 mkdir -p "$out" || exit 2
@@ -45,6 +47,7 @@ echo "gputop --snapshot: exit $rc in $((t1 - t0)) ms (stderr: $(tr '\n' ' ' <"$o
 
 "$smicmp" "$out/snapshot.json" "$out/smi-before.xml" "$out/smi-after.xml" >"$out/compare.txt" 2>&1
 cmp_rc=$?
+"$nvmlcost" 100 >"$out/nvmlcost.txt" 2>&1 || echo "nvmlcost failed: $(tail -1 "$out/nvmlcost.txt")" >>"$out/env.txt"
 
 # The dashboard in tmux: panels drawn from the real driver, then quit.
 if command -v tmux >/dev/null; then

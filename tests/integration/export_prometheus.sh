@@ -98,9 +98,35 @@ check gputop_gpu_power_watts '620 + 2.5 * i'
 check gputop_gpu_power_limit_watts '700'
 check 'gputop_gpu_temperature_celsius{sensor="gpu"}' '40 + i'
 check gputop_gpu_memory_total_bytes "81559 * 1048576"
-# A counter, growing: Prometheus's rate() of the energy is the power.
-sleep 3
-check 'rate(gputop_gpu_energy_joules_total[3s])' '620 + 2.5 * i' 0.01
+# A counter, growing with the power: the energy counter is read on the
+# slow cadence (every 5 s here: its read costs a real driver about 3 ms of
+# CPU), so over 16 s of scrapes each GPU's counter takes at least three
+# values, and each step between two of them is the power times the 5 s
+# (up to one 0.5 s tick later) between the reads.
+sleep 13
+query 'gputop_gpu_energy_joules_total[16s]' >"$tmp/e.json"
+if steps=$(python3 - "$tmp/e.json" <<'PY'
+import json, sys
+res = json.load(open(sys.argv[1]))["data"]["result"]
+assert len(res) == 8, len(res)
+out = []
+for r in res:
+    i = int(r["metric"]["gpu"])
+    vals = [float(v) for _, v in r["values"]]
+    distinct = [v for k, v in enumerate(vals) if k == 0 or v != vals[k - 1]]
+    assert len(distinct) >= 3, (i, distinct)
+    assert all(b > a for a, b in zip(distinct, distinct[1:])), (i, distinct)
+    for a, b in zip(distinct[1:], distinct[2:]):
+        secs = (b - a) / (620 + 2.5 * i)
+        assert 4.9 <= secs <= 5.7, (i, secs)
+        out.append(round(secs, 2))
+print(sorted(set(out)))
+PY
+); then
+	pass "gputop_gpu_energy_joules_total: steps of power x ${steps} s, read every 5 s"
+else
+	fail "the energy counter's steps: $steps"
+fi
 info=$(query 'gputop_gpu_info{gpu="5"}' | python3 -c '
 import json, sys
 m = json.load(sys.stdin)["data"]["result"][0]["metric"]

@@ -4,7 +4,8 @@
  * several ticks against the fake NVML: a GPU that falls off the bus is
  * marked lost while the others keep updating; the blocking PCIe throughput
  * call stays off the tick; a driver that answers NOT_SUPPORTED to half the
- * calls still yields a sample with reasons; pure monitoring writes nothing.
+ * calls still yields a sample with reasons; the costly fields are not read
+ * every tick; pure monitoring writes nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "collectors/registry.h"
+#include "core/clock.h"
 #include "core/collector.h"
 
 static const char *env_or_fail(const char *name)
@@ -66,7 +68,7 @@ static void test_lost_gpu_others_keep_updating(void **state)
 	(void)state;
 	struct gt_collector *c = open_scenario("h100x8-lost.scn", NULL, NULL);
 	struct gt_sample s;
-	uint64_t energy_before[8];
+	uint64_t first_ns[8];
 
 	assert_int_equal(gt_collector_device_count(c), 8);
 	gt_collector_tick(c, GT_TICK_ALL);
@@ -74,7 +76,7 @@ static void test_lost_gpu_others_keep_updating(void **state)
 		latest(c, i, &s);
 		assert_int_equal(s.state, GT_DEV_OK);
 		assert_true(gt_val_ok(&s.f[GT_F_ENERGY]));
-		energy_before[i] = (uint64_t)s.f[GT_F_ENERGY].v;
+		first_ns[i] = s.monotonic_ns;
 	}
 	/* GPU 3 falls off the bus 1.5 s after init. */
 	for (int t = 0; t < 9; t++) {
@@ -90,8 +92,10 @@ static void test_lost_gpu_others_keep_updating(void **state)
 		}
 		assert_int_equal(s.state, GT_DEV_OK);
 		assert_true(gt_val_ok(&s.f[GT_F_UTIL_GPU]));
-		/* Still sampled: the energy counter moved on. */
-		assert_true((uint64_t)s.f[GT_F_ENERGY].v > energy_before[i]);
+		/* Still sampled: a newer sample, in which the energy
+		 * counter (read on the slow cadence) still stands. */
+		assert_true(s.monotonic_ns > first_ns[i]);
+		assert_true(gt_val_ok(&s.f[GT_F_ENERGY]));
 		assert_int_equal(s.seq, gt_collector_rounds(c) - 1);
 	}
 	gt_collector_close(c);
@@ -112,17 +116,25 @@ static long calls_of(const char *file, const char *fn)
 	return found < 0 ? 0 : found;
 }
 
-static void test_no_blocking_pcie_call_per_tick(void **state)
+/* 20 ticks of the 8x H100 node with the fake's call counts going to calls
+ * (a mkstemp template); the caller closes the collector, which writes
+ * them. */
+static struct gt_collector *twenty_ticks(char *calls)
 {
-	(void)state;
-	char calls[] = "/tmp/gputop-calls-XXXXXX";
 	int fd = mkstemp(calls);
 	assert_true(fd >= 0);
 	close(fd);
 	struct gt_collector *c = open_scenario("h100x8.scn", calls, NULL);
 	for (int t = 0; t < 20; t++)
 		gt_collector_tick(c, t == 0 ? GT_TICK_ALL : GT_TICK_SCHEDULED);
-	gt_collector_close(c);
+	return c;
+}
+
+static void test_no_blocking_pcie_call_per_tick(void **state)
+{
+	(void)state;
+	char calls[] = "/tmp/gputop-calls-XXXXXX";
+	gt_collector_close(twenty_ticks(calls));
 
 	/* Counters come from the one batched call per GPU and tick. */
 	assert_int_equal(calls_of(calls, "nvmlDeviceGetPcieThroughput"), 0);
@@ -132,6 +144,37 @@ static void test_no_blocking_pcie_call_per_tick(void **state)
 	/* The memory struct carries the full version: no v1 fallback. */
 	assert_int_equal(calls_of(calls, "nvmlDeviceGetMemoryInfo"), 0);
 	assert_true(calls_of(calls, "nvmlDeviceGetMemoryInfo_v2") >= 20 * 8);
+	unlink(calls);
+}
+
+/* The fields that cost milliseconds on a real driver (the energy counter)
+ * or a tenth of one (the PCIe byte counters) are not asked for every tick:
+ * energy on the slow cadence, PCIe at most once a second, while the cheap
+ * ones are; and their last values stand in the ticks between. */
+static void test_costly_fields_not_every_tick(void **state)
+{
+	(void)state;
+	char calls[] = "/tmp/gputop-calls-XXXXXX";
+	uint64_t t0 = gt_monotonic_ns();
+	struct gt_collector *c = twenty_ticks(calls);
+	double took_s = (double)(gt_monotonic_ns() - t0) / 1e9;
+	struct gt_sample s;
+	for (size_t i = 0; i < 8; i++) {
+		latest(c, i, &s);
+		assert_true(gt_val_ok(&s.f[GT_F_ENERGY]));
+		assert_true(gt_val_ok(&s.f[GT_F_PCIE_TX]) ||
+		            s.f[GT_F_PCIE_TX].why == GT_WHY_PENDING);
+	}
+	gt_collector_close(c);
+
+	long ticks = calls_of(calls, "field:185"); /* power average */
+	long energy = calls_of(calls, "field:83");
+	long tx = calls_of(calls, "field:197");
+	assert_true(ticks >= 20 * 8);
+	/* One read per GPU at the first (slow) tick, plus one per slow
+	 * period (5 s) and per PCIe period (1 s) the loop took. */
+	assert_true(energy >= 8 && energy <= 8 * (1 + (long)(took_s / 5)));
+	assert_true(tx >= 8 && tx <= 8 * (2 + (long)took_s));
 	unlink(calls);
 }
 
@@ -187,6 +230,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lost_gpu_others_keep_updating),
 	    cmocka_unit_test(test_no_blocking_pcie_call_per_tick),
+	    cmocka_unit_test(test_costly_fields_not_every_tick),
 	    cmocka_unit_test(test_half_unsupported_driver),
 	    cmocka_unit_test(test_monitoring_never_writes),
 	};
