@@ -46,7 +46,7 @@ grep -q "^FAIL touch: the panel at row 4" <<<"$out" && grep -q "^FAIL blank:" <<
 	fail "the checker misses the old 120x40 screen: $out"
 out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-200x60-touching.txt")
 grep -q "^FAIL touch: the boxes at row 1 col 0 and row 1 col 100 touch side by side" <<<"$out" &&
-	grep -q "^FAIL touch: the box at row 1 col 0 is right above the box at row 13 col 0" <<<"$out" &&
+	grep -q "^FAIL touch: the boxes at row 1 col 0 and row 13 col 0 touch one right above the other" <<<"$out" &&
 	pass "the checker finds boxes touching side by side and stacked without a gap" ||
 	fail "the checker misses boxes touching: $out"
 out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-120x40-short-table.txt")

@@ -286,34 +286,31 @@ static void check_box_gaps(void)
 	for (int i = 0; i < nbox; i++)
 		for (int j = 0; j < nbox; j++) {
 			const struct rect *a = &boxes[i], *b = &boxes[j];
-			if (beside(a, b))
+			const char *how =
+			    beside(a, b)   ? "side by side (no blank column "
+			                     "between)"
+			    : on_top(a, b) ? "one right above the other (no "
+			                     "blank row between)"
+			                   : NULL;
+			if (how)
 				fail(TOUCH,
 				     "the boxes at row %d col %d and row %d "
-				     "col %d touch side by side (no blank "
-				     "column between)",
-				     a->r0, a->c0, b->r0, b->c0);
-			if (on_top(a, b))
-				fail(TOUCH,
-				     "the box at row %d col %d is right above "
-				     "the box at row %d col %d (no blank row "
-				     "between)",
-				     a->r0, a->c0, b->r0, b->c0);
+				     "col %d touch %s",
+				     a->r0, a->c0, b->r0, b->c0, how);
 		}
 	for (int r = 0; r < rows; r++)
 		for (int c = 0; c + 1 < cols; c++) {
 			uint32_t x = at(r, c), right = at(r, c + 1);
 			uint32_t below = at(r + 1, c);
-			if ((x == 0x256E && right == 0x256D) ||
-			    (x == 0x256F && right == 0x2570))
+			bool side = (x == 0x256E && right == 0x256D) ||
+			            (x == 0x256F && right == 0x2570);
+			bool over = (x == 0x2570 && below == 0x256D) ||
+			            (x == 0x256F && below == 0x256E);
+			if (side || over)
 				fail(TOUCH,
-				     "box corners touch side by side at row "
-				     "%d col %d",
-				     r, c);
-			if ((x == 0x2570 && below == 0x256D) ||
-			    (x == 0x256F && below == 0x256E))
-				fail(TOUCH,
-				     "a box's bottom corner is right above "
-				     "another's top at row %d col %d",
+				     "box corners touch %s at row %d col %d",
+				     side ? "side by side"
+				          : "one over the other",
 				     r, c);
 		}
 }
