@@ -301,14 +301,16 @@ static int place_panels(int cols, int y0, int first, int n,
 }
 
 /* LINE rows [first, first+n) in c boxed columns of nr rows from y0 (boxed
- * false: no frames, rows from y0 itself); returns the row below. */
+ * false: no frames, rows from y0 itself); returns the row below. The
+ * columns are all as wide as the narrowest, so that their fields line up
+ * from one to the next (at most c - 1 columns at the right are left). */
 static int place_lines(int cols, int y0, int first, int n, int c, int nr,
                        bool boxed, struct gt_layout *out)
 {
 	int b = boxed ? 1 : 0;
+	int w = column_w(cols, c);
 	for (int col = 0; col < c; col++) {
-		int x0, w;
-		column_span(cols, col, c, &x0, &w);
+		int x0 = col * (w + GT_LAYOUT_GAP);
 		if (boxed && out->nframes < GT_LAYOUT_MAX_FRAMES)
 			out->frames[out->nframes++] =
 			    (struct gt_rect){x0, y0, w, nr + 2};

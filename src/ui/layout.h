@@ -16,7 +16,8 @@
  *     never touch: a blank column (GT_LAYOUT_GAP) between two side by
  *     side, a blank row between two stacked; in LINE mode the GPUs are
  *     the rows of boxed tables (their column names in the top border),
- *     a blank column between two tables;
+ *     all of one width so that their fields line up, a blank column
+ *     between two tables;
  *   - a panel draws a graph only when it gets at least GT_LAYOUT_GRAPH_MIN
  *     rows for it; a shorter panel is COMPACT (numbers only);
  *   - the process table is promised the rows it needs (opts.proc_rows)
