@@ -79,34 +79,43 @@ struct need {
 	bool focus;
 };
 
-/* Column counts of mode m that give each column at least min_w. */
+/* The width of each of c columns side by side with a gap between each two
+ * (the narrowest, when they differ by one). */
+static int column_w(int cols, int c)
+{
+	return (cols - (c - 1) * GT_LAYOUT_GAP) / c;
+}
+
+/* Column counts that give each column at least min_w, gaps between. */
 static int max_columns(int cols, int min_w, int n)
 {
-	return clamp_int(cols / min_w, 1, n > 1 ? n : 1);
+	return clamp_int((cols + GT_LAYOUT_GAP) / (min_w + GT_LAYOUT_GAP), 1,
+	                 n > 1 ? n : 1);
 }
 
 /* The process table's rows when panels of [hmin, hmax] rows fill nr panel
- * rows: what it is promised (q->tmin), or all it needs with table_focus or
- * `first` (panels without graphs: a row more of numbers is worth less than
- * a row of the table); the panels get the rest. False when not even
- * q->tmin is left for it. */
+ * rows, a gap row between each two: what it is promised (q->tmin), or all
+ * it needs with table_focus or `first` (panels without graphs: a row more
+ * of numbers is worth less than a row of the table); the panels get the
+ * rest. False when not even q->tmin is left for it. */
 static bool share_rows(const struct need *q, int nr, int hmin, int hmax,
                        bool first, struct plan *p)
 {
-	int avail = q->body - nr * hmin;
+	int rows = q->body - (nr - 1) * GT_LAYOUT_GAP; /* panels and table */
+	int avail = rows - nr * hmin;
 
 	if (avail < q->tmin)
 		return false;
 	int t = q->focus || first ? q->want : q->tmin;
 	if (t > avail)
 		t = avail;
-	int g = q->body - t;
+	int g = rows - t;
 	if (g / nr >= hmax) {
 		/* Panels that cannot use more rows: the rest is the table's,
 		 * which then may have rows it does not fill. */
 		p->h = hmax;
 		p->rem = 0;
-		t = q->body - nr * hmax;
+		t = rows - nr * hmax;
 	} else {
 		p->h = g / nr;
 		p->rem = g % nr;
@@ -128,15 +137,15 @@ static bool plan_full(const struct need *q, struct plan *best)
 	for (int c = 1; c <= maxc; c++) {
 		struct plan p = {.mode = GT_GPU_FULL, .c = c};
 		int nr = div_up(q->n, c);
-		if (q->cols / c < GT_LAYOUT_FULL_MIN_W ||
+		int w = column_w(q->cols, c);
+		if (w < GT_LAYOUT_FULL_MIN_W ||
 		    div_up(q->n, nr) != c || /* a narrower grid has the rows */
 		    !share_rows(q, nr, GT_LAYOUT_FULL_MIN_H, 1 << 20, false,
 		                &p))
 			continue;
 		double h = p.h + (double)p.rem / nr;
-		p.score =
-		    fabs(log((double)q->cols / c / h / GT_LAYOUT_ASPECT)) +
-		    0.25 * (c * nr - q->n);
+		p.score = fabs(log((double)w / h / GT_LAYOUT_ASPECT)) +
+		          0.25 * (c * nr - q->n);
 		if (!found || p.score < best->score) {
 			*best = p;
 			found = true;
@@ -167,7 +176,7 @@ static bool plan_compact(const struct need *q, struct plan *best)
 		struct plan p = {.mode = GT_GPU_COMPACT, .c = c};
 		int nr = div_up(q->n, c);
 		int hmax = GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX;
-		if (q->cols / c < GT_LAYOUT_COMPACT_MIN_W ||
+		if (column_w(q->cols, c) < GT_LAYOUT_COMPACT_MIN_W ||
 		    div_up(q->n, nr) != c ||
 		    !share_rows(q, nr, GT_LAYOUT_COMPACT_H, hmax, true, &p))
 			continue;
@@ -259,21 +268,32 @@ static int edge(int cols, int col, int c)
 	return (int)((long)col * cols / c);
 }
 
-/* Boxed panels [first, first+n), c columns, from row y0; returns the row
- * below the last. */
+/* Column col of c across the whole width, a gap column between each two:
+ * its first column and width (widths differ by one at most). */
+static void column_span(int cols, int col, int c, int *x0, int *w)
+{
+	int inner = cols - (c - 1) * GT_LAYOUT_GAP;
+
+	*x0 = edge(inner, col, c) + col * GT_LAYOUT_GAP;
+	*w = edge(inner, col + 1, c) - edge(inner, col, c);
+}
+
+/* Boxed panels [first, first+n), c columns, from row y0, a gap row
+ * between each two rows of panels; returns the row below the last. */
 static int place_panels(int cols, int y0, int first, int n,
                         const struct plan *p, struct gt_rect *gpus)
 {
 	int y = y0;
 	for (int row = 0; row < p->nr; row++) {
 		int h = p->h + (row < p->rem ? 1 : 0);
+		if (row > 0)
+			y += GT_LAYOUT_GAP;
 		for (int col = 0; col < p->c; col++) {
-			int k = row * p->c + col;
+			int k = row * p->c + col, x0, w;
 			if (k >= n)
 				break;
-			int x0 = edge(cols, col, p->c);
-			gpus[first + k] = (struct gt_rect){
-			    x0, y, edge(cols, col + 1, p->c) - x0, h};
+			column_span(cols, col, p->c, &x0, &w);
+			gpus[first + k] = (struct gt_rect){x0, y, w, h};
 		}
 		y += h;
 	}
@@ -281,21 +301,24 @@ static int place_panels(int cols, int y0, int first, int n,
 }
 
 /* LINE rows [first, first+n) in c boxed columns of nr rows from y0 (boxed
- * false: no frames, rows from y0 itself); returns the row below. */
+ * false: no frames, rows from y0 itself); returns the row below. The
+ * columns are all as wide as the narrowest, so that their fields line up
+ * from one to the next (at most c - 1 columns at the right are left). */
 static int place_lines(int cols, int y0, int first, int n, int c, int nr,
                        bool boxed, struct gt_layout *out)
 {
 	int b = boxed ? 1 : 0;
+	int w = column_w(cols, c);
 	for (int col = 0; col < c; col++) {
-		int x0 = edge(cols, col, c), x1 = edge(cols, col + 1, c);
+		int x0 = col * (w + GT_LAYOUT_GAP);
 		if (boxed && out->nframes < GT_LAYOUT_MAX_FRAMES)
 			out->frames[out->nframes++] =
-			    (struct gt_rect){x0, y0, x1 - x0, nr + 2};
+			    (struct gt_rect){x0, y0, w, nr + 2};
 		for (int r = 0; r < nr; r++) {
 			int k = col * nr + r;
 			if (k < n)
 				out->gpus[first + k] = (struct gt_rect){
-				    x0 + b, y0 + b + r, x1 - x0 - 2 * b, 1};
+				    x0 + b, y0 + b + r, w - 2 * b, 1};
 		}
 	}
 	return y0 + nr + 2 * b;

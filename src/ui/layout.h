@@ -12,9 +12,12 @@
  *
  * Screen, top to bottom: title (1 row), GPU panels (a grid of boxes), the
  * process table, status (1 row). Rows are allocated on purpose:
- *   - every GPU panel is a box (its title in the top border), so panels
- *     never touch; in LINE mode the GPUs are the rows of one boxed table
- *     (its column names in the top border);
+ *   - every GPU panel is a box (its title in the top border), and boxes
+ *     never touch: a blank column (GT_LAYOUT_GAP) between two side by
+ *     side, a blank row between two stacked; in LINE mode the GPUs are
+ *     the rows of boxed tables (their column names in the top border),
+ *     all of one width so that their fields line up, a blank column
+ *     between two tables;
  *   - a panel draws a graph only when it gets at least GT_LAYOUT_GRAPH_MIN
  *     rows for it; a shorter panel is COMPACT (numbers only);
  *   - the process table is promised the rows it needs (opts.proc_rows)
@@ -22,9 +25,13 @@
  *     rest, so no blank band is left under a short table; with
  *     opts.table_focus, or panels without graphs (COMPACT), the table
  *     takes all it needs first and the panels keep only their minimum;
- *   - panels tile the whole width, as many side by side as keeps each
- *     near GT_LAYOUT_ASPECT times wider than tall, so a wider terminal
- *     gives longer history rather than empty space.
+ *   - panels tile the whole width (but for their gaps), as many side by
+ *     side as keeps each near GT_LAYOUT_ASPECT times wider than tall, so
+ *     a wider terminal gives longer history rather than empty space.
+ * The gaps are rows and columns the panels do not get: a mode or grid
+ * whose panels lack their minimum once the gaps are taken out is not
+ * used (FULL gives way to COMPACT, as for any panel too short for a
+ * graph).
  * The mode is the biggest that shows every GPU with the table's promised
  * rows (else its minimum, GT_LAYOUT_PROC_MIN_ROWS): FULL (graphs), then
  * COMPACT or LINE (whichever leaves fewer blank rows, then fewer of the
@@ -59,9 +66,11 @@ enum {
 	GT_LAYOUT_COMPACT_H = GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MIN,
 	GT_LAYOUT_FULL_MIN_H = GT_LAYOUT_COMPACT_H + GT_LAYOUT_GRAPH_MIN,
 	GT_LAYOUT_FULL_MIN_W = 44,
-	GT_LAYOUT_COMPACT_MIN_W = 40,
+	GT_LAYOUT_COMPACT_MIN_W = 39, /* two side by side in 80 columns */
 	GT_LAYOUT_LINE_MIN_W = 20,
-	GT_LAYOUT_LINE_TILE_W = 60, /* LINE columns side by side: each this */
+	GT_LAYOUT_GAP = 1,          /* blank cells between two boxes */
+	GT_LAYOUT_LINE_TILE_W = 60, /* LINE columns side by side: each this,
+	                               its gap included */
 	GT_LAYOUT_ASPECT = 6,       /* a FULL panel's width per row, aimed at */
 	GT_LAYOUT_MIN_ROWS = 3,     /* title + one GPU line + status */
 	GT_LAYOUT_PROC_MIN_ROWS = 4, /* header + 3 processes */
@@ -95,11 +104,13 @@ struct gt_layout {
 	                          `message`; the whole screen if too_small */
 	struct gt_rect procs;  /* process table incl. its header row */
 	enum gt_gpu_mode mode;
-	int columns; /* GPU panels (or LINE columns) side by side */
+	int columns; /* GPU panels (or LINE columns) side by side, with
+	                GT_LAYOUT_GAP blank columns between each two */
 	int gpu_first, gpu_count; /* GPUs shown: [gpu_first, +gpu_count) */
 	struct gt_rect *gpus;     /* caller's array of ngpus; not shown: {0}.
-	                             FULL, COMPACT: the panel's box; LINE: the
-	                             GPU's row inside a frame */
+	                             FULL, COMPACT: the panel's box (no two
+	                             touch); LINE: the GPU's row inside a
+	                             frame */
 	struct gt_rect frames[GT_LAYOUT_MAX_FRAMES]; /* LINE: the table's
 	                             boxes, one per column, the column names
 	                             in the top border; else none */

@@ -136,29 +136,42 @@ int gt_panels_temp_attr(const struct gt_panel_data *d)
 	return d->pal->role[GT_ROLE_MAIN];
 }
 
-/* Thresholds that are N/A are left out (`e` explains them). */
+/* The temperature and its known thresholds: "61°C slow 87°C shut 92°C";
+ * `both` false: only the first known (slowdown, the one that throttles,
+ * else shutdown). */
+static void temp_compose(char *buf, size_t len, const char *t, const char *slow,
+                         const char *shut, bool both)
+{
+	const char *a = slow ? " slow " : shut ? " shut " : "";
+	const char *av = slow ? slow : shut ? shut : "";
+	bool b = both && slow && shut;
+
+	snprintf(buf, len, "%s%s%s%s%s", t, a, av, b ? " shut " : "",
+	         b ? shut : "");
+}
+
+/* The one wording of a temperature everywhere it is shown (FULL and
+ * COMPACT panels' gauges, LINE rows): "61°C slow 87°C shut 92°C", then
+ * without the shutdown threshold, then the temperature alone, whichever
+ * first fits `room` cells. Thresholds that are N/A are left out (`e`
+ * explains them). */
 void gt_panels_temp_text(char *buf, size_t len, const struct gt_panel_data *d,
                          int room)
 {
 	char t[24], slow[24], shut[24];
 	const struct gt_val *vs = &d->st->f[GT_S_TEMP_SLOWDOWN];
 	const struct gt_val *vh = &d->st->f[GT_S_TEMP_SHUTDOWN];
+	const char *ps = gt_val_ok(vs) ? slow : NULL;
+	const char *ph = gt_val_ok(vh) ? shut : NULL;
+
 	gt_panels_fmt_temp(t, sizeof(t), &d->s->f[GT_F_TEMP_GPU],
 	                   d->fahrenheit);
 	gt_panels_fmt_temp(slow, sizeof(slow), vs, d->fahrenheit);
 	gt_panels_fmt_temp(shut, sizeof(shut), vh, d->fahrenheit);
-	bool ks = gt_val_ok(vs), kh = gt_val_ok(vh);
-	snprintf(buf, len, "%s%s%s%s%s", t, ks ? "  slow " : "", ks ? slow : "",
-	         kh ? "  shut " : "", kh ? shut : "");
+	temp_compose(buf, len, t, ps, ph, true);
 	if (gt_paint_cells(buf) <= room)
 		return;
-	snprintf(buf, len, "%s%s%s%s%s", t, ks ? " slow " : "", ks ? slow : "",
-	         kh ? " shut " : "", kh ? shut : "");
-	if (gt_paint_cells(buf) <= room)
-		return;
-	if (ks || kh)
-		snprintf(buf, len, "%s (%s %s)", t, ks ? "slow" : "shut",
-		         ks ? slow : shut);
+	temp_compose(buf, len, t, ps, ph, false);
 	if (gt_paint_cells(buf) <= room)
 		return;
 	snprintf(buf, len, "%s", t);

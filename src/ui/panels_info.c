@@ -113,8 +113,7 @@ static void make_meters(struct meters *ms, const struct gt_panel_data *d)
 		snprintf(ms->text[M_GPU], sizeof(ms->text[M_GPU]), "N/A");
 	gt_panels_fmt_mem(ms->text[M_VRAM], sizeof(ms->text[M_VRAM]),
 	                  &s->f[GT_F_MEM_USED], gt_panels_mem_total(d));
-	gt_panels_fmt_temp(ms->text[M_TEMP], sizeof(ms->text[M_TEMP]), t,
-	                   d->fahrenheit);
+	ms->text[M_TEMP][0] = '\0'; /* gt_panels_temp_text, for its cell */
 	gt_panels_fmt_power(ms->text[M_POWER], sizeof(ms->text[M_POWER]), s);
 	ms->m[M_GPU] =
 	    (struct meter){"GPU",

@@ -163,7 +163,7 @@ void gt_panels_draw_line(WINDOW *win, struct gt_rect r,
 	gt_panels_fmt_mem(a, sizeof(a), &s->f[GT_F_MEM_USED],
 	                  gt_panels_mem_total(d));
 	cell(win, r, &c, GT_PCOL_VRAM, role[GT_ROLE_MAIN], a);
-	gt_panels_fmt_temp(a, sizeof(a), &s->f[GT_F_TEMP_GPU], d->fahrenheit);
+	gt_panels_temp_text(a, sizeof(a), d, c.w[GT_PCOL_TEMP]);
 	cell(win, r, &c, GT_PCOL_TEMP, gt_panels_temp_attr(d), a);
 	gt_panels_fmt_power(a, sizeof(a), s);
 	cell(win, r, &c, GT_PCOL_POWER, role[GT_ROLE_MAIN], a);

@@ -18,7 +18,9 @@ bool gt_panels_pcie_degraded(const struct gt_panel_data *d);
 void gt_panels_fmt_power(char *buf, size_t len, const struct gt_sample *s);
 /* The colour of a temperature's text: the gauge's steps. */
 int gt_panels_temp_attr(const struct gt_panel_data *d);
-/* "61°C  slow 87°C  shut 92°C", shortened to fit `room` cells. */
+/* A temperature in the one wording every panel form uses: "61°C slow
+ * 87°C shut 92°C", shortened to fit `room` cells (without shutdown, then
+ * "61°C" alone), in °F when d->fahrenheit. */
 void gt_panels_temp_text(char *buf, size_t len, const struct gt_panel_data *d,
                          int room);
 

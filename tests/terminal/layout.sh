@@ -11,7 +11,9 @@
 # The checker is first shown to fail every check on screens of the
 # dashboard before this layout (tests/terminal/layout-old/; its
 # h100x8-120x40-short-table.txt is a draft of this layout that gave the
-# GPUs the table's rows), so a pass means something. LAYOUT_SAVE=DIR keeps the 8-GPU screens there (that is
+# GPUs the table's rows; h100x8-200x60-touching.txt is this layout before
+# panels kept a blank column and row between them, its boxes side by side
+# as "││" and stacked as ╰──╯ over ╭──╮), so a pass means something. LAYOUT_SAVE=DIR keeps the 8-GPU screens there (that is
 # how docs/screens/ was made).
 set -u
 here=$(dirname "$0")
@@ -42,6 +44,11 @@ out=$(lcheck --gpus 8 <"$old/h100x8-120x40.txt")
 grep -q "^FAIL touch: the panel at row 4" <<<"$out" && grep -q "^FAIL blank:" <<<"$out" &&
 	pass "the checker finds the old 120x40 panels touching and the blank band" ||
 	fail "the checker misses the old 120x40 screen: $out"
+out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-200x60-touching.txt")
+grep -q "^FAIL touch: the boxes at row 1 col 0 and row 1 col 100 touch side by side" <<<"$out" &&
+	grep -q "^FAIL touch: the boxes at row 1 col 0 and row 13 col 0 touch one right above the other" <<<"$out" &&
+	pass "the checker finds boxes touching side by side and stacked without a gap" ||
+	fail "the checker misses boxes touching: $out"
 out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-120x40-short-table.txt")
 grep -q "^FAIL procs: 5 process rows" <<<"$out" &&
 	pass "the checker finds a process table cut to 5 of its 11 rows" ||

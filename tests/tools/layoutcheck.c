@@ -7,10 +7,14 @@
  *
  *   visible  every GPU shows: "[i]" in a panel's title, or a one-line row
  *            starting with its index
- *   touch    no two panels touch: boxes are whole and do not overlap; a
- *            panel without a box has a blank column (or a border) between
- *            it and its right neighbour and a blank row above it; the
- *            process table's header has a blank row or a border above it
+ *   touch    no two panels touch: boxes are whole and do not overlap;
+ *            two boxes side by side keep a blank column between them (no
+ *            right border next to a left one: "││", "╮╭", "╯╰"), and two
+ *            stacked boxes a blank row (no bottom border right above a
+ *            top border in the same columns); a panel without a box has
+ *            a blank column (or a border) between it and its right
+ *            neighbour and a blank row above it; the process table's
+ *            header has a blank row or a border above it
  *   axis     no number (an axis label, a value) touches plotted cells
  *            (braille) on its left or right
  *   graph3   every graph (a connected area of braille cells) is at least
@@ -260,6 +264,57 @@ static void find_boxes(void)
 		}
 }
 
+/* Does the box a end right before b starts: b's left side in the column
+ * after a's right side on a shared row, or b's top in the row under a's
+ * bottom on a shared column? */
+static bool beside(const struct rect *a, const struct rect *b)
+{
+	return a->c1 + 1 == b->c0 && a->r0 <= b->r1 && b->r0 <= a->r1;
+}
+
+static bool on_top(const struct rect *a, const struct rect *b)
+{
+	return a->r1 + 1 == b->r0 && a->c0 <= b->c1 && b->c0 <= a->c1;
+}
+
+/* Boxes with no gap between them, found two ways: from the traced boxes,
+ * and from the corner cells themselves (a right corner followed by a left
+ * one, a bottom corner over a top one), which holds even where a box is
+ * broken and so was not traced. */
+static void check_box_gaps(void)
+{
+	for (int i = 0; i < nbox; i++)
+		for (int j = 0; j < nbox; j++) {
+			const struct rect *a = &boxes[i], *b = &boxes[j];
+			const char *how =
+			    beside(a, b)   ? "side by side (no blank column "
+			                     "between)"
+			    : on_top(a, b) ? "one right above the other (no "
+			                     "blank row between)"
+			                   : NULL;
+			if (how)
+				fail(TOUCH,
+				     "the boxes at row %d col %d and row %d "
+				     "col %d touch %s",
+				     a->r0, a->c0, b->r0, b->c0, how);
+		}
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c + 1 < cols; c++) {
+			uint32_t x = at(r, c), right = at(r, c + 1);
+			uint32_t below = at(r + 1, c);
+			bool side = (x == 0x256E && right == 0x256D) ||
+			            (x == 0x256F && right == 0x2570);
+			bool over = (x == 0x2570 && below == 0x256D) ||
+			            (x == 0x256F && below == 0x256E);
+			if (side || over)
+				fail(TOUCH,
+				     "box corners touch %s at row %d col %d",
+				     side ? "side by side"
+				          : "one over the other",
+				     r, c);
+		}
+}
+
 /* Panels without a box: their "[i]" title's start, the width up to the
  * next one on its row, the rows down to the next title, the table or
  * the status line. Such panels must keep a blank column between them and
@@ -322,6 +377,7 @@ static void check_touch(int ngpus, int last)
 	int h = table_header();
 
 	find_boxes();
+	check_box_gaps();
 	check_unboxed(ngpus, h > 0 ? h : last);
 	if (h > 1) {
 		bool sep = true;

@@ -2,12 +2,12 @@
 /*
  * test_layout.c - tests of the layout engine (src/ui/layout.c): a sweep of
  * every terminal size from 20x6 to 400x120 for 0 to 16 GPUs checking the
- * invariants every layout must hold (nothing overlaps, panels keep their
- * minimum and a graph its 3 rows, the table gets what it needs and no
- * more when the graphs can take the rest, every row is someone's), a
- * sweep of the too-small sizes, the split of a panel into graph and
- * numbers, and the fixed cases the dashboard issue names (1, 2, 4, 8 and
- * 16 GPUs at 80x24, 120x40, 200x60 and 300x80).
+ * invariants every layout must hold (nothing overlaps, no two boxes touch,
+ * panels keep their minimum and a graph its 3 rows, the table gets what it
+ * needs and no more when the graphs can take the rest, every row is someone's),
+ * a sweep of the too-small sizes, the split of a panel into graph and numbers,
+ * and the fixed cases the dashboard issue names (1, 2, 4, 8 and 16 GPUs at
+ * 80x24, 120x40, 200x60 and 300x80).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,6 +59,15 @@ static bool overlap(const struct gt_rect *a, const struct gt_rect *b)
 {
 	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
 	       b->y < a->y + a->h;
+}
+
+/* A blank column or row (GT_LAYOUT_GAP) at least between two boxes. */
+static bool apart(const struct gt_rect *a, const struct gt_rect *b)
+{
+	return a->x + a->w + GT_LAYOUT_GAP <= b->x ||
+	       b->x + b->w + GT_LAYOUT_GAP <= a->x ||
+	       a->y + a->h + GT_LAYOUT_GAP <= b->y ||
+	       b->y + b->h + GT_LAYOUT_GAP <= a->y;
 }
 
 static bool rect_eq(const struct gt_rect *a, const struct gt_rect *b)
@@ -212,6 +221,14 @@ static int check_panels(const struct sweep_ctx *c, const struct gt_layout *L,
 		if (g->y + g->h > bottom)
 			bottom = g->y + g->h;
 	}
+	/* Boxes never touch: FULL and COMPACT panels, LINE frames. */
+	for (int i = L->gpu_first; i < L->gpu_first + L->gpu_count; i++)
+		for (int j = L->gpu_first; j < i && L->mode != GT_GPU_LINE; j++)
+			CHECK(c, apart(&gpus[i], &gpus[j]));
+	for (int f = 0; f < L->nframes; f++)
+		for (int e = 0; e < f; e++)
+			CHECK(c, apart(&L->frames[f], &L->frames[e]) &&
+			             L->frames[f].w == L->frames[e].w);
 	for (int f = 0; f < L->nframes; f++) {
 		CHECK(c, inside(&L->frames[f], c->cols, c->rows));
 		if (L->frames[f].y + L->frames[f].h > bottom)
@@ -480,10 +497,14 @@ static void test_columns_grow_with_width(void **state)
 	o.proc_rows = 12;
 	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
 	assert_int_equal(L.columns, 2);
-	assert_true(rect_eq(&g[1], &(struct gt_rect){100, 1, 100, 12}));
+	/* A blank column between the two, a blank row under the first. */
+	assert_true(rect_eq(&g[0], &(struct gt_rect){0, 1, 99, 11}));
+	assert_true(rect_eq(&g[1], &(struct gt_rect){100, 1, 100, 11}));
+	assert_true(rect_eq(&g[2], &(struct gt_rect){0, 13, 99, 11}));
 	assert_int_equal(layout(300, 80, 8, &o, &L, g), 0);
 	assert_int_equal(L.columns, 2);
-	assert_int_equal(g[0].w, 150);
+	assert_int_equal(g[0].w, 149);
+	assert_int_equal(g[1].x, 150);
 	assert_int_equal(g[1].x + g[1].w, 300);
 	o.proc_rows = 20;
 	assert_int_equal(layout(300, 80, 16, &o, &L, g), 0);
@@ -510,35 +531,41 @@ static void test_table_share(void **state)
 	assert_int_equal(L.mode, GT_GPU_FULL);
 	assert_int_equal(L.procs.h, 12);
 	assert_int_equal(L.procs.y, 1 + 46);
-	/* 120x40: FULL panels would leave the table 10 of its 12 rows, so
-	 * the GPUs go COMPACT and the table gets them all (the panels at
-	 * their tallest, 2 rows to spare). */
+	/* 120x40: FULL panels would leave the table 7 of its 12 rows, so
+	 * the GPUs go COMPACT, two side by side, and the table gets them
+	 * all (the panels at their tallest but one). */
 	assert_int_equal(layout(120, 40, 8, &o, &L, g), 0);
 	assert_int_equal(L.mode, GT_GPU_COMPACT);
+	assert_int_equal(L.columns, 2);
 	assert_int_equal(g[0].h, GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX);
-	assert_int_equal(L.procs.h, 14);
+	assert_int_equal(g[6].h, GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX - 1);
+	assert_int_equal(L.procs.h, 12);
 	/* 500 processes: the table is promised 40 % of the 58 rows under
-	 * the title (23), the graphs get the rest... */
+	 * the title (23), the graphs get the rest but for a gap row between
+	 * each two of their rows... */
 	o.proc_rows = 501;
 	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
 	assert_int_equal(L.mode, GT_GPU_FULL);
 	assert_int_equal(L.procs.h, 58 * GT_LAYOUT_PROC_SHARE / 100);
-	int sum = 0;
-	for (int i = 0; i < 8; i += L.columns)
+	int sum = 0, nr = 0;
+	for (int i = 0; i < 8; i += L.columns, nr++)
 		sum += g[i].h;
-	assert_int_equal(sum, 58 - L.procs.h);
+	assert_int_equal(sum, 58 - L.procs.h - (nr - 1) * GT_LAYOUT_GAP);
 	/* ...unless the user is in the table: then the graphs keep only
 	 * their minimum. */
 	o.table_focus = true;
 	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
 	assert_int_equal(g[0].h, GT_LAYOUT_FULL_MIN_H);
-	assert_int_equal(L.procs.h, 58 - 8 / L.columns * GT_LAYOUT_FULL_MIN_H);
+	assert_int_equal(L.procs.h, 58 - 8 / L.columns * GT_LAYOUT_FULL_MIN_H -
+	                                (8 / L.columns - 1) * GT_LAYOUT_GAP);
 	/* Two processes: one line per GPU would leave a band of blank
-	 * table rows, so COMPACT panels take them. */
+	 * table rows, so COMPACT panels take them (at 80x44: eight stacked
+	 * with their seven gap rows). */
 	o.table_focus = false;
 	o.proc_rows = 3;
-	assert_int_equal(layout(80, 40, 8, &o, &L, g), 0);
+	assert_int_equal(layout(80, 44, 8, &o, &L, g), 0);
 	assert_int_equal(L.mode, GT_GPU_COMPACT);
+	assert_int_equal(L.columns, 1);
 	assert_true(L.procs.h <= 3 + 2);
 	/* The user asked for COMPACT: that, not LINE, while it fits. */
 	o.max_mode = GT_GPU_COMPACT;
@@ -645,7 +672,10 @@ static void test_window_follows_selection(void **state)
 	assert_int_equal(L.gpu_count, 16);
 	assert_int_equal(L.columns, 2);
 	assert_int_equal(L.nframes, 2);
-	assert_true(rect_eq(&g[8], &(struct gt_rect){61, 2, 58, 1}));
+	/* Both 59 wide, a blank column between: their fields line up. */
+	assert_true(rect_eq(&L.frames[0], &(struct gt_rect){0, 1, 59, 10}));
+	assert_true(rect_eq(&L.frames[1], &(struct gt_rect){60, 1, 59, 10}));
+	assert_true(rect_eq(&g[8], &(struct gt_rect){61, 2, 57, 1}));
 }
 
 static void test_too_small_message(void **state)

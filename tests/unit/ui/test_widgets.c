@@ -549,6 +549,74 @@ static void test_temp_text_thresholds(void **state)
 	delwin(p);
 }
 
+/* The temperature after `t` in row: "T slow S shut H", "T slow S" or "T"
+ * alone, never another wording (such as "T (slow S)"). */
+static bool temp_wording_ok(const char *row, const char *t, const char *slow,
+                            const char *shut)
+{
+	char both[96], one[96];
+	const char *p = strstr(row, t);
+
+	if (!p)
+		return true;
+	p += strlen(t);
+	snprintf(both, sizeof(both), " slow %s shut %s", slow, shut);
+	snprintf(one, sizeof(one), " slow %s", slow);
+	if (strncmp(p, both, strlen(both)) == 0)
+		p += strlen(both);
+	else if (strncmp(p, one, strlen(one)) == 0)
+		p += strlen(one);
+	return *p == '\0' || (*p == ' ' && !strstr(p, "slow") &&
+	                      !strstr(p, "shut") && !strchr(p, '('));
+}
+
+/* One wording of the temperature and its thresholds in every panel form
+ * at every width, in either unit; the widest panels show both
+ * thresholds, and a LINE row shows the same temperature. */
+static void test_temp_text_one_wording(void **state)
+{
+	static const enum gt_gpu_mode modes[] = {GT_GPU_FULL, GT_GPU_COMPACT,
+	                                         GT_GPU_LINE};
+	struct fixture *f = *state;
+	char row[2048];
+	int both_seen = 0, temps_seen = 0;
+
+	for (int i = 0; i < 2; i++) {
+		struct gt_panel_data d;
+		panel_data(f, i, GT_GLYPHS_ASCII, &d);
+		/* GPU 0 in °C (40, slow 87, shut 93), GPU 1 in °F (44 °C). */
+		const char *t = i ? "111\u00b0F" : "40\u00b0C";
+		const char *slow = i ? "189\u00b0F" : "87\u00b0C";
+		const char *shut = i ? "199\u00b0F" : "93\u00b0C";
+		for (size_t m = 0; m < 3; m++)
+			for (int w = 40; w <= 260; w += 11) {
+				struct gt_rect r;
+				int h = modes[m] == GT_GPU_LINE ? 1 : 9;
+				WINDOW *p = sentinel_pad(w, h, &r);
+				gt_panels_draw_gpu(p, r, modes[m], &d);
+				for (int y = 0; y < h; y++) {
+					curses_read_row(p, r.y + y, r.x, r.w,
+					                row, sizeof(row));
+					/* cells left as they were: blanks */
+					for (char *c = row; *c; c++)
+						*c = *c == SENTINEL ? ' ' : *c;
+					if (strstr(row, t))
+						temps_seen++;
+					if (strstr(row, "shut "))
+						both_seen++;
+					if (!temp_wording_ok(row, t, slow,
+					                     shut))
+						fail_msg("mode %zu width %d: "
+						         "%s",
+						         m, w, row);
+				}
+				delwin(p);
+			}
+	}
+	assert_true(temps_seen > 0);
+	assert_true(both_seen > 0);
+}
+
 /* Issue 5: badges and the PCI id never overwrite each other. */
 static void test_name_line_badges(void **state)
 {
@@ -679,6 +747,7 @@ int main(void)
 	    cmocka_unit_test(test_watts_axis),
 	    cmocka_unit_test(test_temp_levels),
 	    cmocka_unit_test(test_temp_text_thresholds),
+	    cmocka_unit_test(test_temp_text_one_wording),
 	    cmocka_unit_test(test_name_line_badges),
 	    cmocka_unit_test(test_badges_fit),
 	    cmocka_unit_test(test_sort_header),
