@@ -41,210 +41,6 @@
 #define PI_PWBUF_MAX           (1024u * 1024)
 #define PI_EMPTY_CMDLINE_READS 3u
 
-struct pi_stat {
-	char comm[GT_COMM_LEN];
-	int32_t ppid;
-	uint64_t utime, stime, start;
-	uint64_t rss_pages;
-};
-
-/* ---- file reading -------------------------------------------------------- */
-
-/* Reads fd whole from offset 0 (up to max bytes) into pi->buf, NUL-
- * terminated. Returns 0 or an errno value. */
-static int read_fd(struct gt_procinfo *pi, int fd, size_t max, size_t *lenp)
-{
-	size_t len = 0;
-	int err = 0;
-	for (;;) {
-		if (len + 1 >= pi->bufcap) {
-			if (pi->bufcap >= max + 1)
-				break; /* cut at max: enough for every caller */
-			size_t cap = pi->bufcap * 2;
-			if (cap > max + 1)
-				cap = max + 1;
-			char *nb = realloc(pi->buf, cap);
-			if (!nb) {
-				err = ENOMEM;
-				break;
-			}
-			pi->buf = nb;
-			pi->bufcap = cap;
-		}
-		size_t want = pi->bufcap - 1 - len;
-		if (len + want > max)
-			want = max - len;
-		if (want == 0)
-			break;
-		ssize_t r = pread(fd, pi->buf + len, want, (off_t)len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-		/* A proc file is generated whole on the first read: a short
-		 * read is its end, and skipping the empty read halves the
-		 * system calls of a process round. */
-		if ((size_t)r < want)
-			break;
-	}
-	if (err)
-		return err;
-	pi->buf[len] = '\0';
-	*lenp = len;
-	return 0;
-}
-
-/* Opens <root>/<pid> as a handle for openat(): every file opened below it
- * belongs to the task it was opened for (once that task is gone they
- * answer ENOENT), so the files of one fill cannot mix two processes that
- * had the pid one after the other. -1 and errno on failure. */
-static int pi_open_dir(struct gt_procinfo *pi, int32_t pid)
-{
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/%d", pi->root, (int)pid);
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-static int pi_openat(int dfd, const char *leaf)
-{
-	if (dfd < 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	/* O_NONBLOCK: a FIFO planted in a --procfs tree must not block the
-	 * scan (open() would wait for a writer for ever); read_fd's pread
-	 * then fails on it with ESPIPE and the value is N/A. */
-	return openat(dfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-}
-
-/* Reads <leaf> below the pid directory dfd whole (up to max bytes) into
- * pi->buf, NUL-terminated. Returns 0 or an errno value. */
-static int pi_read(struct gt_procinfo *pi, int dfd, const char *leaf,
-                   size_t max, size_t *lenp)
-{
-	int fd = pi_openat(dfd, leaf);
-	if (fd < 0)
-		return errno;
-	int err = read_fd(pi, fd, max, lenp);
-	close(fd);
-	return err;
-}
-
-static enum gt_why why_of_errno(int err)
-{
-	return (err == EACCES || err == EPERM) ? GT_WHY_PERMISSION
-	                                       : GT_WHY_NOT_COLLECTED;
-}
-
-/* Parses an unsigned decimal at *pp (after blanks); advances past it. */
-static bool parse_u64(const char **pp, const char *end, uint64_t *out)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p >= end || *p < '0' || *p > '9')
-		return false;
-	while (p < end && *p >= '0' && *p <= '9') {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-		p++;
-	}
-	if (p < end && *p != ' ' && *p != '\t' && *p != '\n')
-		return false;
-	*pp = p;
-	*out = v;
-	return true;
-}
-
-/* Skips one space-separated field. */
-static bool skip_field(const char **pp, const char *end)
-{
-	const char *p = *pp;
-
-	while (p < end && *p == ' ')
-		p++;
-	if (p >= end || *p == '\n')
-		return false;
-	while (p < end && *p != ' ' && *p != '\n')
-		p++;
-	*pp = p;
-	return true;
-}
-
-/* comm as the cache keeps it: NUL bytes as blanks, cut to GT_COMM_LEN - 1
- * bytes, so stat's copy and the comm file's compare equal. */
-static void comm_copy(char out[GT_COMM_LEN], const char *s, size_t n)
-{
-	if (n > GT_COMM_LEN - 1)
-		n = GT_COMM_LEN - 1;
-	for (size_t i = 0; i < n; i++)
-		out[i] = s[i] ? s[i] : ' ';
-	out[n] = '\0';
-}
-
-/* "pid (comm) S f4 ... f14=utime f15=stime ... f22=starttime ...". comm may
- * hold anything, ") " included, so fields are counted from the LAST ')'. */
-static bool parse_stat(const char *buf, size_t len, struct pi_stat *st)
-{
-	const char *open = memchr(buf, '(', len);
-	const char *close = memrchr(buf, ')', len);
-	const char *end = buf + len;
-
-	if (!open || !close || close < open)
-		return false;
-	comm_copy(st->comm, open + 1, (size_t)(close - open - 1));
-
-	const char *p = close + 1;
-	uint64_t ppid;
-	if (!skip_field(&p, end) || !parse_u64(&p, end, &ppid))
-		return false;
-	st->ppid = ppid > INT32_MAX ? 0 : (int32_t)ppid;
-	for (int field = 5; field <= 13; field++)
-		if (!skip_field(&p, end))
-			return false;
-	if (!parse_u64(&p, end, &st->utime) || !parse_u64(&p, end, &st->stime))
-		return false;
-	for (int field = 16; field <= 21; field++)
-		if (!skip_field(&p, end))
-			return false;
-	if (!parse_u64(&p, end, &st->start))
-		return false;
-	/* Field 24, resident pages: the same count as status's VmRSS, read
-	 * here so a steady-state round needs this one file only. */
-	if (!skip_field(&p, end) || !parse_u64(&p, end, &st->rss_pages))
-		st->rss_pages = UINT64_MAX;
-	return true;
-}
-
-/* Value of "Key:" at the start of a status line, or NULL. */
-static const char *status_value(const char *buf, size_t len, const char *key)
-{
-	size_t klen = strlen(key);
-	const char *p = buf, *end = buf + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (n > klen && memcmp(p, key, klen) == 0 && p[klen] == ':')
-			return p + klen + 1;
-		p += n + 1;
-	}
-	return NULL;
-}
-
 /* ---- users ----------------------------------------------------------------
  */
 
@@ -316,7 +112,8 @@ static void read_statics(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
 
 	free(e->cmdline);
 	e->cmdline = NULL;
-	if (pi_read(pi, dfd, "cmdline", PI_CMDLINE_MAX, &len) == 0) {
+	if (gt_procinfo_read_leaf(pi, dfd, "cmdline", PI_CMDLINE_MAX, &len) ==
+	    0) {
 		while (len > 0 && pi->buf[len - 1] == '\0')
 			len--;
 		if (len == 0 &&
@@ -342,7 +139,7 @@ static void read_statics(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
 	}
 
 	e->container[0] = '\0';
-	if (pi_read(pi, dfd, "cgroup", PI_CGROUP_MAX, &len) == 0)
+	if (gt_procinfo_read_leaf(pi, dfd, "cgroup", PI_CGROUP_MAX, &len) == 0)
 		gt_procinfo_parse_cgroup(pi->buf, len, e->container,
 		                         sizeof(e->container));
 	e->statics = settled;
@@ -355,14 +152,15 @@ static uint32_t read_uid(struct gt_procinfo *pi, int dfd)
 	size_t len;
 	uint32_t uid = GT_UID_UNKNOWN;
 
-	if (pi_read(pi, dfd, "status", PI_STATUS_MAX, &len) != 0)
+	if (gt_procinfo_read_leaf(pi, dfd, "status", PI_STATUS_MAX, &len) != 0)
 		return uid;
 	const char *end = pi->buf + len;
-	const char *v = status_value(pi->buf, len, "Uid");
+	const char *v = gt_procinfo_status_value(pi->buf, len, "Uid");
 	if (v) {
 		uint64_t real, eff;
 		const char *p = v;
-		if (parse_u64(&p, end, &real) && parse_u64(&p, end, &eff) &&
+		if (gt_procinfo_parse_u64(&p, end, &real) &&
+		    gt_procinfo_parse_u64(&p, end, &eff) &&
 		    eff < GT_UID_UNKNOWN)
 			uid = (uint32_t)eff;
 	}
@@ -414,10 +212,10 @@ static bool fast_open(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
 		return true;
 	if (!pi->own_ns || pi->nfds + 2 > pi->max_fds)
 		return false;
-	int a = pi_openat(dfd, "statm");
+	int a = gt_procinfo_openat(dfd, "statm");
 	if (a < 0)
 		return false;
-	int b = pi_openat(dfd, "comm");
+	int b = gt_procinfo_openat(dfd, "comm");
 	clockid_t clock;
 	if (b < 0 || clock_getcpuclockid((pid_t)e->pid, &clock) != 0) {
 		close(a);
@@ -457,20 +255,20 @@ static enum fast_result fast_read(struct gt_procinfo *pi,
 	if (clock_gettime(e->clock, &ts) != 0 || ts.tv_sec < 0)
 		return FAST_GONE;
 	*cpu_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	if (read_fd(pi, e->statm_fd, 256, &len) != 0)
+	if (gt_procinfo_read_fd(pi, e->statm_fd, 256, &len) != 0)
 		return FAST_GONE;
 	p = pi->buf;
-	if (!parse_u64(&p, pi->buf + len, &size) ||
-	    !parse_u64(&p, pi->buf + len, pages))
+	if (!gt_procinfo_parse_u64(&p, pi->buf + len, &size) ||
+	    !gt_procinfo_parse_u64(&p, pi->buf + len, pages))
 		return FAST_GONE;
 	if (!recheck)
 		return FAST_OK;
-	if (read_fd(pi, e->comm_fd, GT_COMM_LEN + 1, &len) != 0)
+	if (gt_procinfo_read_fd(pi, e->comm_fd, GT_COMM_LEN + 1, &len) != 0)
 		return FAST_GONE;
 	char comm[GT_COMM_LEN];
 	if (len > 0 && pi->buf[len - 1] == '\n')
 		len--;
-	comm_copy(comm, pi->buf, len);
+	gt_procinfo_comm_copy(comm, pi->buf, len);
 	return strcmp(comm, e->comm) == 0 ? FAST_OK : FAST_EXEC;
 }
 
@@ -568,8 +366,8 @@ static int read_stat(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
 	int err = ENOENT;
 
 	if (e && e->fd_open) {
-		err = read_fd(pi, e->stat_fd, PI_STAT_MAX, &len);
-		if (err || !parse_stat(pi->buf, len, st) ||
+		err = gt_procinfo_read_fd(pi, e->stat_fd, PI_STAT_MAX, &len);
+		if (err || !gt_procinfo_parse_stat(pi->buf, len, st) ||
 		    st->start != e->start) {
 			gt_procinfo_entry_close_fd(pi, e); /* the task ended */
 			err = ENOENT;
@@ -581,10 +379,11 @@ static int read_stat(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
 	bool gone = err && p->pid > 0 && pi->own_ns &&
 	            kill((pid_t)p->pid, 0) != 0 && errno == ESRCH;
 	if (err && p->pid > 0 && !gone) {
-		*dfd = pi_open_dir(pi, p->pid);
-		*fd = pi_openat(*dfd, "stat");
-		err = *fd < 0 ? errno : read_fd(pi, *fd, PI_STAT_MAX, &len);
-		if (!err && !parse_stat(pi->buf, len, st))
+		*dfd = gt_procinfo_open_dir(pi, p->pid);
+		*fd = gt_procinfo_openat(*dfd, "stat");
+		err = *fd < 0 ? errno
+		              : gt_procinfo_read_fd(pi, *fd, PI_STAT_MAX, &len);
+		if (!err && !gt_procinfo_parse_stat(pi->buf, len, st))
 			err = EINVAL;
 	}
 	return err;
@@ -607,7 +406,7 @@ static void fill_unreadable(struct gt_procinfo *pi, struct gt_procinfo_entry *e,
 			e->absent_until = pi->round + PI_ABSENT_ROUNDS;
 		}
 	}
-	host_unknown(p, why_of_errno(err));
+	host_unknown(p, gt_procinfo_why_of_errno(err));
 }
 
 /* The cache entry of the task st describes: e, reset when the pid was
@@ -713,7 +512,7 @@ void gt_procinfo_fill(struct gt_procinfo *pi, struct gt_process *p,
 	 * pid directory too. */
 	if (dfd < 0 && (!e->statics || (cached && !e->fast_open && pi->own_ns &&
 	                                pi->nfds + 2 <= pi->max_fds)))
-		dfd = pi_open_dir(pi, p->pid);
+		dfd = gt_procinfo_open_dir(pi, p->pid);
 	if (!e->statics)
 		read_image(pi, e, dfd);
 	fill_usage(pi, e, p, &st, fd, dfd, cached, now_ns);
@@ -738,11 +537,11 @@ int gt_procinfo_parent(struct gt_procinfo *pi, int32_t pid, int32_t *ppid)
 		*ppid = e->ppid;
 		return 0;
 	}
-	int dfd = pi_open_dir(pi, pid);
-	int fd = pi_openat(dfd, "stat");
+	int dfd = gt_procinfo_open_dir(pi, pid);
+	int fd = gt_procinfo_openat(dfd, "stat");
 	if (fd >= 0) {
-		err = read_fd(pi, fd, PI_STAT_MAX, &len);
-		if (!err && !parse_stat(pi->buf, len, &st))
+		err = gt_procinfo_read_fd(pi, fd, PI_STAT_MAX, &len);
+		if (!err && !gt_procinfo_parse_stat(pi->buf, len, &st))
 			err = EINVAL;
 		close(fd);
 	} else {
@@ -775,10 +574,10 @@ static bool own_pid_ns(struct gt_procinfo *pi)
 	if (fd < 0)
 		return false;
 	if (fstatfs(fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC &&
-	    read_fd(pi, fd, PI_STAT_MAX, &len) == 0) {
+	    gt_procinfo_read_fd(pi, fd, PI_STAT_MAX, &len) == 0) {
 		const char *end = pi->buf + len;
-		const char *p = status_value(pi->buf, len, "NSpid");
-		if (p && parse_u64(&p, end, &pid) &&
+		const char *p = gt_procinfo_status_value(pi->buf, len, "NSpid");
+		if (p && gt_procinfo_parse_u64(&p, end, &pid) &&
 		    pid == (uint64_t)getpid()) {
 			while (p < end && (*p == ' ' || *p == '\t'))
 				p++;
@@ -801,7 +600,7 @@ static int64_t read_btime(struct gt_procinfo *pi)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
-	if (read_fd(pi, fd, 1u << 20, &len) == 0) {
+	if (gt_procinfo_read_fd(pi, fd, 1u << 20, &len) == 0) {
 		/* A line "btime N" (no colon, unlike status). */
 		const char *v = strstr(pi->buf, "\nbtime ");
 		if (v)

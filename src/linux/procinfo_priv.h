@@ -96,6 +96,41 @@ struct gt_procinfo {
 
 /* The cache's calls (procinfo_cache.c). An entry's descriptors count in
  * pi->nfds, so they are closed through these only. */
+/* What procinfo reads of /proc/PID/stat. */
+struct pi_stat {
+	char comm[GT_COMM_LEN];
+	int32_t ppid;
+	uint64_t utime, stime, start;
+	uint64_t rss_pages;
+};
+
+/* procinfo_read.c: bounded, non-blocking reads of a proc tree and the
+ * parsers of its text. Each returns 0 or an errno value unless said. */
+
+/* Reads fd whole from offset 0 (up to max bytes) into pi->buf, NUL-
+ * terminated. */
+int gt_procinfo_read_fd(struct gt_procinfo *pi, int fd, size_t max,
+                        size_t *lenp);
+/* The directory of pid under the tree's root: a descriptor, or -1 with
+ * errno set. */
+int gt_procinfo_open_dir(struct gt_procinfo *pi, int32_t pid);
+/* One file of a pid's directory, non-blocking and without following a
+ * link: a descriptor, or -1 with errno set (a non-regular file: EINVAL). */
+int gt_procinfo_openat(int dfd, const char *leaf);
+/* Reads leaf of the directory dfd whole (up to max bytes) into pi->buf. */
+int gt_procinfo_read_leaf(struct gt_procinfo *pi, int dfd, const char *leaf,
+                          size_t max, size_t *lenp);
+enum gt_why gt_procinfo_why_of_errno(int err);
+/* A decimal number at *pp (before end), moving *pp past it. */
+bool gt_procinfo_parse_u64(const char **pp, const char *end, uint64_t *out);
+/* A command name of at most n bytes, control characters made '?'. */
+void gt_procinfo_comm_copy(char out[GT_COMM_LEN], const char *s, size_t n);
+/* /proc/PID/stat's fields; false when malformed. */
+bool gt_procinfo_parse_stat(const char *buf, size_t len, struct pi_stat *st);
+/* The value after "key:" in a status file, or NULL. */
+const char *gt_procinfo_status_value(const char *buf, size_t len,
+                                     const char *key);
+
 struct gt_procinfo_entry *gt_procinfo_cache_find(struct gt_procinfo *pi,
                                                  int32_t pid);
 struct gt_procinfo_entry *gt_procinfo_cache_add(struct gt_procinfo *pi,
