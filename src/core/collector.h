@@ -25,6 +25,10 @@
 #define GT_MAX_BACKENDS        8
 #define GT_INTERVAL_MIN_NS     100000000ull /* 0.1 s */
 #define GT_INTERVAL_DEFAULT_NS 1000000000ull
+/* A lost device is asked again this often (it may come back, e.g. after a
+ * GPU reset); at most one try per tick. The "e" explanation (model.c), the
+ * README and the man page say "every 3 s". */
+#define GT_LOST_RETRY_NS 3000000000ull
 
 struct gt_collector_config {
 	/* The backends and host readers to use (required): the front ends
