@@ -44,6 +44,9 @@ struct gt_collector {
 	/* The last finished round: when it ended and how long it took
 	 * (monotonic ns), for the exporter's health series. */
 	_Atomic uint64_t round_end_ns, round_took_ns;
+	/* Whole frames a dashboard drew on this collector and the CPU time
+	 * they took (for the exporter). */
+	_Atomic uint64_t frames, frame_cpu_ns;
 	uint64_t next_proc_ns, next_slow_ns;
 	uint64_t devlist_generation;
 	/* Set under stop_lock; read by the collector thread each tick. */
@@ -654,6 +657,20 @@ size_t gt_collector_device_count(const struct gt_collector *c)
 uint64_t gt_collector_rounds(const struct gt_collector *c)
 {
 	return atomic_load(&c->ticks_done);
+}
+
+void gt_collector_count_frame(struct gt_collector *c, uint64_t cpu_ns)
+{
+	atomic_fetch_add(&c->frame_cpu_ns, cpu_ns);
+	atomic_fetch_add(&c->frames, 1);
+}
+
+bool gt_collector_frames(const struct gt_collector *c, uint64_t *frames,
+                         uint64_t *cpu_ns)
+{
+	*frames = atomic_load(&c->frames);
+	*cpu_ns = atomic_load(&c->frame_cpu_ns);
+	return *frames > 0;
 }
 
 const struct gt_backend *gt_collector_backends(const struct gt_collector *c,

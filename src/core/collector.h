@@ -137,6 +137,13 @@ gt_collector_config(const struct gt_collector *c);
 size_t gt_collector_device_count(const struct gt_collector *c);
 /* Rounds finished so far; the samples of the last carry seq = rounds - 1. */
 uint64_t gt_collector_rounds(const struct gt_collector *c);
+/* The dashboard's figures, for the exporter beside it (--listen): each
+ * whole frame drawn is counted with the CPU time its drawing took (its
+ * thread's CPU clock). gt_collector_frames gives both totals; false when
+ * no frame was drawn (no dashboard). */
+void gt_collector_count_frame(struct gt_collector *c, uint64_t cpu_ns);
+bool gt_collector_frames(const struct gt_collector *c, uint64_t *frames,
+                         uint64_t *cpu_ns);
 /* The backends in probe order; *n is set to how many. */
 const struct gt_backend *gt_collector_backends(const struct gt_collector *c,
                                                size_t *n);
