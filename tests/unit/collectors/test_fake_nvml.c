@@ -75,10 +75,26 @@ static void test_refcounted_init(void **state)
 	assert_int_equal(f.nvmlShutdown(), NVML_SUCCESS); /* extra: no error */
 }
 
+/* nvmlInit_v2 on a scenario the fake rejects: UNKNOWN, and what it said
+ * on stderr (caught in errpath) in err. */
+static void init_rejected(const char *errpath, char *err, size_t len)
+{
+	int saved;
+
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(freopen(errpath, "w", stderr) != NULL);
+	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_UNKNOWN);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	read_file(errpath, err, len);
+}
+
 static void test_init_failures(void **state)
 {
 	char path[128], errpath[128], err[4096];
-	int saved;
 
 	(void)state;
 	unsetenv("GPUTOP_FAKE_NVML_SCENARIO");
@@ -97,15 +113,7 @@ static void test_init_failures(void **state)
 	/* A malformed line fails init and names file:line on stderr. */
 	write_file(path, "driver_version 1.0\ndevice 0\ntemp ramp 1 2\n");
 	temp_path(errpath, sizeof(errpath), "stderr");
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(freopen(errpath, "w", stderr) != NULL);
-	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_UNKNOWN);
-	fflush(stderr);
-	assert_int_equal(dup2(saved, 2), 2);
-	close(saved);
-	read_file(errpath, err, sizeof(err));
+	init_rejected(errpath, err, sizeof(err));
 	{
 		char want[256];
 
@@ -125,15 +133,7 @@ static void test_init_failures(void **state)
 		         f.scenario_dir);
 		write_file(path, text);
 	}
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(freopen(errpath, "w", stderr) != NULL);
-	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_UNKNOWN);
-	fflush(stderr);
-	assert_int_equal(dup2(saved, 2), 2);
-	close(saved);
-	read_file(errpath, err, sizeof(err));
+	init_rejected(errpath, err, sizeof(err));
 	assert_non_null(strstr(err, "device 3: back_after must be later "
 	                            "than lost_after"));
 	unlink(path);
