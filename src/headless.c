@@ -212,9 +212,10 @@ static void *bounded_write_main(void *arg)
 	return NULL;
 }
 
-/* Applies ch, waiting for the driver at most APPLY_WRITE_TIMEOUT_NS and
- * not past a stop signal: 0 with res filled, or -1 when the write has not
- * come back (the thread is left inside the driver; res->asked is empty).
+/* Applies ch, waiting for the driver at most APPLY_WRITE_TIMEOUT_NS, and at
+ * most half a second more once a stop signal came: 0 with res filled, or
+ * -1 when the write has not come back (the thread is left inside the
+ * driver; res->asked is empty).
  * Without a thread (none can be made) the write runs here, unbounded. */
 static int apply_bounded(struct gt_control_session *s,
                          const struct gt_control_change *ch,
@@ -242,11 +243,20 @@ static int apply_bounded(struct gt_control_session *s,
 		return gt_control_session_apply(s, ch, res), 0;
 	}
 	uint64_t deadline = gt_monotonic_ns() + APPLY_WRITE_TIMEOUT_NS;
+	bool stop_seen = false;
 	pthread_mutex_lock(&w->lock);
-	while (!w->done && !*stop && gt_monotonic_ns() < deadline) {
+	while (!w->done && gt_monotonic_ns() < deadline) {
+		/* A stop lets a write in progress finish if it can within
+		 * half a second (the usual write takes milliseconds), so that
+		 * gputop restores by itself; then it leaves. */
+		if (*stop && !stop_seen) {
+			uint64_t soon = gt_monotonic_ns() + 500000000ull;
+			stop_seen = true;
+			deadline = soon < deadline ? soon : deadline;
+		}
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100000000L; /* the stop flag: 10 times a second */
+		ts.tv_nsec += 50000000L; /* the stop flag: 20 times a second */
 		ts.tv_sec += ts.tv_nsec / 1000000000L;
 		ts.tv_nsec %= 1000000000L;
 		pthread_cond_timedwait(&w->cond, &w->lock, &ts);

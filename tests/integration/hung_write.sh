@@ -4,8 +4,10 @@
 # every power-limit write. `gputop --apply PROFILE` (and --daemon) waits
 # 4 s for it (a second less than the guardian's patience), says the driver
 # did not answer, and exits 1 at once; a stop signal during the write ends
-# it within 1 s the same way. Its restore guardian then puts the original
-# limit back (its own write, 8 s later) and removes the state file.
+# it within 1 s the same way (a write that finishes within half a second
+# of the signal is restored by gputop itself, as before). Its restore
+# guardian then puts the original limit back (its own write, 8 s later)
+# and removes the state file.
 set -u
 set -m # background jobs keep SIGINT (a non-interactive shell ignores it)
 bin=${GPUTOP_BIN:?run through tests/run.sh}
