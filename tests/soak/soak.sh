@@ -265,5 +265,5 @@ fi
 tmux -L "$sock" send-keys -t dash q
 for _ in $(seq 1 100); do [ -s "$tmp/exit" ] && break; sleep 0.05; done
 grep -q "EXITED 0" "$tmp/exit" 2>/dev/null || { echo "FAIL: q did not end it with 0: $(cat "$tmp/exit" 2>/dev/null)"; verdict=1; }
-[ "$verdict" = 0 ] && echo "PASS: soak ${time_s}s: $([ "${SOAK_RSS:-1}" = 0 ] || echo "RSS and ")descriptors flat after the warm-up, frame CPU within bounds, GPU 3 lost and back, $snaps snapshots, no stderr"
+[ "$verdict" = 0 ] && echo "PASS: soak ${time_s}s: $([ "${SOAK_RSS:-1}" = 0 ] || echo "RSS and ")descriptors flat after the warm-up, frame CPU $([ "$draw_us" = 0 ] && [ "$thread_us" = 0 ] && echo "reported (not bounded)" || echo "within bounds"), GPU 3 lost and back, $snaps snapshots, no stderr"
 exit $verdict
