@@ -7,14 +7,21 @@
  */
 #include "headless.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config/profile.h"
 #include "config/profile_plan.h"
+#include "control/guardian.h"
+#include "core/clock.h"
 #include "core/view.h"
 
 void gt_headless_session_config(const struct gt_cli *cli,
@@ -173,6 +180,130 @@ static void wait_for_stop(volatile sig_atomic_t *stop)
 		nanosleep(&ts, NULL);
 }
 
+/* How long --apply waits for the driver to answer one write. Past it (or
+ * on a stop signal meanwhile) gputop ends without waiting: the write holds
+ * the session, and the collector's tick waits for it, so nothing else in
+ * the process can restore; the guardian, a process of its own that holds
+ * the journal since before the first write, puts the originals back when
+ * gputop's connection closes. A second less than the guardian's patience
+ * without a heartbeat (which a stuck write also stops): gputop says why
+ * before the guardian acts. */
+#define APPLY_WRITE_TIMEOUT_NS (GT_GUARDIAN_TIMEOUT_NS - 1000000000ull)
+
+/* One write on a thread of its own. Owned by that thread once abandoned
+ * (it may come back from the driver after gputop has gone). */
+struct bounded_write {
+	struct gt_control_session *s;
+	struct gt_control_change ch;
+	struct gt_control_result res;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;
+};
+
+static void *bounded_write_main(void *arg)
+{
+	struct bounded_write *w = arg;
+	gt_control_session_apply(w->s, &w->ch, &w->res);
+	pthread_mutex_lock(&w->lock);
+	w->done = true;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Applies ch, waiting for the driver at most APPLY_WRITE_TIMEOUT_NS, and at
+ * most half a second more once a stop signal came: 0 with res filled, or
+ * -1 when the write has not come back (the thread is left inside the
+ * driver; res->asked is empty).
+ * Without a thread (none can be made) the write runs here, unbounded. */
+static int apply_bounded(struct gt_control_session *s,
+                         const struct gt_control_change *ch,
+                         struct gt_control_result *res,
+                         volatile sig_atomic_t *stop)
+{
+	struct bounded_write *w = calloc(1, sizeof(*w));
+	pthread_t t;
+	sigset_t all, old;
+	if (!w)
+		return gt_control_session_apply(s, ch, res), 0;
+	w->s = s;
+	w->ch = *ch;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	/* Signals stay with this thread, which watches the stop flag. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int rc = pthread_create(&t, NULL, bounded_write_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->lock);
+		free(w);
+		return gt_control_session_apply(s, ch, res), 0;
+	}
+	uint64_t deadline = gt_monotonic_ns() + APPLY_WRITE_TIMEOUT_NS;
+	bool stop_seen = false;
+	pthread_mutex_lock(&w->lock);
+	while (!w->done && gt_monotonic_ns() < deadline) {
+		/* A stop lets a write in progress finish if it can within
+		 * half a second (the usual write takes milliseconds), so that
+		 * gputop restores by itself; then it leaves. */
+		if (*stop && !stop_seen) {
+			uint64_t soon = gt_monotonic_ns() + 500000000ull;
+			stop_seen = true;
+			deadline = soon < deadline ? soon : deadline;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000L; /* the stop flag: 20 times a second */
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		pthread_cond_timedwait(&w->cond, &w->lock, &ts);
+	}
+	bool done = w->done;
+	pthread_mutex_unlock(&w->lock);
+	if (!done) {
+		pthread_detach(t);
+		memset(res, 0, sizeof(*res));
+		return -1; /* w stays with the thread */
+	}
+	pthread_join(t, NULL);
+	*res = w->res;
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	return 0;
+}
+
+/* A write the driver did not answer: said, then gputop ends at once (see
+ * APPLY_WRITE_TIMEOUT_NS); nothing may touch the session or the collector,
+ * which wait for that write. */
+static void abandon_write(struct gt_control_session *s, const char *profile,
+                          size_t dev, bool daemon, volatile sig_atomic_t *stop)
+{
+	if (*stop)
+		say(daemon, LOG_ERR,
+		    "profile '%s': stopped while GPU %zu's driver had not "
+		    "answered a write",
+		    profile, dev);
+	else
+		say(daemon, LOG_ERR,
+		    "profile '%s': GPU %zu: the driver did not answer a write "
+		    "in %llu s",
+		    profile, dev,
+		    (unsigned long long)(APPLY_WRITE_TIMEOUT_NS /
+		                         1000000000ull));
+	say(daemon, LOG_ERR,
+	    "gputop exits without waiting for it; its restore guardian puts "
+	    "back what was changed (gputop --restore retries from %s; "
+	    "check dmesg for the driver)",
+	    gt_control_session_state_path(s));
+	if (daemon)
+		closelog();
+	_exit(GT_EXIT_FAILURE);
+}
+
 static int run_plan(struct gt_control_session *s, struct gt_collector *c,
                     const struct plan *plan, const struct gt_cli *cli,
                     volatile sig_atomic_t *stop)
@@ -183,8 +314,10 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	size_t i = 0;
 	for (; i < plan->n && !*stop; i++) {
 		struct gt_control_result res;
-		if (gt_control_session_apply(s, &plan->ch[i], &res) !=
-		    GT_CONTROL_OK) {
+		if (apply_bounded(s, &plan->ch[i], &res, stop) < 0)
+			abandon_write(s, cli->profile, plan->ch[i].device, d,
+			              stop);
+		if (res.rc != GT_CONTROL_OK) {
 			say(d, LOG_ERR, "profile '%s': GPU %zu: %s: %s",
 			    cli->profile, plan->ch[i].device, res.asked,
 			    res.err);

@@ -643,9 +643,15 @@ static int restore_one(void *ctx, const struct gt_restore_action *a)
 	return -EPERM;
 }
 
+static int cleared(void *ctx)
+{
+	return gt_control_forget(ctx);
+}
+
 void gt_control_restore_ops(struct gt_control *c, struct gt_restore_ops *ops)
 {
-	*ops = (struct gt_restore_ops){.ctx = c, .restore = restore_one};
+	*ops = (struct gt_restore_ops){
+	    .ctx = c, .restore = restore_one, .cleared = cleared};
 }
 
 int gt_control_load_state(struct gt_control *c, char *err, size_t len)

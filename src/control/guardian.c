@@ -246,6 +246,9 @@ static _Noreturn void child_restore(struct child *c, const char *why)
 	int failures =
 	    gt_restore_apply(&c->cur, &c->ops, c->report, sizeof(c->report));
 
+	/* All back: no state file left to offer a restore of nothing. */
+	if (failures == 0 && c->ops.cleared)
+		c->ops.cleared(c->ops.ctx);
 	child_log(c, why, failures);
 	_exit(failures ? GT_GUARDIAN_EXIT_FAILED : GT_GUARDIAN_EXIT_RESTORED);
 }

@@ -172,6 +172,9 @@ int gt_restore_path_for(unsigned euid, const char *xdg_state_home,
 struct gt_restore_ops {
 	void *ctx;
 	int (*restore)(void *ctx, const struct gt_restore_action *a);
+	/* Optional: every action of a journal restored, the state file that
+	 * held it goes (it exists only while changes are in force). */
+	int (*cleared)(void *ctx);
 };
 
 /* Performs every action in reverse order of noting (the last change is

@@ -54,7 +54,9 @@ struct gt_backend {
 /*
  * Return convention of the per-device calls: 0 on success (fields the device
  * cannot give are marked in the output, not reported as failure), -1 when the
- * device is gone (the collector marks it lost and keeps sampling the others).
+ * device is gone (the collector marks it lost, keeps sampling the others and
+ * calls again every GT_LOST_RETRY_NS: a device may come back, e.g. after a
+ * GPU reset, so a call after -1 must be safe and may succeed).
  */
 struct gt_backend_ops {
 	const char *name; /* "nvml", "demo", ... */

@@ -19,6 +19,7 @@ struct gt_device {
 	struct gt_backend *backend;
 	unsigned backend_dev; /* the backend's own index */
 	bool lost;
+	uint64_t retry_ns; /* lost: when to ask it again (monotonic ns) */
 	struct gt_ring samples;
 };
 
@@ -43,6 +44,9 @@ struct gt_collector {
 	/* The last finished round: when it ended and how long it took
 	 * (monotonic ns), for the exporter's health series. */
 	_Atomic uint64_t round_end_ns, round_took_ns;
+	/* Whole frames a dashboard drew on this collector and the CPU time
+	 * they took (for the exporter). */
+	_Atomic uint64_t frames, frame_cpu_ns;
 	uint64_t next_proc_ns, next_slow_ns;
 	uint64_t devlist_generation;
 	/* Set under stop_lock; read by the collector thread each tick. */
@@ -92,6 +96,15 @@ static uint64_t at_least(uint64_t v, uint64_t min)
 	return v < min ? min : v;
 }
 
+/* A device that stopped answering: the collector asks it again once every
+ * GT_LOST_RETRY_NS (a GPU back after a reset), never more often, so a
+ * driver slow to fail costs the other devices one call per period. */
+static void mark_lost(struct gt_device *d, uint64_t now)
+{
+	d->lost = true;
+	d->retry_ns = now + GT_LOST_RETRY_NS;
+}
+
 /* Reads every device's facts and publishes them as a new devlist. */
 static int publish_devlist(struct gt_collector *c)
 {
@@ -106,8 +119,9 @@ static int publish_devlist(struct gt_collector *c)
 		struct gt_static *st = &dl->items[i];
 		gt_static_init(st);
 		if (d->backend->ops->get_static(d->backend, d->backend_dev,
-		                                st) < 0)
-			d->lost = true;
+		                                st) < 0 &&
+		    !d->lost)
+			mark_lost(d, gt_monotonic_ns());
 		st->index = (unsigned)i;
 	}
 	gt_pub_publish(&c->devlist, dl);
@@ -235,18 +249,23 @@ void gt_collector_close(struct gt_collector *c)
 static bool sample_devices(struct gt_collector *c, bool slow, uint64_t tick)
 {
 	bool facts_changed = false;
+	uint64_t now = gt_monotonic_ns();
 	for (size_t i = 0; i < c->ndevices; i++) {
 		struct gt_device *d = &c->devices[i];
 		struct gt_sample s;
 		if (atomic_load(&c->stopping))
 			break; /* nobody will read this round */
 		gt_sample_init(&s);
-		if (!d->lost) {
+		if (!d->lost || now >= d->retry_ns) {
+			bool was_lost = d->lost;
+			/* Back: everything asked again, facts included. */
 			int rc = d->backend->ops->sample(
-			    d->backend, d->backend_dev, &s, slow);
+			    d->backend, d->backend_dev, &s, slow || was_lost);
 			if (rc < 0)
-				d->lost = true;
-			else if (rc > 0)
+				mark_lost(d, now);
+			else
+				d->lost = false;
+			if (rc > 0 || (was_lost && !d->lost))
 				facts_changed = true;
 		}
 		if (d->lost) {
@@ -344,7 +363,7 @@ static void collect_processes(struct gt_collector *c, uint64_t tick)
 			continue;
 		if (d->backend->ops->processes(d->backend, d->backend_dev,
 		                               vec) < 0) {
-			d->lost = true;
+			mark_lost(d, now);
 			continue;
 		}
 		for (size_t j = first; j < vec->count; j++) {
@@ -638,6 +657,20 @@ size_t gt_collector_device_count(const struct gt_collector *c)
 uint64_t gt_collector_rounds(const struct gt_collector *c)
 {
 	return atomic_load(&c->ticks_done);
+}
+
+void gt_collector_count_frame(struct gt_collector *c, uint64_t cpu_ns)
+{
+	atomic_fetch_add(&c->frame_cpu_ns, cpu_ns);
+	atomic_fetch_add(&c->frames, 1);
+}
+
+bool gt_collector_frames(const struct gt_collector *c, uint64_t *frames,
+                         uint64_t *cpu_ns)
+{
+	*frames = atomic_load(&c->frames);
+	*cpu_ns = atomic_load(&c->frame_cpu_ns);
+	return *frames > 0;
 }
 
 const struct gt_backend *gt_collector_backends(const struct gt_collector *c,

@@ -25,6 +25,10 @@
 #define GT_MAX_BACKENDS        8
 #define GT_INTERVAL_MIN_NS     100000000ull /* 0.1 s */
 #define GT_INTERVAL_DEFAULT_NS 1000000000ull
+/* A lost device is asked again this often (it may come back, e.g. after a
+ * GPU reset); at most one try per tick. The "e" explanation (model.c), the
+ * README and the man page say "every 3 s". */
+#define GT_LOST_RETRY_NS 3000000000ull
 
 struct gt_collector_config {
 	/* The backends and host readers to use (required): the front ends
@@ -133,6 +137,13 @@ gt_collector_config(const struct gt_collector *c);
 size_t gt_collector_device_count(const struct gt_collector *c);
 /* Rounds finished so far; the samples of the last carry seq = rounds - 1. */
 uint64_t gt_collector_rounds(const struct gt_collector *c);
+/* The dashboard's figures, for the exporter beside it (--listen): each
+ * whole frame drawn is counted with the CPU time its drawing took (its
+ * thread's CPU clock). gt_collector_frames gives both totals; false when
+ * no frame was drawn (no dashboard). */
+void gt_collector_count_frame(struct gt_collector *c, uint64_t cpu_ns);
+bool gt_collector_frames(const struct gt_collector *c, uint64_t *frames,
+                         uint64_t *cpu_ns);
 /* The backends in probe order; *n is set to how many. */
 const struct gt_backend *gt_collector_backends(const struct gt_collector *c,
                                                size_t *n);

@@ -382,8 +382,9 @@ const char *gt_why_fix(enum gt_why why)
 		       "after the next one";
 	case GT_WHY_LOST:
 		return "the GPU fell off the bus or the driver was reset: "
-		       "check dmesg for Xid / PCIe errors; gputop keeps "
-		       "retrying, a GPU reset or a reboot brings it back";
+		       "check dmesg for Xid / PCIe errors; gputop asks it "
+		       "again every 3 s, so after a GPU reset (or a reboot) "
+		       "its values come back";
 	case GT_WHY_MIG:
 		return "nothing to do while MIG is enabled: the driver only "
 		       "gives it per MIG instance (the rows under the GPU "

@@ -65,6 +65,9 @@ struct gt_metrics_input {
 	unsigned process_top;     /* per-process series per GPU; 0 = none */
 	bool openmetrics;         /* OpenMetrics 1.0 instead of 0.0.4 */
 	const struct gt_metrics_http *http; /* NULL: not served over HTTP */
+	/* The dashboard beside the exporter (--listen): whole frames drawn
+	 * and the CPU time drawing them took; frames 0: no dashboard. */
+	uint64_t frames, frame_cpu_ns;
 };
 
 struct gt_view;

@@ -110,6 +110,18 @@ void gt_metrics_exporter(struct gt_mbuf *out, struct gt_mbuf *body,
 	}
 	one(out, body, om, "gputop_collector_rounds_total", "counter",
 	    "Rounds of samples finished.", (int64_t)in->rounds, 1, 1);
+	if (in->frames) {
+		one(out, body, om, "gputop_dashboard_frames_total", "counter",
+		    "Whole frames the dashboard beside this endpoint drew "
+		    "(--listen).",
+		    (int64_t)(in->frames & INT64_MAX), 1, 1);
+		one(out, body, om, "gputop_dashboard_draw_cpu_seconds_total",
+		    "counter",
+		    "CPU time the dashboard spent drawing those frames; per "
+		    "frame: its rate over that of "
+		    "gputop_dashboard_frames_total.",
+		    (int64_t)(in->frame_cpu_ns / 1000), 1, 1000000);
+	}
 	one(out, body, om, "gputop_sample_interval_seconds", "gauge",
 	    "The sampling interval.", (int64_t)(in->interval_ns / 1000000), 1,
 	    1000);
@@ -138,6 +150,7 @@ void gt_metrics_from_view(struct gt_metrics_input *in, const struct gt_view *v,
 	in->backends = gt_collector_backends(c, &in->nbackends);
 	in->interval_ns = gt_collector_interval(c);
 	in->rounds = gt_collector_rounds(c);
+	gt_collector_frames(c, &in->frames, &in->frame_cpu_ns);
 	in->process_top = process_top;
 	in->have_round = gt_collector_last_round(c, &end_ns, &took_ns);
 	in->round_end_ns = end_ns;

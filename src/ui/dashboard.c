@@ -389,7 +389,8 @@ static void draw_dialogs(struct gt_dashboard *d)
 	gt_dashboard_control_draw(d);
 }
 
-void gt_dashboard_draw(struct gt_dashboard *d)
+/* One whole frame into stdscr, sent to the terminal. */
+static void draw_frame(struct gt_dashboard *d)
 {
 	int rows, cols;
 	getmaxyx(stdscr, rows, cols);
@@ -444,7 +445,18 @@ void gt_dashboard_draw(struct gt_dashboard *d)
 	draw_dialogs(d);
 	wnoutrefresh(stdscr);
 	doupdate();
+}
+
+void gt_dashboard_draw(struct gt_dashboard *d)
+{
+	uint64_t cpu = gt_thread_cpu_ns();
+	draw_frame(d);
 	d->frames++;
+	/* What make bench's render figure measures, counted for --listen's
+	 * gputop_dashboard_* series. */
+	if (d->view.collector)
+		gt_collector_count_frame(d->view.collector,
+		                         gt_thread_cpu_ns() - cpu);
 }
 
 void gt_dashboard_load_theme(struct gt_dashboard *d)

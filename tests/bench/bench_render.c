@@ -80,13 +80,6 @@ struct render_result {
 	double tick_cpu_ns[2], tick_bytes[2];
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 /* Sleeps until just after the wall clock's next second. */
 static void next_second(void)
 {
@@ -120,13 +113,13 @@ static void tick_frames(struct gt_collector *c, struct gt_dashboard *d,
 			fflush(fo);
 			next_second();
 			size_t b0 = pty_reader_settled(reader);
-			uint64_t t0 = thread_cpu_ns();
+			uint64_t t0 = gt_thread_cpu_ns();
 			if (kind == 0)
 				gt_dashboard_draw(d);
 			else
 				gt_dashboard_draw_clock(d);
 			fflush(fo);
-			cpu += thread_cpu_ns() - t0;
+			cpu += gt_thread_cpu_ns() - t0;
 			bytes += pty_reader_settled(reader) - b0;
 		}
 		out->tick_cpu_ns[kind] = (double)cpu / ticks;
@@ -149,12 +142,12 @@ static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
 		if (f == warm)
 			bytes_warm = pty_reader_settled(reader);
 		gt_collector_tick(c, GT_TICK_SCHEDULED);
-		uint64_t a = thread_cpu_ns(), wa = gt_monotonic_ns();
+		uint64_t a = gt_thread_cpu_ns(), wa = gt_monotonic_ns();
 		gt_dashboard_pull(d);
 		gt_dashboard_draw(d);
 		fflush(fo);
 		if (f >= warm) {
-			cpu += thread_cpu_ns() - a;
+			cpu += gt_thread_cpu_ns() - a;
 			wall += gt_monotonic_ns() - wa;
 		}
 	}

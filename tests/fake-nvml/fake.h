@@ -380,6 +380,8 @@ struct fake_dev {
 	struct fake_expr e[K_COUNT];
 	struct fake_inject inj;
 	double lost_after; /* seconds after init; < 0 = never */
+	double back_after; /* lost until then (as until a reset); < 0 = for
+	                      good */
 
 	/* Owned arrays; "device N like M" does not copy them. */
 	struct fake_proc *procs[PROC_KINDS];

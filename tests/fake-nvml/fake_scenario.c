@@ -137,6 +137,7 @@ static int new_device(struct parser *p, char **argv, int argc)
 	} else {
 		memset(d, 0, sizeof(*d));
 		d->lost_after = -1;
+		d->back_after = -1;
 	}
 	memset(d->fan_policy, 0, sizeof(d->fan_policy));
 	memset(d->fan_manual, 0, sizeof(d->fan_manual));
@@ -176,6 +177,12 @@ static int parse_device_key(struct parser *p, char **argv, int argc,
 		if (argc != 2 || scn_num(argv[1], &v) != 0 || v < 0)
 			return scn_err(p, "lost_after takes seconds >= 0");
 		d->lost_after = v;
+		return 0;
+	}
+	if (strcmp(argv[0], "back_after") == 0) {
+		if (argc != 2 || scn_num(argv[1], &v) != 0 || v < 0)
+			return scn_err(p, "back_after takes seconds >= 0");
+		d->back_after = v;
 		return 0;
 	}
 	if (strcmp(argv[0], "process") == 0)
@@ -311,6 +318,12 @@ static int validate(struct parser *p)
 			               "device %u: fans must be a constant "
 			               "0..%d or an error code",
 			               i, FAKE_MAX_FANS);
+		if (d->back_after >= 0 &&
+		    (d->lost_after < 0 || d->back_after <= d->lost_after))
+			return scn_err(p,
+			               "device %u: back_after must be later "
+			               "than lost_after",
+			               i);
 		for (unsigned int j = 0; j < i; j++) {
 			if (d->uuid.set && d->uuid.rc == NVML_SUCCESS &&
 			    same_text(&sc->devs[j].uuid, d->uuid.s))

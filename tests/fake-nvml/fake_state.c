@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,15 @@ double fake_call_time(const struct fake_call *c)
 	return m->t_lazy;
 }
 
+/* Off the bus from lost_after until back_after (for good without it). */
+static bool fake_dev_is_lost(const struct fake_dev *d,
+                             const struct fake_call *c)
+{
+	if (d->lost_after < 0 || fake_call_time(c) < d->lost_after)
+		return false;
+	return d->back_after < 0 || fake_call_time(c) < d->back_after;
+}
+
 /*
  * For calls on a device handle. Order of checks: init, handle, latency,
  * lost GPU, injected error, MIG support. On SUCCESS the lock is held.
@@ -223,7 +233,7 @@ nvmlReturn_t fake_enter_dev(enum fake_fn fn, nvmlDevice_t h, unsigned flags,
 	c->dev = d;
 	c->gpu = gpu;
 	c->t_lazy = -1;
-	if (d->lost_after >= 0 && fake_call_time(c) >= d->lost_after)
+	if (fake_dev_is_lost(d, c))
 		return fake_leave(NVML_ERROR_GPU_IS_LOST);
 	rc = fake_injected_error(g.sc, d, fn);
 	if (rc != NVML_SUCCESS)

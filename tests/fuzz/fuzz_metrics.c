@@ -2,11 +2,12 @@
 /*
  * fuzz_metrics.c - libFuzzer harness of the Prometheus exposition
  * (gt_metrics_render) of the devices and processes fuzz_gpus.h builds,
- * in text format or OpenMetrics, with or without the top processes and
- * the HTTP counters, at any clock. The output must be valid UTF-8 and
- * every line a "# HELP", "# TYPE", the final "# EOF" (OpenMetrics only)
- * or a sample: a name, labels name="value" whose values escape only \\,
- * \" and \n, a space and a number strtod reads whole.
+ * in text format or OpenMetrics, with or without the top processes, the
+ * HTTP counters and a dashboard's frame counts, at any clock. The output
+ * must be valid UTF-8 and every line a "# HELP", "# TYPE", the final
+ * "# EOF" (OpenMetrics only) or a sample: a name, labels name="value"
+ * whose values escape only \\, \" and \n, a space and a number strtod
+ * reads whole.
  */
 #include "fuzz_gpus.h"
 
@@ -90,6 +91,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    .openmetrics = how & 4,
 	    .http = (how & 8) ? &http : NULL,
 	};
+	/* A dashboard beside it (--listen): its frames and their CPU. */
+	min.frames = fuzz_u64(&in);
+	min.frame_cpu_ns = fuzz_u64(&in);
 	size_t len = 0;
 	char *text = gt_metrics_render(&min, &len);
 	FUZZ_CHECK(text != NULL && len == strlen(text));

@@ -3,6 +3,7 @@
 # The dashboard with --listen on the fake 8x H100, in tmux: /metrics is
 # served while the screen runs, from the same collector (the dashboard's +
 # key doubles the interval and gputop_sample_interval_seconds follows),
+# the frames drawn and their drawing CPU are exported,
 # and quitting with q closes the port and exits 0.
 set -u
 . "$(dirname "$0")/export_lib.sh"
@@ -37,6 +38,20 @@ done
 [ "$before" = 1 ] && [ "$after" = 2 ] &&
 	pass "one collector: the dashboard's + makes the exported interval $before -> $after s" ||
 	fail "interval $before -> $after"
+
+# The screen's own cost: frames counted as they are drawn, with the CPU
+# their drawing took (each frame takes more than 0 and less than 50 ms).
+frames() { curl -s "$url/metrics" | sed -n "s/^gputop_dashboard_$1 //p"; }
+f1=$(frames frames_total)
+sleep 1.2 # the clock's second at least: one whole frame more
+f2=$(frames frames_total)
+cpu=$(frames draw_cpu_seconds_total)
+if [ -n "$f1" ] && [ -n "$f2" ] && [ "$f2" -gt "$f1" ] &&
+	python3 -c "import sys; f, c = int(sys.argv[1]), float(sys.argv[2]); sys.exit(not (0 < c < f * 0.05))" "$f2" "$cpu"; then
+	pass "gputop_dashboard_frames_total $f1 -> $f2, gputop_dashboard_draw_cpu_seconds_total $cpu"
+else
+	fail "dashboard series: frames '$f1' -> '$f2', draw CPU '$cpu'"
+fi
 
 t send-keys -t dash q
 for i in $(seq 100); do

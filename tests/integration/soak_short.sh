@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The 30 s form of `make soak` (tests/soak/soak.sh) for the suite: the
-# dashboard under process churn, a sample every 2 s after a 10 s warm-up,
-# RSS and the descriptor floor flat. The build is the one GPUTOP_BIN is in.
-# Under ASan the RSS is not bounded (its allocator keeps growing its own
-# caches and quarantine by design; LeakSanitizer checks leaks at exit):
-# the descriptors, stderr and snapshots are.
+# dashboard under process churn, a sample every 2 s after a 14 s warm-up,
+# RSS and the descriptor floor flat, the frame CPU within its bounds, GPU 3
+# shown lost and back. The build is the one GPUTOP_BIN is in.
+# Under ASan the RSS and the frame CPU are not bounded (its allocator keeps
+# growing its own caches and quarantine by design, LeakSanitizer checks
+# leaks at exit, and every instruction costs several): the descriptors,
+# GPU 3's loss and return, stderr and snapshots are.
 set -u
 bin=${GPUTOP_BIN:?run through tests/run.sh}
 cd "$(dirname "$0")/../.." || exit 1
 build=$(dirname "$bin")
 build=${build#"$PWD"/}
 case $build in
-*asan* | *tsan*) export SOAK_RSS=0 ;;
+*asan* | *tsan*) export SOAK_RSS=0 SOAK_DRAW_US=0 SOAK_THREAD_US=0 ;;
 esac
-SOAK_TIME=${SOAK_TIME:-30} SOAK_SAMPLE=${SOAK_SAMPLE:-2} SOAK_WARMUP=${SOAK_WARMUP:-10} \
+SOAK_TIME=${SOAK_TIME:-30} SOAK_SAMPLE=${SOAK_SAMPLE:-2} SOAK_WARMUP=${SOAK_WARMUP:-14} \
 	exec tests/soak/soak.sh "$build"

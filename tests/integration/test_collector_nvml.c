@@ -101,6 +101,71 @@ static void test_lost_gpu_others_keep_updating(void **state)
 	gt_collector_close(c);
 }
 
+/* The published device list's generation; name3 gets GPU 3's name. */
+static uint64_t devlist_generation(struct gt_collector *c, char *name3,
+                                   size_t len)
+{
+	struct gt_pub *pub = gt_collector_devlist(c);
+	int slot = gt_pub_reader_open(pub);
+	assert_true(slot >= 0);
+	const struct gt_devlist *dl = gt_pub_acquire(pub, slot);
+	assert_non_null(dl);
+	uint64_t gen = dl->generation;
+	snprintf(name3, len, "%s", dl->count > 3 ? dl->items[3].name : "");
+	gt_pub_release(pub, slot);
+	gt_pub_reader_close(pub, slot);
+	return gen;
+}
+
+static double since(uint64_t t0)
+{
+	return (double)(gt_monotonic_ns() - t0) / 1e9;
+}
+
+/* GPU 3 of h100x8-reset.scn is lost from 1 s to 3 s after init: the
+ * collector shows it lost, asks it again at its slow rate and shows it
+ * live, with values, once it answers, and republishes its facts. */
+static void test_lost_gpu_comes_back(void **state)
+{
+	(void)state;
+	uint64_t t0 = gt_monotonic_ns(); /* just before the fake's init */
+	struct gt_collector *c = open_scenario("h100x8-reset.scn", NULL, NULL);
+	char name[sizeof(((struct gt_static *)0)->name)];
+	uint64_t gen0 = devlist_generation(c, name, sizeof(name));
+	double lost_at = -1, back_at = -1;
+	struct gt_sample s;
+
+	gt_collector_tick(c, GT_TICK_ALL);
+	latest(c, 3, &s);
+	assert_int_equal(s.state, GT_DEV_OK);
+	double limit = 3.0 + (double)GT_LOST_RETRY_NS / 1e9 + 1.5;
+	while (since(t0) < limit && back_at < 0) {
+		usleep(100 * 1000);
+		gt_collector_tick(c, GT_TICK_SCHEDULED);
+		latest(c, 3, &s);
+		if (s.state == GT_DEV_LOST && lost_at < 0)
+			lost_at = since(t0);
+		if (s.state == GT_DEV_OK && lost_at >= 0)
+			back_at = since(t0);
+	}
+	print_message("GPU 3 lost at %.2f s, live again at %.2f s\n", lost_at,
+	              back_at);
+	assert_true(lost_at >= 1.0 && lost_at < 1.5);
+	assert_true(back_at >= 3.0);
+	assert_true(back_at < limit);
+	assert_true(gt_val_ok(&s.f[GT_F_UTIL_GPU]));
+	assert_true(gt_val_ok(&s.f[GT_F_ENERGY]));
+	/* Its facts were asked again: a new device list. */
+	assert_true(devlist_generation(c, name, sizeof(name)) > gen0);
+	assert_string_equal(name, "NVIDIA H100 80GB HBM3");
+	/* And it stays live. */
+	usleep(200 * 1000);
+	gt_collector_tick(c, GT_TICK_SCHEDULED);
+	latest(c, 3, &s);
+	assert_int_equal(s.state, GT_DEV_OK);
+	gt_collector_close(c);
+}
+
 static long calls_of(const char *file, const char *fn)
 {
 	FILE *f = fopen(file, "r");
@@ -114,6 +179,58 @@ static long calls_of(const char *file, const char *fn)
 			found = n;
 	fclose(f);
 	return found < 0 ? 0 : found;
+}
+
+/* A GPU lost for good is asked again once per GT_LOST_RETRY_NS, not every
+ * tick: one H100 lost 0.3 s after init, ticked every 50 ms for 4 s. */
+static void test_lost_gpu_asked_at_a_slow_rate(void **state)
+{
+	(void)state;
+	char calls[] = "/tmp/gputop-calls-XXXXXX";
+	char scn[] = "/tmp/gputop-scn-XXXXXX";
+	int fd = mkstemp(calls);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = mkstemp(scn);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "include %s/h100x1.scn\ndevice 0\nlost_after 0.3\n",
+	        env_or_fail("GPUTOP_SCENARIO_DIR"));
+	fclose(f);
+	setenv("GPUTOP_FAKE_NVML_CALLS", calls, 1);
+	unsetenv("GPUTOP_FAKE_NVML_LOG");
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", scn, 1);
+	struct gt_collector_config cfg = {
+	    .platform = &gt_registry_platform,
+	    .backend = {.nvml_lib = env_or_fail("GPUTOP_FAKE_NVML_LIB"),
+	                .procfs_root = "/nonexistent"},
+	    .interval_ns = GT_INTERVAL_MIN_NS,
+	};
+	uint64_t t0 = gt_monotonic_ns();
+	struct gt_collector *c = gt_collector_open(&cfg);
+	assert_non_null(c);
+	int ticks = 0, lost_ticks = 0;
+	struct gt_sample s;
+	while (since(t0) < 4.0) {
+		gt_collector_tick(c,
+		                  ticks == 0 ? GT_TICK_ALL : GT_TICK_SCHEDULED);
+		latest(c, 0, &s);
+		lost_ticks += s.state == GT_DEV_LOST;
+		ticks++;
+		usleep(50 * 1000);
+	}
+	gt_collector_close(c);
+	unlink(scn);
+	/* Each sample starts with the utilisation call: one per live tick
+	 * and one per try while lost (the first, and one after 3 s). */
+	long asked = calls_of(calls, "nvmlDeviceGetUtilizationRates");
+	unlink(calls);
+	print_message("%d ticks, %d lost, %ld utilisation calls\n", ticks,
+	              lost_ticks, asked);
+	assert_true(lost_ticks > 40);
+	assert_true(asked >= ticks - lost_ticks + 2);
+	assert_true(asked <= ticks - lost_ticks + 3);
 }
 
 /* 20 ticks of the 8x H100 node with the fake's call counts going to calls
@@ -229,6 +346,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lost_gpu_others_keep_updating),
+	    cmocka_unit_test(test_lost_gpu_comes_back),
+	    cmocka_unit_test(test_lost_gpu_asked_at_a_slow_rate),
 	    cmocka_unit_test(test_no_blocking_pcie_call_per_tick),
 	    cmocka_unit_test(test_costly_fields_not_every_tick),
 	    cmocka_unit_test(test_half_unsupported_driver),

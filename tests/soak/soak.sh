@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tests/soak/soak.sh - `make soak`: gputop left running under churn, its
-# memory and descriptors watched. The dashboard runs in tmux at a 0.1 s
-# interval on the fake NVML's 8x H100 node (one GPU falls off the bus
-# after 1.5 s, one NVML call has 5 ms of injected latency) plus an AMD card
-# from the fixtures, over a --procfs tree in which about CHURN processes a
-# second appear and go (each holding a DRM descriptor with its fdinfo, so
-# the fdinfo scanner and the process cache see them come and go); a
-# --snapshot runs every 5 s beside it. Every SOAK_SAMPLE seconds the
-# dashboard's RSS (VmRSS), open descriptors and threads go into
-# BUILD/soak/soak.csv.
+# memory, descriptors and frame cost watched. The dashboard runs in tmux at
+# a 0.1 s interval on the fake NVML's 8x H100 node (GPU 3 falls off the bus
+# at 3/8 of the run and comes back at 5/8, as after a GPU reset; one NVML
+# call has 5 ms of injected latency) plus an AMD card from the fixtures,
+# over a --procfs tree in which about CHURN processes a second appear and
+# go (each holding a DRM descriptor with its fdinfo, so the fdinfo scanner
+# and the process cache see them come and go), with --listen on a loopback
+# port; a --snapshot runs every 5 s beside it. Every SOAK_SAMPLE seconds
+# one line goes into BUILD/soak/soak.csv:
+#   t_s          seconds since the dashboard started
+#   rss_kib      its VmRSS
+#   fds, threads open descriptors, threads
+#   frames       whole frames drawn (gputop_dashboard_frames_total of its
+#                /metrics)
+#   draw_us      CPU per frame spent drawing, over the last sample period
+#                (gputop_dashboard_draw_cpu_seconds_total / frames): what
+#                make bench's render target (150 us) is set for
+#   thread_us    CPU per frame of the whole screen thread (keys, reading the
+#                collector, drawing), from /proc/PID/task/PID/schedstat
+#                (the kernel's count, not gputop's own)
+#   gpu3         GPU 3 on screen: live or lost
 #
 # Fails if, after the warm-up (SOAK_WARMUP, default a fifth of the run):
 #   - the RSS rises more than 1 % (or 256 KiB, whichever is larger) above
@@ -17,16 +29,39 @@
 #   - the descriptor floor rises: the fewest descriptors open in the
 #     samples of the run's last quarter exceed the fewest in the second
 #     half of the warm-up (a scan in flight holds a few dozen for a moment,
-#     so single samples go up and down; a leak raises the floor);
+#     so single samples go up and down; a leak raises the floor), both
+#     counted where GPU 3 is live (while it is lost, the /proc file kept
+#     open for its process is closed);
+#   - the drawing CPU per frame of any sample period exceeds SOAK_DRAW_US,
+#     or the whole screen thread's exceeds SOAK_THREAD_US; or either mean
+#     over the last quarter of the run exceeds that over the first quarter
+#     after the warm-up by more than 30 % (frames getting dearer); or a
+#     period drew under a quarter of the frames due (a screen that stopped);
+#   - GPU 3 was not seen LOST while it was off the bus, or not live again
+#     from 5 s after its return (the collector asks a lost GPU again every
+#     3 s);
 #   - gputop wrote anything to stderr, a snapshot failed, or it died.
 #
 #   tests/soak/soak.sh BUILD   (SOAK_TIME=300 SOAK_SAMPLE=5 SOAK_WARMUP=
 #                               SOAK_CHURN=50 SOAK_WRAP= SOAK_OUT=BUILD/soak
-#                               SOAK_RSS=1)
+#                               SOAK_RSS=1 SOAK_DRAW_US=450
+#                               SOAK_THREAD_US=600)
 #
-# SOAK_RSS=0 reports the RSS without bounding it: for sanitizer builds,
-# whose allocators keep growing their own caches by design (LeakSanitizer
-# checks leaks at exit there instead).
+# The frame bounds: make bench's render target, 150 us, is the drawing CPU
+# per frame of 60 frames drawn back to back (hot caches) at 200x60. Here a
+# frame comes every 0.1 s, after the collector's round and 50 process
+# starts a second have been through the caches: a cold frame, which
+# make bench measures too ("a new second, nothing new: whole frame",
+# 315-350 us on the 2-core VM whose hot figure is 146-167 us). So a period
+# may take 3x the render target for drawing (450 us) and 4x for the whole
+# screen thread (600 us, keys and reading the collector besides);
+# SOAK_DRAW_US=150 holds the soak to the bench's own figure.
+#
+# SOAK_RSS=0 reports the RSS without bounding it, and SOAK_DRAW_US=0 /
+# SOAK_THREAD_US=0 the frame CPU without bounding it: for sanitizer
+# builds, whose allocators keep growing their own caches by design
+# (LeakSanitizer checks leaks at exit there instead) and whose every
+# instruction costs several.
 #
 # SOAK_WRAP is a command prefix for the dashboard (e.g. "env LD_PRELOAD=..."
 # to check that the soak catches a leak).
@@ -37,12 +72,18 @@ time_s=${SOAK_TIME:-300}
 sample_s=${SOAK_SAMPLE:-5}
 warm_s=${SOAK_WARMUP:-$((time_s / 5))}
 churn=${SOAK_CHURN:-50}
+draw_us=${SOAK_DRAW_US:-450}
+thread_us=${SOAK_THREAD_US:-600}
+lost_s=$((time_s * 3 / 8))
+back_s=$((time_s * 5 / 8))
 bin=$PWD/$build/gputop
 lib=$PWD/$build/fake-nvml/libnvidia-ml.so.1
 fix=$PWD/tests/fixtures
 out=${SOAK_OUT:-$PWD/$build/soak}
 [ -x "$bin" ] && [ -f "$lib" ] || { echo "soak: build $bin and $lib first" >&2; exit 1; }
-command -v tmux >/dev/null || { echo "soak: tmux is not installed" >&2; exit 1; }
+for tool in tmux curl python3; do
+	command -v $tool >/dev/null || { echo "soak: $tool is not installed" >&2; exit 1; }
+done
 mkdir -p "$out"
 tmp=$(mktemp -d)
 sock="gputop-soak-$$"
@@ -54,9 +95,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The node: 8x H100, GPU 3 lost after 1.5 s, 5 ms on every utilisation call.
-printf 'include %s\nlatency nvmlDeviceGetUtilizationRates 5\n' \
-	"$PWD/tests/fake-nvml/scenarios/h100x8-lost.scn" >"$tmp/soak.scn"
+# The node: 8x H100, GPU 3 off the bus from lost_s to back_s, 5 ms on
+# every utilisation call.
+printf 'include %s\nlatency nvmlDeviceGetUtilizationRates 5\ndevice 3\nlost_after %s\nback_after %s\n' \
+	"$PWD/tests/fake-nvml/scenarios/h100x8.scn" "$lost_s" "$back_s" >"$tmp/soak.scn"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cp -r "$fix/proc" "$tmp/proc"
 amd_bus=$(sed -n 's/^PCI_SLOT_NAME=//p' "$fix/amdgpu/rx6900xt/class/drm/card0/device/uevent")
 
@@ -92,7 +135,7 @@ PY
 churn_pid=$!
 
 tmux -L "$sock" new-session -d -x 160 -y 50 -s dash \
-	"env LANG=C.UTF-8 XDG_STATE_HOME=$tmp XDG_CONFIG_HOME=$tmp GPUTOP_FAKE_NVML_SCENARIO=$tmp/soak.scn ${SOAK_WRAP:-} $bin --nvml-lib $lib --sysfs $fix/amdgpu/rx6900xt --procfs $tmp/proc --state-dir $tmp/state --interval 0.1 --seed 5$$ 2>$out/stderr.log; echo EXITED \$? >$tmp/exit; sleep 600"
+	"env LANG=C.UTF-8 XDG_STATE_HOME=$tmp XDG_CONFIG_HOME=$tmp GPUTOP_FAKE_NVML_SCENARIO=$tmp/soak.scn ${SOAK_WRAP:-} $bin --nvml-lib $lib --sysfs $fix/amdgpu/rx6900xt --procfs $tmp/proc --state-dir $tmp/state --interval 0.1 --listen 127.0.0.1:$port --seed 5$$ 2>$out/stderr.log; echo EXITED \$? >$tmp/exit; sleep 600"
 pid=""
 for _ in $(seq 1 200); do
 	for p in $(pgrep -f -- "--seed 5$$"); do
@@ -104,11 +147,12 @@ done
 [ -n "$pid" ] || { echo "soak: the dashboard did not start" >&2; exit 1; }
 
 csv=$out/soak.csv
-echo "t_s,rss_kib,fds,threads" >"$csv"
+echo "t_s,rss_kib,fds,threads,frames,draw_us,thread_us,gpu3" >"$csv"
 start=$(date +%s)
 next_snap=0
 snaps=0 snap_fail=0
-echo "soak: gputop $pid for ${time_s}s (warm-up ${warm_s}s, a sample every ${sample_s}s, ~$churn processes/s), CSV: $csv"
+prev_frames="" prev_draw="" prev_thread=""
+echo "soak: gputop $pid for ${time_s}s (warm-up ${warm_s}s, a sample every ${sample_s}s, ~$churn processes/s, GPU 3 off the bus from ${lost_s}s to ${back_s}s), CSV: $csv"
 while :; do
 	now=$(($(date +%s) - start))
 	[ "$now" -gt "$time_s" ] && break
@@ -119,7 +163,24 @@ while :; do
 	rss=$(sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status")
 	thr=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$pid/status")
 	fds=$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
-	echo "$now,$rss,$fds,$thr" >>"$csv"
+	# Frames and their drawing CPU from its /metrics; the screen (main)
+	# thread's CPU from the kernel, read right after.
+	metrics=$(curl -s --max-time 5 "http://127.0.0.1:$port/metrics")
+	frames=$(sed -n 's/^gputop_dashboard_frames_total //p' <<<"$metrics")
+	draw=$(sed -n 's/^gputop_dashboard_draw_cpu_seconds_total //p' <<<"$metrics")
+	thread=$(cut -d' ' -f1 "/proc/$pid/task/$pid/schedstat" 2>/dev/null)
+	# GPU 3's panel title, up to its corner (two panels share a line).
+	gpu3=live
+	tmux -L "$sock" capture-pane -p -t dash | sed 's/╮/╮\n/g' |
+		grep -E '\[3\] NVIDIA' | grep -q LOST && gpu3=lost
+	per_draw="" per_thread=""
+	if [ -n "$prev_frames" ] && [ -n "$frames" ] && [ "$frames" -gt "$prev_frames" ]; then
+		read -r per_draw per_thread < <(awk -v f="$frames" -v pf="$prev_frames" \
+			-v d="$draw" -v pd="$prev_draw" -v t="$thread" -v pt="$prev_thread" \
+			'BEGIN { n = f - pf; printf "%.1f %.1f\n", (d - pd) * 1e6 / n, (t - pt) / 1e3 / n }')
+	fi
+	echo "$now,$rss,$fds,$thr,${frames:-},$per_draw,$per_thread,$gpu3" >>"$csv"
+	prev_frames=$frames prev_draw=$draw prev_thread=$thread
 	if [ "$now" -ge "$next_snap" ]; then
 		GPUTOP_FAKE_NVML_SCENARIO=$tmp/soak.scn timeout 20 "$bin" --nvml-lib "$lib" \
 			--sysfs "$fix/amdgpu/rx6900xt" --procfs "$tmp/proc" --interval 0.1 --snapshot \
@@ -131,12 +192,36 @@ while :; do
 done
 
 # The verdict, from the CSV.
-awk -F, -v warm="$warm_s" -v total="$time_s" -v check_rss="${SOAK_RSS:-1}" '
+awk -F, -v warm="$warm_s" -v total="$time_s" -v check_rss="${SOAK_RSS:-1}" \
+	-v draw_max="$draw_us" -v thread_max="$thread_us" -v lost_s="$lost_s" \
+	-v back_s="$back_s" '
 NR == 1 { next }
+# GPU 3: seen lost while off the bus, live from 5 s after its return.
+$1 >= lost_s + 2 && $1 <= back_s - 1 && $8 == "lost" { seen_lost++ }
+$1 >= back_s + 5 { late++; if ($8 != "live" && not_back == "") not_back = $1 }
+# Frames, each period after the warm-up: the CPU per frame, and frames
+# drawn at all (at 0.1 s, ten a second; a quarter of that is a stall).
+$1 > warm && pt != "" {
+	np++
+	if ($5 == "" || $6 == "" || $7 == "") { if (nometrics == "") nometrics = $1 }
+	else {
+		if ($6 > mxd) { mxd = $6; mxd_t = $1 } sd += $6
+		if ($7 > mxt) { mxt = $7; mxt_t = $1 } st += $7; nd++
+		q = (total - warm) / 4
+		if ($1 <= warm + q) { fq_d += $6; fq_t += $7; nfq++ }
+		if ($1 >= total - q) { lq_d += $6; lq_t += $7; nlq++ }
+		if (draw_max > 0 && $6 > draw_max) over_d++
+		if (thread_max > 0 && $7 > thread_max) over_t++
+		if (($5 - pfr) < ($1 - pt) * 10 / 4 && stall == "") stall = $1
+	}
+}
+{ pt = $1; pfr = $5 }
+# Descriptor floors from samples with GPU 3 live: while it is lost its
+# process is not followed, and the /proc/PID/stat kept open for it closes.
 $1 <= warm { if ($2 > wr) wr = $2; nw++
-	if ($1 >= warm / 2 && (wf == "" || $3 < wf)) wf = $3; next }
+	if ($1 >= warm / 2 && $8 == "live" && (wf == "" || $3 < wf)) wf = $3; next }
 { n++; if ($2 > mr) mr = $2; if ($3 > mf) mf = $3; last_r = $2; last_f = $3
-	if ($1 >= total * 3 / 4 && (lf == "" || $3 < lf)) lf = $3 }
+	if ($1 >= total * 3 / 4 && $8 == "live" && (lf == "" || $3 < lf)) lf = $3 }
 END {
 	if (nw == 0 || n == 0 || wf == "" || lf == "") { print "FAIL: too few samples (" nw " in warm-up, " n " after)"; exit 1 }
 	slack = wr / 100; if (slack < 256) slack = 256
@@ -145,6 +230,27 @@ END {
 	if (check_rss == 0) printf "soak: RSS not bounded (SOAK_RSS=0)\n"
 	else if (mr > wr + slack) { printf "FAIL: RSS grew %d KiB after the warm-up (bound %d KiB)\n", mr - wr, slack; bad = 1 }
 	if (lf > wf) { printf "FAIL: the descriptor floor rose from %d to %d\n", wf, lf; bad = 1 }
+	if (nd == 0) { printf "FAIL: no frame figures after the warm-up\n"; bad = 1 }
+	else {
+		db = draw_max > 0 ? draw_max " us" : "none"
+		tb = thread_max > 0 ? thread_max " us" : "none"
+		printf "soak: CPU per frame over %d periods after the warm-up: drawing mean %.1f us, max %.1f us (at %ds; bound %s); whole screen thread mean %.1f us, max %.1f us (at %ds; bound %s)\n", nd, sd / nd, mxd, mxd_t, db, st / nd, mxt, mxt_t, tb
+	}
+	# Throughout: the last quarter no dearer than the first after the
+	# warm-up (30 % for the noise of a shared machine), drawing and thread.
+	if (nfq && nlq) {
+		printf "soak: mean CPU per frame, first quarter after the warm-up -> last quarter: drawing %.1f -> %.1f us, screen thread %.1f -> %.1f us\n", fq_d / nfq, lq_d / nlq, fq_t / nfq, lq_t / nlq
+		if (draw_max > 0 && lq_d / nlq > 1.3 * fq_d / nfq) { printf "FAIL: drawing a frame got dearer during the run\n"; bad = 1 }
+		if (thread_max > 0 && lq_t / nlq > 1.3 * fq_t / nfq) { printf "FAIL: the screen thread per frame got dearer during the run\n"; bad = 1 }
+	} else if (nd) { printf "FAIL: too few frame periods to compare the first and last quarters\n"; bad = 1 }
+	if (nometrics != "") { printf "FAIL: no frame figures from /metrics at %ds\n", nometrics; bad = 1 }
+	if (over_d) { printf "FAIL: drawing took more than %s us per frame in %d of %d periods\n", draw_max, over_d, nd; bad = 1 }
+	if (over_t) { printf "FAIL: the screen thread took more than %s us per frame in %d of %d periods\n", thread_max, over_t, nd; bad = 1 }
+	if (stall != "") { printf "FAIL: under a quarter of the frames due were drawn in the period ending at %ds\n", stall; bad = 1 }
+	if (!seen_lost) { printf "FAIL: GPU 3 was never shown LOST between %ds and %ds\n", lost_s + 2, back_s - 1; bad = 1 }
+	if (!late) { printf "FAIL: no sample from %ds on, to see GPU 3 back\n", back_s + 5; bad = 1 }
+	else if (not_back != "") { printf "FAIL: GPU 3 still LOST at %ds, back since %ds\n", not_back, back_s; bad = 1 }
+	else printf "soak: GPU 3 shown LOST in %d samples between %ds and %ds, live in all %d from %ds\n", seen_lost, lost_s + 2, back_s - 1, late, back_s + 5
 	exit bad
 }' "$csv"
 verdict=$?
@@ -159,5 +265,5 @@ fi
 tmux -L "$sock" send-keys -t dash q
 for _ in $(seq 1 100); do [ -s "$tmp/exit" ] && break; sleep 0.05; done
 grep -q "EXITED 0" "$tmp/exit" 2>/dev/null || { echo "FAIL: q did not end it with 0: $(cat "$tmp/exit" 2>/dev/null)"; verdict=1; }
-[ "$verdict" = 0 ] && echo "PASS: soak ${time_s}s: $([ "${SOAK_RSS:-1}" = 0 ] || echo "RSS and ")descriptors flat after the warm-up, $snaps snapshots, no stderr"
+[ "$verdict" = 0 ] && echo "PASS: soak ${time_s}s: $([ "${SOAK_RSS:-1}" = 0 ] || echo "RSS and ")descriptors flat after the warm-up, frame CPU $([ "$draw_us" = 0 ] && [ "$thread_us" = 0 ] && echo "reported (not bounded)" || echo "within bounds"), GPU 3 lost and back, $snaps snapshots, no stderr"
 exit $verdict

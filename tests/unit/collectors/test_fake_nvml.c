@@ -75,10 +75,26 @@ static void test_refcounted_init(void **state)
 	assert_int_equal(f.nvmlShutdown(), NVML_SUCCESS); /* extra: no error */
 }
 
+/* nvmlInit_v2 on a scenario the fake rejects: UNKNOWN, and what it said
+ * on stderr (caught in errpath) in err. */
+static void init_rejected(const char *errpath, char *err, size_t len)
+{
+	int saved;
+
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(freopen(errpath, "w", stderr) != NULL);
+	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_UNKNOWN);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	read_file(errpath, err, len);
+}
+
 static void test_init_failures(void **state)
 {
 	char path[128], errpath[128], err[4096];
-	int saved;
 
 	(void)state;
 	unsetenv("GPUTOP_FAKE_NVML_SCENARIO");
@@ -97,15 +113,7 @@ static void test_init_failures(void **state)
 	/* A malformed line fails init and names file:line on stderr. */
 	write_file(path, "driver_version 1.0\ndevice 0\ntemp ramp 1 2\n");
 	temp_path(errpath, sizeof(errpath), "stderr");
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(freopen(errpath, "w", stderr) != NULL);
-	assert_int_equal(f.nvmlInit_v2(), NVML_ERROR_UNKNOWN);
-	fflush(stderr);
-	assert_int_equal(dup2(saved, 2), 2);
-	close(saved);
-	read_file(errpath, err, sizeof(err));
+	init_rejected(errpath, err, sizeof(err));
 	{
 		char want[256];
 
@@ -114,6 +122,20 @@ static void test_init_failures(void **state)
 	}
 	assert_int_equal(f.nvmlDeviceGetCount_v2(&(unsigned int){0}),
 	                 NVML_ERROR_UNINITIALIZED);
+
+	/* A GPU back no later than it was lost. */
+	{
+		char text[4200];
+
+		snprintf(text, sizeof(text),
+		         "include %s/h100x8.scn\ndevice 3\nlost_after 2\n"
+		         "back_after 2\n",
+		         f.scenario_dir);
+		write_file(path, text);
+	}
+	init_rejected(errpath, err, sizeof(err));
+	assert_non_null(strstr(err, "device 3: back_after must be later "
+	                            "than lost_after"));
 	unlink(path);
 	unlink(errpath);
 }
@@ -269,6 +291,32 @@ static void test_lost_gpu(void **state)
 	assert_int_equal(t, 42);
 }
 
+/* back_after ends the loss: calls answer again, as after a reset. */
+static void test_lost_gpu_comes_back(void **state)
+{
+	unsigned int t = 0;
+	nvmlDevice_t d;
+
+	(void)state;
+	init_with("h100x8-reset.scn"); /* GPU 3: lost from 1 s to 3 s */
+	d = gpu(3);
+	assert_int_equal(
+	    f.nvmlDeviceGetTemperature(d, NVML_TEMPERATURE_GPU, &t),
+	    NVML_SUCCESS);
+	sleep_ms(1200);
+	assert_int_equal(
+	    f.nvmlDeviceGetTemperature(d, NVML_TEMPERATURE_GPU, &t),
+	    NVML_ERROR_GPU_IS_LOST);
+	sleep_ms(2000);
+	t = 0;
+	assert_int_equal(
+	    f.nvmlDeviceGetTemperature(d, NVML_TEMPERATURE_GPU, &t),
+	    NVML_SUCCESS);
+	assert_int_equal(t, 43);
+	/* The handle was never invalid: the same one answers. */
+	assert_ptr_equal(gpu(3), d);
+}
+
 static void test_call_counts(void **state)
 {
 	char calls[128], text[16384];
@@ -339,6 +387,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_pci_info_layouts, test_teardown),
 	    cmocka_unit_test_teardown(test_field_values, test_teardown),
 	    cmocka_unit_test_teardown(test_lost_gpu, test_teardown),
+	    cmocka_unit_test_teardown(test_lost_gpu_comes_back, test_teardown),
 	    cmocka_unit_test_teardown(test_call_counts, test_teardown),
 	    cmocka_unit_test_teardown(test_threads, test_teardown),
 	};

@@ -197,7 +197,7 @@ static void test_apply_order_and_failures(void **state)
 	struct gt_restore_journal *j = sample();
 	struct fake f = {.rc = {0, -EPERM, 0, -EIO, 0, 0},
 	                 .handles = ALL_KINDS};
-	struct gt_restore_ops ops = {&f, fake_restore};
+	struct gt_restore_ops ops = {&f, fake_restore, NULL};
 	char report[1024];
 	(void)state;
 
@@ -227,8 +227,8 @@ static void test_apply_refuses_and_reports(void **state)
 	struct fake f = {.rc = {0, 7, 0, 0},
 	                 .handles = 1u << GT_RESTORE_SYSFS |
 	                            1u << GT_RESTORE_NVML_POWER_LIMIT};
-	struct gt_restore_ops ops = {&f, fake_restore};
-	struct gt_restore_ops none = {&f, NULL};
+	struct gt_restore_ops ops = {&f, fake_restore, NULL};
+	struct gt_restore_ops none = {&f, NULL, NULL};
 	char report[1024], tiny[16];
 	(void)state;
 

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A control write the driver does not answer: the fake NVML takes 8 s over
+# every power-limit write. `gputop --apply PROFILE` (and --daemon) waits
+# 4 s for it (a second less than the guardian's patience), says the driver
+# did not answer, and exits 1 at once; a stop signal during the write ends
+# it within 1 s the same way (a write that finishes within half a second
+# of the signal is restored by gputop itself, as before). Its restore
+# guardian then puts the original limit back (its own write, 8 s later)
+# and removes the state file.
+set -u
+set -m # background jobs keep SIGINT (a non-interactive shell ignores it)
+bin=${GPUTOP_BIN:?run through tests/run.sh}
+lib=${GPUTOP_FAKE_NVML_LIB:?}
+scn_dir=${GPUTOP_SCENARIO_DIR:?}
+fix=${GPUTOP_FIXTURES:?}
+tmp=$(mktemp -d)
+pids=()
+trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; pkill -KILL -P $$ 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+mkdir -p "$tmp/cfg/gputop"
+printf '[profile lower]\ngpu = 0000:01:00.0\npower_limit = 300W\n' >"$tmp/cfg/gputop/gputop.conf"
+printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 8000\nlatency nvmlDeviceSetPowerManagementLimit_v2 8000\n' \
+	"$scn_dir" >"$tmp/hung.scn"
+
+# run_case LABEL SIGNAL-AFTER-S ARGS...: --apply with a fresh state
+# directory; SIGNAL-AFTER-S empty: no signal. Sets ms, rc.
+run_case() {
+	local label=$1 after=$2 t0 p
+	shift 2
+	rm -rf "$tmp/state" "$tmp/setters.log"
+	t0=$(now_ms)
+	env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$tmp/hung.scn" \
+		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
+		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
+		--interval 0.2 --apply lower "$@" 2>"$tmp/err" &
+	p=$!
+	pids+=("$p")
+	if [ -n "$after" ]; then
+		sleep "$after"
+		t0=$(now_ms)
+		kill -TERM "$p"
+	fi
+	for _ in $(seq 1 300); do # 15 s at most
+		kill -0 "$p" 2>/dev/null || break
+		sleep 0.05
+	done
+	ms=$(($(now_ms) - t0))
+	if kill -0 "$p" 2>/dev/null; then
+		rc=running
+		kill -KILL "$p"
+	fi
+	wait "$p" 2>/dev/null
+	[ "${rc:-}" = running ] || rc=$?
+}
+
+# The guardian's restore: the original limit (450 W) written, the state
+# file gone, within 15 s (its own write takes 8 s).
+restored() {
+	for _ in $(seq 1 300); do
+		[ ! -e "$tmp/state/restore.state" ] &&
+			grep -q 'limit=450000 -> 0$' "$tmp/setters.log" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+for mode in "" --daemon; do
+	rc=""
+	run_case "timeout" "" $mode
+	if [ "$rc" = 1 ] && [ "$ms" -ge 3500 ] && [ "$ms" -le 5500 ] &&
+		grep -q "GPU 0: the driver did not answer a write in 4 s" "$tmp/err" &&
+		grep -q "its restore guardian puts back what was changed" "$tmp/err"; then
+		pass "--apply ${mode:-(one-shot)}: a write unanswered for 4 s ends it in $ms ms, status 1, with the reason"
+	else
+		fail "--apply ${mode:-(one-shot)} on a hung write: status $rc after $ms ms: $(head -c 400 "$tmp/err")"
+	fi
+	if restored; then
+		pass "--apply ${mode:-(one-shot)}: the guardian put the original limit back and removed the state file"
+	else
+		fail "--apply ${mode:-(one-shot)}: not restored: state $(ls "$tmp/state" 2>&1), setters: $(cat "$tmp/setters.log" 2>/dev/null)"
+	fi
+done
+
+# SIGTERM 1 s into the hung write (the first write comes at once).
+rc=""
+run_case "signal" 1 --daemon
+if [ "$rc" = 1 ] && [ "$ms" -le 1000 ] &&
+	grep -q "stopped while GPU 0's driver had not answered a write" "$tmp/err"; then
+	pass "--apply --daemon: SIGTERM during a hung write ends it in $ms ms, status 1, with the reason"
+else
+	fail "--apply --daemon: SIGTERM during a hung write: status $rc after $ms ms: $(head -c 400 "$tmp/err")"
+fi
+restored && pass "and the guardian restored the limit" || fail "after SIGTERM: not restored: $(cat "$tmp/setters.log" 2>/dev/null)"
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
