@@ -8,19 +8,7 @@
 # of the signal is restored by gputop itself, as before). Its restore
 # guardian then puts the original limit back (its own write, 8 s later)
 # and removes the state file.
-set -u
-set -m # background jobs keep SIGINT (a non-interactive shell ignores it)
-bin=${GPUTOP_BIN:?run through tests/run.sh}
-lib=${GPUTOP_FAKE_NVML_LIB:?}
-scn_dir=${GPUTOP_SCENARIO_DIR:?}
-fix=${GPUTOP_FIXTURES:?}
-tmp=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; pkill -KILL -P $$ 2>/dev/null; rm -rf "$tmp"' EXIT
-failures=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
+. "$(dirname "$0")/signal_lib.sh"
 
 mkdir -p "$tmp/cfg/gputop"
 printf '[profile lower]\ngpu = 0000:01:00.0\npower_limit = 300W\n' >"$tmp/cfg/gputop/gputop.conf"

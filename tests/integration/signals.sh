@@ -7,20 +7,8 @@
 # driver call that takes 8 s. Each signal is sent to --apply --daemon
 # (status 0, its change restored), to --snapshot (no output, status
 # 128+N) and to the dashboard in tmux (status 0).
-set -u
-set -m # background jobs keep SIGINT (a non-interactive shell ignores it)
-bin=${GPUTOP_BIN:?run through tests/run.sh}
-lib=${GPUTOP_FAKE_NVML_LIB:?}
-scn_dir=${GPUTOP_SCENARIO_DIR:?}
-fix=${GPUTOP_FIXTURES:?}
-tmp=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-failures=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/signal_lib.sh"
 export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/rtx4090.scn
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # ---- the trees ----------------------------------------------------------
 # 60,000 profile headers (only the first 256 are kept) and one that applies.
