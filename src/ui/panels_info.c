@@ -21,10 +21,11 @@ enum { LABEL_W = 5 }; /* "POWER": meters line up whatever their label */
  * cell's right end. The bar goes first when room is short, then the
  * label; the text is drawn whole or not at all. mark (a fraction, NaN for
  * none) puts a tick in the bar's empty part, e.g. where the temperature
- * slows the GPU down. */
+ * slows the GPU down. A meter without a scale has no bar: its text
+ * follows the label, so no empty track reads as 0 %. */
 struct meter {
 	const char *label;
-	double frac; /* NaN: unknown, an empty grey bar */
+	double frac; /* NaN: unknown, no bar */
 	int bar_attr;
 	const char *text;
 	int text_attr;
@@ -40,22 +41,21 @@ static void meter_cell(WINDOW *win, struct gt_rect r, int row, int col, int w,
 
 	if (tw > w)
 		return;
-	gt_paint_put(win, r, row, col + w - tw, m->text_attr, m->text);
-	if (LABEL_W + 1 + tw > w)
+	bool unknown = isnan(m->frac);
+	bool labelled = LABEL_W + 1 + tw <= w;
+	int tx = unknown && labelled ? col + LABEL_W + 1 : col + w - tw;
+	gt_paint_put(win, r, row, tx, m->text_attr, m->text);
+	if (!labelled)
 		return;
 	gt_paint_put(win, r, row, col, d->pal->role[GT_ROLE_GRAPH_TEXT],
 	             m->label);
-	if (mw < 3)
+	if (mw < 3 || unknown)
 		return;
 	if (mw > 200)
 		mw = 200;
-	bool unknown = isnan(m->frac);
-	int filled = gt_graph_meter(unknown ? 0 : m->frac, mw, d->glyphs, bar,
-	                            sizeof(bar));
+	int filled = gt_graph_meter(m->frac, mw, d->glyphs, bar, sizeof(bar));
 	int bx = col + LABEL_W + 1;
-	gt_paint_put(win, r, row, bx,
-	             unknown ? d->pal->role[GT_ROLE_INACTIVE] : m->bar_attr,
-	             bar);
+	gt_paint_put(win, r, row, bx, m->bar_attr, bar);
 	int mx = isnan(m->mark) || m->mark <= 0 || m->mark >= 1
 	             ? -1
 	             : (int)(m->mark * mw);
@@ -115,6 +115,11 @@ static void make_meters(struct meters *ms, const struct gt_panel_data *d)
 	                  &s->f[GT_F_MEM_USED], gt_panels_mem_total(d));
 	ms->text[M_TEMP][0] = '\0'; /* gt_panels_temp_text, for its cell */
 	gt_panels_fmt_power(ms->text[M_POWER], sizeof(ms->text[M_POWER]), s);
+	if (gt_val_ok(&s->f[GT_F_POWER_DRAW]) && isnan(fp))
+		/* A draw without a limit: the gauge has no scale; say so. */
+		strncat(ms->text[M_POWER], ", limit N/A",
+		        sizeof(ms->text[M_POWER]) - 1 -
+		            strlen(ms->text[M_POWER]));
 	ms->m[M_GPU] =
 	    (struct meter){"GPU",
 	                   fu,

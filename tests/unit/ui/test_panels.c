@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "ui/paint.h"
 #include "ui/panels.h"
 #include "support/curses_read.h"
 
@@ -409,6 +410,47 @@ static void test_mig_rows_in_panel(void **state)
 	delwin(w);
 }
 
+/* A gauge without a scale (a draw without a power limit, an unknown
+ * memory size) draws no empty track that reads as 0 %: its text follows
+ * its label and says what is missing. With the scale, the bar comes
+ * between them. */
+static void test_meter_without_scale(void **state)
+{
+	struct fixture *f = *state;
+	char row[1024];
+	WINDOW *w = newpad(20, 100);
+	assert_non_null(w);
+
+	h100(f, 0, false, false);
+	struct gt_panel_data d = data(f);
+	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 100, 20}, GT_GPU_FULL, &d);
+	bool seen = false;
+	for (int r = 0; r < 20; r++) {
+		curses_read_row(w, r, 0, 100, row, sizeof(row));
+		char *p = strstr(row, "POWER ");
+		if (p && strstr(row, "638/700 W")) {
+			assert_null(strstr(row, "POWER 638"));
+			seen = true;
+		}
+	}
+	assert_true(seen);
+
+	gt_val_fail(&f->s.f[GT_F_POWER_ENFORCED], GT_WHY_UNSUPPORTED_DEVICE, 0);
+	gt_val_fail(&f->s.f[GT_F_MEM_TOTAL], GT_WHY_UNSUPPORTED_DEVICE, 0);
+	werase(w);
+	gt_paint_invalidate();
+	gt_panels_draw_gpu(w, (struct gt_rect){0, 0, 100, 20}, GT_GPU_FULL, &d);
+	bool power = false, vram = false;
+	for (int r = 0; r < 20; r++) {
+		curses_read_row(w, r, 0, 100, row, sizeof(row));
+		power |= strstr(row, "POWER 638 W, limit N/A") != NULL;
+		vram |= strstr(row, "VRAM  N/A") != NULL;
+	}
+	assert_true(power);
+	assert_true(vram);
+	delwin(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +463,7 @@ int main(void)
 	    cmocka_unit_test(test_mig_texts),
 	    cmocka_unit_test(test_mig_of),
 	    cmocka_unit_test(test_mig_rows_in_panel),
+	    cmocka_unit_test(test_meter_without_scale),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
