@@ -407,7 +407,10 @@ static bool sample_pcie(struct nvml_priv *p, struct nvml_dev *d, const bool *ok,
 		d->rx_prev = rx;
 		d->counters_ns = t;
 	} else {
+		/* Tried: a driver without the counters is asked again once
+		 * a period, not every tick. */
 		d->have_counters = false;
+		d->counters_ns = gt_monotonic_ns();
 		if (!slow)
 			return false;
 		unsigned kb = 0;
@@ -445,10 +448,12 @@ static bool batch_due(const struct nvml_dev *d, int slot, bool slow,
 		return slow || !d->energy_read;
 	case B_PCIE_TX:
 	case B_PCIE_RX:
-		/* While the rate is pending (one read so far), the next
-		 * tick gives it: a snapshot's second sample has it. */
-		return slow || !d->have_counters ||
-		       d->pcie_rate[0].why == GT_WHY_PENDING ||
+		/* Never asked, or the rate pending (one read so far): the
+		 * next tick gives it, so a snapshot's second sample has
+		 * it. */
+		return slow || d->counters_ns == 0 ||
+		       (d->have_counters &&
+		        d->pcie_rate[0].why == GT_WHY_PENDING) ||
 		       now - d->counters_ns >= NVML_PCIE_PERIOD_NS;
 	default:
 		return true;

@@ -233,18 +233,23 @@ static void test_lost_gpu_asked_at_a_slow_rate(void **state)
 	assert_true(asked <= ticks - lost_ticks + 3);
 }
 
-/* 20 ticks of the 8x H100 node with the fake's call counts going to calls
- * (a mkstemp template); the caller closes the collector, which writes
- * them. */
-static struct gt_collector *twenty_ticks(char *calls)
+/* 20 ticks of scenario scn (twenty_ticks: the 8x H100 node) with the
+ * fake's call counts going to calls (a mkstemp template); the caller
+ * closes the collector, which writes them. */
+static struct gt_collector *twenty_ticks_of(const char *scn, char *calls)
 {
 	int fd = mkstemp(calls);
 	assert_true(fd >= 0);
 	close(fd);
-	struct gt_collector *c = open_scenario("h100x8.scn", calls, NULL);
+	struct gt_collector *c = open_scenario(scn, calls, NULL);
 	for (int t = 0; t < 20; t++)
 		gt_collector_tick(c, t == 0 ? GT_TICK_ALL : GT_TICK_SCHEDULED);
 	return c;
+}
+
+static struct gt_collector *twenty_ticks(char *calls)
+{
+	return twenty_ticks_of("h100x8.scn", calls);
 }
 
 static void test_no_blocking_pcie_call_per_tick(void **state)
@@ -293,6 +298,22 @@ static void test_costly_fields_not_every_tick(void **state)
 	assert_true(energy >= 8 && energy <= 8 * (1 + (long)(took_s / 5)));
 	assert_true(tx >= 8 && tx <= 8 * (2 + (long)took_s));
 	unlink(calls);
+
+	/* A driver without the byte counters (the A100 scenario sets
+	 * none: NOT_SUPPORTED per field) is not asked for them every tick
+	 * either: once at the start, then once a second. */
+	char calls2[] = "/tmp/gputop-calls-XXXXXX";
+	t0 = gt_monotonic_ns();
+	gt_collector_close(twenty_ticks_of("a100-mig.scn", calls2));
+	took_s = (double)(gt_monotonic_ns() - t0) / 1e9;
+	long devs_ticks = calls_of(calls2, "field:185");
+	long tx2 = calls_of(calls2, "field:197");
+	print_message(
+	    "a100: %ld power reads, %ld PCIe counter reads in %.2f s\n",
+	    devs_ticks, tx2, took_s);
+	assert_true(devs_ticks >= 20);
+	assert_true(tx2 >= 1 && tx2 <= (devs_ticks / 20) * (2 + (long)took_s));
+	unlink(calls2);
 }
 
 static void test_half_unsupported_driver(void **state)
