@@ -262,20 +262,18 @@ static void set_too_small(int cols, int rows, int ngpus, struct gt_layout *out)
 	         rows, w, h);
 }
 
-/* Proportional column edges: widths differ by one at most. */
-static int edge(int cols, int col, int c)
-{
-	return (int)((long)col * cols / c);
-}
-
 /* Column col of c across the whole width, a gap column between each two:
- * its first column and width (widths differ by one at most). */
+ * its first column and width. The columns are equally wide, so that their
+ * graphs and time axes line up; what does not divide widens the first
+ * gaps by one (at most c - 1 of them), so the last column still ends at
+ * the right edge. */
 static void column_span(int cols, int col, int c, int *x0, int *w)
 {
 	int inner = cols - (c - 1) * GT_LAYOUT_GAP;
+	int spare = inner % c;
 
-	*x0 = edge(inner, col, c) + col * GT_LAYOUT_GAP;
-	*w = edge(inner, col + 1, c) - edge(inner, col, c);
+	*w = inner / c;
+	*x0 = col * (*w + GT_LAYOUT_GAP) + (col < spare ? col : spare);
 }
 
 /* Boxed panels [first, first+n), c columns, from row y0, a gap row

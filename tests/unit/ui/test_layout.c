@@ -221,10 +221,12 @@ static int check_panels(const struct sweep_ctx *c, const struct gt_layout *L,
 		if (g->y + g->h > bottom)
 			bottom = g->y + g->h;
 	}
-	/* Boxes never touch: FULL and COMPACT panels, LINE frames. */
+	/* Boxes never touch: FULL and COMPACT panels, LINE frames; panels
+	 * are all equally wide, so that their axes line up. */
 	for (int i = L->gpu_first; i < L->gpu_first + L->gpu_count; i++)
 		for (int j = L->gpu_first; j < i && L->mode != GT_GPU_LINE; j++)
-			CHECK(c, apart(&gpus[i], &gpus[j]));
+			CHECK(c, apart(&gpus[i], &gpus[j]) &&
+			             gpus[i].w == gpus[j].w);
 	for (int f = 0; f < L->nframes; f++)
 		for (int e = 0; e < f; e++)
 			CHECK(c, apart(&L->frames[f], &L->frames[e]) &&
@@ -497,18 +499,26 @@ static void test_columns_grow_with_width(void **state)
 	o.proc_rows = 12;
 	assert_int_equal(layout(200, 60, 8, &o, &L, g), 0);
 	assert_int_equal(L.columns, 2);
-	/* A blank column between the two, a blank row under the first. */
+	/* Columns equally wide (their time axes line up); a blank gap
+	 * between the two, of two columns where 199 does not halve; a blank
+	 * row under the first. */
 	assert_true(rect_eq(&g[0], &(struct gt_rect){0, 1, 99, 11}));
-	assert_true(rect_eq(&g[1], &(struct gt_rect){100, 1, 100, 11}));
+	assert_true(rect_eq(&g[1], &(struct gt_rect){101, 1, 99, 11}));
 	assert_true(rect_eq(&g[2], &(struct gt_rect){0, 13, 99, 11}));
 	assert_int_equal(layout(300, 80, 8, &o, &L, g), 0);
 	assert_int_equal(L.columns, 2);
 	assert_int_equal(g[0].w, 149);
-	assert_int_equal(g[1].x, 150);
+	assert_int_equal(g[1].w, 149);
+	assert_int_equal(g[1].x, 151);
 	assert_int_equal(g[1].x + g[1].w, 300);
 	o.proc_rows = 20;
 	assert_int_equal(layout(300, 80, 16, &o, &L, g), 0);
 	assert_int_equal(L.columns, 4);
+	for (int i = 1; i < 4; i++) {
+		assert_int_equal(g[i].w, g[0].w);
+		int gap = g[i].x - (g[i - 1].x + g[i - 1].w);
+		assert_true(gap == 1 || gap == 2);
+	}
 	assert_int_equal(g[3].x + g[3].w, 300);
 	/* One GPU never tiles. */
 	assert_int_equal(layout(400, 40, 1, &dash, &L, g), 0);
