@@ -377,6 +377,9 @@ void gt_config_format_value(const struct keydef *k, const struct gt_config *c,
 bool gt_config_gpu_hidden(const struct gt_config *c, const char *pci_id)
 {
 	char id[32];
+	/* Asked for every GPU every frame: nothing hidden costs nothing. */
+	if (c->nhidden <= 0)
+		return false;
 	if (gt_config_pci_normalize(pci_id, id, sizeof(id)) == 0)
 		for (int i = 0; i < c->nhidden && i < GT_CONFIG_MAX_HIDDEN; i++)
 			if (strcmp(c->hidden_gpus[i], id) == 0)

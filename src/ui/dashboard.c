@@ -12,6 +12,7 @@
 #include "ui/dashboard.h"
 
 #include <curses.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdbool.h>
@@ -27,6 +28,7 @@
 #include "ui/dashboard_loop.h"
 #include "ui/dashboard_priv.h"
 #include "ui/layout.h"
+#include "core/hash.h"
 #include "core/model.h"
 #include "ui/overlay.h"
 #include "ui/paint.h"
@@ -117,13 +119,21 @@ static void update_self_usage(struct gt_dashboard *d)
 		d->self_cpu_ns = cpu;
 		d->self_wall_ns = now;
 	}
-	FILE *f = fopen("/proc/self/statm", "r");
-	unsigned long size, res;
-	if (f) {
-		if (fscanf(f, "%lu %lu", &size, &res) == 2)
+	/* Read with plain calls: a stdio stream costs more than the read. */
+	char buf[128];
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	unsigned long long size, res;
+	if (fd >= 0)
+		close(fd);
+	if (n > 0) {
+		buf[n] = '\0';
+		char *end;
+		size = strtoull(buf, &end, 10);
+		res = strtoull(end, &end, 10);
+		if (size && res)
 			d->self_rss =
 			    (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
-		fclose(f);
 	}
 }
 
@@ -240,11 +250,11 @@ static uint64_t graph_end(const struct gt_dashboard *d, size_t i, uint64_t now,
 	return col ? (t / col + 1) * col : t;
 }
 
-/* FNV-1a over what the chrome (boxes, column names) depends on: the
+/* A hash of what the chrome (boxes, column names) depends on: the
  * rectangles, the mode, the selected panel and the glyphs. */
 static uint64_t chrome_key(const struct gt_dashboard *d)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = GT_HASH_SEED;
 	const struct gt_layout *l = &d->layout;
 	int glyphs = (int)gt_dashboard_glyphs(d);
 	const void *parts[] = {
@@ -257,10 +267,7 @@ static uint64_t chrome_key(const struct gt_dashboard *d)
 	                        sizeof(d->lopts.selected_gpu),
 	                        sizeof(glyphs)};
 	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
-		for (size_t i = 0; i < sizes[p]; i++) {
-			h ^= ((const unsigned char *)parts[p])[i];
-			h *= 1099511628211ull;
-		}
+		h = gt_hash_bytes(h, parts[p], sizes[p]);
 	return h;
 }
 
@@ -288,6 +295,7 @@ static void draw_gpus(struct gt_dashboard *d, bool chrome)
 		    .st = &d->view.devs->items[i],
 		    .s = &d->view.latest[i],
 		    .hist = &d->hist[i],
+		    .cols = &d->hcols[i * GT_SERIES__COUNT],
 		    .pal = &d->pal,
 		    .glyphs = gt_dashboard_glyphs(d),
 		    .col_ns = d->interval_ns,
@@ -544,11 +552,12 @@ static int setup(struct gt_dashboard *d)
 	gt_collector_set_interval(d->c, d->interval_ns);
 	d->nhist = n;
 	d->hist = calloc(n ? n : 1, sizeof(*d->hist));
+	d->hcols = calloc((n ? n : 1) * GT_SERIES__COUNT, sizeof(*d->hcols));
 	d->last_new_ns = calloc(n ? n : 1, sizeof(*d->last_new_ns));
 	d->started_ns = gt_monotonic_ns();
 	d->rects = calloc(n ? n : 1, sizeof(*d->rects));
 	d->vis = calloc(n ? n : 1, sizeof(*d->vis));
-	if (!d->hist || !d->last_new_ns || !d->rects || !d->vis)
+	if (!d->hist || !d->hcols || !d->last_new_ns || !d->rects || !d->vis)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		gt_history_init(&d->hist[i]);
@@ -563,6 +572,7 @@ static void teardown(struct gt_dashboard *d)
 	gt_sigtarget_release(&d->sig);
 	gt_dashboard_tags_release(d);
 	free(d->hist);
+	free(d->hcols);
 	free(d->last_new_ns);
 	free(d->rects);
 	free(d->vis);

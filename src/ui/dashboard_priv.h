@@ -40,6 +40,8 @@ struct gt_dashboard {
 	const struct gt_dashboard_opts *opts;
 	struct gt_view view;
 	struct gt_history *hist; /* one per device */
+	/* GT_SERIES__COUNT column caches per device, for its graphs */
+	struct gt_history_cols *hcols;
 	size_t nhist;
 	uint64_t *last_new_ns; /* when each device last gave a sample */
 	uint64_t started_ns;   /* a device with no sample since is NO DATA */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/hash.h"
 #include "ui/dashboard_priv.h"
 #include "ui/paint.h"
 #include "ui/statusline.h"
@@ -67,6 +68,19 @@ static int draw_notice(struct gt_dashboard *d, const char *msg)
 	return 1 + gt_paint_cells(last);
 }
 
+/* The status line without a notice or a prompt (its key hints, the
+ * layout's message, the figures) showing what it showed last frame: kept
+ * (paint.h) and true; else false, and the line is drawn as a region. */
+static bool plain_kept(const struct gt_dashboard *d, struct gt_rect r)
+{
+	uint64_t h = gt_hash_str(GT_HASH_SEED, d->layout.message);
+	h = gt_hash_u64(h, d->interval_ns);
+	h = gt_hash_u64(h, (uint64_t)time(NULL));
+	h = gt_hash_bytes(h, &d->self_cpu_pct, sizeof(d->self_cpu_pct));
+	h = gt_hash_u64(h, d->self_rss);
+	return gt_paint_region(stdscr, r, h);
+}
+
 void gt_dashboard_draw_status(struct gt_dashboard *d)
 {
 	struct gt_rect r = d->layout.status;
@@ -101,6 +115,8 @@ void gt_dashboard_draw_status(struct gt_dashboard *d)
 	int used;
 	if (msg) {
 		used = draw_notice(d, msg);
+	} else if (plain_kept(d, r)) {
+		return;
 	} else {
 		/* Which GPUs show matters more than the key hints; it
 		 * loses whole clauses where the line is too short. */
@@ -130,6 +146,7 @@ void gt_dashboard_draw_status(struct gt_dashboard *d)
 	if (sw > 0)
 		gt_paint_put(stdscr, r, 0, r.w - sw,
 		             d->pal.role[GT_ROLE_INACTIVE], stats);
+	gt_paint_region_end();
 }
 
 void gt_dashboard_draw_clock(struct gt_dashboard *d)

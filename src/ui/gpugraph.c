@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "ui/graph.h"
 #include "ui/paint.h"
 
@@ -109,9 +110,19 @@ static size_t plot_values(const struct gt_panel_data *d, enum gt_series s,
 
 	if (!d->hist)
 		return 0;
-	if (col_ns)
-		return gt_history_columns(d->hist, s, d->end_ns, col_ns, out,
-		                          want);
+	if (col_ns) {
+		/* A grid of wider columns (a band under the main graph) ends
+		 * on its own multiple of them, the last that the main grid's
+		 * whole columns reach: it then moves by whole columns (its
+		 * cache holds) and its newest column is complete (a partial
+		 * one would blink between half and whole each sample). */
+		uint64_t end = d->end_ns;
+		if (col_ns != d->col_ns && d->col_ns <= end)
+			end = (end - d->col_ns) / col_ns * col_ns;
+		return gt_history_columns_cached(d->hist,
+		                                 d->cols ? &d->cols[s] : NULL,
+		                                 s, end, col_ns, out, want);
+	}
 	return gt_history_tail(d->hist, s, out,
 	                       want < GT_HISTORY_LEN ? want : GT_HISTORY_LEN);
 }
@@ -170,9 +181,18 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 		snprintf(top, sizeof(top), "100%%");
 	else
 		gt_gpugraph_watts_axis(top, sizeof(top), hi);
+	/* The cells follow from the values, the scale and the glyphs: a
+	 * graph that moved on to the same picture (a steady load) is kept. */
+	uint64_t key = gt_hash_bytes(GT_HASH_SEED, vals, n * sizeof(*vals));
+	key = gt_hash_bytes(key, &hi, sizeof(hi));
+	key = gt_hash_u64(key, (uint64_t)p << 8 | (uint64_t)d->glyphs);
+	if (gt_paint_region(win, g, key)) {
+		gt_paint_region_end();
+		return;
+	}
+	gt_graph_heights(vals, n, 0, hi, pr.w, pr.h, d->glyphs, heights);
 	if (gw)
 		gutter(win, g, gw, top, plots[p].name, d);
-	gt_graph_heights(vals, n, 0, hi, pr.w, pr.h, d->glyphs, heights);
 	for (int y = 0; y < pr.h; y++) {
 		/* Empty braille cells stay U+2800, a blank glyph: the plot
 		 * area is then a rectangle of graph cells on screen, which
@@ -187,6 +207,7 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 		                    (double)(pr.h - y) / (double)pr.h),
 		    cells, pr.w);
 	}
+	gt_paint_region_end();
 }
 
 /* The time axis in a (absolute): labels of the sample columns' ages. */
@@ -200,11 +221,16 @@ static void time_axis(WINDOW *win, struct gt_rect a,
 		r.x += r.w - ROW_MAX;
 		r.w = ROW_MAX;
 	}
-	if (!d->col_ns || r.w <= 0 ||
-	    gt_graph_time_labels(r.w, (double)d->col_ns / 1e9, d->glyphs, axis,
-	                         sizeof(axis)) <= 0)
+	if (!d->col_ns || r.w <= 0)
 		return;
-	gt_paint_put(win, r, 0, 0, d->pal->role[GT_ROLE_INACTIVE], axis);
+	uint64_t key = gt_hash_u64(gt_hash_u64(GT_HASH_SEED, d->col_ns),
+	                           (uint64_t)d->glyphs);
+	if (!gt_paint_region(win, r, key) &&
+	    gt_graph_time_labels(r.w, (double)d->col_ns / 1e9, d->glyphs, axis,
+	                         sizeof(axis)) > 0)
+		gt_paint_put(win, r, 0, 0, d->pal->role[GT_ROLE_INACTIVE],
+		             axis);
+	gt_paint_region_end();
 }
 
 void gt_gpugraph_draw(WINDOW *win, struct gt_rect area,

@@ -84,6 +84,7 @@ void gt_history_push(struct gt_history *h, const struct gt_sample *s,
 		h->seen_positive[k] = h->seen_positive[k] || x > 0;
 	}
 	h->head = (h->head + 1) % GT_HISTORY_LEN;
+	h->pushes++;
 	if (h->count < GT_HISTORY_LEN)
 		h->count++;
 }
@@ -116,18 +117,17 @@ size_t gt_history_tail(const struct gt_history *h, enum gt_series s,
 	return n;
 }
 
-size_t gt_history_columns(const struct gt_history *h, enum gt_series s,
-                          uint64_t end_ns, uint64_t col_ns, double *out,
-                          size_t n)
+/* Columns out[from..n) of gt_history_columns's n. */
+static void columns_from(const struct gt_history *h, enum gt_series s,
+                         uint64_t end_ns, uint64_t col_ns, double *out,
+                         size_t n, size_t from)
 {
-	if (!col_ns)
-		return 0;
 	/* Samples newest first: j counts back from the newest. Their
 	 * stretches [t - span, t] are in order and never overlap, so one
 	 * walk back serves every column. */
 	size_t j = 0;
 	const int64_t col = (int64_t)col_ns;
-	for (size_t k = n; k-- > 0;) {
+	for (size_t k = n; k-- > from;) {
 		int64_t c1 = (int64_t)end_ns - (int64_t)(n - 1 - k) * col;
 		int64_t c0 = c1 - col;
 		double sum = 0, w = 0;
@@ -152,5 +152,76 @@ size_t gt_history_columns(const struct gt_history *h, enum gt_series s,
 		}
 		out[k] = w > 0 ? sum / w : NAN;
 	}
+}
+
+size_t gt_history_columns(const struct gt_history *h, enum gt_series s,
+                          uint64_t end_ns, uint64_t col_ns, double *out,
+                          size_t n)
+{
+	if (!col_ns)
+		return 0;
+	columns_from(h, s, end_ns, col_ns, out, n, 0);
+	return n;
+}
+
+/* How many of c's columns still hold, moved left by the grid's advance
+ * since: those that ended before the newest sample then (later samples
+ * stand only for time after it), as long as no sample they were made of
+ * has left the history since. 0: none (compute all). */
+static size_t cols_reusable(const struct gt_history *h,
+                            const struct gt_history_cols *c, enum gt_series s,
+                            uint64_t end_ns, uint64_t col_ns, size_t n)
+{
+	if (c->n != n || c->series != s || c->col_ns != col_ns ||
+	    end_ns < c->end_ns || (end_ns - c->end_ns) % col_ns != 0 ||
+	    h->pushes < c->pushes || h->pushes - c->pushes >= h->count)
+		return 0;
+	/* The sample that was the newest must still be there, the same. */
+	size_t back = (size_t)(h->pushes - c->pushes); /* < count */
+	size_t i = (h->head + 2 * GT_HISTORY_LEN - 1 - back) % GT_HISTORY_LEN;
+	if (h->t[i] != c->newest_t)
+		return 0;
+	/* Samples dropped from the full history since: the grid must not
+	 * reach back to them. */
+	if (h->pushes > GT_HISTORY_LEN && back > 0) {
+		size_t o = h->head; /* the oldest held */
+		uint64_t first = h->t[o] - h->span[o];
+		uint64_t left = end_ns - (uint64_t)n * col_ns;
+		if (end_ns < (uint64_t)n * col_ns || first > left)
+			return 0;
+	}
+	uint64_t shift = (end_ns - c->end_ns) / col_ns;
+	if (shift >= n)
+		return 0;
+	/* Column k ends at end_ns - (n - 1 - k) * col_ns: it holds while
+	 * that is at or before the newest sample then. */
+	if (c->newest_t >= end_ns)
+		return 0;
+	uint64_t after = (end_ns - c->newest_t + col_ns - 1) / col_ns;
+	size_t keep = n - (size_t)shift;
+	return after >= n ? 0 : (size_t)(n - after) < keep ? n - after : keep;
+}
+
+size_t gt_history_columns_cached(const struct gt_history *h,
+                                 struct gt_history_cols *c, enum gt_series s,
+                                 uint64_t end_ns, uint64_t col_ns, double *out,
+                                 size_t n)
+{
+	if (!col_ns)
+		return 0;
+	if (!c || n > GT_HISTORY_COLS_MAX)
+		return gt_history_columns(h, s, end_ns, col_ns, out, n);
+	size_t keep = cols_reusable(h, c, s, end_ns, col_ns, n);
+	if (keep)
+		memmove(c->v, c->v + (end_ns - c->end_ns) / col_ns,
+		        keep * sizeof(*c->v));
+	columns_from(h, s, end_ns, col_ns, c->v, n, keep);
+	c->n = n;
+	c->series = s;
+	c->end_ns = end_ns;
+	c->col_ns = col_ns;
+	c->pushes = h->pushes;
+	c->newest_t = gt_history_newest(h);
+	memcpy(out, c->v, n * sizeof(*out));
 	return n;
 }

@@ -40,8 +40,9 @@ enum gt_series {
 
 struct gt_history {
 	struct gt_ring_cursor cursor;
-	size_t count; /* samples held, up to GT_HISTORY_LEN */
-	size_t head;  /* next write position */
+	size_t count;    /* samples held, up to GT_HISTORY_LEN */
+	size_t head;     /* next write position */
+	uint64_t pushes; /* samples added since init */
 	/* The sampling interval in force now (gt_history_set_interval), and
 	 * the one in force when the newest sample was taken: the next sample
 	 * is due within the longer of the two. 0: not known yet. */
@@ -96,5 +97,26 @@ size_t gt_history_tail(const struct gt_history *h, enum gt_series s,
 size_t gt_history_columns(const struct gt_history *h, enum gt_series s,
                           uint64_t end_ns, uint64_t col_ns, double *out,
                           size_t n);
+
+/* The columns of one series as last computed, so that the next frame
+ * computes only what the new samples touch: a column that ended before
+ * the newest sample then was taken never changes again, it only moves
+ * left as the grid's end moves on. Zeroed: empty. */
+#define GT_HISTORY_COLS_MAX (2 * GT_HISTORY_LEN)
+struct gt_history_cols {
+	size_t n; /* 0: nothing cached */
+	enum gt_series series;
+	uint64_t end_ns, col_ns;
+	uint64_t pushes;   /* the history's pushes then */
+	uint64_t newest_t; /* its newest sample's time then */
+	double v[GT_HISTORY_COLS_MAX];
+};
+
+/* gt_history_columns through cache c (NULL: none): the same values, with
+ * the columns the cache holds moved instead of computed again. */
+size_t gt_history_columns_cached(const struct gt_history *h,
+                                 struct gt_history_cols *c, enum gt_series s,
+                                 uint64_t end_ns, uint64_t col_ns, double *out,
+                                 size_t n);
 
 #endif

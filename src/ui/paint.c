@@ -15,6 +15,8 @@
  */
 #include "ui/paint.h"
 
+#include "core/hash.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -107,10 +109,29 @@ struct canvas {
 		int cells;
 	} * memo;
 	uint32_t writer; /* the owner of what emit writes now */
+	/* rows * cols: the memo region (its slot + 1) whose rectangle holds
+	 * each cell as of its last drawing, AREA_NONE outside all. */
+	uint16_t *area;
+	uint16_t cur_area; /* the region drawing now, AREA_NONE for none */
+	struct region {
+		struct gt_rect r;
+		uint64_t key;
+		uint32_t frame; /* the last frame that drew or kept it */
+		uint32_t kept;  /* the last frame that kept it */
+		/* Something else wrote into its rectangle since it drew:
+		 * what it shows there is not known to be its own. */
+		bool dirty;
+		bool used;
+	} regions[GT_PAINT_REGIONS];
+	/* Slots kept this frame and last frame: a region kept last frame
+	 * and not drawn or kept in this one is swept whole at the end. */
+	uint16_t kept_now[GT_PAINT_REGIONS], kept_last[GT_PAINT_REGIONS];
+	int nkept_now, nkept_last;
 	uint32_t frame;
 	uint64_t key;  /* the caller's name for the chrome in base */
 	cchar_t blank; /* what werase leaves: the window's background */
 	bool valid;    /* false: the next begin erases and repaints all */
+	bool sweeping; /* putting back what no one wrote: not a write */
 	bool chrome;   /* writes go to base too, and stay */
 };
 
@@ -120,6 +141,17 @@ static struct canvas canvas;
 static const uint32_t STAMP_CHROME = UINT32_MAX;
 /* The owner of cells written by anything but gt_paint_put. */
 static const uint32_t NO_OWNER = UINT32_MAX;
+/* The area of a cell in no memo region. */
+enum { AREA_NONE = 0 };
+
+/* A write into cell k: a region whose rectangle holds it and that is not
+ * the one drawing now can no longer trust its cells. */
+static void mark_write(struct canvas *c, size_t k)
+{
+	uint16_t a = c->area[k];
+	if (a != AREA_NONE && a != c->cur_area && !c->sweeping)
+		c->regions[a - 1].dirty = true;
+}
 
 /* Sentinels no text ever holds: the right half of a wide character, and
  * a cell whose content is not known (the next write always goes out). */
@@ -146,6 +178,7 @@ static void stamp_cell(struct canvas *c, int y, int x, const cchar_t *cell)
 {
 	size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
 	c->owner[k] = c->writer;
+	mark_write(c, k);
 	if (c->chrome) {
 		c->base[k] = *cell;
 		c->stamp[k] = STAMP_CHROME;
@@ -158,6 +191,7 @@ static void forget_cell(struct canvas *c, int y, int x)
 {
 	size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
 	cell_mark(&c->shadow[k], CELL_UNKNOWN);
+	mark_write(c, k);
 	if (c->stamp[k] != c->frame)
 		c->stamp[k] = c->frame - 1;
 }
@@ -216,6 +250,7 @@ void gt_paint_release(void)
 	free(canvas.stamp);
 	free(canvas.owner);
 	free(canvas.memo);
+	free(canvas.area);
 	memset(&canvas, 0, sizeof(canvas));
 }
 
@@ -237,6 +272,7 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 		free(c->stamp);
 		free(c->owner);
 		free(c->memo);
+		free(c->area);
 		size_t n = (size_t)(rows > 0 ? rows : 0) *
 		           (size_t)(cols > 0 ? cols : 0);
 		c->shadow = n ? malloc(n * sizeof(*c->shadow)) : NULL;
@@ -244,13 +280,16 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 		c->stamp = n ? malloc(n * sizeof(*c->stamp)) : NULL;
 		c->owner = n ? malloc(n * sizeof(*c->owner)) : NULL;
 		c->memo = n ? malloc(n * sizeof(*c->memo)) : NULL;
+		c->area = n ? malloc(n * sizeof(*c->area)) : NULL;
 		c->w = w;
 		c->rows = rows;
 		c->cols = cols;
 		c->valid = false;
 	}
 	c->writer = NO_OWNER;
-	if (!c->shadow || !c->base || !c->stamp || !c->owner || !c->memo) {
+	c->cur_area = AREA_NONE;
+	if (!c->shadow || !c->base || !c->stamp || !c->owner || !c->memo ||
+	    !c->area) {
 		/* No memory for a shadow: every frame whole, as werase. */
 		c->valid = false;
 		werase(w);
@@ -258,6 +297,10 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 	}
 	if (c->valid && c->key == key) {
 		c->frame++;
+		memcpy(c->kept_last, c->kept_now,
+		       (size_t)c->nkept_now * sizeof(*c->kept_now));
+		c->nkept_last = c->nkept_now;
+		c->nkept_now = 0;
 		return false;
 	}
 	werase(w);
@@ -269,6 +312,9 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 	}
 	memset(c->stamp, 0, n * sizeof(*c->stamp));
 	memset(c->owner, 0xFF, n * sizeof(*c->owner)); /* NO_OWNER */
+	memset(c->area, 0, n * sizeof(*c->area));      /* AREA_NONE */
+	memset(c->regions, 0, sizeof(c->regions));
+	c->nkept_now = c->nkept_last = 0;
 	c->frame = 2;
 	c->key = key;
 	c->valid = true;
@@ -282,7 +328,8 @@ void gt_paint_chrome(bool on)
 
 /* Cell y, x back to what the chrome has there, else the background; the
  * right half of a wide character of the chrome is restored with its left
- * half, unless this frame wrote that one. */
+ * half, unless this frame wrote that one. The sweep puts back what the
+ * last frame wrote and this one did not; an erase is a write. */
 static void restore_cell(struct canvas *c, WINDOW *w, int y, int x)
 {
 	size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
@@ -305,10 +352,27 @@ static void restore_cell(struct canvas *c, WINDOW *w, int y, int x)
 		if (!wide)
 			under = c->blank;
 	}
-	emit(w, y, x, &under, 1, wide);
+	emit(w, y, x, &under, 1, wide); /* a write, unless sweeping */
 	c->stamp[k] = cell_same(&under, &c->blank) ? c->frame : STAMP_CHROME;
 	if (wide)
 		c->stamp[k + 1] = STAMP_CHROME;
+}
+
+/* The cells of region slot s's area that this frame did not write, back
+ * to the chrome or the background. */
+static void region_sweep(struct canvas *c, WINDOW *w, int s)
+{
+	const struct gt_rect r = c->regions[s].r;
+	uint16_t me = (uint16_t)(s + 1);
+	int x1 = r.x + r.w < c->cols ? r.x + r.w : c->cols;
+	int y1 = r.y + r.h < c->rows ? r.y + r.h : c->rows;
+	for (int y = r.y < 0 ? 0 : r.y; y < y1; y++)
+		for (int x = r.x < 0 ? 0 : r.x; x < x1; x++) {
+			size_t k = (size_t)y * (size_t)c->cols + (size_t)x;
+			if (c->area[k] == me && c->stamp[k] != c->frame &&
+			    c->stamp[k] != STAMP_CHROME)
+				restore_cell(c, w, y, x);
+		}
 }
 
 void gt_paint_end(WINDOW *w)
@@ -321,10 +385,26 @@ void gt_paint_end(WINDOW *w)
 	uint32_t last = c->frame - 1;
 	size_t n = (size_t)c->rows * (size_t)c->cols;
 	c->chrome = false;
-	for (size_t i = 0; i < n; i++)
-		if (c->stamp[i] == last)
-			restore_cell(c, w, (int)(i / (size_t)c->cols),
-			             (int)(i % (size_t)c->cols));
+	c->cur_area = AREA_NONE;
+	c->sweeping = true;
+	for (size_t i = 0; i < n; i++) {
+		if (c->stamp[i] != last)
+			continue;
+		/* A region kept this frame shows what it wrote then. */
+		uint16_t a = c->area[i];
+		if (a != AREA_NONE && c->regions[a - 1].kept == c->frame)
+			continue;
+		restore_cell(c, w, (int)(i / (size_t)c->cols),
+		             (int)(i % (size_t)c->cols));
+	}
+	/* A region kept last frame and gone from this one: its cells keep
+	 * the stamps of when it drew, so they are put back here. */
+	for (int i = 0; i < c->nkept_last; i++) {
+		int s = c->kept_last[i];
+		if (c->regions[s].frame != c->frame)
+			region_sweep(c, w, s);
+	}
+	c->sweeping = false;
 }
 
 void gt_paint_erase(WINDOW *w, struct gt_rect r, int row)
@@ -483,6 +563,36 @@ static int put_text(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	return cells;
 }
 
+/* True when cell k of row sh already holds code point cp alone in the
+ * run's attributes: what emit would find equal, without building the
+ * cell. */
+static bool cps_same(const cchar_t *sh, const struct run *r, uint32_t cp)
+{
+#ifdef NCURSES_VERSION
+	return sh->chars[0] == (wchar_t)cp && sh->chars[1] == 0 &&
+	       sh->attr == r->blank.attr
+#if NCURSES_EXT_COLORS
+	       && sh->ext_color == r->blank.ext_color
+#endif
+	    ;
+#else
+	(void)sh;
+	(void)r;
+	(void)cp;
+	return false;
+#endif
+}
+
+/* Cells a graph glyph takes: braille and block elements are one cell
+ * each (Unicode East Asian Width "N"/"A", wcwidth 1) and fill most
+ * graphs, so they skip wcwidth. */
+static int glyph_width(struct width_memo *m, uint32_t *c)
+{
+	if ((*c >= 0x2800 && *c <= 0x28FF) || (*c >= 0x2580 && *c <= 0x259F))
+		return 1;
+	return memo_width(m, c);
+}
+
 int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
                      const uint32_t *cps, int n)
 {
@@ -490,14 +600,28 @@ int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 		return 0;
 	if (n > r.w - col)
 		n = r.w - col;
+	struct canvas *c = &canvas;
 	struct run run;
 	struct width_memo memo = {0};
 	run_init(&run, w, r.y + row, r.x + col, attr);
+	/* Cells the shadow holds already are stamped and skipped without
+	 * being built: a graph drawn again mostly repeats itself. */
+	bool shadowed = c->valid && w == c->w && !c->chrome && run.y >= 0 &&
+	                run.y < c->rows && run.x >= 0 && run.x + n <= c->cols;
+	const cchar_t *sh =
+	    shadowed ? c->shadow + (size_t)run.y * (size_t)c->cols : NULL;
 	for (int k = 0; k < n; k++) {
-		wchar_t wc[2] = {(wchar_t)cps[k], 0};
-		uint32_t c = cps[k];
-		if (memo_width(&memo, &c) != 1)
-			wc[0] = ' '; /* a graph glyph must be one cell */
+		uint32_t cp = cps[k];
+		if (glyph_width(&memo, &cp) != 1)
+			cp = ' '; /* a graph glyph must be one cell */
+		int x = r.x + col + k;
+		if (sh && cps_same(&sh[x], &run, cp)) {
+			run_flush(&run);
+			stamp_cell(c, run.y, x, &sh[x]);
+			run.x = x + 1;
+			continue;
+		}
+		wchar_t wc[2] = {(wchar_t)cp, 0};
 		run_cell(&run, wc, 1);
 	}
 	run_flush(&run);
@@ -557,16 +681,13 @@ void gt_paint_fill(WINDOW *w, struct gt_rect r, int row, int attr)
 	wattrset(w, A_NORMAL);
 }
 
-/* FNV-1a of what decides the cells a text takes: its bytes, its
+/* A hash of what decides the cells a text takes: its bytes, its
  * attributes and the room it is clipped to. */
 static uint64_t put_hash(const char *s, int attr, int room)
 {
-	uint64_t h = 1469598103934665603ull;
-	h = (h ^ (uint64_t)(unsigned)attr) * 1099511628211ull;
-	h = (h ^ (uint64_t)(unsigned)room) * 1099511628211ull;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	return h;
+	uint64_t h = gt_hash_u64(GT_HASH_SEED, (uint64_t)(unsigned)attr << 32 |
+	                                           (uint64_t)(unsigned)room);
+	return gt_hash_str(h, s);
 }
 
 /* True, and the cells kept for this frame, when the text starting at k
@@ -580,8 +701,10 @@ static bool keep_put(struct canvas *c, size_t k, uint64_t hash)
 	for (size_t i = k; i < k + (size_t)m->cells; i++)
 		if (c->owner[i] != (uint32_t)k || c->stamp[i] != c->frame - 1)
 			return false;
-	for (size_t i = k; i < k + (size_t)m->cells; i++)
+	for (size_t i = k; i < k + (size_t)m->cells; i++) {
 		c->stamp[i] = c->frame;
+		mark_write(c, i);
+	}
 	return true;
 }
 
@@ -606,50 +729,79 @@ int gt_paint_put(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	return cells;
 }
 
-int gt_paint_wrap(const char *text, int width, int maxl, const char **start,
-                  int *len)
+/* The slot of region r: found, else a free one taken; -1 when the table
+ * is full (the region is then drawn every frame). */
+static int region_slot(struct canvas *c, struct gt_rect r)
 {
-	const char *s = text;
-	int n = 0;
-	while (*s && n < maxl && width > 0) {
-		while (n > 0 && *s == ' ')
-			s++;
-		const char *p = s, *brk = NULL;
-		for (int cells = 0; *p && cells < width; cells++) {
-			if (*p == ' ')
-				brk = p;
-			p++;
-			while ((*p & 0xC0) == 0x80)
-				p++;
+	uint64_t h = gt_hash_bytes(GT_HASH_SEED, &r, sizeof(r));
+	for (int i = 0; i < GT_PAINT_REGIONS; i++) {
+		int s = (int)((h + (uint64_t)i) % GT_PAINT_REGIONS);
+		struct region *g = &c->regions[s];
+		if (!g->used) {
+			*g = (struct region){.r = r, .used = true};
+			return s;
 		}
-		const char *end =
-		    !*p || *p == ' ' || !brk || brk == s ? p : brk;
-		if (n == maxl - 1)
-			end = s + strlen(s);
-		start[n] = s;
-		len[n] = (int)(end - s);
-		n++;
-		s = end;
+		if (memcmp(&g->r, &r, sizeof(r)) == 0)
+			return s;
 	}
-	return n;
+	return -1;
 }
 
-int gt_paint_put_wrapped(WINDOW *w, struct gt_rect r, int row, int col,
-                         int attr, const char *utf8, int maxl)
+/* Region slot s draws now: the cells of its rectangle are its area;
+ * a region that had some of them (its rectangle moved) must draw again.
+ * True when another write reached one of them earlier in this frame: the
+ * region cannot tell that from its own, and must draw again next frame. */
+static bool region_claim(struct canvas *c, int s)
 {
-	enum { MAXL = 16 };
-	const char *start[MAXL];
-	int len[MAXL], n;
-	char line[512];
-
-	if (maxl > MAXL)
-		maxl = MAXL;
-	if (maxl < 1 || !utf8)
-		return 0;
-	n = gt_paint_wrap(utf8, r.w - col, maxl, start, len);
-	for (int i = 0; i < n; i++) {
-		snprintf(line, sizeof(line), "%.*s", len[i], start[i]);
-		gt_paint_put(w, r, row + i, col, attr, line);
+	bool before = false;
+	const struct gt_rect r = c->regions[s].r;
+	uint16_t me = (uint16_t)(s + 1);
+	int x1 = r.x + r.w < c->cols ? r.x + r.w : c->cols;
+	int y1 = r.y + r.h < c->rows ? r.y + r.h : c->rows;
+	for (int y = r.y < 0 ? 0 : r.y; y < y1; y++) {
+		size_t row = (size_t)y * (size_t)c->cols;
+		uint16_t *a = c->area + row;
+		for (int x = r.x < 0 ? 0 : r.x; x < x1; x++) {
+			if (a[x] != AREA_NONE && a[x] != me)
+				c->regions[a[x] - 1].dirty = true;
+			a[x] = me;
+			/* Cells kept since an older frame: what this drawing
+			 * leaves out of them, the sweep puts back. */
+			uint32_t *st = &c->stamp[row + (size_t)x];
+			before |= *st == c->frame;
+			if (*st != c->frame && *st != STAMP_CHROME)
+				*st = c->frame - 1;
+		}
 	}
-	return n;
+	return before;
+}
+
+bool gt_paint_region(WINDOW *w, struct gt_rect r, uint64_t key)
+{
+	struct canvas *c = &canvas;
+	c->cur_area = AREA_NONE;
+	if (!c->valid || w != c->w || c->chrome || r.w <= 0 || r.h <= 0)
+		return false;
+	int s = region_slot(c, r);
+	if (s < 0)
+		return false;
+	struct region *g = &c->regions[s];
+	/* Kept: it showed this key last frame, and nothing wrote into it
+	 * since (every write into a region's area marks it). */
+	bool kept = g->key == key && g->frame == c->frame - 1 && !g->dirty;
+	if (kept) {
+		g->kept = c->frame;
+		c->kept_now[c->nkept_now++] = (uint16_t)s;
+	} else {
+		g->dirty = region_claim(c, s);
+		c->cur_area = (uint16_t)(s + 1);
+	}
+	g->key = key;
+	g->frame = c->frame;
+	return kept;
+}
+
+void gt_paint_region_end(void)
+{
+	canvas.cur_area = AREA_NONE;
 }

@@ -54,6 +54,19 @@ bool gt_paint_begin(WINDOW *w, uint64_t key);
 void gt_paint_chrome(bool on);
 void gt_paint_end(WINDOW *w);
 
+/* Memo regions: a widget that draws rectangle r from inputs it can hash
+ * into key asks gt_paint_region first. True: r showed exactly that key
+ * last frame and none of its cells was written since, so its cells stay
+ * as they are for this frame and the widget draws nothing. False: the
+ * widget draws r now, then calls gt_paint_region_end. A region is known
+ * by its rectangle; regions must not overlap one another (a write into
+ * another region's cells makes that one draw again, never show stale
+ * cells). Outside a frame, in chrome, or with the table full, always
+ * false. The table empties whenever the chrome changes. */
+#define GT_PAINT_REGIONS 1024
+bool gt_paint_region(WINDOW *w, struct gt_rect r, uint64_t key);
+void gt_paint_region_end(void);
+
 /* Frees the shadow; the next gt_paint_begin starts afresh. */
 void gt_paint_release(void);
 

@@ -21,6 +21,9 @@ struct gt_panel_data {
 	const struct gt_static *st;
 	const struct gt_sample *s;
 	const struct gt_history *hist;
+	/* Column caches of hist's graphs, one per series (history.h), or
+	 * NULL: graphs then compute every column every frame. */
+	struct gt_history_cols *cols;
 	const struct gt_palette *pal;
 	enum gt_glyphs glyphs;
 	/* The graphs' time grid: one sample column is col_ns long (the

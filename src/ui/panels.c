@@ -9,9 +9,11 @@
 #include "ui/panels.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/text.h"
 #include "ui/gpugraph.h"
 #include "ui/paint.h"
@@ -525,6 +527,32 @@ static void title(WINDOW *win, struct gt_rect r, const struct gt_panel_data *d)
 		             det);
 }
 
+uint64_t gt_panels_key(const struct gt_panel_data *d, enum gt_gpu_mode mode)
+{
+	/* The palette is left out: a new one repaints the whole screen
+	 * (gt_palette_init), which empties the memo. */
+	uint64_t h = gt_hash_u64(GT_HASH_SEED, (uint64_t)mode);
+	h = gt_hash_bytes(h, d->st, sizeof(*d->st));
+	/* All of the sample but when it was taken: a new sample with the
+	 * same values draws the same numbers. */
+	h = gt_hash_bytes(h, &d->s->state,
+	                  sizeof(*d->s) - offsetof(struct gt_sample, state));
+	h = gt_hash_str(h, d->changed);
+	h = gt_hash_bytes(h, d->mig, d->nmig * sizeof(*d->mig));
+	unsigned flags = (unsigned)d->selected | (unsigned)d->fahrenheit << 1 |
+	                 (unsigned)d->stale << 2 | (unsigned)d->no_data << 3 |
+	                 (unsigned)d->all_series << 4 |
+	                 (unsigned)d->glyphs << 5;
+	return gt_hash_u64(h, flags);
+}
+
+/* Part `what` of a panel (its title, MIG rows, numbers) in rectangle r,
+ * drawn by draw(win, r, ...) unless it shows key already. */
+static bool part_kept(WINDOW *win, struct gt_rect r, uint64_t key, int what)
+{
+	return gt_paint_region(win, r, gt_hash_u64(key, (uint64_t)what));
+}
+
 /* FULL and COMPACT: the box, its title, the graph, the numbers. */
 static void draw_panel(WINDOW *win, struct gt_rect r, enum gt_gpu_mode mode,
                        const struct gt_panel_data *d)
@@ -541,15 +569,22 @@ static void draw_panel(WINDOW *win, struct gt_rect r, enum gt_gpu_mode mode,
 	}
 	if (r.w < 6 || r.h < 2)
 		return;
-	title(win, r, d);
+	/* Title, MIG rows and numbers are drawn again only when what they
+	 * show changed: most samples change a few numbers of a few GPUs. */
+	uint64_t key = gt_panels_key(d, mode);
+	if (!part_kept(win, (struct gt_rect){r.x + 2, r.y, r.w - 4, 1}, key, 0))
+		title(win, r, d);
+	gt_paint_region_end();
 	gt_layout_panel_parts(r, mode, &pp);
 	struct gt_rect mig = gt_panels_mig_take(&pp, d->nmig);
-	if (mig.h > 0)
+	if (mig.h > 0 && !part_kept(win, mig, key, 1))
 		gt_panels_mig_draw(win, mig, d);
+	gt_paint_region_end();
 	if (pp.graph.h > 0)
 		gt_gpugraph_draw(win, pp.graph, d);
-	if (pp.info_lines > 0)
+	if (pp.info_lines > 0 && !part_kept(win, pp.info, key, 2))
 		gt_panels_draw_info(win, &pp, d);
+	gt_paint_region_end();
 }
 
 void gt_panels_draw_gpu(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,

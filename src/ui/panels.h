@@ -31,6 +31,10 @@
 void gt_panels_draw_gpu(WINDOW *w, struct gt_rect r, enum gt_gpu_mode mode,
                         const struct gt_panel_data *d);
 
+/* A hash of everything a panel's title, MIG rows and numbers show in
+ * `mode`: equal keys draw the same cells (paint.h, gt_paint_region). */
+uint64_t gt_panels_key(const struct gt_panel_data *d, enum gt_gpu_mode mode);
+
 /* The frame of a LINE table: its box, the column names in the top border
  * over the columns gt_panels_line_columns gives its inside. */
 void gt_panels_draw_frame(WINDOW *w, struct gt_rect frame,

@@ -68,6 +68,10 @@ static size_t pty_reader_settled(struct pty_reader *r)
 	}
 }
 
+/* The dashboard's interval in the render bench: the shortest there is,
+ * so that frames a whole interval apart take little time to run. */
+#define RENDER_INTERVAL_NS GT_INTERVAL_MIN_NS
+
 /* What the render bench measured. */
 struct render_result {
 	int frames;
@@ -128,9 +132,10 @@ static void tick_frames(struct gt_collector *c, struct gt_dashboard *d,
 }
 
 /* Frames of a dashboard on an xterm-256color screen of the pty's slave
- * side, one collector round before each, as in steady state at one frame
- * per interval; the first frames paint the whole screen and are not
- * counted. */
+ * side, one collector round before each, one interval apart as in steady
+ * state: every frame brings a new sample column to every graph, so the
+ * graphs move as they do on screen. The first frames paint the whole
+ * screen and are not counted. */
 static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
                           struct pty_reader *reader, FILE *fo, int frames,
                           struct render_result *out)
@@ -138,9 +143,18 @@ static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
 	const int warm = 5;
 	uint64_t cpu = 0, wall = 0;
 	size_t bytes_warm = 0;
+	uint64_t due = gt_monotonic_ns();
 	for (int f = 0; f < warm + frames; f++) {
-		if (f == warm)
+		if (f == warm) {
 			bytes_warm = pty_reader_settled(reader);
+			due = gt_monotonic_ns();
+		}
+		due += RENDER_INTERVAL_NS;
+		uint64_t now = gt_monotonic_ns();
+		if (due > now) {
+			struct timespec gap = {0, (long)(due - now)};
+			nanosleep(&gap, NULL);
+		}
 		gt_collector_tick(c, GT_TICK_SCHEDULED);
 		uint64_t a = gt_thread_cpu_ns(), wa = gt_monotonic_ns();
 		gt_dashboard_pull(d);
@@ -165,7 +179,8 @@ static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
 static int render_on_pty(struct gt_collector *c, int cols, int rows, int frames,
                          struct render_result *out)
 {
-	struct gt_dashboard_opts o = {.interval_ns = GT_INTERVAL_DEFAULT_NS};
+	struct gt_dashboard_opts o = {.interval_ns = RENDER_INTERVAL_NS,
+	                              .interval_given = true};
 	struct gt_dashboard *d = NULL;
 	int master = posix_openpt(O_RDWR | O_NOCTTY);
 	int rc = -1;
@@ -252,8 +267,9 @@ static void render_beside_scrapes(struct gt_collector *c, int frames,
 	}
 	struct timespec settle = {0, 300000000};
 	nanosleep(&settle, NULL); /* the first round in flight */
-	/* 5x the frames: long enough to span several rounds of scrapes */
-	int rc = render_on_pty(c, 200, 60, frames * 5, &res);
+	/* 2x the frames, 12 s at the bench's interval: long enough to
+	 * span several rounds of scrapes */
+	int rc = render_on_pty(c, 200, 60, frames * 2, &res);
 	bench_scrapes_stop(load, &ok, &failed, &rounds);
 	gt_http_stop(h);
 	if (rc != 0) {

@@ -228,6 +228,67 @@ static void test_update_from_ring(void **state)
 	free(h);
 }
 
+/* The column cache gives exactly the columns computed from scratch, frame
+ * after frame: samples with jitter, gaps, lost samples, a change of
+ * interval, the grid's end moving by whole columns (sometimes by none,
+ * sometimes by more than a sample), two column widths (a main graph and
+ * a band under it), and the history wrapping round several times. A
+ * cache that kept a column a new sample touches, or kept one after the
+ * samples it was made of left the history, fails here. */
+static void test_columns_cached_match(void **state)
+{
+	enum { N = 1500, BAND = 75 }; /* N: wider than the history */
+	struct gt_history *h = new_history(100 * MS);
+	struct gt_history_cols *c = calloc(2, sizeof(*c));
+	static double fresh[N], cached[N];
+	uint64_t t = 50 * S, iv = 100 * MS;
+	long kept_frames = 0;
+
+	(void)state;
+	assert_non_null(c);
+	srand(7);
+	for (int f = 0; f < 4 * GT_HISTORY_LEN; f++) {
+		if (f == 1500)
+			iv = 250 * MS; /* the user pressed + */
+		if (f == 2500)
+			iv = 100 * MS;
+		gt_history_set_interval(h, iv);
+		int r = rand() % 100;
+		uint64_t dt = iv + (uint64_t)(rand() % 20) * MS - 10 * MS;
+		if (r < 3)
+			dt += 5 * iv; /* a silent device: a gap */
+		if (r < 96) {
+			t += dt;
+			push(h, t, (double)(rand() % 101), r == 4);
+		}
+		uint64_t end = (t / iv + 1) * iv;
+		if (f % 7 == 0)
+			end += iv; /* a late frame: the grid moved past it */
+		size_t sizes[2] = {N, BAND};
+		uint64_t cols[2] = {iv, iv * N / BAND};
+		for (int k = 0; k < 2; k++) {
+			uint64_t e = (end / cols[k] + 1) * cols[k];
+			uint64_t before = c[k].pushes;
+			gt_history_columns(h, GT_SERIES_GPU, e, cols[k], fresh,
+			                   sizes[k]);
+			gt_history_columns_cached(h, &c[k], GT_SERIES_GPU, e,
+			                          cols[k], cached, sizes[k]);
+			for (size_t i = 0; i < sizes[k]; i++) {
+				if (isnan(fresh[i])) {
+					assert_true(isnan(cached[i]));
+					continue;
+				}
+				assert_true(fresh[i] == cached[i]);
+			}
+			kept_frames += before != 0;
+		}
+	}
+	/* The cache was in use, not empty every frame. */
+	assert_true(kept_frames > 4 * GT_HISTORY_LEN);
+	free(c);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +298,7 @@ int main(void)
 	    cmocka_unit_test(test_na_is_not_zero),
 	    cmocka_unit_test(test_due_interval),
 	    cmocka_unit_test(test_update_from_ring),
+	    cmocka_unit_test(test_columns_cached_match),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
