@@ -12,6 +12,8 @@
 #include "ui/dashboard.h"
 
 #include <curses.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -119,13 +121,14 @@ static void update_self_usage(struct gt_dashboard *d)
 		d->self_cpu_ns = cpu;
 		d->self_wall_ns = now;
 	}
-	/* Read with plain calls: a stdio stream costs more than the read. */
 	char buf[128];
-	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (d->statm_fd == -1) {
+		int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+		d->statm_fd = fd >= 0 ? fd : -2;
+	}
+	ssize_t n =
+	    d->statm_fd >= 0 ? pread(d->statm_fd, buf, sizeof(buf) - 1, 0) : -1;
 	unsigned long long size, res;
-	if (fd >= 0)
-		close(fd);
 	if (n > 0) {
 		buf[n] = '\0';
 		char *end;
@@ -160,6 +163,9 @@ bool gt_dashboard_pull(struct gt_dashboard *d)
 	return changed;
 }
 
+static void make_order(struct gt_dashboard *d, const struct gt_proclist *pl,
+                       size_t n, bool ascii);
+
 static void rebuild_order(struct gt_dashboard *d)
 {
 	const struct gt_proclist *pl = d->view.procs;
@@ -168,6 +174,7 @@ static void rebuild_order(struct gt_dashboard *d)
 		size_t *o = realloc(d->order, n * sizeof(*o));
 		if (!o) {
 			d->norder = 0;
+			d->order_key = 0;
 			return;
 		}
 		d->order = o;
@@ -178,6 +185,29 @@ static void rebuild_order(struct gt_dashboard *d)
 		gt_dashboard_tags_prune(d);
 		d->tags_seq = pl->seq;
 	}
+	bool ascii = gt_dashboard_glyphs(d) == GT_GLYPHS_ASCII;
+	/* The view follows from the round's list and the filter and sort
+	 * fields of the table's state (those before follow_pid); a frame
+	 * with the same ones keeps the order and tree made before. */
+	uint64_t key =
+	    gt_hash_bytes(GT_HASH_SEED, &d->pt,
+	                  offsetof(struct gt_proctable_state, follow_pid));
+	key = gt_hash_u64(key, (uint64_t)(uintptr_t)pl);
+	key = gt_hash_u64(key, pl ? pl->seq : 0);
+	key = gt_hash_u64(key, (uint64_t)n << 2 | (uint64_t)d->tree << 1 |
+	                           (uint64_t)ascii);
+	if (key != d->order_key || !d->order_key)
+		make_order(d, pl, n, ascii);
+	d->order_key = key;
+	int visible = d->layout.procs.h > 1 ? d->layout.procs.h - 1 : 1;
+	d->follow_lost = !gt_proctable_update_selection(
+	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
+}
+
+/* The table's rows in view order (and as a tree, in tree view). */
+static void make_order(struct gt_dashboard *d, const struct gt_proclist *pl,
+                       size_t n, bool ascii)
+{
 	d->norder = n ? gt_proctable_view(pl->items, n, &d->pt, d->order,
 	                                  d->filter_err, sizeof(d->filter_err))
 	              : 0;
@@ -190,13 +220,9 @@ static void rebuild_order(struct gt_dashboard *d)
 		}
 	}
 	/* In view order under their parents; flat when memory is short. */
-	d->tree_ok =
-	    d->tree && d->norder <= d->tree_cap &&
-	    gt_proctree_build(pl->items, d->order, d->norder, d->tree_rows,
-	                      gt_dashboard_glyphs(d) == GT_GLYPHS_ASCII) == 0;
-	int visible = d->layout.procs.h > 1 ? d->layout.procs.h - 1 : 1;
-	d->follow_lost = !gt_proctable_update_selection(
-	    &d->pt, pl ? pl->items : NULL, d->order, d->norder, visible);
+	d->tree_ok = d->tree && d->norder <= d->tree_cap &&
+	             gt_proctree_build(pl->items, d->order, d->norder,
+	                               d->tree_rows, ascii) == 0;
 }
 
 size_t gt_dashboard_process_count(const struct gt_dashboard *d)
@@ -579,6 +605,8 @@ static void teardown(struct gt_dashboard *d)
 	free(d->order);
 	gt_paint_release(); /* the shadow of the screen it drew */
 	free(d->tree_rows);
+	if (d->statm_fd >= 0)
+		close(d->statm_fd);
 }
 
 struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,
@@ -590,6 +618,7 @@ struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,
 	d->c = c;
 	d->opts = o;
 	d->view.dev_slot = d->view.proc_slot = -1;
+	d->statm_fd = -1;
 	if (setup(d) < 0) {
 		teardown(d);
 		free(d);
@@ -700,7 +729,7 @@ static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
 		}
 		bool tick = (long long)time(NULL) != d->drawn_second;
 		/* gputop's own use is re-read each half second at most, not
-		 * each frame (/proc/self/statm: three system calls). */
+		 * each frame (getrusage and a read of /proc/self/statm). */
 		if ((dirty || tick) &&
 		    (!d->self_wall_ns ||
 		     gt_monotonic_ns() - d->self_wall_ns >= 500000000ull))

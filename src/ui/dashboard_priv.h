@@ -60,6 +60,9 @@ struct gt_dashboard {
 	struct gt_proctable_state pt;
 	size_t *order;
 	size_t norder, order_cap;
+	/* What order (and the tree's rows) were made from: a frame with the
+	 * same list, filters and sort keeps them (0: none made yet). */
+	uint64_t order_key;
 	int widths[GT_COL__COUNT];
 	uint64_t interval_ns;
 	struct gt_overlay ov;
@@ -103,6 +106,10 @@ struct gt_dashboard {
 	uint64_t self_cpu_ns, self_wall_ns;
 	double self_cpu_pct;
 	uint64_t self_rss;
+	/* /proc/self/statm, open while the dashboard is (-1: not opened
+	 * yet, -2: could not be): re-read from its start, it gives the
+	 * size now, without an open's path walk each time. */
+	int statm_fd;
 	uint64_t frames;
 	long long drawn_second; /* wall-clock second of the last frame */
 	char host[64];          /* the machine's name, for the title */

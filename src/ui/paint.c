@@ -99,6 +99,9 @@ struct canvas {
 	cchar_t *shadow; /* rows * cols: what each cell holds */
 	cchar_t *base;   /* rows * cols: the chrome, else the background */
 	uint32_t *stamp; /* rows * cols: the frame that last wrote it */
+	/* rows: the last frame that gave a cell of the row a frame's stamp;
+	 * the sweep looks only at rows that this or the last frame did. */
+	uint32_t *row_stamp;
 	/* rows * cols: which text wrote the cell (the cell where that
 	 * text starts), and for a cell where a text starts, that text's
 	 * hash and the cells it took: a text drawn again unchanged where
@@ -184,6 +187,7 @@ static void stamp_cell(struct canvas *c, int y, int x, const cchar_t *cell)
 		c->stamp[k] = STAMP_CHROME;
 	} else {
 		c->stamp[k] = c->frame;
+		c->row_stamp[y] = c->frame;
 	}
 }
 
@@ -194,6 +198,7 @@ static void forget_cell(struct canvas *c, int y, int x)
 	mark_write(c, k);
 	if (c->stamp[k] != c->frame)
 		c->stamp[k] = c->frame - 1;
+	c->row_stamp[y] = c->frame;
 }
 
 /* Hands cells[0..n) at y, x to ncurses, leaving out those whose shadow
@@ -251,6 +256,7 @@ void gt_paint_release(void)
 	free(canvas.owner);
 	free(canvas.memo);
 	free(canvas.area);
+	free(canvas.row_stamp);
 	memset(&canvas, 0, sizeof(canvas));
 }
 
@@ -273,6 +279,7 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 		free(c->owner);
 		free(c->memo);
 		free(c->area);
+		free(c->row_stamp);
 		size_t n = (size_t)(rows > 0 ? rows : 0) *
 		           (size_t)(cols > 0 ? cols : 0);
 		c->shadow = n ? malloc(n * sizeof(*c->shadow)) : NULL;
@@ -281,6 +288,8 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 		c->owner = n ? malloc(n * sizeof(*c->owner)) : NULL;
 		c->memo = n ? malloc(n * sizeof(*c->memo)) : NULL;
 		c->area = n ? malloc(n * sizeof(*c->area)) : NULL;
+		c->row_stamp =
+		    n ? malloc((size_t)rows * sizeof(*c->row_stamp)) : NULL;
 		c->w = w;
 		c->rows = rows;
 		c->cols = cols;
@@ -289,7 +298,7 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 	c->writer = NO_OWNER;
 	c->cur_area = AREA_NONE;
 	if (!c->shadow || !c->base || !c->stamp || !c->owner || !c->memo ||
-	    !c->area) {
+	    !c->area || !c->row_stamp) {
 		/* No memory for a shadow: every frame whole, as werase. */
 		c->valid = false;
 		werase(w);
@@ -313,6 +322,7 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 	memset(c->stamp, 0, n * sizeof(*c->stamp));
 	memset(c->owner, 0xFF, n * sizeof(*c->owner)); /* NO_OWNER */
 	memset(c->area, 0, n * sizeof(*c->area));      /* AREA_NONE */
+	memset(c->row_stamp, 0, (size_t)rows * sizeof(*c->row_stamp));
 	memset(c->regions, 0, sizeof(c->regions));
 	c->nkept_now = c->nkept_last = 0;
 	c->frame = 2;
@@ -383,19 +393,23 @@ void gt_paint_end(WINDOW *w)
 	/* Only cells written by the last frame can hold what this one
 	 * left out: older ones went back to the chrome then. */
 	uint32_t last = c->frame - 1;
-	size_t n = (size_t)c->rows * (size_t)c->cols;
 	c->chrome = false;
 	c->cur_area = AREA_NONE;
 	c->sweeping = true;
-	for (size_t i = 0; i < n; i++) {
-		if (c->stamp[i] != last)
+	for (int y = 0; y < c->rows; y++) {
+		if (c->row_stamp[y] < last)
 			continue;
-		/* A region kept this frame shows what it wrote then. */
-		uint16_t a = c->area[i];
-		if (a != AREA_NONE && c->regions[a - 1].kept == c->frame)
-			continue;
-		restore_cell(c, w, (int)(i / (size_t)c->cols),
-		             (int)(i % (size_t)c->cols));
+		size_t row = (size_t)y * (size_t)c->cols;
+		for (int x = 0; x < c->cols; x++) {
+			if (c->stamp[row + (size_t)x] != last)
+				continue;
+			/* A region kept this frame shows what it wrote then. */
+			uint16_t a = c->area[row + (size_t)x];
+			if (a != AREA_NONE &&
+			    c->regions[a - 1].kept == c->frame)
+				continue;
+			restore_cell(c, w, y, x);
+		}
 	}
 	/* A region kept last frame and gone from this one: its cells keep
 	 * the stamps of when it drew, so they are put back here. */
@@ -705,6 +719,7 @@ static bool keep_put(struct canvas *c, size_t k, uint64_t hash)
 		c->stamp[i] = c->frame;
 		mark_write(c, i);
 	}
+	c->row_stamp[k / (size_t)c->cols] = c->frame;
 	return true;
 }
 
@@ -769,8 +784,10 @@ static bool region_claim(struct canvas *c, int s)
 			 * leaves out of them, the sweep puts back. */
 			uint32_t *st = &c->stamp[row + (size_t)x];
 			before |= *st == c->frame;
-			if (*st != c->frame && *st != STAMP_CHROME)
+			if (*st != c->frame && *st != STAMP_CHROME) {
 				*st = c->frame - 1;
+				c->row_stamp[y] = c->frame;
+			}
 		}
 	}
 	return before;
