@@ -178,7 +178,7 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 	/* The axis fits what is shown, not what scrolled out. */
 	double hi = percent ? 100.0 : gt_graph_autoscale(vals, n);
 	if (percent)
-		snprintf(top, sizeof(top), "100%%");
+		memcpy(top, "100%", sizeof("100%"));
 	else
 		gt_gpugraph_watts_axis(top, sizeof(top), hi);
 	/* The cells follow from the values, the scale and the glyphs: a
