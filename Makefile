@@ -152,6 +152,7 @@ tsan-tests: $(FAKE_LIB) $(STRESS_BIN)
 # fails if any failed.
 check: deps
 	$(MAKE) --no-print-directory layers
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory tests
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=asan tests
 	$(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan tsan-tests
@@ -196,7 +197,7 @@ run: deps all
 # Debian/Ubuntu package names of what the build and the tests need.
 DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
             libcmocka-dev libmicrohttpd-dev zlib1g-dev libcrypt-dev tmux \
-            ncurses-term clang openssl \
+            ncurses-term clang openssl cppcheck \
             prometheus curl python3 iproute2
 deps:
 	@missing=""; \

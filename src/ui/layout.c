@@ -218,7 +218,7 @@ static bool plan_line(const struct need *q, struct plan *best)
 static bool choose(const struct need *q, const struct gt_layout_opts *o,
                    struct plan *p)
 {
-	struct plan a, b;
+	struct plan a = {0}, b = {0}; /* set by plan_* when they find one */
 	bool fa = false, fb = false;
 
 	if (o->max_mode == GT_GPU_FULL && o->show_graphs && plan_full(q, p))
