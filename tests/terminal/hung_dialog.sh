@@ -7,7 +7,8 @@
 # may or may not have changed, the state file keeps the original (the
 # write counts as possibly applied), and q then ends gputop within a
 # second, status 1, saying why. Quitting while the write is in flight ends
-# it as fast.
+# it as fast. A software fan loop whose write hangs does not keep q from
+# ending gputop either.
 set -u
 # shellcheck source=tests/terminal/tmux_lib.sh
 . "$(dirname "$0")/tmux_lib.sh"
@@ -77,6 +78,53 @@ wait_exit
 	fail "quit during the hung write: status $rc after $ms ms"
 wait_for "a write to the driver has not come back" 40 ||
 	fail "inflight: no exit message"
+
+# 3. A fan curve whose loop's write hangs (the fake answers fan-speed
+# writes for 4 s after init, then takes 30 s over each; the balanced
+# curve asks for 1 % more every 2.6 s as the temperature ramps): the
+# status line says the write was given up on, and q ends gputop in under
+# 2 s, also while the write is still waited for.
+printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetFanSpeed_v2 30000 after 4\n' \
+	"$scn_dir" >"$state/hung.scn"
+for c in after during; do
+	start "fan-$c"
+	keys f
+	wait_for "Mode +< Curve >" || fail "fan-$c: fan dialog did not open"
+	keys Enter y
+	wait_for "curve running" || fail "fan-$c: curve not running"
+	keys k Escape
+	if [ $c = after ]; then
+		wait_for "did not answer a fan write within 4 s" 300 &&
+			pass "fan: the status line says the loop's write was given up on" ||
+			fail "fan: no word of the hung fan write"
+	else
+		# The write hangs when a thread beside the UI's and the
+		# collector's stays (a loop step's thread lives microseconds).
+		p=""
+		for q in $(pgrep -f -- "--state-dir $state/fan-$c "); do
+			[ "$(cat "/proc/$q/comm" 2>/dev/null)" = gputop ] && p=$q
+		done
+		n=0
+		for _ in $(seq 1 300); do
+			if [ "$(ls "/proc/$p/task" 2>/dev/null | wc -l)" -ge 3 ]; then
+				n=$((n + 1))
+				[ $n -ge 3 ] && break
+			else
+				n=0
+			fi
+			sleep 0.1
+		done
+		[ $n -ge 3 ] || fail "fan-during: the loop's write never hung"
+		grep -q "did not answer a fan write" <<<"$(t capture-pane -p -t dash)" &&
+			fail "fan-during: given up on already"
+	fi
+	t0=$(now_ms)
+	keys q
+	wait_exit
+	[ "$rc" = 1 ] && [ "$ms" -le 2000 ] &&
+		pass "fan: q $c the hung loop write ends gputop in $ms ms, status 1" ||
+		fail "fan: q $c the hung loop write: status $rc after $ms ms"
+done
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
