@@ -39,18 +39,7 @@ run_case() {
 	fi
 	t0=$(now_ms)
 	kill -TERM "$p"
-	rc=""
-	for _ in $(seq 1 600); do # 30 s at most
-		kill -0 "$p" 2>/dev/null || break
-		sleep 0.05
-	done
-	ms=$(($(now_ms) - t0))
-	if kill -0 "$p" 2>/dev/null; then
-		rc=running
-		kill -KILL "$p"
-	fi
-	wait "$p" 2>/dev/null
-	[ "$rc" = running ] || rc=$?
+	await_exit "$p" "$t0" 600 # 30 s at most
 }
 
 for c in during after; do

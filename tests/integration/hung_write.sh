@@ -34,17 +34,7 @@ run_case() {
 		t0=$(now_ms)
 		kill -TERM "$p"
 	fi
-	for _ in $(seq 1 300); do # 15 s at most
-		kill -0 "$p" 2>/dev/null || break
-		sleep 0.05
-	done
-	ms=$(($(now_ms) - t0))
-	if kill -0 "$p" 2>/dev/null; then
-		rc=running
-		kill -KILL "$p"
-	fi
-	wait "$p" 2>/dev/null
-	[ "${rc:-}" = running ] || rc=$?
+	await_exit "$p" "$t0" 300 # 15 s at most
 }
 
 # The guardian's restore: the original limit (450 W) written, the state
@@ -59,7 +49,6 @@ restored() {
 }
 
 for mode in "" --daemon; do
-	rc=""
 	run_case "timeout" "" $mode
 	if [ "$rc" = 1 ] && [ "$ms" -ge 3500 ] && [ "$ms" -le 5500 ] &&
 		grep -q "GPU 0: the driver did not answer a write in 4 s" "$tmp/err" &&
@@ -76,7 +65,6 @@ for mode in "" --daemon; do
 done
 
 # SIGTERM 1 s into the hung write (the first write comes at once).
-rc=""
 run_case "signal" 1 --daemon
 if [ "$rc" = 1 ] && [ "$ms" -le 1000 ] &&
 	grep -q "stopped while GPU 0's driver had not answered a write" "$tmp/err"; then
@@ -115,18 +103,7 @@ if [ -s "$tmp/state/restore.state" ]; then
 		>"$tmp/out" 2>"$tmp/err" &
 	p=$!
 	pids+=("$p")
-	rc=""
-	for _ in $(seq 1 300); do # 15 s at most
-		kill -0 "$p" 2>/dev/null || break
-		sleep 0.05
-	done
-	ms=$(($(now_ms) - t0))
-	if kill -0 "$p" 2>/dev/null; then
-		rc=running
-		kill -KILL "$p"
-	fi
-	wait "$p" 2>/dev/null
-	[ "$rc" = running ] || rc=$?
+	await_exit "$p" "$t0" 300 # 15 s at most
 	if [ "$rc" = 1 ] && [ "$ms" -ge 3500 ] && [ "$ms" -le 5500 ] &&
 		grep -q "the driver did not answer within 4 s while restoring" "$tmp/err" &&
 		[ -s "$tmp/state/restore.state" ]; then

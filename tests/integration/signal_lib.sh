@@ -2,8 +2,8 @@
 # signal_lib.sh - sourced by the tests that stop gputop with signals while
 # it works (signals.sh, hung_write.sh): the build under test from
 # tests/run.sh's environment, a temporary directory, the background pids
-# killed (and any child left) at exit, PASS/FAIL counting, and a clock in
-# milliseconds.
+# killed (and any child left) at exit, PASS/FAIL counting, a clock in
+# milliseconds, and a wait for a process to end.
 set -u
 set -m # background jobs keep SIGINT (a non-interactive shell ignores it)
 bin=${GPUTOP_BIN:?run through tests/run.sh}
@@ -17,3 +17,22 @@ failures=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# await_exit PID T0_MS TRIES: waits for PID (a child) to end, TRIES times
+# 50 ms at most; sets ms (since T0_MS) and rc (its status, or "running"
+# when it had to be killed).
+await_exit() {
+	local p=$1 t0=$2
+	rc=""
+	for _ in $(seq 1 "$3"); do
+		kill -0 "$p" 2>/dev/null || break
+		sleep 0.05
+	done
+	ms=$(($(now_ms) - t0))
+	if kill -0 "$p" 2>/dev/null; then
+		rc=running
+		kill -KILL "$p"
+	fi
+	wait "$p" 2>/dev/null
+	[ "$rc" = running ] || rc=$?
+}

@@ -28,15 +28,24 @@ start() {
 		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$state/hung.scn $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --state-dir $dir --interval 0.5; echo \$? >$exit_file; sleep 60"
 	wait_for "\[0\]" || fail "$1: dashboard did not start"
 }
-# Waits (10 s at most) for gputop to end; sets ms since $t0 and rc.
-wait_exit() {
-	rc=running
+# quit BOUND_MS WHAT: q, then waits (10 s at most) for gputop to end: it
+# must within BOUND_MS, with status 1 and the message that a write has not
+# come back.
+quit() {
+	local t0 ms rc=running
+	t0=$(now_ms)
+	keys q
 	for _ in $(seq 1 200); do
 		[ -s "$exit_file" ] && break
 		sleep 0.05
 	done
 	ms=$(($(now_ms) - t0))
 	[ -s "$exit_file" ] && rc=$(cat "$exit_file")
+	[ "$rc" = 1 ] && [ "$ms" -le "$1" ] &&
+		pass "q $2 ends gputop in $ms ms, status 1" ||
+		fail "q $2: status $rc after $ms ms"
+	wait_for "a write to the driver has not come back" 40 ||
+		fail "q $2: no exit message"
 }
 
 # 1. The write hangs; the dialog gives up on it after 4 s.
@@ -55,29 +64,14 @@ grep -q "450000" "$dir/restore.state" 2>/dev/null &&
 	pass "the state file keeps the original limit (the write may have applied)" ||
 	fail "state file: $(cat "$dir/restore.state" 2>&1)"
 keys Escape
-t0=$(now_ms)
-keys q
-wait_exit
-[ "$rc" = 1 ] && [ "$ms" -le 1000 ] &&
-	pass "q after the unanswered write ends gputop in $ms ms, status 1" ||
-	fail "quit after the unanswered write: status $rc after $ms ms"
-wait_for "a write to the driver has not come back" 40 &&
-	pass "and says why it could not restore by itself" ||
-	fail "no exit message"
+quit 1000 "after the unanswered write"
 
 # 2. q while the write is in flight.
 start inflight
 keys p 3 Enter y
 wait_for "Writing: waiting for the driver \(1 s of at most 4 s\)" 60 ||
 	fail "inflight: no waiting line"
-t0=$(now_ms)
-keys q
-wait_exit
-[ "$rc" = 1 ] && [ "$ms" -le 1000 ] &&
-	pass "q during the hung write ends gputop in $ms ms, status 1" ||
-	fail "quit during the hung write: status $rc after $ms ms"
-wait_for "a write to the driver has not come back" 40 ||
-	fail "inflight: no exit message"
+quit 1000 "during the hung write"
 
 # 3. A fan curve whose loop's write hangs (the fake answers fan-speed
 # writes for 4 s after init, then takes 30 s over each; the balanced
@@ -118,12 +112,7 @@ for c in after during; do
 		grep -q "did not answer a fan write" <<<"$(t capture-pane -p -t dash)" &&
 			fail "fan-during: given up on already"
 	fi
-	t0=$(now_ms)
-	keys q
-	wait_exit
-	[ "$rc" = 1 ] && [ "$ms" -le 2000 ] &&
-		pass "fan: q $c the hung loop write ends gputop in $ms ms, status 1" ||
-		fail "fan: q $c the hung loop write: status $rc after $ms ms"
+	quit 2000 "$c the fan loop's hung write"
 done
 
 echo "$failures failure(s)"

@@ -42,6 +42,16 @@ static void release(void *arg)
 	free(c);
 }
 
+/* Waits up to 3 s for an abandoned call's thread to release it. */
+static void expect_released(atomic_int *released)
+{
+	for (int i = 0; i < 300 && !atomic_load(released); i++) {
+		struct timespec ts = {0, 10 * MS};
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(atomic_load(released), 1);
+}
+
 static bool stop_now(void *ctx)
 {
 	(void)ctx;
@@ -74,11 +84,7 @@ static void test_deadline_abandons(void **state)
 	uint64_t took = gt_monotonic_ns() - t0;
 	assert_true(took >= 100 * MS && took < 400 * MS);
 	assert_int_equal(atomic_load(&released), 0);
-	for (int i = 0; i < 200 && !atomic_load(&released); i++) {
-		struct timespec ts = {0, 10 * MS};
-		nanosleep(&ts, NULL);
-	}
-	assert_int_equal(atomic_load(&released), 1);
+	expect_released(&released);
 }
 
 /* A stop leaves the call half a second to come back, not the deadline. */
@@ -108,11 +114,7 @@ static void test_stop_grace(void **state)
 	            took < GT_BOUNDED_STOP_GRACE_NS + 400 * MS);
 	assert_false(gt_bounded_done(b));
 	assert_false(gt_bounded_abandon(b, release));
-	for (int i = 0; i < 300 && !atomic_load(&released); i++) {
-		struct timespec ts = {0, 10 * MS};
-		nanosleep(&ts, NULL);
-	}
-	assert_int_equal(atomic_load(&released), 1);
+	expect_released(&released);
 }
 
 /* Abandoning a call that has returned is freeing it: arg stays ours. */
