@@ -70,8 +70,13 @@ static void control_request(struct gt_dashboard *d,
 	switch (req) {
 	case GT_CONTROL_DIALOG_APPLY:
 	case GT_CONTROL_DIALOG_REVERT:
-		if (d->task)
-			return; /* one job at a time */
+		if (d->task) { /* one job at a time */
+			snprintf(g->msg, sizeof(g->msg),
+			         "another write is still waiting for the "
+			         "driver: nothing written");
+			g->stage = GT_CONTROL_DIALOG_DONE;
+			return;
+		}
 		memset(&job, 0, sizeof(job));
 		job.kind =
 		    revert ? GT_CONTROL_JOB_REVERT : GT_CONTROL_JOB_APPLY_LIST;

@@ -13,6 +13,9 @@ set -u
 # shellcheck source=tests/terminal/tmux_lib.sh
 . "$(dirname "$0")/tmux_lib.sh"
 tmux_begin hungdlg
+# The guardians outlive their gputop: each waits for its own restore write
+# (20 s here), so they are ended with the test.
+trap 'pkill -KILL -f -- "--state-dir $state/" 2>/dev/null; t kill-server 2>/dev/null; rm -rf "$state"' EXIT
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 20000\nlatency nvmlDeviceSetPowerManagementLimit_v2 20000\n' \
 	"$scn_dir" >"$state/hung.scn"
