@@ -41,6 +41,9 @@ void gt_dashboard_control_open(struct gt_dashboard *d,
 	                 : "");
 }
 
+_Static_assert(GT_CONTROL_DIALOG_MAX_CHANGES <= GT_CONTROL_JOB_MAX,
+               "a dialog's changes fit one control job");
+
 #define WRITE_TIMEOUT_S                                                        \
 	((unsigned)(GT_BOUNDED_WRITE_TIMEOUT_NS / 1000000000ull))
 
