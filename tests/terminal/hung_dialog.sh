@@ -8,7 +8,8 @@
 # write counts as possibly applied), and q then ends gputop within a
 # second, status 1, saying why. Quitting while the write is in flight ends
 # it as fast. A software fan loop whose write hangs does not keep q from
-# ending gputop either.
+# ending gputop either, and a restore on quit that hangs ends it within
+# its 4 s bound.
 set -u
 # shellcheck source=tests/terminal/tmux_lib.sh
 . "$(dirname "$0")/tmux_lib.sh"
@@ -31,9 +32,9 @@ start() {
 		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$state/hung.scn $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --state-dir $dir --interval 0.5; echo \$? >$exit_file; sleep 60"
 	wait_for "\[0\]" || fail "$1: dashboard did not start"
 }
-# quit BOUND_MS WHAT: q, then waits (10 s at most) for gputop to end: it
-# must within BOUND_MS, with status 1 and the message that a write has not
-# come back.
+# quit BOUND_MS WHAT [MIN_MS MESSAGE]: q, then waits (10 s at most) for
+# gputop to end: it must within MIN_MS..BOUND_MS, with status 1 and
+# MESSAGE (by default, that a write has not come back).
 quit() {
 	local t0 ms rc=running
 	t0=$(now_ms)
@@ -44,10 +45,10 @@ quit() {
 	done
 	ms=$(($(now_ms) - t0))
 	[ -s "$exit_file" ] && rc=$(cat "$exit_file")
-	[ "$rc" = 1 ] && [ "$ms" -le "$1" ] &&
+	[ "$rc" = 1 ] && [ "$ms" -le "$1" ] && [ "$ms" -ge "${3:-0}" ] &&
 		pass "q $2 ends gputop in $ms ms, status 1" ||
 		fail "q $2: status $rc after $ms ms"
-	wait_for "a write to the driver has not come back" 40 ||
+	wait_for "${4:-a write to the driver has not come back}" 40 ||
 		fail "q $2: no exit message"
 }
 
@@ -76,7 +77,25 @@ wait_for "Writing: waiting for the driver \(1 s of at most 4 s\)" 60 ||
 	fail "inflight: no waiting line"
 quit 1000 "during the hung write"
 
-# 3. A fan curve whose loop's write hangs (the fake answers fan-speed
+# 3. The restore on quit: a limit kept while the driver answered, then
+# every power-limit write takes 20 s (from 6 s after init): q ends gputop
+# within the 4 s bound, status 1, saying the driver did not answer while
+# restoring, the state file kept.
+printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 20000 after 6\nlatency nvmlDeviceSetPowerManagementLimit_v2 20000 after 6\n' \
+	"$scn_dir" >"$state/hung.scn"
+start restore
+t_start=$(now_ms)
+keys p 3 Enter y
+wait_for "Reverting in" 60 || fail "restore: not applied"
+keys k Escape
+left=$((6500 - ($(now_ms) - t_start)))
+[ "$left" -gt 0 ] && sleep "$((left / 1000)).$(printf %03d $((left % 1000)))"
+quit 5500 "with a restore the driver does not answer" 3500 \
+	"the driver did not answer within 4 s while restoring"
+[ -s "$dir/restore.state" ] && pass "and the state file is kept" ||
+	fail "restore on quit: no state file: $(ls "$dir" 2>&1)"
+
+# 4. A fan curve whose loop's write hangs (the fake answers fan-speed
 # writes for 4 s after init, then takes 30 s over each; the balanced
 # curve asks for 1 % more every 2.6 s as the temperature ramps): the
 # status line says the write was given up on, and q ends gputop in under
