@@ -73,6 +73,9 @@ static int on_journal_saved(void *ctx, const struct gt_restore_journal *j,
 {
 	struct gt_control_session *s = ctx;
 
+	/* Readers see it before the write it protects, which may never
+	 * come back. */
+	gt_control_session_publish_journal(s, j);
 	if (!s->guardian) {
 		uint64_t timeout = s->cfg.guardian_timeout_ns
 		                       ? s->cfg.guardian_timeout_ns
@@ -142,7 +145,7 @@ gt_control_session_new(const struct gt_control_session_config *cfg, char *err,
 	             (size_t)(slash ? slash + 1 - s->guardian_log : 0),
 	         "guardian.log");
 	pthread_mutex_init(&s->lock, NULL);
-	pthread_mutex_init(&s->notice_lock, NULL);
+	pthread_mutex_init(&s->pub_lock, NULL);
 
 	if (!cfg->no_nvml && gt_nvml_api_load(&s->api, opt(s->nvml_lib), why,
 	                                      sizeof(why)) == 0) {
@@ -167,6 +170,7 @@ gt_control_session_new(const struct gt_control_session_config *cfg, char *err,
 		gt_control_session_free(s);
 		return NULL;
 	}
+	gt_control_session_publish_journal(s, gt_control_journal(s->ctl));
 	atomic_store(&s->npending, gt_control_pending(s->ctl));
 	return s;
 }
@@ -191,7 +195,7 @@ void gt_control_session_free(struct gt_control_session *s)
 		gt_nvml_api_unload(&s->api);
 	}
 	free(s->loops);
-	pthread_mutex_destroy(&s->notice_lock);
+	pthread_mutex_destroy(&s->pub_lock);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -247,17 +251,17 @@ size_t gt_control_session_changes(struct gt_control_session *s, const char *dev,
 {
 	size_t n = 0;
 
-	if (!gt_control_session_lock_quick(s, NULL))
-		return 0;
-	const struct gt_restore_journal *j = gt_control_journal(s->ctl);
-	for (size_t i = 0; j && i < j->n; i++) {
+	/* The journal as last saved: no wait for a write in progress. */
+	pthread_mutex_lock(&s->pub_lock);
+	const struct gt_restore_journal *j = &s->pub_journal;
+	for (size_t i = 0; i < j->n; i++) {
 		if (strcasecmp(j->a[i].dev, dev) != 0)
 			continue;
 		if (n < max)
 			out[n] = j->a[i];
 		n++;
 	}
-	gt_control_session_unlock(s);
+	pthread_mutex_unlock(&s->pub_lock);
 	return n;
 }
 
@@ -605,10 +609,10 @@ bool gt_control_session_changed(struct gt_control_session *s)
 void gt_control_session_take_notice(struct gt_control_session *s, char *out,
                                     size_t len)
 {
-	pthread_mutex_lock(&s->notice_lock);
+	pthread_mutex_lock(&s->pub_lock);
 	snprintf(out, len, "%s", s->pub_notice);
 	s->pub_notice[0] = '\0';
-	pthread_mutex_unlock(&s->notice_lock);
+	pthread_mutex_unlock(&s->pub_lock);
 }
 
 /* The tick's body, the lock held: the loops' step (a job of its own when

@@ -71,13 +71,31 @@ bool gt_control_session_lock_quick(struct gt_control_session *s,
 
 static void publish_notice(struct gt_control_session *s, const char *msg)
 {
-	pthread_mutex_lock(&s->notice_lock);
+	pthread_mutex_lock(&s->pub_lock);
 	snprintf(s->pub_notice, sizeof(s->pub_notice), "%s", msg);
-	pthread_mutex_unlock(&s->notice_lock);
+	pthread_mutex_unlock(&s->pub_lock);
+}
+
+void gt_control_session_publish_journal(struct gt_control_session *s,
+                                        const struct gt_restore_journal *j)
+{
+	pthread_mutex_lock(&s->pub_lock);
+	if (j) {
+		/* The records in use only: the journal is large. */
+		size_t n = j->n < GT_RESTORE_MAX_ACTIONS ? j->n
+		                                         : GT_RESTORE_MAX_ACTIONS;
+		memcpy(s->pub_journal.root, j->root, sizeof(j->root));
+		memcpy(s->pub_journal.a, j->a, n * sizeof(j->a[0]));
+		s->pub_journal.n = n;
+	} else {
+		s->pub_journal.n = 0;
+	}
+	pthread_mutex_unlock(&s->pub_lock);
 }
 
 void gt_control_session_unlock(struct gt_control_session *s)
 {
+	gt_control_session_publish_journal(s, gt_control_journal(s->ctl));
 	atomic_store(&s->npending, gt_control_pending(s->ctl));
 	atomic_store(&s->changed_pub, s->changed);
 	if (s->notice[0]) {

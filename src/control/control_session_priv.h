@@ -48,11 +48,15 @@ struct gt_control_session {
 	 * free, and everything that needs it answers at once instead. */
 	atomic_int stuck;
 	/* Copies kept for readers that must not wait for lock: the
-	 * journal's length and whether anything was written. */
+	 * journal's length and whether anything was written; under pub_lock
+	 * (never held long, taken after lock when both are) the notice and
+	 * the journal as last saved (before each write too, so a write that
+	 * never came back shows as changed). */
 	_Atomic size_t npending;
 	atomic_bool changed_pub;
-	pthread_mutex_t notice_lock; /* pub_notice only; never held long */
+	pthread_mutex_t pub_lock;
 	char pub_notice[GT_CONTROL_RESULT_MAX + 96];
+	struct gt_restore_journal pub_journal;
 	struct gt_control_session_config cfg;
 	char nvml_lib[GT_RESTORE_PATH_MAX];
 	char sysfs_root[GT_RESTORE_PATH_MAX];
@@ -86,6 +90,9 @@ bool gt_control_session_lock_quick(struct gt_control_session *s,
                                    struct gt_collector *c);
 /* Publishes the copies above and the notice, then releases lock. */
 void gt_control_session_unlock(struct gt_control_session *s);
+/* Copies j into pub_journal (lock held). */
+void gt_control_session_publish_journal(struct gt_control_session *s,
+                                        const struct gt_restore_journal *j);
 /* Why a call was refused while a job is stuck. */
 extern const char gt_control_session_stuck_why[];
 /* The tick hook's body with the lock held: loops, then heartbeat. */
