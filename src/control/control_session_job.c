@@ -82,8 +82,9 @@ void gt_control_session_publish_journal(struct gt_control_session *s,
 	pthread_mutex_lock(&s->pub_lock);
 	if (j) {
 		/* The records in use only: the journal is large. */
-		size_t n = j->n < GT_RESTORE_MAX_ACTIONS ? j->n
-		                                         : GT_RESTORE_MAX_ACTIONS;
+		size_t n = j->n < GT_RESTORE_MAX_ACTIONS
+		               ? j->n
+		               : GT_RESTORE_MAX_ACTIONS;
 		memcpy(s->pub_journal.root, j->root, sizeof(j->root));
 		memcpy(s->pub_journal.a, j->a, n * sizeof(j->a[0]));
 		s->pub_journal.n = n;
