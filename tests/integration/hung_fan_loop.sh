@@ -22,13 +22,7 @@ printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetFanSpeed_v2 30000 after 2\n
 # (a regex) is in its stderr, or after 4.5 s when it is empty. Sets ms, rc.
 run_case() {
 	local label=$1 want=$2 t0 p
-	rm -rf "$tmp/state" "$tmp/setters.log"
-	env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$tmp/hung.scn" \
-		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
-		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
-		--interval 0.2 --apply steep --daemon 2>"$tmp/err" &
-	p=$!
-	pids+=("$p")
+	apply_bg "$tmp/hung.scn" steep --daemon
 	if [ -z "$want" ]; then
 		sleep 4.5
 	else

@@ -21,14 +21,8 @@ printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 8000\n
 run_case() {
 	local label=$1 after=$2 t0 p
 	shift 2
-	rm -rf "$tmp/state" "$tmp/setters.log"
 	t0=$(now_ms)
-	env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$tmp/hung.scn" \
-		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
-		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
-		--interval 0.2 --apply lower "$@" 2>"$tmp/err" &
-	p=$!
-	pids+=("$p")
+	apply_bg "$tmp/hung.scn" lower "$@"
 	if [ -n "$after" ]; then
 		sleep "$after"
 		t0=$(now_ms)
@@ -78,13 +72,7 @@ restored && pass "and the guardian restored the limit" || fail "after SIGTERM: n
 # a double death (gputop and its guardian killed), then --restore with
 # every power-limit write taking 20 s: it exits 1 within its 4 s bound,
 # says so, and keeps the state file.
-rm -rf "$tmp/state" "$tmp/setters.log"
-env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$scn_dir/rtx4090.scn" \
-	GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
-	--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
-	--interval 0.2 --apply lower --daemon 2>"$tmp/err" &
-p=$!
-pids+=("$p")
+apply_bg "$scn_dir/rtx4090.scn" lower --daemon
 for _ in $(seq 1 200); do
 	grep -q "applied; running" "$tmp/err" && break
 	sleep 0.05

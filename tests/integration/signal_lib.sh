@@ -3,7 +3,8 @@
 # it works (signals.sh, hung_write.sh): the build under test from
 # tests/run.sh's environment, a temporary directory, the background pids
 # killed (and any child left) at exit, PASS/FAIL counting, a clock in
-# milliseconds, and a wait for a process to end.
+# milliseconds, a headless --apply started in the background and a wait
+# for a process to end.
 set -u
 set -m # background jobs keep SIGINT (a non-interactive shell ignores it)
 bin=${GPUTOP_BIN:?run through tests/run.sh}
@@ -35,4 +36,20 @@ await_exit() {
 	fi
 	wait "$p" 2>/dev/null
 	[ "$rc" = running ] || rc=$?
+}
+
+# apply_bg SCENARIO ARGS...: `gputop --apply ARGS` in the background on the
+# fake NVML with SCENARIO, a fresh state directory $tmp/state, the setter
+# log $tmp/setters.log, the config of $tmp/cfg and stderr in $tmp/err;
+# sets p (its pid, killed at exit).
+apply_bg() {
+	local scn=$1
+	shift
+	rm -rf "$tmp/state" "$tmp/setters.log"
+	env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$scn" \
+		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
+		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
+		--interval 0.2 --apply "$@" 2>"$tmp/err" &
+	p=$!
+	pids+=("$p")
 }
