@@ -10,10 +10,11 @@
 #                   startup, ring
 #   make bench-peer the whole process against an nvtop on PATH (about 70 s)
 #   make soak       the dashboard under process churn for SOAK_TIME s (300),
-#                   a GPU lost and back: RSS, descriptors and CPU per frame
-#                   sampled into build/soak/soak.csv, fails if RSS or
-#                   descriptors grow after the warm-up or frames cost too
-#                   much (not in check; its 30 s form,
+#                   a GPU lost and back every SOAK_CYCLE s: RSS, descriptors
+#                   and CPU per frame sampled into build/soak/soak.csv, fails
+#                   if RSS or descriptors grow after the warm-up, frames
+#                   cost too much or the GPU does not come back each time
+#                   (not in check; its 40 s form,
 #                   tests/integration/soak_short.sh, is)
 #   make layers     the layers' include rules and names (part of check)
 #   make deps       install missing build/test packages (Debian/Ubuntu)
@@ -182,7 +183,8 @@ bench-peer: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
 	    $(CURDIR)/tests/fake-nvml/scenarios/h100x8.scn $(abspath $(BUILD)/gputop)
 
 # tests/soak/soak.sh: SOAK_TIME (300 s), SOAK_SAMPLE (5 s), SOAK_WARMUP (a
-# fifth of the run), SOAK_CHURN (50 processes/s); the bounds are in its
+# fifth of the run), SOAK_CHURN (50 processes/s), SOAK_CYCLE (the lost/back
+# period: a tenth of the run within 12-60 s); the bounds are in its
 # header (RSS within 1 % or 256 KiB of the warm-up's, no rise of the
 # descriptor floor, CPU per frame: SOAK_DRAW_US 450, SOAK_THREAD_US 600).
 .PHONY: soak

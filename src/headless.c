@@ -7,7 +7,6 @@
  */
 #include "headless.h"
 
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -40,6 +39,65 @@ void gt_headless_session_config(const struct gt_cli *cli,
 	}
 }
 
+/* ---- bounded writes ------------------------------------------------ */
+
+/* How long --apply and --restore wait for the driver to answer one write
+ * (GT_BOUNDED_WRITE_TIMEOUT_NS). Past it (or on a stop signal meanwhile)
+ * gputop ends without waiting: the write holds the session, so nothing
+ * else in the process can restore; the guardian, a process of its own
+ * that holds the journal since before the first write, puts the originals
+ * back when gputop's connection closes. */
+#define WRITE_TIMEOUT_S                                                        \
+	((unsigned long long)(GT_BOUNDED_WRITE_TIMEOUT_NS / 1000000000ull))
+
+static bool stop_flag(void *ctx)
+{
+	return *(volatile sig_atomic_t *)ctx != 0;
+}
+
+/* Applies ch as a job (control_session.h): 0 with res filled, or -1 when
+ * the write has not come back within the bound. */
+static int apply_bounded(struct gt_control_session *s,
+                         const struct gt_control_change *ch,
+                         struct gt_control_result *res,
+                         volatile sig_atomic_t *stop)
+{
+	static struct gt_control_job job; /* large; one thread uses it */
+	memset(&job, 0, sizeof(job));
+	job.kind = GT_CONTROL_JOB_APPLY;
+	job.n = 1;
+	job.ch[0] = *ch;
+	if (gt_control_session_run(s, &job, GT_BOUNDED_WRITE_TIMEOUT_NS,
+	                           stop_flag, (void *)stop) < 0) {
+		memset(res, 0, sizeof(*res));
+		return -1;
+	}
+	*res = job.res[0];
+	return 0;
+}
+
+/* Restores everything as a job: its status (as
+ * gt_control_session_restore_all's) with the report, or -2 when the
+ * driver did not answer within the bound (report says so). */
+static int restore_bounded(struct gt_control_session *s, char *report,
+                           size_t len)
+{
+	static struct gt_control_job job;
+	memset(&job, 0, sizeof(job));
+	job.kind = GT_CONTROL_JOB_RESTORE;
+	if (gt_control_session_run(s, &job, GT_BOUNDED_WRITE_TIMEOUT_NS, NULL,
+	                           NULL) < 0) {
+		snprintf(report, len,
+		         "the driver did not answer within %llu s while "
+		         "restoring: a setting may or may not have been put "
+		         "back",
+		         WRITE_TIMEOUT_S);
+		return -2;
+	}
+	snprintf(report, len, "%s", job.report);
+	return job.rc;
+}
+
 /* ---- --restore ----------------------------------------------------- */
 
 static void print_report(FILE *f, const char *report)
@@ -68,7 +126,17 @@ int gt_headless_restore(const struct gt_cli *cli)
 		gt_control_session_free(s);
 		return GT_EXIT_OK;
 	}
-	int rc = gt_control_session_restore_all(s, report, sizeof(report));
+	int rc = restore_bounded(s, report, sizeof(report));
+	if (rc == -2) {
+		/* The write holds the session: nothing more can be done
+		 * here, and nothing may wait for it. */
+		fprintf(stderr,
+		        "gputop: %s; the state file %s is kept (check dmesg "
+		        "for the driver, then run gputop --restore again)\n",
+		        report, gt_control_session_state_path(s));
+		fflush(stdout);
+		_exit(GT_EXIT_FAILURE);
+	}
 	print_report(rc == 0 ? stdout : stderr, report);
 	if (rc == 0)
 		printf("gputop: restored %zu setting(s) from %s\n", n,
@@ -173,111 +241,26 @@ static int load_profile(const struct gt_cli *cli, struct gt_profile_list **list,
 	return 0;
 }
 
-static void wait_for_stop(volatile sig_atomic_t *stop)
+/* Runs until a stop signal, saying what the fan loops have to say (a
+ * write the driver did not answer, a fan handed back), each once. */
+static void wait_for_stop(struct gt_control_session *s, bool daemon,
+                          volatile sig_atomic_t *stop)
 {
 	struct timespec ts = {0, 200000000L};
-	while (!*stop)
+	char msg[GT_CONTROL_RESULT_MAX + 96], last[sizeof(msg)] = "";
+	while (!*stop) {
 		nanosleep(&ts, NULL);
-}
-
-/* How long --apply waits for the driver to answer one write. Past it (or
- * on a stop signal meanwhile) gputop ends without waiting: the write holds
- * the session, and the collector's tick waits for it, so nothing else in
- * the process can restore; the guardian, a process of its own that holds
- * the journal since before the first write, puts the originals back when
- * gputop's connection closes. A second less than the guardian's patience
- * without a heartbeat (which a stuck write also stops): gputop says why
- * before the guardian acts. */
-#define APPLY_WRITE_TIMEOUT_NS (GT_GUARDIAN_TIMEOUT_NS - 1000000000ull)
-
-/* One write on a thread of its own. Owned by that thread once abandoned
- * (it may come back from the driver after gputop has gone). */
-struct bounded_write {
-	struct gt_control_session *s;
-	struct gt_control_change ch;
-	struct gt_control_result res;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool done;
-};
-
-static void *bounded_write_main(void *arg)
-{
-	struct bounded_write *w = arg;
-	gt_control_session_apply(w->s, &w->ch, &w->res);
-	pthread_mutex_lock(&w->lock);
-	w->done = true;
-	pthread_cond_signal(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
-}
-
-/* Applies ch, waiting for the driver at most APPLY_WRITE_TIMEOUT_NS, and at
- * most half a second more once a stop signal came: 0 with res filled, or
- * -1 when the write has not come back (the thread is left inside the
- * driver; res->asked is empty).
- * Without a thread (none can be made) the write runs here, unbounded. */
-static int apply_bounded(struct gt_control_session *s,
-                         const struct gt_control_change *ch,
-                         struct gt_control_result *res,
-                         volatile sig_atomic_t *stop)
-{
-	struct bounded_write *w = calloc(1, sizeof(*w));
-	pthread_t t;
-	sigset_t all, old;
-	if (!w)
-		return gt_control_session_apply(s, ch, res), 0;
-	w->s = s;
-	w->ch = *ch;
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->cond, NULL);
-	/* Signals stay with this thread, which watches the stop flag. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	int rc = pthread_create(&t, NULL, bounded_write_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
-		pthread_cond_destroy(&w->cond);
-		pthread_mutex_destroy(&w->lock);
-		free(w);
-		return gt_control_session_apply(s, ch, res), 0;
+		gt_control_session_take_notice(s, msg, sizeof(msg));
+		/* A failure that repeats each step is said once. */
+		if (msg[0] && strcmp(msg, last) != 0)
+			say(daemon, LOG_WARNING, "%s", msg);
+		if (msg[0])
+			memcpy(last, msg, sizeof(last));
 	}
-	uint64_t deadline = gt_monotonic_ns() + APPLY_WRITE_TIMEOUT_NS;
-	bool stop_seen = false;
-	pthread_mutex_lock(&w->lock);
-	while (!w->done && gt_monotonic_ns() < deadline) {
-		/* A stop lets a write in progress finish if it can within
-		 * half a second (the usual write takes milliseconds), so that
-		 * gputop restores by itself; then it leaves. */
-		if (*stop && !stop_seen) {
-			uint64_t soon = gt_monotonic_ns() + 500000000ull;
-			stop_seen = true;
-			deadline = soon < deadline ? soon : deadline;
-		}
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50000000L; /* the stop flag: 20 times a second */
-		ts.tv_sec += ts.tv_nsec / 1000000000L;
-		ts.tv_nsec %= 1000000000L;
-		pthread_cond_timedwait(&w->cond, &w->lock, &ts);
-	}
-	bool done = w->done;
-	pthread_mutex_unlock(&w->lock);
-	if (!done) {
-		pthread_detach(t);
-		memset(res, 0, sizeof(*res));
-		return -1; /* w stays with the thread */
-	}
-	pthread_join(t, NULL);
-	*res = w->res;
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
-	free(w);
-	return 0;
 }
 
 /* A write the driver did not answer: said, then gputop ends at once (see
- * APPLY_WRITE_TIMEOUT_NS); nothing may touch the session or the collector,
+ * WRITE_TIMEOUT_S); nothing may touch the session or the collector,
  * which wait for that write. */
 static void abandon_write(struct gt_control_session *s, const char *profile,
                           size_t dev, bool daemon, volatile sig_atomic_t *stop)
@@ -291,9 +274,7 @@ static void abandon_write(struct gt_control_session *s, const char *profile,
 		say(daemon, LOG_ERR,
 		    "profile '%s': GPU %zu: the driver did not answer a write "
 		    "in %llu s",
-		    profile, dev,
-		    (unsigned long long)(APPLY_WRITE_TIMEOUT_NS /
-		                         1000000000ull));
+		    profile, dev, WRITE_TIMEOUT_S);
 	say(daemon, LOG_ERR,
 	    "gputop exits without waiting for it; its restore guardian puts "
 	    "back what was changed (gputop --restore retries from %s; "
@@ -304,11 +285,33 @@ static void abandon_write(struct gt_control_session *s, const char *profile,
 	_exit(GT_EXIT_FAILURE);
 }
 
+/* Puts back what this run changed, as a job: 0 when all is back, else
+ * the number of failures or -1; a restore the driver does not answer ends
+ * gputop as abandon_write does. */
+static int restore_or_leave(struct gt_control_session *s, bool daemon)
+{
+	char report[4096];
+	int bad = restore_bounded(s, report, sizeof(report));
+	if (bad == -2) {
+		say(daemon, LOG_ERR,
+		    "%s; gputop exits without waiting for it; its restore "
+		    "guardian puts back what was changed (gputop --restore "
+		    "retries from %s; check dmesg for the driver)",
+		    report, gt_control_session_state_path(s));
+		if (daemon)
+			closelog();
+		_exit(GT_EXIT_FAILURE);
+	}
+	/* A fan loop's write that did not come back holds the session. */
+	if (bad != 0 && gt_control_session_stuck(s))
+		say(daemon, LOG_ERR, "%s", report);
+	return bad;
+}
+
 static int run_plan(struct gt_control_session *s, struct gt_collector *c,
                     const struct plan *plan, const struct gt_cli *cli,
                     volatile sig_atomic_t *stop)
 {
-	char report[4096];
 	bool d = cli->daemon;
 
 	size_t i = 0;
@@ -325,8 +328,7 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 				say(d, LOG_ERR, "nothing was changed");
 				return GT_EXIT_FAILURE;
 			}
-			int bad = gt_control_session_restore_all(
-			    s, report, sizeof(report));
+			int bad = restore_or_leave(s, d);
 			say(d, LOG_ERR, "%s",
 			    bad == 0
 			        ? "every change already made was restored"
@@ -341,8 +343,7 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	if (i < plan->n) {
 		/* Stopped half-way: what was applied goes back. A stop
 		 * after the last change is an ordinary one, below. */
-		int bad =
-		    gt_control_session_restore_all(s, report, sizeof(report));
+		int bad = restore_or_leave(s, d);
 		say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
 		    bad == 0 ? "stopped before the profile was applied; "
 		               "nothing is left changed"
@@ -365,14 +366,14 @@ static int run_plan(struct gt_control_session *s, struct gt_collector *c,
 	    "profile '%s' applied; running%s until SIGTERM/SIGINT, then "
 	    "restoring",
 	    cli->profile, plan->loops ? " the fan loops" : "");
-	wait_for_stop(stop);
+	wait_for_stop(s, d, stop);
 	gt_collector_stop(c);
 	if (gt_collector_abandoned(c))
 		say(d, LOG_WARNING,
 		    "a driver call has not returned; exiting "
 		    "without waiting for it");
 	gt_control_session_detach(s);
-	int bad = gt_control_session_restore_all(s, report, sizeof(report));
+	int bad = restore_or_leave(s, d);
 	say(d, bad == 0 ? LOG_NOTICE : LOG_ERR, "%s",
 	    bad == 0 ? "stopped; original settings restored"
 	             : "stopped; some settings could not be restored (see "

@@ -109,6 +109,58 @@ static int run_list(struct gt_collector *c)
 	return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
+/* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run changed (fatal
+ * signals and SIGKILL: the guardian does), waiting for the driver no
+ * longer than a write's bound, and not at all when a write has not come
+ * back. Frees ctl, unless a write still holds it. 0, or -1 when gputop
+ * could not wait for the driver (said). */
+static int quit_restore(struct gt_control_session *ctl)
+{
+	static struct gt_control_job job; /* large */
+	const char *state = gt_control_session_state_path(ctl);
+	gt_control_session_detach(ctl);
+	if (gt_control_session_stuck(ctl)) {
+		fprintf(stderr,
+		        "gputop: a write to the driver has not come back (its "
+		        "setting may or may not have changed): exiting "
+		        "without waiting for it; the restore guardian puts "
+		        "back the original settings, and the state file %s "
+		        "keeps them for gputop --restore\n",
+		        state);
+		return -1; /* ctl is left to that write */
+	}
+	if (gt_control_session_changed(ctl)) {
+		memset(&job, 0, sizeof(job));
+		job.kind = GT_CONTROL_JOB_RESTORE;
+		if (gt_control_session_run(ctl, &job,
+		                           GT_BOUNDED_WRITE_TIMEOUT_NS, NULL,
+		                           NULL) < 0) {
+			fprintf(
+			    stderr,
+			    "gputop: the driver did not answer within "
+			    "%llu s while restoring (a setting may or may "
+			    "not have been put back): exiting without "
+			    "waiting; the restore guardian puts back the "
+			    "original settings, and the state file %s "
+			    "keeps them for gputop --restore\n",
+			    (unsigned long long)(GT_BOUNDED_WRITE_TIMEOUT_NS /
+			                         1000000000ull),
+			    state);
+			return -1;
+		}
+		if (job.rc != 0) {
+			fprintf(stderr,
+			        "gputop: restoring the original settings "
+			        "failed:\n%s"
+			        "gputop: the state file %s is kept; "
+			        "gputop --restore retries\n",
+			        job.report, state);
+		}
+	}
+	gt_control_session_free(ctl);
+	return 0;
+}
+
 static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
                     const struct gt_cli *cli)
 {
@@ -182,24 +234,12 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	if (gt_collector_abandoned(*cp))
 		fprintf(stderr, "gputop: a driver call has not returned; "
 		                "exiting without waiting for it\n");
-	if (ctl) {
-		gt_control_session_detach(ctl);
-		/* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run
-		 * changed. (Fatal signals and SIGKILL: the guardian does.) */
-		if (gt_control_session_changed(ctl)) {
-			char report[4096];
-			int bad = gt_control_session_restore_all(
-			    ctl, report, sizeof(report));
-			if (bad != 0)
-				fprintf(
-				    stderr,
-				    "gputop: restoring the original settings "
-				    "failed:\n%s"
-				    "gputop: the state file %s is kept; "
-				    "gputop --restore retries\n",
-				    report, gt_control_session_state_path(ctl));
-		}
-		gt_control_session_free(ctl);
+	if (ctl && quit_restore(ctl) != 0) {
+		/* A thread is still inside the driver with the session (and
+		 * may touch the collector if it comes back): nothing is
+		 * freed; the process ends now. */
+		fflush(stdout);
+		_exit(GT_EXIT_FAILURE);
 	}
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,9 @@ static int on_journal_saved(void *ctx, const struct gt_restore_journal *j,
 {
 	struct gt_control_session *s = ctx;
 
+	/* Readers see it before the write it protects, which may never
+	 * come back. */
+	gt_control_session_publish_journal(s, j);
 	if (!s->guardian) {
 		uint64_t timeout = s->cfg.guardian_timeout_ns
 		                       ? s->cfg.guardian_timeout_ns
@@ -81,6 +85,12 @@ static int on_journal_saved(void *ctx, const struct gt_restore_journal *j,
 		                      len) < 0) {
 			s->guardian = NULL;
 			return -1;
+		}
+		/* Forked: the collector may sample again, during the write
+		 * too (which may never come back). */
+		if (s->quiesced) {
+			gt_collector_resume(s->quiesced);
+			s->quiesced = NULL;
 		}
 		if (s->col)
 			gt_collector_set_max_sleep(s->col, LOOP_PERIOD_NS);
@@ -135,6 +145,7 @@ gt_control_session_new(const struct gt_control_session_config *cfg, char *err,
 	             (size_t)(slash ? slash + 1 - s->guardian_log : 0),
 	         "guardian.log");
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->pub_lock, NULL);
 
 	if (!cfg->no_nvml && gt_nvml_api_load(&s->api, opt(s->nvml_lib), why,
 	                                      sizeof(why)) == 0) {
@@ -159,12 +170,18 @@ gt_control_session_new(const struct gt_control_session_config *cfg, char *err,
 		gt_control_session_free(s);
 		return NULL;
 	}
+	gt_control_session_publish_journal(s, gt_control_journal(s->ctl));
+	atomic_store(&s->npending, gt_control_pending(s->ctl));
 	return s;
 }
 
 void gt_control_session_free(struct gt_control_session *s)
 {
 	if (!s)
+		return;
+	/* A job that did not come back may still use all of it: left to it
+	 * (the process is ending). */
+	if (gt_control_session_stuck(s))
 		return;
 	gt_control_session_detach(s);
 	/* Nothing in force: a normal end, which the guardian logs as such;
@@ -178,6 +195,7 @@ void gt_control_session_free(struct gt_control_session *s)
 		gt_nvml_api_unload(&s->api);
 	}
 	free(s->loops);
+	pthread_mutex_destroy(&s->pub_lock);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -190,11 +208,12 @@ static void hook(void *ctx, struct gt_collector *c, uint64_t now_ns)
 void gt_control_session_attach(struct gt_control_session *s,
                                struct gt_collector *c)
 {
-	pthread_mutex_lock(&s->lock);
-	s->col = c;
-	if (s->guardian)
-		gt_collector_set_max_sleep(c, LOOP_PERIOD_NS);
-	pthread_mutex_unlock(&s->lock);
+	if (gt_control_session_lock(s)) {
+		s->col = c;
+		if (s->guardian)
+			gt_collector_set_max_sleep(c, LOOP_PERIOD_NS);
+		gt_control_session_unlock(s);
+	}
 	gt_collector_set_hook(c, hook, s);
 }
 
@@ -205,9 +224,11 @@ void gt_control_session_detach(struct gt_control_session *s)
 		return;
 	gt_collector_set_hook(c, NULL, NULL);
 	gt_collector_set_max_sleep(c, 0);
-	pthread_mutex_lock(&s->lock);
-	s->col = NULL;
-	pthread_mutex_unlock(&s->lock);
+	/* Stuck: the session is left to the job, collector and all. */
+	if (gt_control_session_lock(s)) {
+		s->col = NULL;
+		gt_control_session_unlock(s);
+	}
 }
 
 const char *gt_control_session_readonly_reason(struct gt_control_session *s)
@@ -217,10 +238,7 @@ const char *gt_control_session_readonly_reason(struct gt_control_session *s)
 
 size_t gt_control_session_pending(struct gt_control_session *s)
 {
-	pthread_mutex_lock(&s->lock);
-	size_t n = gt_control_pending(s->ctl);
-	pthread_mutex_unlock(&s->lock);
-	return n;
+	return atomic_load(&s->npending);
 }
 
 const char *gt_control_session_state_path(struct gt_control_session *s)
@@ -233,16 +251,17 @@ size_t gt_control_session_changes(struct gt_control_session *s, const char *dev,
 {
 	size_t n = 0;
 
-	pthread_mutex_lock(&s->lock);
-	const struct gt_restore_journal *j = gt_control_journal(s->ctl);
-	for (size_t i = 0; j && i < j->n; i++) {
+	/* The journal as last saved: no wait for a write in progress. */
+	pthread_mutex_lock(&s->pub_lock);
+	const struct gt_restore_journal *j = &s->pub_journal;
+	for (size_t i = 0; i < j->n; i++) {
 		if (strcasecmp(j->a[i].dev, dev) != 0)
 			continue;
 		if (n < max)
 			out[n] = j->a[i];
 		n++;
 	}
-	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->pub_lock);
 	return n;
 }
 
@@ -250,9 +269,17 @@ int gt_control_session_caps(struct gt_control_session *s,
                             const struct gt_static *st,
                             struct gt_control_caps *caps)
 {
-	pthread_mutex_lock(&s->lock);
-	int rc = gt_control_caps_read(s->ctl, st, caps);
-	pthread_mutex_unlock(&s->lock);
+	int rc = -1;
+	if (gt_control_session_lock_quick(s, NULL)) {
+		rc = gt_control_caps_read(s->ctl, st, caps);
+		gt_control_session_unlock(s);
+	} else {
+		snprintf(caps->why, sizeof(caps->why), "%s",
+		         gt_control_session_stuck(s)
+		             ? gt_control_session_stuck_why
+		             : "a write to the driver is in progress: try "
+		               "again in a moment");
+	}
 	caps->slowdown_mc = st->f[GT_S_TEMP_SLOWDOWN].why == GT_WHY_OK
 	                        ? st->f[GT_S_TEMP_SLOWDOWN].v
 	                        : -1;
@@ -499,17 +526,30 @@ int gt_control_session_apply(struct gt_control_session *s,
 	 * tick lock, then ours (the hook takes ours inside a tick). s->col is
 	 * only changed by attach/detach on this thread. */
 	struct gt_collector *quiet = NULL;
-	pthread_mutex_lock(&s->lock);
+	if (!gt_control_session_lock(s)) {
+		gt_control_session_refuse(res, "%s",
+		                          gt_control_session_stuck_why);
+		return res->rc;
+	}
 	if (!s->guardian && s->col)
 		quiet = s->col;
-	pthread_mutex_unlock(&s->lock);
+	gt_control_session_unlock(s);
 	if (quiet)
 		gt_collector_quiesce(quiet);
-	pthread_mutex_lock(&s->lock);
+	if (!gt_control_session_lock(s)) {
+		if (quiet)
+			gt_collector_resume(quiet);
+		gt_control_session_refuse(res, "%s",
+		                          gt_control_session_stuck_why);
+		return res->rc;
+	}
+	s->quiesced = quiet; /* on_journal_saved resumes it after the fork */
 	apply_locked(s, ch, res);
 	bool loops = s->guardian != NULL;
 	struct gt_collector *col = s->col;
-	pthread_mutex_unlock(&s->lock);
+	quiet = s->quiesced; /* still held: nothing was forked */
+	s->quiesced = NULL;
+	gt_control_session_unlock(s);
 	if (quiet)
 		gt_collector_resume(quiet);
 	if (loops && col)
@@ -563,25 +603,23 @@ size_t gt_control_session_revert_list(struct gt_control_session *s,
 
 bool gt_control_session_changed(struct gt_control_session *s)
 {
-	pthread_mutex_lock(&s->lock);
-	bool c = s->changed;
-	pthread_mutex_unlock(&s->lock);
-	return c;
+	return atomic_load(&s->changed_pub);
 }
 
 void gt_control_session_take_notice(struct gt_control_session *s, char *out,
                                     size_t len)
 {
-	pthread_mutex_lock(&s->lock);
-	snprintf(out, len, "%s", s->notice);
-	s->notice[0] = '\0';
-	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_lock(&s->pub_lock);
+	snprintf(out, len, "%s", s->pub_notice);
+	s->pub_notice[0] = '\0';
+	pthread_mutex_unlock(&s->pub_lock);
 }
 
-void gt_control_session_tick(struct gt_control_session *s,
-                             struct gt_collector *c, uint64_t now_ns)
+/* The tick's body, the lock held: the loops' step (a job of its own when
+ * a loop runs), then the guardian's heartbeat. */
+void gt_control_session_tick_locked(struct gt_control_session *s,
+                                    struct gt_collector *c, uint64_t now_ns)
 {
-	pthread_mutex_lock(&s->lock);
 	gt_control_session_loops_tick(s, c, now_ns);
 	if (s->guardian && gt_guardian_heartbeat(s->guardian) < 0 &&
 	    errno == EPIPE) {
@@ -599,7 +637,6 @@ void gt_control_session_tick(struct gt_control_session *s,
 		                                   : GT_GUARDIAN_TIMEOUT_NS) /
 		                              1000000000ull));
 	}
-	pthread_mutex_unlock(&s->lock);
 }
 
 int gt_control_session_restore_all(struct gt_control_session *s, char *report,
@@ -609,7 +646,10 @@ int gt_control_session_restore_all(struct gt_control_session *s, char *report,
 
 	if (len)
 		report[0] = '\0';
-	pthread_mutex_lock(&s->lock);
+	if (!gt_control_session_lock(s)) {
+		snprintf(report, len, "%s", gt_control_session_stuck_why);
+		return -1;
+	}
 	for (size_t i = 0; i < s->nloops; i++)
 		gt_control_session_loop_stop(s, i);
 	if (gt_control_pending(s->ctl) > 0)
@@ -619,13 +659,14 @@ int gt_control_session_restore_all(struct gt_control_session *s, char *report,
 		gt_guardian_free(s->guardian);
 		s->guardian = NULL;
 	}
-	pthread_mutex_unlock(&s->lock);
+	gt_control_session_unlock(s);
 	return rc;
 }
 
 int gt_control_session_release(struct gt_control_session *s)
 {
-	pthread_mutex_lock(&s->lock);
+	if (!gt_control_session_lock(s))
+		return -1;
 	for (size_t i = 0; i < s->nloops; i++)
 		gt_control_session_loop_stop(s, i);
 	int rc = gt_control_forget(s->ctl);
@@ -635,6 +676,6 @@ int gt_control_session_release(struct gt_control_session *s)
 		s->guardian = NULL;
 	}
 	s->changed = false;
-	pthread_mutex_unlock(&s->lock);
+	gt_control_session_unlock(s);
 	return rc;
 }

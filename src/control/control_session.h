@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "control/bounded.h"
 #include "control/control.h"
 #include "control/control_caps.h"
 #include "control/fancurve.h"
@@ -180,8 +181,75 @@ int gt_control_session_restore_all(struct gt_control_session *s, char *report,
 int gt_control_session_release(struct gt_control_session *s);
 
 /* One step of every loop with the newest samples: the tick hook's body
- * (public for tests that drive it without a running collector thread). */
+ * (public for tests that drive it without a running collector thread).
+ * While a loop runs, its writes are a job (below) the collector's thread
+ * waits for at most GT_BOUNDED_WRITE_TIMEOUT_NS, and no longer than
+ * GT_BOUNDED_STOP_GRACE_NS once the collector is stopping. */
 void gt_control_session_tick(struct gt_control_session *s,
                              struct gt_collector *c, uint64_t now_ns);
+
+/* ---- Jobs: every write on a thread of its own (bounded.h), so that a
+ * driver that does not answer holds no caller: the dialogs, --apply,
+ * --restore, the exit's restore and the fan loops all go through them. */
+
+#define GT_CONTROL_JOB_MAX    4
+#define GT_CONTROL_REPORT_MAX 4096
+
+enum gt_control_job_kind {
+	GT_CONTROL_JOB_APPLY,      /* gt_control_session_apply(ch[0]) */
+	GT_CONTROL_JOB_APPLY_LIST, /* gt_control_session_apply_list */
+	GT_CONTROL_JOB_REVERT,     /* gt_control_session_revert_list */
+	GT_CONTROL_JOB_RESTORE,    /* gt_control_session_restore_all */
+	GT_CONTROL_JOB_TICK,       /* the fan loops' step (col, now_ns) */
+};
+
+struct gt_control_job {
+	enum gt_control_job_kind kind;
+	size_t n;
+	struct gt_control_change ch[GT_CONTROL_JOB_MAX];
+	struct gt_control_change rev[GT_CONTROL_JOB_MAX];
+	bool rev_known[GT_CONTROL_JOB_MAX];
+	struct gt_collector *col;
+	uint64_t now_ns;
+	/* What happened: a result per change attempted, or the restore's
+	 * status (as gt_control_session_restore_all's) and report. */
+	size_t nres;
+	struct gt_control_result res[GT_CONTROL_JOB_MAX];
+	int rc;
+	char report[GT_CONTROL_REPORT_MAX];
+};
+
+struct gt_control_task; /* a job in flight */
+
+/* Starts a copy of job on a thread of its own; NULL without memory. (Where
+ * no thread can be made, the job has run here by the time it returns.) */
+struct gt_control_task *
+gt_control_session_start(struct gt_control_session *s,
+                         const struct gt_control_job *job);
+/* As gt_bounded_wait: true once the job is done. */
+bool gt_control_task_wait(struct gt_control_task *t, uint64_t deadline_ns,
+                          gt_bounded_stop_fn *stop, void *ctx);
+bool gt_control_task_done(struct gt_control_task *t);
+/* A done job: its results into out (may be NULL); frees t. */
+void gt_control_task_finish(struct gt_control_task *t,
+                            struct gt_control_job *out);
+/* Gives up on a job that is not done: it finishes by itself, if ever.
+ * Until it does, the session is stuck (gt_control_session_stuck). True
+ * when it was done after all (then t is finished into out). */
+bool gt_control_task_abandon(struct gt_control_task *t,
+                             struct gt_control_job *out);
+/* Start, wait (timeout_ns, the stop rule of gt_bounded_wait), finish: 0
+ * with the results in job, or -1 when the job did not come back (it is
+ * abandoned; job's results are not filled). */
+int gt_control_session_run(struct gt_control_session *s,
+                           struct gt_control_job *job, uint64_t timeout_ns,
+                           gt_bounded_stop_fn *stop, void *ctx);
+/* True while a job given up on has not come back: its write may or may
+ * not have changed the setting (its original stays in the journal, the
+ * state file and the guardian's hands). Everything that would wait for
+ * it answers at once: writes are refused, readers show nothing, and
+ * gt_control_session_free leaves the session to that job (the process is
+ * ending; the guardian restores when its connection closes). */
+bool gt_control_session_stuck(struct gt_control_session *s);
 
 #endif

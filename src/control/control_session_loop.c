@@ -219,8 +219,11 @@ void gt_control_session_loop_status(struct gt_control_session *s, size_t device,
 	out->applied_cpercent = -1;
 	out->target_cpercent = -1;
 	out->temp_mc = GT_FAN_TEMP_INVALID;
-	pthread_mutex_lock(&s->lock);
+	/* A write that holds the lock (a driver that does not answer): the
+	 * loop's state is not known now, and none is shown. */
+	if (!gt_control_session_lock_quick(s, NULL))
+		return;
 	if (device < s->nloops)
 		*out = s->loops[device].st;
-	pthread_mutex_unlock(&s->lock);
+	gt_control_session_unlock(s);
 }

@@ -49,7 +49,10 @@ struct gt_collector {
 	_Atomic uint64_t frames, frame_cpu_ns;
 	uint64_t next_proc_ns, next_slow_ns;
 	uint64_t devlist_generation;
-	/* Set under stop_lock; read by the collector thread each tick. */
+	/* Set under hook_lock, which the collector thread holds while the
+	 * hook runs (never stop_lock: a hook that waits for a driver must
+	 * not keep a stop waiting). */
+	pthread_mutex_t hook_lock;
 	gt_tick_hook_fn hook;
 	void *hook_ctx;
 	/* Non-zero: wake at least this often, whatever the interval (a fan
@@ -199,6 +202,7 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 	c->prochist = gt_prochist_new(); /* without it: no history, no more */
 	pthread_mutex_init(&c->stop_lock, NULL);
 	pthread_mutex_init(&c->tick_lock, NULL);
+	pthread_mutex_init(&c->hook_lock, NULL);
 	pthread_cond_init(&c->stop_cond, NULL);
 	/* Without it (no descriptor left) readers fall back to waking on a
 	 * timer: gt_collector_notify_fd says -1. */
@@ -242,6 +246,7 @@ void gt_collector_close(struct gt_collector *c)
 	pthread_cond_destroy(&c->stop_cond);
 	pthread_mutex_destroy(&c->stop_lock);
 	pthread_mutex_destroy(&c->tick_lock);
+	pthread_mutex_destroy(&c->hook_lock);
 	gt_notify_close(&c->notify);
 	free(c);
 }
@@ -432,10 +437,10 @@ void gt_collector_tick(struct gt_collector *c, enum gt_tick_what what)
 		publish_devlist(c);
 	/* The hook goes before the process round: a fan loop should not wait
 	 * for /proc walks. The lock only excludes gt_collector_set_hook. */
-	pthread_mutex_lock(&c->stop_lock);
+	pthread_mutex_lock(&c->hook_lock);
 	if (c->hook)
 		c->hook(c->hook_ctx, c, now);
-	pthread_mutex_unlock(&c->stop_lock);
+	pthread_mutex_unlock(&c->hook_lock);
 	if (procs && !atomic_load(&c->stopping))
 		collect_processes(c, tick);
 	uint64_t end = gt_monotonic_ns();
@@ -557,14 +562,15 @@ void gt_collector_stop(struct gt_collector *c)
 		/* A driver call that does not return must not keep a stop
 		 * signal waiting. The hook goes first, so that the thread,
 		 * should the call return, cannot act for a control session
-		 * its owner frees; inside the hook (a fan loop's own write)
-		 * the thread holds stop_lock, and then only waiting is safe. */
-		if (pthread_mutex_trylock(&c->stop_lock) != 0) {
+		 * its owner frees; inside the hook the thread holds hook_lock,
+		 * and then only waiting is safe: the hook returns soon after
+		 * a stop (it watches gt_collector_stopping). */
+		if (pthread_mutex_trylock(&c->hook_lock) != 0) {
 			pthread_join(c->thread, NULL);
 		} else {
 			c->hook = NULL;
 			c->hook_ctx = NULL;
-			pthread_mutex_unlock(&c->stop_lock);
+			pthread_mutex_unlock(&c->hook_lock);
 			c->abandoned = true;
 		}
 	}
@@ -574,6 +580,11 @@ void gt_collector_stop(struct gt_collector *c)
 bool gt_collector_abandoned(const struct gt_collector *c)
 {
 	return c->abandoned;
+}
+
+bool gt_collector_stopping(const struct gt_collector *c)
+{
+	return atomic_load(&c->stopping);
 }
 
 void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns)
@@ -600,10 +611,10 @@ bool gt_collector_last_round(const struct gt_collector *c, uint64_t *end_ns,
 void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,
                            void *ctx)
 {
-	pthread_mutex_lock(&c->stop_lock);
+	pthread_mutex_lock(&c->hook_lock);
 	c->hook = fn;
 	c->hook_ctx = ctx;
-	pthread_mutex_unlock(&c->stop_lock);
+	pthread_mutex_unlock(&c->hook_lock);
 }
 
 void gt_collector_quiesce(struct gt_collector *c)

@@ -93,6 +93,9 @@ int gt_collector_start(struct gt_collector *c); /* 0, or an errno value */
  * and gt_collector_close then frees nothing. */
 void gt_collector_stop(struct gt_collector *c);
 bool gt_collector_abandoned(const struct gt_collector *c);
+/* True from gt_collector_stop on (any thread; the tick hook watches it to
+ * give up waiting for a driver). */
+bool gt_collector_stopping(const struct gt_collector *c);
 void gt_collector_set_interval(struct gt_collector *c, uint64_t interval_ns);
 /* The sampling interval in force now (it changes with
  * gt_collector_set_interval). */
@@ -102,7 +105,9 @@ uint64_t gt_collector_interval(const struct gt_collector *c);
 bool gt_collector_last_round(const struct gt_collector *c, uint64_t *end_ns,
                              uint64_t *took_ns);
 /* Installs (fn) or removes (NULL) the tick hook; safe while running: once
- * this returns, a removed hook is not running and will not run again. */
+ * this returns, a removed hook is not running and will not run again. The
+ * hook runs without the lock gt_collector_stop takes: one that waits for a
+ * driver must watch gt_collector_stopping and return soon after it. */
 void gt_collector_set_hook(struct gt_collector *c, gt_tick_hook_fn fn,
                            void *ctx);
 /* Waits for the tick in progress and holds off the next one until

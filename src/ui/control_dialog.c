@@ -467,6 +467,8 @@ gt_control_dialog_key(struct gt_control_dialog *d, int ch, uint64_t now_ns)
 		if (ch == 27 || ch == 'n' || ch == 'q')
 			d->stage = GT_CONTROL_DIALOG_EDIT;
 		return GT_CONTROL_DIALOG_NOTHING;
+	case GT_CONTROL_DIALOG_WAITING:
+		return GT_CONTROL_DIALOG_NOTHING;
 	case GT_CONTROL_DIALOG_COUNTDOWN:
 		if (ch == 'k' || ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 			return GT_CONTROL_DIALOG_KEEP;
@@ -544,4 +546,29 @@ void gt_control_dialog_reverted(struct gt_control_dialog *d,
 		snprintf(d->msg, sizeof(d->msg), "%s",
 		         by_timeout ? "not kept within 10 s: reverted"
 		                    : "reverted");
+}
+
+void gt_control_dialog_waiting(struct gt_control_dialog *d, bool revert,
+                               uint64_t now_ns, uint64_t until_ns)
+{
+	d->stage = GT_CONTROL_DIALOG_WAITING;
+	d->wait_revert = revert;
+	d->wait_since_ns = now_ns;
+	d->wait_until_ns = until_ns;
+	d->msg[0] = '\0';
+}
+
+void gt_control_dialog_no_answer(struct gt_control_dialog *d,
+                                 unsigned timeout_s)
+{
+	d->stage = GT_CONTROL_DIALOG_DONE;
+	d->nresults = 0;
+	snprintf(d->msg, sizeof(d->msg),
+	         "the driver did not answer within %u s; the setting may or "
+	         "may not have changed%s. Its original stays in the restore "
+	         "journal: gputop's restore guardian puts it back, and the "
+	         "state file keeps it for gputop --restore. gputop changes "
+	         "nothing more until it is restarted (check dmesg for the "
+	         "driver).",
+	         timeout_s, d->wait_revert ? " back" : "");
 }

@@ -27,6 +27,8 @@ enum gt_control_dialog_kind { GT_CONTROL_DIALOG_POWER, GT_CONTROL_DIALOG_FAN };
 enum gt_control_dialog_stage {
 	GT_CONTROL_DIALOG_EDIT,      /* fields */
 	GT_CONTROL_DIALOG_PREVIEW,   /* the exact writes; confirm or go back */
+	GT_CONTROL_DIALOG_WAITING,   /* the writes (or the revert) are in
+	                                flight: waiting for the driver */
 	GT_CONTROL_DIALOG_COUNTDOWN, /* applied; reverts at the deadline unless
 	                                kept */
 	GT_CONTROL_DIALOG_DONE,      /* kept, reverted or failed: the outcome */
@@ -88,7 +90,11 @@ struct gt_control_dialog {
 	size_t nresults;
 	bool results_reverted;
 	uint64_t deadline_ns;
-	char msg[GT_CONTROL_RESULT_MAX + 64];
+	/* WAITING: since when, until when at most, and whether for a
+	 * revert. */
+	uint64_t wait_since_ns, wait_until_ns;
+	bool wait_revert;
+	char msg[GT_CONTROL_RESULT_MAX + 320];
 };
 
 /* What the dialog shows beside its fields. */
@@ -129,6 +135,14 @@ void gt_control_dialog_applied(struct gt_control_dialog *d,
 void gt_control_dialog_reverted(struct gt_control_dialog *d,
                                 const struct gt_control_result *res, size_t n,
                                 bool by_timeout);
+/* The writes (revert: the revert) are in flight until they come back or
+ * until_ns: keys do nothing meanwhile but 'q', which the dashboard
+ * takes as quit. */
+void gt_control_dialog_waiting(struct gt_control_dialog *d, bool revert,
+                               uint64_t now_ns, uint64_t until_ns);
+/* The driver did not answer within timeout_s: what that means. */
+void gt_control_dialog_no_answer(struct gt_control_dialog *d,
+                                 unsigned timeout_s);
 
 void gt_control_dialog_draw(WINDOW *w, const struct gt_control_dialog *d,
                             const struct gt_control_dialog_data *data);

@@ -413,6 +413,29 @@ static void draw_results(WINDOW *w, struct gt_rect in, int row,
 	                 : "Enter/Esc close");
 }
 
+/* The writes are in flight: for how long, and how long gputop waits. */
+static void draw_waiting(WINDOW *w, struct gt_rect in, int row,
+                         const struct gt_control_dialog *d,
+                         const struct gt_control_dialog_data *data)
+{
+	char line[200];
+	uint64_t waited = data->now_ns > d->wait_since_ns
+	                      ? data->now_ns - d->wait_since_ns
+	                      : 0;
+	uint64_t bound = d->wait_until_ns > d->wait_since_ns
+	                     ? d->wait_until_ns - d->wait_since_ns
+	                     : 0;
+	snprintf(line, sizeof(line),
+	         "%s: waiting for the driver (%llu s of at most %llu s)",
+	         d->wait_revert ? "Putting back" : "Writing",
+	         (unsigned long long)(waited / 1000000000ull),
+	         (unsigned long long)((bound + 999999999ull) / 1000000000ull));
+	gt_paint_put(w, in, row, 0,
+	             (int)(data->pal->role[GT_ROLE_WARN] | A_BOLD), line);
+	gt_paint_put(w, in, in.h - 1, 0, data->pal->role[GT_ROLE_MAIN],
+	             "q quit (what was changed is put back)");
+}
+
 void gt_control_dialog_draw(WINDOW *w, const struct gt_control_dialog *d,
                             const struct gt_control_dialog_data *data)
 {
@@ -455,6 +478,9 @@ void gt_control_dialog_draw(WINDOW *w, const struct gt_control_dialog *d,
 		break;
 	case GT_CONTROL_DIALOG_PREVIEW:
 		draw_preview(w, in, row, d, data);
+		break;
+	case GT_CONTROL_DIALOG_WAITING:
+		draw_waiting(w, in, row, d, data);
 		break;
 	case GT_CONTROL_DIALOG_COUNTDOWN:
 	case GT_CONTROL_DIALOG_DONE:

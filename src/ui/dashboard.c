@@ -654,6 +654,7 @@ void gt_dashboard_close(struct gt_dashboard *d)
 {
 	if (!d)
 		return;
+	gt_dashboard_control_end(d);
 	gt_view_close(&d->view);
 	teardown(d);
 	free(d);
@@ -672,10 +673,7 @@ static uint64_t next_wake(const struct gt_dashboard *d)
 	    .interval_ns = d->interval_ns,
 	    .last_data_ns = d->last_data_ns,
 	    .notice_until_ns = d->notice[0] ? d->notice_until : 0,
-	    .countdown_ns =
-	        d->dlg.open && d->dlg.stage == GT_CONTROL_DIALOG_COUNTDOWN
-	            ? d->dlg.deadline_ns
-	            : 0,
+	    .countdown_ns = gt_dashboard_control_wake_ns(d),
 	};
 	return gt_dashboard_loop_deadline(&t);
 }

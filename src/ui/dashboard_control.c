@@ -41,27 +41,65 @@ void gt_dashboard_control_open(struct gt_dashboard *d,
 	                 : "");
 }
 
+_Static_assert(GT_CONTROL_DIALOG_MAX_CHANGES <= GT_CONTROL_JOB_MAX,
+               "a dialog's changes fit one control job");
+
+#define WRITE_TIMEOUT_S                                                        \
+	((unsigned)(GT_BOUNDED_WRITE_TIMEOUT_NS / 1000000000ull))
+
+/* Hands a job to the control session: the UI thread never waits for a
+ * driver (a write that hangs would freeze the screen and the quit key). */
+static bool start_task(struct gt_dashboard *d, const struct gt_control_job *job,
+                       enum gt_dashboard_task what, bool by_timeout)
+{
+	d->task = gt_control_session_start(d->opts->ctl, job);
+	if (!d->task)
+		return false;
+	d->task_for = what;
+	d->task_by_timeout = by_timeout;
+	d->task_until_ns = gt_monotonic_ns() + GT_BOUNDED_WRITE_TIMEOUT_NS;
+	return true;
+}
+
 static void control_request(struct gt_dashboard *d,
                             enum gt_control_dialog_request req, bool by_timeout)
 {
-	struct gt_control_result res[GT_CONTROL_DIALOG_MAX_CHANGES];
+	static struct gt_control_job job; /* large; the UI thread's */
 	struct gt_control_dialog *g = &d->dlg;
-	size_t n;
+	bool revert = req == GT_CONTROL_DIALOG_REVERT;
 
 	if (!d->opts->ctl)
 		return;
 	switch (req) {
 	case GT_CONTROL_DIALOG_APPLY:
-		n = gt_control_session_apply_list(d->opts->ctl, g->changes,
-		                                  g->reverts, g->revert_known,
-		                                  g->nchanges, res);
-		gt_control_dialog_applied(g, res, n, gt_monotonic_ns());
-		break;
 	case GT_CONTROL_DIALOG_REVERT:
-		n = gt_control_session_revert_list(d->opts->ctl, g->reverts,
-		                                   g->revert_known, g->nchanges,
-		                                   res);
-		gt_control_dialog_reverted(g, res, n, by_timeout);
+		if (d->task) { /* one job at a time */
+			snprintf(g->msg, sizeof(g->msg),
+			         "another write is still waiting for the "
+			         "driver: nothing written");
+			g->stage = GT_CONTROL_DIALOG_DONE;
+			return;
+		}
+		memset(&job, 0, sizeof(job));
+		job.kind =
+		    revert ? GT_CONTROL_JOB_REVERT : GT_CONTROL_JOB_APPLY_LIST;
+		job.n = g->nchanges < GT_CONTROL_JOB_MAX ? g->nchanges
+		                                         : GT_CONTROL_JOB_MAX;
+		memcpy(job.ch, g->changes, job.n * sizeof(job.ch[0]));
+		memcpy(job.rev, g->reverts, job.n * sizeof(job.rev[0]));
+		memcpy(job.rev_known, g->revert_known,
+		       job.n * sizeof(job.rev_known[0]));
+		if (!start_task(d, &job,
+		                revert ? GT_DASHBOARD_TASK_REVERT
+		                       : GT_DASHBOARD_TASK_APPLY,
+		                by_timeout)) {
+			g->stage = GT_CONTROL_DIALOG_DONE;
+			snprintf(g->msg, sizeof(g->msg),
+			         "out of memory: nothing written");
+			return;
+		}
+		gt_control_dialog_waiting(g, revert, gt_monotonic_ns(),
+		                          d->task_until_ns);
 		break;
 	case GT_CONTROL_DIALOG_KEEP:
 		g->stage = GT_CONTROL_DIALOG_DONE;
@@ -74,19 +112,111 @@ static void control_request(struct gt_dashboard *d,
 	}
 }
 
+/* The job came back: the dialog (or the restore offer) says how it went. */
+static void task_done(struct gt_dashboard *d, const struct gt_control_job *job)
+{
+	char msg[1100];
+
+	switch (d->task_for) {
+	case GT_DASHBOARD_TASK_APPLY:
+		gt_control_dialog_applied(&d->dlg, job->res, job->nres,
+		                          gt_monotonic_ns());
+		break;
+	case GT_DASHBOARD_TASK_REVERT:
+		gt_control_dialog_reverted(&d->dlg, job->res, job->nres,
+		                           d->task_by_timeout);
+		break;
+	case GT_DASHBOARD_TASK_RESTORE:
+		snprintf(msg, sizeof(msg), "%.1000s",
+		         job->rc == 0 ? "restored the settings of the earlier "
+		                        "run"
+		                      : job->report);
+		char *nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		gt_dashboard_notice(d, msg);
+		break;
+	}
+}
+
+/* The job did not come back in time: it is left behind, and the dialog
+ * (or the notice line) says what that means. */
+static void task_no_answer(struct gt_dashboard *d)
+{
+	char msg[256];
+
+	if (d->task_for == GT_DASHBOARD_TASK_RESTORE) {
+		snprintf(msg, sizeof(msg),
+		         "the driver did not answer within %u s while "
+		         "restoring: the state file stays for gputop --restore",
+		         WRITE_TIMEOUT_S);
+		gt_dashboard_notice(d, msg);
+	} else {
+		gt_control_dialog_no_answer(&d->dlg, WRITE_TIMEOUT_S);
+	}
+}
+
+/* Every frame while a job is in flight. True when it ended. */
+static bool task_poll(struct gt_dashboard *d)
+{
+	static struct gt_control_job job;
+
+	if (!d->task)
+		return false;
+	if (gt_control_task_done(d->task)) {
+		gt_control_task_finish(d->task, &job);
+		d->task = NULL;
+		task_done(d, &job);
+		return true;
+	}
+	if (gt_monotonic_ns() < d->task_until_ns)
+		return false;
+	bool done = gt_control_task_abandon(d->task, &job);
+	d->task = NULL;
+	if (done)
+		task_done(d, &job);
+	else
+		task_no_answer(d);
+	return true;
+}
+
+void gt_dashboard_control_end(struct gt_dashboard *d)
+{
+	static struct gt_control_job job;
+
+	if (!d->task)
+		return;
+	if (gt_control_task_wait(d->task,
+	                         gt_monotonic_ns() + GT_BOUNDED_STOP_GRACE_NS,
+	                         NULL, NULL))
+		gt_control_task_finish(d->task, &job);
+	else
+		gt_control_task_abandon(d->task, &job);
+	d->task = NULL;
+}
+
+uint64_t gt_dashboard_control_wake_ns(const struct gt_dashboard *d)
+{
+	if (d->task) /* a job is looked at ten times a second */
+		return gt_monotonic_ns() + 100000000ull;
+	if (d->dlg.open && d->dlg.stage == GT_CONTROL_DIALOG_COUNTDOWN)
+		return d->dlg.deadline_ns;
+	return 0;
+}
+
 static void restore_offer_key(struct gt_dashboard *d, int ch)
 {
-	char report[1024], msg[1100];
+	static struct gt_control_job job;
 	if (ch == 'r' || ch == 'R') {
-		int bad = gt_control_session_restore_all(d->opts->ctl, report,
-		                                         sizeof(report));
-		char *nl = strchr(report, '\n');
-		if (nl && bad)
-			*nl = '\0';
-		snprintf(msg, sizeof(msg), "%s",
-		         bad == 0 ? "restored the settings of the earlier run"
-		                  : report);
-		gt_dashboard_notice(d, msg);
+		if (d->task)
+			return;
+		memset(&job, 0, sizeof(job));
+		job.kind = GT_CONTROL_JOB_RESTORE;
+		if (start_task(d, &job, GT_DASHBOARD_TASK_RESTORE, false))
+			gt_dashboard_notice(d, "restoring the settings of the "
+			                       "earlier run...");
+		else
+			gt_dashboard_notice(d, "out of memory: not restored");
 		d->restore_offer = false;
 	} else if (ch == 27 || ch == 'n' || ch == 'q') {
 		gt_dashboard_notice(
@@ -107,6 +237,9 @@ bool gt_dashboard_control_key(struct gt_dashboard *d, int ch)
 		return true;
 	}
 	if (!d->dlg.open)
+		return false;
+	/* While the driver is waited for, q still quits. */
+	if (d->dlg.stage == GT_CONTROL_DIALOG_WAITING && ch == 'q')
 		return false;
 	control_request(
 	    d, gt_control_dialog_key(&d->dlg, ch, gt_monotonic_ns()), false);
@@ -172,6 +305,8 @@ bool gt_dashboard_control_poll(struct gt_dashboard *d)
 	bool dirty = false;
 	if (!d->opts->ctl)
 		return false;
+	if (task_poll(d))
+		dirty = true;
 	if (gt_control_dialog_poll(&d->dlg, gt_monotonic_ns()) ==
 	    GT_CONTROL_DIALOG_REVERT)
 		control_request(d, GT_CONTROL_DIALOG_REVERT, true);
@@ -180,7 +315,7 @@ bool gt_dashboard_control_poll(struct gt_dashboard *d)
 		gt_dashboard_notice(d, msg);
 		dirty = true;
 	}
-	return dirty ||
+	return dirty || d->task ||
 	       (d->dlg.open && d->dlg.stage == GT_CONTROL_DIALOG_COUNTDOWN);
 }
 

@@ -96,6 +96,16 @@ struct gt_dashboard {
 	    pick_user[GT_USER_LEN]; /* the user filter's name, for the header */
 	struct gt_control_dialog dlg;
 	bool restore_offer; /* a state file from an earlier run is pending */
+	/* The control job in flight (dashboard_control.c): what it is for,
+	 * and until when it is waited for. */
+	struct gt_control_task *task;
+	enum gt_dashboard_task {
+		GT_DASHBOARD_TASK_APPLY,
+		GT_DASHBOARD_TASK_REVERT,
+		GT_DASHBOARD_TASK_RESTORE,
+	} task_for;
+	bool task_by_timeout;
+	uint64_t task_until_ns;
 	char notice[256];
 	uint64_t notice_until;
 	char filter_err[128];
@@ -171,6 +181,12 @@ void gt_dashboard_control_open(struct gt_dashboard *d,
 bool gt_dashboard_control_key(struct gt_dashboard *d, int ch);
 void gt_dashboard_control_draw(struct gt_dashboard *d);
 bool gt_dashboard_control_poll(struct gt_dashboard *d);
+/* When the loop must wake for the control: the countdown's next second,
+ * or soon while a job is in flight (0: no need). */
+uint64_t gt_dashboard_control_wake_ns(const struct gt_dashboard *d);
+/* At the dashboard's end: a job in flight gets GT_BOUNDED_STOP_GRACE_NS
+ * to come back, then is left behind (the session is stuck then). */
+void gt_dashboard_control_end(struct gt_dashboard *d);
 /* layout: what gputop changed on device `dev` that is in force now, as a
  * GPU panel's badge ("LIMIT 382 W", "FAN CURVE"; several joined by ", "),
  * "" when nothing is. */

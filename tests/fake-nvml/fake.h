@@ -373,6 +373,9 @@ struct fake_field_override {
 struct fake_inject {
 	nvmlReturn_t error[FN_COUNT]; /* SUCCESS = none */
 	unsigned int latency_ms[FN_COUNT];
+	/* Seconds after init before latency_ms applies (0: from the start),
+	 * to model a driver that hangs after it answered for a while. */
+	double latency_after[FN_COUNT];
 };
 
 struct fake_dev {
@@ -382,6 +385,7 @@ struct fake_dev {
 	double lost_after; /* seconds after init; < 0 = never */
 	double back_after; /* lost until then (as until a reset); < 0 = for
 	                      good */
+	double lost_every; /* > 0: the loss repeats with this period */
 
 	/* Owned arrays; "device N like M" does not copy them. */
 	struct fake_proc *procs[PROC_KINDS];

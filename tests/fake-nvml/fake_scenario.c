@@ -179,6 +179,12 @@ static int parse_device_key(struct parser *p, char **argv, int argc,
 		d->lost_after = v;
 		return 0;
 	}
+	if (strcmp(argv[0], "lost_every") == 0) {
+		if (argc != 2 || scn_num(argv[1], &v) != 0 || v <= 0)
+			return scn_err(p, "lost_every takes seconds > 0");
+		d->lost_every = v;
+		return 0;
+	}
 	if (strcmp(argv[0], "back_after") == 0) {
 		if (argc != 2 || scn_num(argv[1], &v) != 0 || v < 0)
 			return scn_err(p, "back_after takes seconds >= 0");
@@ -323,6 +329,13 @@ static int validate(struct parser *p)
 			return scn_err(p,
 			               "device %u: back_after must be later "
 			               "than lost_after",
+			               i);
+		if (d->lost_every > 0 &&
+		    (d->back_after < 0 ||
+		     d->lost_every <= d->back_after - d->lost_after))
+			return scn_err(p,
+			               "device %u: lost_every needs back_after "
+			               "and must be longer than the loss",
 			               i);
 		for (unsigned int j = 0; j < i; j++) {
 			if (d->uuid.set && d->uuid.rc == NVML_SUCCESS &&

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,17 +258,25 @@ int scn_inject(struct parser *p, char **argv, int argc, struct fake_inject *inj)
 		}
 		return 0;
 	}
-	if (argc != 3)
-		return scn_err(p, "'%s' takes a function name and a value",
-		               argv[0]);
+	bool latency = strcmp(argv[0], "latency") == 0;
+	/* latency FN MS after SECONDS: only from then on. */
+	if (argc != 3 &&
+	    !(latency && argc == 5 && strcmp(argv[3], "after") == 0))
+		return scn_err(p, "'%s' takes a function name and a value%s",
+		               argv[0], latency ? " [after SECONDS]" : "");
 	fn = fake_fn_lookup(argv[1]);
 	if (fn < 0)
 		return scn_err(p, "unknown function '%s'", argv[1]);
-	if (strcmp(argv[0], "latency") == 0) {
+	if (latency) {
+		double after = 0;
 		if (scn_u32(argv[2], &ms) != 0 || ms > 600000)
 			return scn_err(p, "bad latency '%s' (ms, 0..600000)",
 			               argv[2]);
+		if (argc == 5 && (scn_num(argv[4], &after) != 0 || after < 0))
+			return scn_err(p, "bad 'after' '%s' (seconds >= 0)",
+			               argv[4]);
 		inj->latency_ms[fn] = ms;
+		inj->latency_after[fn] = after;
 		return 0;
 	}
 	if (fake_rc_lookup(argv[2], &rc) != 0)

@@ -67,12 +67,20 @@ nvmlReturn_t fake_injected_error(const struct fake_scenario *sc,
 	return sc->inj.error[fn];
 }
 
+static double seconds_since_init(void);
+
+/* The latency FN takes now: the device's own entry, else the global one,
+ * each only once its `after` time has come. */
 static unsigned int injected_ms(const struct fake_scenario *sc,
                                 const struct fake_dev *d, enum fake_fn fn)
 {
-	if (d != NULL && d->inj.latency_ms[fn] != 0)
-		return d->inj.latency_ms[fn];
-	return sc->inj.latency_ms[fn];
+	const struct fake_inject *inj =
+	    d != NULL && d->inj.latency_ms[fn] != 0 ? &d->inj : &sc->inj;
+	if (inj->latency_ms[fn] == 0 ||
+	    (inj->latency_after[fn] > 0 &&
+	     seconds_since_init() < inj->latency_after[fn]))
+		return 0;
+	return inj->latency_ms[fn];
 }
 
 nvmlDevice_t fake_handle(unsigned int gpu, int mig)
@@ -192,13 +200,20 @@ double fake_call_time(const struct fake_call *c)
 	return m->t_lazy;
 }
 
-/* Off the bus from lost_after until back_after (for good without it). */
+/* Off the bus from lost_after until back_after (for good without it);
+ * with lost_every, again each period after that. */
 static bool fake_dev_is_lost(const struct fake_dev *d,
                              const struct fake_call *c)
 {
-	if (d->lost_after < 0 || fake_call_time(c) < d->lost_after)
+	double t = fake_call_time(c);
+	if (d->lost_after < 0 || t < d->lost_after)
 		return false;
-	return d->back_after < 0 || fake_call_time(c) < d->back_after;
+	if (d->back_after < 0)
+		return true;
+	if (d->lost_every > 0) /* t - lost_after >= 0: truncation floors */
+		t -= d->lost_every *
+		     (double)(long long)((t - d->lost_after) / d->lost_every);
+	return t < d->back_after;
 }
 
 /*

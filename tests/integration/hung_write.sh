@@ -7,7 +7,8 @@
 # it within 1 s the same way (a write that finishes within half a second
 # of the signal is restored by gputop itself, as before). Its restore
 # guardian then puts the original limit back (its own write, 8 s later)
-# and removes the state file.
+# and removes the state file. `gputop --restore` waits 4 s for its own
+# write the same way, exits 1 and keeps the state file.
 . "$(dirname "$0")/signal_lib.sh"
 
 mkdir -p "$tmp/cfg/gputop"
@@ -20,30 +21,14 @@ printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 8000\n
 run_case() {
 	local label=$1 after=$2 t0 p
 	shift 2
-	rm -rf "$tmp/state" "$tmp/setters.log"
 	t0=$(now_ms)
-	env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$tmp/hung.scn" \
-		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
-		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
-		--interval 0.2 --apply lower "$@" 2>"$tmp/err" &
-	p=$!
-	pids+=("$p")
+	apply_bg "$tmp/hung.scn" lower "$@"
 	if [ -n "$after" ]; then
 		sleep "$after"
 		t0=$(now_ms)
 		kill -TERM "$p"
 	fi
-	for _ in $(seq 1 300); do # 15 s at most
-		kill -0 "$p" 2>/dev/null || break
-		sleep 0.05
-	done
-	ms=$(($(now_ms) - t0))
-	if kill -0 "$p" 2>/dev/null; then
-		rc=running
-		kill -KILL "$p"
-	fi
-	wait "$p" 2>/dev/null
-	[ "${rc:-}" = running ] || rc=$?
+	await_exit "$p" "$t0" 300 # 15 s at most
 }
 
 # The guardian's restore: the original limit (450 W) written, the state
@@ -58,7 +43,6 @@ restored() {
 }
 
 for mode in "" --daemon; do
-	rc=""
 	run_case "timeout" "" $mode
 	if [ "$rc" = 1 ] && [ "$ms" -ge 3500 ] && [ "$ms" -le 5500 ] &&
 		grep -q "GPU 0: the driver did not answer a write in 4 s" "$tmp/err" &&
@@ -75,7 +59,6 @@ for mode in "" --daemon; do
 done
 
 # SIGTERM 1 s into the hung write (the first write comes at once).
-rc=""
 run_case "signal" 1 --daemon
 if [ "$rc" = 1 ] && [ "$ms" -le 1000 ] &&
 	grep -q "stopped while GPU 0's driver had not answered a write" "$tmp/err"; then
@@ -84,6 +67,41 @@ else
 	fail "--apply --daemon: SIGTERM during a hung write: status $rc after $ms ms: $(head -c 400 "$tmp/err")"
 fi
 restored && pass "and the guardian restored the limit" || fail "after SIGTERM: not restored: $(cat "$tmp/setters.log" 2>/dev/null)"
+
+# gputop --restore on a driver that does not answer: a state file left by
+# a double death (gputop and its guardian killed), then --restore with
+# every power-limit write taking 20 s: it exits 1 within its 4 s bound,
+# says so, and keeps the state file.
+apply_bg "$scn_dir/rtx4090.scn" lower --daemon
+for _ in $(seq 1 200); do
+	grep -q "applied; running" "$tmp/err" && break
+	sleep 0.05
+done
+guard=$(pgrep -x -P "$p" gputop-guard)
+[ -n "$guard" ] && kill -KILL "$guard"
+sleep 0.2
+kill -KILL "$p"
+wait "$p" 2>/dev/null
+printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 20000\nlatency nvmlDeviceSetPowerManagementLimit_v2 20000\n' \
+	"$scn_dir" >"$tmp/hung20.scn"
+if [ -s "$tmp/state/restore.state" ]; then
+	t0=$(now_ms)
+	env GPUTOP_FAKE_NVML_SCENARIO="$tmp/hung20.scn" "$bin" --nvml-lib "$lib" \
+		--state-dir "$tmp/state" --sysfs /nonexistent --restore \
+		>"$tmp/out" 2>"$tmp/err" &
+	p=$!
+	pids+=("$p")
+	await_exit "$p" "$t0" 300 # 15 s at most
+	if [ "$rc" = 1 ] && [ "$ms" -ge 3500 ] && [ "$ms" -le 5500 ] &&
+		grep -q "the driver did not answer within 4 s while restoring" "$tmp/err" &&
+		[ -s "$tmp/state/restore.state" ]; then
+		pass "--restore: a write unanswered for 4 s ends it in $ms ms, status 1, the state file kept"
+	else
+		fail "--restore on a hung write: status $rc after $ms ms: $(head -c 400 "$tmp/err")"
+	fi
+else
+	fail "no state file left to restore: $(ls "$tmp/state" 2>&1); $(head -c 300 "$tmp/err")"
+fi
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -2,8 +2,9 @@
 # signal_lib.sh - sourced by the tests that stop gputop with signals while
 # it works (signals.sh, hung_write.sh): the build under test from
 # tests/run.sh's environment, a temporary directory, the background pids
-# killed (and any child left) at exit, PASS/FAIL counting, and a clock in
-# milliseconds.
+# killed (and any child left) at exit, PASS/FAIL counting, a clock in
+# milliseconds, a headless --apply started in the background and a wait
+# for a process to end.
 set -u
 set -m # background jobs keep SIGINT (a non-interactive shell ignores it)
 bin=${GPUTOP_BIN:?run through tests/run.sh}
@@ -17,3 +18,38 @@ failures=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# await_exit PID T0_MS TRIES: waits for PID (a child) to end, TRIES times
+# 50 ms at most; sets ms (since T0_MS) and rc (its status, or "running"
+# when it had to be killed).
+await_exit() {
+	local p=$1 t0=$2
+	rc=""
+	for _ in $(seq 1 "$3"); do
+		kill -0 "$p" 2>/dev/null || break
+		sleep 0.05
+	done
+	ms=$(($(now_ms) - t0))
+	if kill -0 "$p" 2>/dev/null; then
+		rc=running
+		kill -KILL "$p"
+	fi
+	wait "$p" 2>/dev/null
+	[ "$rc" = running ] || rc=$?
+}
+
+# apply_bg SCENARIO ARGS...: `gputop --apply ARGS` in the background on the
+# fake NVML with SCENARIO, a fresh state directory $tmp/state, the setter
+# log $tmp/setters.log, the config of $tmp/cfg and stderr in $tmp/err;
+# sets p (its pid, killed at exit).
+apply_bg() {
+	local scn=$1
+	shift
+	rm -rf "$tmp/state" "$tmp/setters.log"
+	env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$scn" \
+		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
+		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
+		--interval 0.2 --apply "$@" 2>"$tmp/err" &
+	p=$!
+	pids+=("$p")
+}

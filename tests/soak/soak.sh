@@ -3,8 +3,9 @@
 # tests/soak/soak.sh - `make soak`: gputop left running under churn, its
 # memory, descriptors and frame cost watched. The dashboard runs in tmux at
 # a 0.1 s interval on the fake NVML's 8x H100 node (GPU 3 falls off the bus
-# at 3/8 of the run and comes back at 5/8, as after a GPU reset; one NVML
-# call has 5 ms of injected latency) plus an AMD card from the fixtures,
+# and comes back, as after a GPU reset, again and again: every SOAK_CYCLE
+# seconds, lost for two fifths of it; one NVML call has 5 ms of injected
+# latency) plus an AMD card from the fixtures,
 # over a --procfs tree in which about CHURN processes a second appear and
 # go (each holding a DRM descriptor with its fdinfo, so the fdinfo scanner
 # and the process cache see them come and go), with --listen on a loopback
@@ -27,8 +28,8 @@
 #   - the RSS rises more than 1 % (or 256 KiB, whichever is larger) above
 #     the highest RSS seen during the warm-up;
 #   - the descriptor floor rises: the fewest descriptors open in the
-#     samples of the run's last quarter exceed the fewest in the second
-#     half of the warm-up (a scan in flight holds a few dozen for a moment,
+#     samples of the run's last quarter exceed the fewest in the last three
+#     quarters of the warm-up (a scan in flight holds a few dozen for a moment,
 #     so single samples go up and down; a leak raises the floor), both
 #     counted where GPU 3 is live (while it is lost, the /proc file kept
 #     open for its process is closed);
@@ -37,15 +38,20 @@
 #     over the last quarter of the run exceeds that over the first quarter
 #     after the warm-up by more than 30 % (frames getting dearer); or a
 #     period drew under a quarter of the frames due (a screen that stopped);
-#   - GPU 3 was not seen LOST while it was off the bus, or not live again
-#     from 5 s after its return (the collector asks a lost GPU again every
-#     3 s);
+#   - in any cycle, GPU 3 was not seen LOST while it was off the bus, or
+#     not live again from 4 s after its return until its next loss (the
+#     collector asks a lost GPU again every 3 s);
 #   - gputop wrote anything to stderr, a snapshot failed, or it died.
 #
 #   tests/soak/soak.sh BUILD   (SOAK_TIME=300 SOAK_SAMPLE=5 SOAK_WARMUP=
-#                               SOAK_CHURN=50 SOAK_WRAP= SOAK_OUT=BUILD/soak
+#                               SOAK_CHURN=50 SOAK_CYCLE= SOAK_WRAP=
+#                               SOAK_OUT=BUILD/soak
 #                               SOAK_RSS=1 SOAK_DRAW_US=450
 #                               SOAK_THREAD_US=600)
+#
+# SOAK_CYCLE: the lost/back period, default a tenth of the run within 12 to
+# 60 s (30 s at 300 s, 60 s at 600 s); GPU 3 goes at half a cycle, and
+# from then on at the start of each, for two fifths of it (at least 5 s).
 #
 # The frame bounds: make bench's render target, 150 us, is the drawing CPU
 # per frame of 60 frames drawn back to back (hot caches) at 200x60. Here a
@@ -74,8 +80,13 @@ warm_s=${SOAK_WARMUP:-$((time_s / 5))}
 churn=${SOAK_CHURN:-50}
 draw_us=${SOAK_DRAW_US:-450}
 thread_us=${SOAK_THREAD_US:-600}
-lost_s=$((time_s * 3 / 8))
-back_s=$((time_s * 5 / 8))
+cycle_s=${SOAK_CYCLE:-$((time_s / 10))}
+[ "$cycle_s" -lt 12 ] && cycle_s=12
+[ -z "${SOAK_CYCLE:-}" ] && [ "$cycle_s" -gt 60 ] && cycle_s=60
+loss_s=$((cycle_s * 2 / 5))
+[ "$loss_s" -lt 5 ] && loss_s=5
+lost_s=$((cycle_s / 2))
+back_s=$((lost_s + loss_s))
 bin=$PWD/$build/gputop
 lib=$PWD/$build/fake-nvml/libnvidia-ml.so.1
 fix=$PWD/tests/fixtures
@@ -95,10 +106,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The node: 8x H100, GPU 3 off the bus from lost_s to back_s, 5 ms on
-# every utilisation call.
-printf 'include %s\nlatency nvmlDeviceGetUtilizationRates 5\ndevice 3\nlost_after %s\nback_after %s\n' \
-	"$PWD/tests/fake-nvml/scenarios/h100x8.scn" "$lost_s" "$back_s" >"$tmp/soak.scn"
+# The node: 8x H100, GPU 3 off the bus from lost_s to back_s and again
+# each cycle_s, 5 ms on every utilisation call.
+printf 'include %s\nlatency nvmlDeviceGetUtilizationRates 5\ndevice 3\nlost_after %s\nback_after %s\nlost_every %s\n' \
+	"$PWD/tests/fake-nvml/scenarios/h100x8.scn" "$lost_s" "$back_s" "$cycle_s" >"$tmp/soak.scn"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cp -r "$fix/proc" "$tmp/proc"
 amd_bus=$(sed -n 's/^PCI_SLOT_NAME=//p' "$fix/amdgpu/rx6900xt/class/drm/card0/device/uevent")
@@ -152,7 +163,7 @@ start=$(date +%s)
 next_snap=0
 snaps=0 snap_fail=0
 prev_frames="" prev_draw="" prev_thread=""
-echo "soak: gputop $pid for ${time_s}s (warm-up ${warm_s}s, a sample every ${sample_s}s, ~$churn processes/s, GPU 3 off the bus from ${lost_s}s to ${back_s}s), CSV: $csv"
+echo "soak: gputop $pid for ${time_s}s (warm-up ${warm_s}s, a sample every ${sample_s}s, ~$churn processes/s, GPU 3 off the bus from ${lost_s}s to ${back_s}s and again every ${cycle_s}s), CSV: $csv"
 while :; do
 	now=$(($(date +%s) - start))
 	[ "$now" -gt "$time_s" ] && break
@@ -194,11 +205,21 @@ done
 # The verdict, from the CSV.
 awk -F, -v warm="$warm_s" -v total="$time_s" -v check_rss="${SOAK_RSS:-1}" \
 	-v draw_max="$draw_us" -v thread_max="$thread_us" -v lost_s="$lost_s" \
-	-v back_s="$back_s" '
+	-v loss="$loss_s" -v cycle="$cycle_s" '
 NR == 1 { next }
-# GPU 3: seen lost while off the bus, live from 5 s after its return.
-$1 >= lost_s + 2 && $1 <= back_s - 1 && $8 == "lost" { seen_lost++ }
-$1 >= back_s + 5 { late++; if ($8 != "live" && not_back == "") not_back = $1 }
+# GPU 3, in each cycle k: seen lost while off the bus (2 s after it went
+# to 1 s before it comes back), live from 4 s after its return to 1 s
+# before the next loss (the clocks of the fake and of the samples differ
+# by up to a second).
+$1 >= lost_s {
+	k = int(($1 - lost_s) / cycle); in_c = $1 - lost_s - k * cycle
+	if (k > kmax) kmax = k
+	if (in_c >= 2 && in_c <= loss - 1) { due_lost[k]++; if ($8 == "lost") seen_lost[k]++ }
+	if (in_c >= loss + 4 && in_c < cycle - 1) {
+		due_live[k]++
+		if ($8 == "live") seen_live[k]++
+	}
+}
 # Frames, each period after the warm-up: the CPU per frame, and frames
 # drawn at all (at 0.1 s, ten a second; a quarter of that is a stall).
 $1 > warm && pt != "" {
@@ -219,7 +240,7 @@ $1 > warm && pt != "" {
 # Descriptor floors from samples with GPU 3 live: while it is lost its
 # process is not followed, and the /proc/PID/stat kept open for it closes.
 $1 <= warm { if ($2 > wr) wr = $2; nw++
-	if ($1 >= warm / 2 && $8 == "live" && (wf == "" || $3 < wf)) wf = $3; next }
+	if ($1 >= warm / 4 && $8 == "live" && (wf == "" || $3 < wf)) wf = $3; next }
 { n++; if ($2 > mr) mr = $2; if ($3 > mf) mf = $3; last_r = $2; last_f = $3
 	if ($1 >= total * 3 / 4 && $8 == "live" && (lf == "" || $3 < lf)) lf = $3 }
 END {
@@ -247,10 +268,15 @@ END {
 	if (over_d) { printf "FAIL: drawing took more than %s us per frame in %d of %d periods\n", draw_max, over_d, nd; bad = 1 }
 	if (over_t) { printf "FAIL: the screen thread took more than %s us per frame in %d of %d periods\n", thread_max, over_t, nd; bad = 1 }
 	if (stall != "") { printf "FAIL: under a quarter of the frames due were drawn in the period ending at %ds\n", stall; bad = 1 }
-	if (!seen_lost) { printf "FAIL: GPU 3 was never shown LOST between %ds and %ds\n", lost_s + 2, back_s - 1; bad = 1 }
-	if (!late) { printf "FAIL: no sample from %ds on, to see GPU 3 back\n", back_s + 5; bad = 1 }
-	else if (not_back != "") { printf "FAIL: GPU 3 still LOST at %ds, back since %ds\n", not_back, back_s; bad = 1 }
-	else printf "soak: GPU 3 shown LOST in %d samples between %ds and %ds, live in all %d from %ds\n", seen_lost, lost_s + 2, back_s - 1, late, back_s + 5
+	# Every cycle with a sample due off the bus must show it LOST, and
+	# one with samples due after its return live in all of them.
+	for (k = 0; k <= kmax; k++) {
+		if (due_lost[k]) { nl++; if (!seen_lost[k]) { printf "FAIL: GPU 3 was never shown LOST in cycle %d (off the bus from %ds)\n", k + 1, lost_s + k * cycle; gbad = 1 } }
+		if (due_live[k]) { nb++; if (seen_live[k] < due_live[k]) { printf "FAIL: GPU 3 not live again in cycle %d (back since %ds)\n", k + 1, lost_s + k * cycle + loss; gbad = 1 } }
+	}
+	if (nl < 2 || nb < 2) { printf "FAIL: only %d losses and %d returns of GPU 3 sampled (2 each at least)\n", nl, nb; gbad = 1 }
+	if (gbad) bad = 1
+	else printf "soak: GPU 3 lost and back %d times (every %ds, off the bus %ds each): shown LOST in each of %d losses sampled, live again in each of %d returns sampled\n", kmax + 1, cycle, loss, nl, nb
 	exit bad
 }' "$csv"
 verdict=$?
@@ -265,5 +291,5 @@ fi
 tmux -L "$sock" send-keys -t dash q
 for _ in $(seq 1 100); do [ -s "$tmp/exit" ] && break; sleep 0.05; done
 grep -q "EXITED 0" "$tmp/exit" 2>/dev/null || { echo "FAIL: q did not end it with 0: $(cat "$tmp/exit" 2>/dev/null)"; verdict=1; }
-[ "$verdict" = 0 ] && echo "PASS: soak ${time_s}s: $([ "${SOAK_RSS:-1}" = 0 ] || echo "RSS and ")descriptors flat after the warm-up, frame CPU $([ "$draw_us" = 0 ] && [ "$thread_us" = 0 ] && echo "reported (not bounded)" || echo "within bounds"), GPU 3 lost and back, $snaps snapshots, no stderr"
+[ "$verdict" = 0 ] && echo "PASS: soak ${time_s}s: $([ "${SOAK_RSS:-1}" = 0 ] || echo "RSS and ")descriptors flat after the warm-up, frame CPU $([ "$draw_us" = 0 ] && [ "$thread_us" = 0 ] && echo "reported (not bounded)" || echo "within bounds"), GPU 3 lost and back every ${cycle_s}s, $snaps snapshots, no stderr"
 exit $verdict

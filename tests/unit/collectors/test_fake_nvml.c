@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collectors/nvml_abi.h"
@@ -317,6 +318,77 @@ static void test_lost_gpu_comes_back(void **state)
 	assert_ptr_equal(gpu(3), d);
 }
 
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* lost_every repeats the loss; `latency ... after` starts late. */
+static void test_lost_every_and_late_latency(void **state)
+{
+	char path[128], text[4200];
+	unsigned int t = 0;
+	char name[NVML_DEVICE_NAME_BUFFER_SIZE];
+	struct timespec t0;
+
+	(void)state;
+	temp_path(path, sizeof(path), "cycle");
+	snprintf(text, sizeof(text),
+	         "include %s/h100x8.scn\n"
+	         "latency nvmlDeviceGetName 400 after 1.3\n"
+	         "device 3\nlost_after 0.5\nback_after 1.0\nlost_every 1.5\n",
+	         f.scenario_dir);
+	write_file(path, text);
+	setenv("GPUTOP_FAKE_NVML_SCENARIO", path, 1);
+	assert_int_equal(f.nvmlInit_v2(), NVML_SUCCESS);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	nvmlDevice_t d = gpu(3);
+	/* Lost from 0.5 to 1.0 s, 2.0 to 2.5 s, ...: asked mid-way. */
+	static const struct {
+		long at_ms;
+		nvmlReturn_t want;
+	} steps[] = {{100, NVML_SUCCESS},  {750, NVML_ERROR_GPU_IS_LOST},
+	             {1250, NVML_SUCCESS}, {2250, NVML_ERROR_GPU_IS_LOST},
+	             {2750, NVML_SUCCESS}, {3750, NVML_ERROR_GPU_IS_LOST}};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		long left = steps[i].at_ms - elapsed_ms(&t0);
+		if (left > 0)
+			sleep_ms(left);
+		assert_int_equal(
+		    f.nvmlDeviceGetTemperature(d, NVML_TEMPERATURE_GPU, &t),
+		    steps[i].want);
+		if (i == 0) { /* before 1.3 s: no latency */
+			long b = elapsed_ms(&t0);
+			assert_int_equal(
+			    f.nvmlDeviceGetName(gpu(0), name, sizeof(name)),
+			    NVML_SUCCESS);
+			assert_true(elapsed_ms(&t0) - b < 300);
+		}
+	}
+	long b = elapsed_ms(&t0); /* after 1.3 s: 400 ms */
+	assert_int_equal(f.nvmlDeviceGetName(gpu(0), name, sizeof(name)),
+	                 NVML_SUCCESS);
+	assert_true(elapsed_ms(&t0) - b >= 400);
+	assert_int_equal(f.nvmlShutdown(), NVML_SUCCESS);
+
+	/* A cycle needs back_after and must outlast the loss. */
+	char errpath[128], err[4096];
+	temp_path(errpath, sizeof(errpath), "stderr");
+	snprintf(text, sizeof(text),
+	         "include %s/h100x8.scn\ndevice 3\nlost_after 1\n"
+	         "back_after 3\nlost_every 2\n",
+	         f.scenario_dir);
+	write_file(path, text);
+	init_rejected(errpath, err, sizeof(err));
+	assert_non_null(strstr(err, "lost_every needs back_after and must be "
+	                            "longer than the loss"));
+	unlink(path);
+	unlink(errpath);
+}
+
 static void test_call_counts(void **state)
 {
 	char calls[128], text[16384];
@@ -382,6 +454,9 @@ int main(void)
 	                              test_teardown),
 	    cmocka_unit_test_teardown(test_refcounted_init, test_teardown),
 	    cmocka_unit_test_teardown(test_init_failures, test_teardown),
+	    /* Ends with a rejected init too: not before test_call_counts. */
+	    cmocka_unit_test_teardown(test_lost_every_and_late_latency,
+	                              test_teardown),
 	    cmocka_unit_test_teardown(test_memory_info, test_teardown),
 	    cmocka_unit_test_teardown(test_versioned_structs, test_teardown),
 	    cmocka_unit_test_teardown(test_pci_info_layouts, test_teardown),
