@@ -33,6 +33,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "control/bounded.h"
 #include "core/fileio.h"
 
 #define HDR 5 /* type byte + 32-bit little-endian payload length */
@@ -241,10 +242,44 @@ static void child_log(struct child *c, const char *why, int failures)
 	}
 }
 
+/* The restore on a thread of the guardian's own (gt_bounded_run): its
+ * report goes to a buffer of its own, which a restore given up on may
+ * still be writing when the guardian logs and exits. */
+struct restore_call {
+	struct child *c;
+	int failures;
+	char report[sizeof(((struct child *)0)->report)];
+};
+
+static void restore_call_run(void *arg)
+{
+	struct restore_call *r = arg;
+	r->failures = gt_restore_apply(&r->c->cur, &r->c->ops, r->report,
+	                               sizeof(r->report));
+}
+
 static _Noreturn void child_restore(struct child *c, const char *why)
 {
-	int failures =
-	    gt_restore_apply(&c->cur, &c->ops, c->report, sizeof(c->report));
+	/* A driver that never answers must not keep the guardian for ever:
+	 * after GT_GUARDIAN_RESTORE_TIMEOUT_NS it says so and exits. Static,
+	 * not on this stack: a restore given up on may still write into it
+	 * until the guardian's _exit, and this function never returns. */
+	static struct restore_call r;
+	r.c = c;
+	r.failures = -1;
+	if (gt_bounded_run(restore_call_run, &r, NULL,
+	                   GT_GUARDIAN_RESTORE_TIMEOUT_NS, NULL, NULL) != 0) {
+		snprintf(c->report, sizeof(c->report),
+		         "  the driver did not answer the restore within %llu "
+		         "s: the settings may or may not be back; the state "
+		         "file stays for `gputop --restore`\n",
+		         (unsigned long long)(GT_GUARDIAN_RESTORE_TIMEOUT_NS /
+		                              1000000000ull));
+		child_log(c, why, (int)c->cur.n);
+		_exit(GT_GUARDIAN_EXIT_FAILED);
+	}
+	memcpy(c->report, r.report, sizeof(c->report));
+	int failures = r.failures;
 
 	/* All back: no state file left to offer a restore of nothing. */
 	if (failures == 0 && c->ops.cleared)

@@ -51,6 +51,10 @@
 
 /* The default hang timeout of the issue: 5 s without a heartbeat. */
 #define GT_GUARDIAN_TIMEOUT_NS 5000000000ull
+/* How long the guardian waits for the driver to finish its restore (every
+ * setting together) before it logs that it could not tell and exits
+ * GT_GUARDIAN_EXIT_FAILED, leaving the state file for --restore. */
+#define GT_GUARDIAN_RESTORE_TIMEOUT_NS 20000000000ull
 
 struct gt_guardian; /* gputop's handle */
 

@@ -8,7 +8,8 @@
 # of the signal is restored by gputop itself, as before). Its restore
 # guardian then puts the original limit back (its own write, 8 s later)
 # and removes the state file. `gputop --restore` waits 4 s for its own
-# write the same way, exits 1 and keeps the state file.
+# write the same way, exits 1 and keeps the state file; a guardian whose
+# restore the driver never answers gives up after 20 s.
 . "$(dirname "$0")/signal_lib.sh"
 
 mkdir -p "$tmp/cfg/gputop"
@@ -101,6 +102,36 @@ if [ -s "$tmp/state/restore.state" ]; then
 	fi
 else
 	fail "no state file left to restore: $(ls "$tmp/state" 2>&1); $(head -c 300 "$tmp/err")"
+fi
+
+# The guardian's own restore on a driver that never answers: every
+# power-limit write takes 60 s. gputop gives up on its write after 4 s and
+# exits; its guardian's restore then waits 20 s for the driver, logs that
+# it could not tell whether the limit is back, leaves the state file for
+# --restore and exits (before: it waited for the whole write, for ever on
+# a driver that never comes back).
+printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 60000\nlatency nvmlDeviceSetPowerManagementLimit_v2 60000\n' \
+	"$scn_dir" >"$tmp/hung60.scn"
+apply_bg "$tmp/hung60.scn" lower
+guard=""
+for _ in $(seq 1 60); do
+	guard=$(pgrep -x -P "$p" gputop-guard) && break
+	sleep 0.05
+done
+await_exit "$p" "$(now_ms)" 300
+t0=$(now_ms)
+gone=""
+for _ in $(seq 1 300); do # 30 s at most
+	[ -n "$guard" ] && ! kill -0 "$guard" 2>/dev/null && { gone=$(($(now_ms) - t0)); break; }
+	sleep 0.1
+done
+if [ -n "$gone" ] && [ "$gone" -ge 18000 ] && [ "$gone" -le 25000 ] &&
+	grep -q "did not answer the restore within 20 s" "$tmp/state/guardian.log" 2>/dev/null &&
+	[ -s "$tmp/state/restore.state" ]; then
+	pass "the guardian's restore on a driver that never answers: it gives up after $gone ms, says so in its log, the state file kept"
+else
+	[ -n "$guard" ] && kill -KILL "$guard" 2>/dev/null
+	fail "the guardian on a hung restore: guardian '${guard:-none}' gone after '${gone:-never}' ms; log: $(cat "$tmp/state/guardian.log" 2>&1 | head -c 300)"
 fi
 
 echo "$failures failure(s)"
