@@ -318,12 +318,19 @@ static void test_lost_gpu_comes_back(void **state)
 	assert_ptr_equal(gpu(3), d);
 }
 
-static long elapsed_ms(const struct timespec *t0)
+/* Nanoseconds since t0: a difference of two of these is exact, where
+ * two whole milliseconds, each rounded, can miss a 400 ms sleep by one. */
+static int64_t elapsed_ns(const struct timespec *t0)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 +
-	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+	return (int64_t)(t.tv_sec - t0->tv_sec) * 1000000000 +
+	       (t.tv_nsec - t0->tv_nsec);
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+	return (long)(elapsed_ns(t0) / 1000000);
 }
 
 /* lost_every repeats the loss; `latency ... after` starts late. */
@@ -368,10 +375,10 @@ static void test_lost_every_and_late_latency(void **state)
 			assert_true(elapsed_ms(&t0) - b < 300);
 		}
 	}
-	long b = elapsed_ms(&t0); /* after 1.3 s: 400 ms */
+	int64_t b = elapsed_ns(&t0); /* after 1.3 s: 400 ms */
 	assert_int_equal(f.nvmlDeviceGetName(gpu(0), name, sizeof(name)),
 	                 NVML_SUCCESS);
-	assert_true(elapsed_ms(&t0) - b >= 400);
+	assert_true(elapsed_ns(&t0) - b >= 400000000);
 	assert_int_equal(f.nvmlShutdown(), NVML_SUCCESS);
 
 	/* A cycle needs back_after and must outlast the loss. */
