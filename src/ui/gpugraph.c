@@ -112,13 +112,14 @@ static size_t plot_values(const struct gt_panel_data *d, enum gt_series s,
 		return 0;
 	if (col_ns) {
 		/* A grid of wider columns (a band under the main graph) ends
-		 * on its own multiple of them, the last that the main grid's
-		 * whole columns reach: it then moves by whole columns (its
-		 * cache holds) and its newest column is complete (a partial
-		 * one would blink between half and whole each sample). */
+		 * on its own multiple of them: the first past the start of
+		 * the main grid's newest column, so that its newest column
+		 * holds the newest samples (never empty, never behind the
+		 * graph above) and it moves by whole columns (its cache
+		 * holds). */
 		uint64_t end = d->end_ns;
 		if (col_ns != d->col_ns && d->col_ns <= end)
-			end = (end - d->col_ns) / col_ns * col_ns;
+			end = ((end - d->col_ns) / col_ns + 1) * col_ns;
 		return gt_history_columns_cached(d->hist,
 		                                 d->cols ? &d->cols[s] : NULL,
 		                                 s, end, col_ns, out, want);
