@@ -7,6 +7,7 @@
 #include "ui/gpugraph.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,6 +161,37 @@ static struct gt_rect plot_area(struct gt_rect g)
 	return pr;
 }
 
+/* Which cells of a plot row differ between two drawings' column heights,
+ * per heights to a cell; the count. */
+static int changed_cells(const int *old, const int *now, int w, int per,
+                         bool *changed)
+{
+	int n = 0;
+	for (int c = 0; c < w; c++) {
+		changed[c] = memcmp(old + c * per, now + c * per,
+		                    (size_t)per * sizeof(*now)) != 0;
+		n += changed[c];
+	}
+	return n;
+}
+
+/* Row y of the plot: its cells marked changed, in runs. */
+static void plot_row(WINDOW *win, struct gt_rect pr, int y, int attr,
+                     const uint32_t *cells, const bool *changed)
+{
+	for (int c = 0; c < pr.w;) {
+		if (!changed[c]) {
+			c++;
+			continue;
+		}
+		int k = c;
+		while (k < pr.w && changed[k])
+			k++;
+		gt_paint_put_cps(win, pr, y, c, attr, cells + c, k - c);
+		c = k;
+	}
+}
+
 /* One graph in g (absolute): gutter with the axis bounds and its name,
  * then the plot coloured by height, one sample column col_ns long. */
 static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
@@ -168,6 +200,7 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 	double vals[2 * ROW_MAX];
 	uint32_t cells[ROW_MAX];
 	int heights[2 * ROW_MAX];
+	bool changed[ROW_MAX];
 	char top[16];
 	bool percent = p != GT_PLOT_POWER;
 
@@ -182,32 +215,41 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 		memcpy(top, "100%", sizeof("100%"));
 	else
 		gt_gpugraph_watts_axis(top, sizeof(top), hi);
-	/* The cells follow from the values, the scale and the glyphs: a
-	 * graph that moved on to the same picture (a steady load) is kept. */
-	uint64_t key = gt_hash_bytes(GT_HASH_SEED, vals, n * sizeof(*vals));
-	key = gt_hash_bytes(key, &hi, sizeof(hi));
-	key = gt_hash_u64(key, (uint64_t)p << 8 | (uint64_t)d->glyphs);
-	if (gt_paint_region(win, g, key)) {
-		gt_paint_region_end();
-		return;
-	}
 	gt_graph_heights(vals, n, 0, hi, pr.w, pr.h, d->glyphs, heights);
-	if (gw)
-		gutter(win, g, gw, top, plots[p].name, d);
+	/* The cells follow from the column heights, the scale and the
+	 * glyphs: with the same scale and glyphs only the columns whose
+	 * heights moved are drawn again (a graph moving on under a steady
+	 * load changes at its edge only). */
+	int per = (int)gt_graph_samples_for(1, d->glyphs);
+	size_t nh = (size_t)pr.w * (size_t)per;
+	uint64_t shape = gt_hash_bytes(GT_HASH_SEED, &hi, sizeof(hi));
+	shape = gt_hash_u64(shape, (uint64_t)p << 8 | (uint64_t)d->glyphs);
+	void *memo;
+	bool patch =
+	    gt_paint_region_patch(win, g, shape, nh * sizeof(*heights), &memo);
+	if (patch) {
+		if (!changed_cells(memo, heights, pr.w, per, changed)) {
+			gt_paint_region_end();
+			return;
+		}
+	} else {
+		memset(changed, 1, (size_t)pr.w * sizeof(*changed));
+		if (gw)
+			gutter(win, g, gw, top, plots[p].name, d);
+	}
 	for (int y = 0; y < pr.h; y++) {
 		/* Empty braille cells stay U+2800, a blank glyph: the plot
 		 * area is then a rectangle of graph cells on screen, which
-		 * is how tests/terminal/layout.sh finds it. Cells that do
-		 * not change are not sent again, so it costs bytes only
-		 * when drawn first. */
+		 * is how tests/terminal/layout.sh finds it. */
 		gt_graph_row_of(heights, pr.w, pr.h, d->glyphs, y, cells);
 		/* Colour by height, as btop does: the top rows are hot. */
-		gt_paint_put_cps(
-		    win, pr, y, 0,
-		    gt_palette_grad(d->pal, plots[p].grad,
-		                    (double)(pr.h - y) / (double)pr.h),
-		    cells, pr.w);
+		plot_row(win, pr, y,
+		         gt_palette_grad(d->pal, plots[p].grad,
+		                         (double)(pr.h - y) / (double)pr.h),
+		         cells, changed);
 	}
+	if (memo)
+		memcpy(memo, heights, nh * sizeof(*heights));
 	gt_paint_region_end();
 }
 

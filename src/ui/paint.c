@@ -16,6 +16,7 @@
 #include "ui/paint.h"
 
 #include "core/hash.h"
+#include "ui/paint_text.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -25,70 +26,6 @@
 
 /* Cells converted per wadd_wchnstr call; longer text goes in pieces. */
 enum { RUN = 256 };
-
-/* Next code point of s at *i, advancing *i; U+FFFD for a malformed
- * sequence (escaped text never has one, but a widget must not trust). */
-static uint32_t next_cp(const char *s, size_t *i)
-{
-	const unsigned char *p = (const unsigned char *)s + *i;
-	uint32_t c = p[0];
-	int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-
-	if (c >= 0x80 && c < 0xC0) {
-		(*i)++;
-		return 0xFFFD;
-	}
-	c = extra == 3   ? c & 0x07
-	    : extra == 2 ? c & 0x0F
-	    : extra      ? c & 0x1F
-	                 : c;
-	for (int k = 1; k <= extra; k++) {
-		if ((p[k] & 0xC0) != 0x80) {
-			*i += (size_t)k;
-			return 0xFFFD;
-		}
-		c = (c << 6) | (p[k] & 0x3F);
-	}
-	*i += (size_t)extra + 1;
-	return c;
-}
-
-/* Cells code point c takes: 0 for a combining mark, 2 for a wide one.
- * Unprintable ones count (and are drawn) as one cell of U+FFFD. */
-static int cp_width(uint32_t *c)
-{
-	if (*c >= 0x20 && *c < 0x7F)
-		return 1;
-	int n = wcwidth((wchar_t)*c);
-	if (n < 0) {
-		*c = 0xFFFD;
-		return 1;
-	}
-	return n;
-}
-
-/* cp_width of the code point met last: text and graph rows repeat the
- * same glyph (a box's line, an empty or full graph cell) for long
- * stretches, and wcwidth is the costliest part of a cell. */
-struct width_memo {
-	uint32_t in, out;
-	int w;
-	bool set;
-};
-
-static int memo_width(struct width_memo *m, uint32_t *c)
-{
-	if (*c >= 0x20 && *c < 0x7F)
-		return 1;
-	if (!m->set || m->in != *c) {
-		m->in = *c;
-		m->w = cp_width(c);
-		m->out = *c;
-		m->set = true;
-	}
-	*c = m->out;
-	return m->w;
-}
 
 /* The shadow of the one window frames are painted into. It is a file
  * static because curses itself is one screen per process (stdscr): the
@@ -125,6 +62,11 @@ struct canvas {
 		 * what it shows there is not known to be its own. */
 		bool dirty;
 		bool used;
+		/* A patched region's key is its shape, and memo holds what
+		 * its widget drew it from (gt_paint_region_patch). */
+		bool patchable;
+		void *memo;
+		size_t memo_len;
 	} regions[GT_PAINT_REGIONS];
 	/* Slots kept this frame and last frame: a region kept last frame
 	 * and not drawn or kept in this one is swept whole at the end. */
@@ -248,8 +190,18 @@ static void emit(WINDOW *w, int y, int x, const cchar_t *cells, int n,
 	}
 }
 
+/* Empties the region table, memos included. */
+static void regions_clear(struct canvas *c)
+{
+	for (int i = 0; i < GT_PAINT_REGIONS; i++)
+		free(c->regions[i].memo);
+	memset(c->regions, 0, sizeof(c->regions));
+	c->nkept_now = c->nkept_last = 0;
+}
+
 void gt_paint_release(void)
 {
+	regions_clear(&canvas);
 	free(canvas.shadow);
 	free(canvas.base);
 	free(canvas.stamp);
@@ -323,8 +275,7 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 	memset(c->owner, 0xFF, n * sizeof(*c->owner)); /* NO_OWNER */
 	memset(c->area, 0, n * sizeof(*c->area));      /* AREA_NONE */
 	memset(c->row_stamp, 0, (size_t)rows * sizeof(*c->row_stamp));
-	memset(c->regions, 0, sizeof(c->regions));
-	c->nkept_now = c->nkept_last = 0;
+	regions_clear(c);
 	c->frame = 2;
 	c->key = key;
 	c->valid = true;
@@ -543,12 +494,12 @@ static int put_text(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 	wchar_t wc[CCHARW_MAX + 1];
 	int nwc = 0, width = 0;
 	size_t i = 0;
-	struct width_memo memo = {0};
+	struct gt_paint_width_memo memo = {0};
 
 	run_init(&run, w, r.y + row, r.x + col, attr);
 	while (s[i]) {
-		uint32_t c = next_cp(s, &i);
-		int cw = memo_width(&memo, &c);
+		uint32_t c = gt_paint_next_cp(s, &i);
+		int cw = gt_paint_memo_width(&memo, &c);
 		if (cw == 0) {
 			/* A mark joins its base; one with no base is left out.
 			 */
@@ -600,11 +551,11 @@ static bool cps_same(const cchar_t *sh, const struct run *r, uint32_t cp)
 /* Cells a graph glyph takes: braille and block elements are one cell
  * each (Unicode East Asian Width "N"/"A", wcwidth 1) and fill most
  * graphs, so they skip wcwidth. */
-static int glyph_width(struct width_memo *m, uint32_t *c)
+static int glyph_width(struct gt_paint_width_memo *m, uint32_t *c)
 {
 	if ((*c >= 0x2800 && *c <= 0x28FF) || (*c >= 0x2580 && *c <= 0x259F))
 		return 1;
-	return memo_width(m, c);
+	return gt_paint_memo_width(m, c);
 }
 
 int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
@@ -616,7 +567,7 @@ int gt_paint_put_cps(WINDOW *w, struct gt_rect r, int row, int col, int attr,
 		n = r.w - col;
 	struct canvas *c = &canvas;
 	struct run run;
-	struct width_memo memo = {0};
+	struct gt_paint_width_memo memo = {0};
 	run_init(&run, w, r.y + row, r.x + col, attr);
 	/* Cells the shadow holds already are stamped and skipped without
 	 * being built: a graph drawn again mostly repeats itself. */
@@ -646,9 +597,10 @@ void gt_paint_vline(WINDOW *w, struct gt_rect r, int row, int col, int attr,
                     const char *s, int n)
 {
 	size_t i = 0;
-	uint32_t c = s && s[0] ? next_cp(s, &i) : 0;
+	uint32_t c = s && s[0] ? gt_paint_next_cp(s, &i) : 0;
 
-	if (!c || s[i] || cp_width(&c) != 1 || (c >= 0x20 && c < 0x7F)) {
+	if (!c || s[i] || gt_paint_cp_width(&c) != 1 ||
+	    (c >= 0x20 && c < 0x7F)) {
 		/* Text, a wide or a plain ASCII glyph: the general way. */
 		for (int k = 0; k < n; k++)
 			gt_paint_put(w, r, row + k, col, attr, s);
@@ -674,8 +626,8 @@ int gt_paint_cells(const char *s)
 		i++;
 	n = (int)i;
 	while (s && s[i]) {
-		uint32_t c = next_cp(s, &i);
-		n += cp_width(&c);
+		uint32_t c = gt_paint_next_cp(s, &i);
+		n += gt_paint_cp_width(&c);
 	}
 	return n;
 }
@@ -793,29 +745,75 @@ static bool region_claim(struct canvas *c, int s)
 	return before;
 }
 
-bool gt_paint_region(WINDOW *w, struct gt_rect r, uint64_t key)
+/* The slot of rectangle r of w for a region drawing now, or -1: outside
+ * a frame, in chrome, for an empty rectangle or with the table full (the
+ * region is then drawn every frame). */
+static int region_open(WINDOW *w, struct gt_rect r)
 {
 	struct canvas *c = &canvas;
 	c->cur_area = AREA_NONE;
 	if (!c->valid || w != c->w || c->chrome || r.w <= 0 || r.h <= 0)
-		return false;
-	int s = region_slot(c, r);
+		return -1;
+	return region_slot(c, r);
+}
+
+/* Region slot s shows key this frame: its cells kept as they are (the
+ * sweep passes them by) when keep, else claimed for drawing. */
+static void region_enter(struct canvas *c, int s, uint64_t key, bool keep)
+{
+	struct region *g = &c->regions[s];
+	if (keep) {
+		g->kept = c->frame;
+		c->kept_now[c->nkept_now++] = (uint16_t)s;
+	} else {
+		g->dirty = region_claim(c, s);
+	}
+	g->key = key;
+	g->frame = c->frame;
+}
+
+bool gt_paint_region(WINDOW *w, struct gt_rect r, uint64_t key)
+{
+	struct canvas *c = &canvas;
+	int s = region_open(w, r);
 	if (s < 0)
 		return false;
 	struct region *g = &c->regions[s];
 	/* Kept: it showed this key last frame, and nothing wrote into it
 	 * since (every write into a region's area marks it). */
 	bool kept = g->key == key && g->frame == c->frame - 1 && !g->dirty;
-	if (kept) {
-		g->kept = c->frame;
-		c->kept_now[c->nkept_now++] = (uint16_t)s;
-	} else {
-		g->dirty = region_claim(c, s);
+	region_enter(c, s, key, kept);
+	if (!kept)
 		c->cur_area = (uint16_t)(s + 1);
-	}
-	g->key = key;
-	g->frame = c->frame;
+	g->patchable = false;
 	return kept;
+}
+
+bool gt_paint_region_patch(WINDOW *w, struct gt_rect r, uint64_t shape,
+                           size_t len, void **memo)
+{
+	struct canvas *c = &canvas;
+	int s = region_open(w, r);
+	*memo = NULL;
+	if (s < 0)
+		return false;
+	struct region *g = &c->regions[s];
+	if (g->memo_len != len) {
+		free(g->memo);
+		g->memo = len ? calloc(1, len) : NULL;
+		g->memo_len = g->memo ? len : 0;
+		g->patchable = false;
+	}
+	/* It shows what it drew from the memo in this shape, and nothing
+	 * else wrote into it: the cells the caller leaves out stay, as a
+	 * kept region's do. */
+	bool patch = g->patchable && g->key == shape &&
+	             g->frame == c->frame - 1 && !g->dirty;
+	region_enter(c, s, shape, patch);
+	c->cur_area = (uint16_t)(s + 1);
+	g->patchable = g->memo != NULL;
+	*memo = g->memo;
+	return patch;
 }
 
 void gt_paint_region_end(void)

@@ -67,6 +67,20 @@ void gt_paint_end(WINDOW *w);
 bool gt_paint_region(WINDOW *w, struct gt_rect r, uint64_t key);
 void gt_paint_region_end(void);
 
+/* A memo region drawn in place, for a widget most of whose cells stay
+ * when its inputs change (a graph moving on by a column). shape hashes
+ * what decides how the widget draws but not what it draws (its scale,
+ * its glyphs); *memo is a buffer of len bytes that lives with the
+ * region, where the widget keeps what it drew from. True: r shows what
+ * the widget drew from *memo in this shape and nothing else wrote into
+ * it, so the widget writes only the cells that differ and every other
+ * cell stays. False: it draws r whole. Either way it leaves in *memo
+ * what it drew from, then calls gt_paint_region_end. *memo is NULL
+ * (and the answer false) outside a frame, in chrome, with the table
+ * full or with no memory. */
+bool gt_paint_region_patch(WINDOW *w, struct gt_rect r, uint64_t shape,
+                           size_t len, void **memo);
+
 /* Frees the shadow; the next gt_paint_begin starts afresh. */
 void gt_paint_release(void);
 

@@ -534,9 +534,20 @@ uint64_t gt_panels_key(const struct gt_panel_data *d, enum gt_gpu_mode mode)
 	uint64_t h = gt_hash_u64(GT_HASH_SEED, (uint64_t)mode);
 	h = gt_hash_bytes(h, d->st, sizeof(*d->st));
 	/* All of the sample but when it was taken: a new sample with the
-	 * same values draws the same numbers. */
-	h = gt_hash_bytes(h, &d->s->state,
-	                  sizeof(*d->s) - offsetof(struct gt_sample, state));
+	 * same values draws the same numbers. Counters that move with
+	 * every sample count as what is drawn of them: the energy counter
+	 * not at all, the PCIe rates as their rounded text. */
+	struct gt_sample s = *d->s;
+	char tx[32], rx[32];
+	gt_panels_fmt_rate(tx, sizeof(tx), &s.f[GT_F_PCIE_TX]);
+	gt_panels_fmt_rate(rx, sizeof(rx), &s.f[GT_F_PCIE_RX]);
+	static const int drawn_as_text[] = {GT_F_ENERGY, GT_F_PCIE_TX,
+	                                    GT_F_PCIE_RX};
+	for (size_t i = 0; i < sizeof(drawn_as_text) / sizeof(int); i++)
+		memset(&s.f[drawn_as_text[i]], 0, sizeof(s.f[0]));
+	h = gt_hash_bytes(h, &s.state,
+	                  sizeof(s) - offsetof(struct gt_sample, state));
+	h = gt_hash_str(gt_hash_str(h, tx), rx);
 	h = gt_hash_str(h, d->changed);
 	h = gt_hash_bytes(h, d->mig, d->nmig * sizeof(*d->mig));
 	unsigned flags = (unsigned)d->selected | (unsigned)d->fahrenheit << 1 |

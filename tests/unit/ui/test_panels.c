@@ -4,7 +4,8 @@
  * (src/ui/panels*.c): names shortened by whole words with the vendor word
  * going first, binary units with the unit shown, the badges and their
  * order, and LINE rows whose fixed columns line up under their frame's
- * names, whose numbers are never cut, and which use the whole width.
+ * names, whose numbers are never cut, and which use the whole width;
+ * the panel's memo key, which moves with what is drawn.
  */
 #include <locale.h>
 #include <math.h>
@@ -451,6 +452,34 @@ static void test_meter_without_scale(void **state)
 	delwin(w);
 }
 
+/* The panel's memo key moves with what the panel shows: not with the
+ * energy counter (never drawn) nor with a PCIe rate that rounds to the
+ * same text, but with a rate whose text changes and with any other
+ * field. */
+static void test_key_follows_drawn_text(void **state)
+{
+	struct fixture *f = *state;
+	h100(f, 0, false, false);
+	gt_val_set(&f->s.f[GT_F_PCIE_TX], 3 << 20);
+	gt_val_set(&f->s.f[GT_F_ENERGY], 912345678);
+	struct gt_panel_data d = data(f);
+	uint64_t k0 = gt_panels_key(&d, GT_GPU_FULL);
+
+	gt_val_set(&f->s.f[GT_F_ENERGY], 912345678 + 620);
+	gt_val_set(&f->s.f[GT_F_PCIE_TX], (3 << 20) + 1000); /* 3.0 MiB/s */
+	assert_true(gt_panels_key(&d, GT_GPU_FULL) == k0);
+
+	gt_val_set(&f->s.f[GT_F_PCIE_TX], (3 << 20) + 200000); /* 3.2 */
+	uint64_t k1 = gt_panels_key(&d, GT_GPU_FULL);
+	assert_true(k1 != k0);
+	gt_val_fail(&f->s.f[GT_F_PCIE_TX], GT_WHY_UNSUPPORTED_DEVICE, 0);
+	assert_true(gt_panels_key(&d, GT_GPU_FULL) != k1);
+
+	gt_val_set(&f->s.f[GT_F_PCIE_TX], 3 << 20);
+	gt_val_set(&f->s.f[GT_F_TEMP_GPU], 48000);
+	assert_true(gt_panels_key(&d, GT_GPU_FULL) != k0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +493,7 @@ int main(void)
 	    cmocka_unit_test(test_mig_of),
 	    cmocka_unit_test(test_mig_rows_in_panel),
 	    cmocka_unit_test(test_meter_without_scale),
+	    cmocka_unit_test(test_key_follows_drawn_text),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
