@@ -162,23 +162,29 @@ static struct gt_rect plot_area(struct gt_rect g)
 }
 
 /* Which cells of a plot row differ between two drawings' column heights,
- * per heights to a cell; the count. */
+ * per heights to a cell (1 or 2); the count. */
 static int changed_cells(const int *old, const int *now, int w, int per,
                          bool *changed)
 {
+	if (memcmp(old, now, (size_t)w * (size_t)per * sizeof(*now)) == 0)
+		return 0; /* most graphs, most frames: one pass */
 	int n = 0;
 	for (int c = 0; c < w; c++) {
-		changed[c] = memcmp(old + c * per, now + c * per,
-		                    (size_t)per * sizeof(*now)) != 0;
+		const int *a = old + c * per, *b = now + c * per;
+		changed[c] = a[0] != b[0] || (per == 2 && a[1] != b[1]);
 		n += changed[c];
 	}
 	return n;
 }
 
-/* Row y of the plot: its cells marked changed, in runs. */
+/* Row y of the plot: its cells marked changed, in runs, each worked out
+ * from its own columns' heights. */
 static void plot_row(WINDOW *win, struct gt_rect pr, int y, int attr,
-                     const uint32_t *cells, const bool *changed)
+                     const struct gt_panel_data *d, const int *heights,
+                     const bool *changed)
 {
+	uint32_t cells[ROW_MAX];
+	int per = (int)gt_graph_samples_for(1, d->glyphs);
 	for (int c = 0; c < pr.w;) {
 		if (!changed[c]) {
 			c++;
@@ -187,7 +193,9 @@ static void plot_row(WINDOW *win, struct gt_rect pr, int y, int attr,
 		int k = c;
 		while (k < pr.w && changed[k])
 			k++;
-		gt_paint_put_cps(win, pr, y, c, attr, cells + c, k - c);
+		gt_graph_row_of(heights + c * per, k - c, pr.h, d->glyphs, y,
+		                cells);
+		gt_paint_put_cps(win, pr, y, c, attr, cells, k - c);
 		c = k;
 	}
 }
@@ -198,7 +206,6 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
                      uint64_t col_ns, const struct gt_panel_data *d)
 {
 	double vals[2 * ROW_MAX];
-	uint32_t cells[ROW_MAX];
 	int heights[2 * ROW_MAX];
 	bool changed[ROW_MAX];
 	char top[16];
@@ -237,17 +244,15 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 		if (gw)
 			gutter(win, g, gw, top, plots[p].name, d);
 	}
-	for (int y = 0; y < pr.h; y++) {
-		/* Empty braille cells stay U+2800, a blank glyph: the plot
-		 * area is then a rectangle of graph cells on screen, which
-		 * is how tests/terminal/layout.sh finds it. */
-		gt_graph_row_of(heights, pr.w, pr.h, d->glyphs, y, cells);
-		/* Colour by height, as btop does: the top rows are hot. */
+	/* Empty braille cells stay U+2800, a blank glyph: the plot area is
+	 * then a rectangle of graph cells on screen, which is how
+	 * tests/terminal/layout.sh finds it. Colour by height, as btop
+	 * does: the top rows are hot. */
+	for (int y = 0; y < pr.h; y++)
 		plot_row(win, pr, y,
 		         gt_palette_grad(d->pal, plots[p].grad,
 		                         (double)(pr.h - y) / (double)pr.h),
-		         cells, changed);
-	}
+		         d, heights, changed);
 	if (memo)
 		memcpy(memo, heights, nh * sizeof(*heights));
 	gt_paint_region_end();
