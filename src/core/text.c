@@ -5,7 +5,9 @@
  */
 #include "core/text.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,4 +171,72 @@ int gt_text_hex_digit(int c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+void gt_text_buf_init(struct gt_text_buf *b, char *s, size_t len)
+{
+	b->s = s;
+	b->len = len;
+	b->n = 0;
+	if (len)
+		s[0] = '\0';
+}
+
+/* k bytes of p, as much as fits; the string stays terminated. */
+static void buf_put(struct gt_text_buf *b, const char *p, size_t k)
+{
+	if (b->n + 1 < b->len) {
+		size_t room = b->len - 1 - b->n;
+		size_t m = k < room ? k : room;
+		memcpy(b->s + b->n, p, m);
+		b->s[b->n + m] = '\0';
+	}
+	b->n += k;
+}
+
+void gt_text_buf_str(struct gt_text_buf *b, const char *piece)
+{
+	buf_put(b, piece, strlen(piece));
+}
+
+void gt_text_buf_fixed(struct gt_text_buf *b, int64_t num, int64_t den,
+                       int decimals)
+{
+	static const uint64_t pow10[] = {1, 10, 100, 1000};
+	/* Below 2^52 scaled, the double num / den is nearer the true
+	 * quotient than any rounding boundary that is not a tie (those
+	 * are at least 1 / (2 den 10^decimals) away), so both round the
+	 * same way. */
+	const uint64_t near = (uint64_t)1 << 52;
+	char out[64];
+	uint64_t mag = num < 0 ? 0 - (uint64_t)num : (uint64_t)num;
+	bool own = den > 0 && (uint64_t)den < near && decimals >= 0 &&
+	           decimals <= 3 && mag < near / pow10[decimals & 3];
+	uint64_t a = mag * pow10[decimals & 3];
+	uint64_t q = own ? a / (uint64_t)den : 0;
+	uint64_t r = own ? a % (uint64_t)den : 0;
+	if (!own || 2 * r == (uint64_t)den) {
+		/* Out of range, or a tie: printf rounds the double, which
+		 * may sit on either side of it. */
+		int k = snprintf(out, sizeof(out), "%.*f", decimals,
+		                 (double)num / (double)den);
+		buf_put(b, out, k > 0 ? (size_t)k : 0);
+		return;
+	}
+	q += 2 * r > (uint64_t)den;
+	/* Digits from the right: the decimals, the point, the rest; a
+	 * negative value keeps its sign even when it rounds to 0, as
+	 * printf's "-0". */
+	char *p = out + sizeof(out);
+	for (int i = 0; i < decimals; i++, q /= 10)
+		*--p = (char)('0' + q % 10);
+	if (decimals)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + q % 10);
+		q /= 10;
+	} while (q);
+	if (num < 0)
+		*--p = '-';
+	buf_put(b, p, (size_t)(out + sizeof(out) - p));
 }

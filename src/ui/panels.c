@@ -21,60 +21,84 @@
 
 /* ---- units --------------------------------------------------------- */
 
+/* Sizes and rates in binary units: 1 KiB, 1 MiB and 1 GiB. */
+#define KIB ((int64_t)1 << 10)
+#define MIB ((int64_t)1 << 20)
+#define GIB ((int64_t)1 << 30)
+
+/* The numbers below are formatted every frame for every GPU: the fixed
+ * point builder writes what "%.Nf" would, without printf. */
 void gt_panels_fmt_temp(char *buf, size_t len, const struct gt_val *mc,
                         bool fahrenheit)
 {
-	if (!gt_val_ok(mc))
-		snprintf(buf, len, "N/A");
-	else if (fahrenheit)
+	struct gt_text_buf b;
+	gt_text_buf_init(&b, buf, len);
+	if (!gt_val_ok(mc)) {
+		gt_text_buf_str(&b, "N/A");
+	} else if (fahrenheit) {
 		snprintf(buf, len, "%.0f\u00b0F",
 		         (double)mc->v / 1000.0 * 9 / 5 + 32);
-	else
-		snprintf(buf, len, "%.0f\u00b0C", (double)mc->v / 1000.0);
+	} else {
+		gt_text_buf_fixed(&b, mc->v, 1000, 0);
+		gt_text_buf_str(&b, "\u00b0C");
+	}
+}
+
+/* "a/b UNIT", each of num / den with `decimals` digits. */
+static void fmt_pair(char *buf, size_t len, int64_t a, int64_t b, int64_t den,
+                     int decimals, const char *unit)
+{
+	struct gt_text_buf t;
+	gt_text_buf_init(&t, buf, len);
+	gt_text_buf_fixed(&t, a, den, decimals);
+	gt_text_buf_str(&t, "/");
+	gt_text_buf_fixed(&t, b, den, decimals);
+	gt_text_buf_str(&t, unit);
 }
 
 void gt_panels_fmt_mem(char *buf, size_t len, const struct gt_val *used,
                        const struct gt_val *total)
 {
-	const double gib = 1024.0 * 1024 * 1024, mib = 1024.0 * 1024;
-
-	if (!gt_val_ok(used) || !gt_val_ok(total)) {
+	if (!gt_val_ok(used) || !gt_val_ok(total))
 		snprintf(buf, len, "N/A");
-		return;
-	}
-	double u = (double)used->v, t = (double)total->v;
-	if (t >= gib)
-		snprintf(buf, len, "%.1f/%.1f GiB", u / gib, t / gib);
+	else if (total->v >= GIB)
+		fmt_pair(buf, len, used->v, total->v, GIB, 1, " GiB");
 	else
-		snprintf(buf, len, "%.0f/%.0f MiB", u / mib, t / mib);
+		fmt_pair(buf, len, used->v, total->v, MIB, 0, " MiB");
 }
 
 void gt_panels_fmt_rate(char *buf, size_t len, const struct gt_val *v)
 {
+	struct gt_text_buf b;
+	gt_text_buf_init(&b, buf, len);
 	if (!gt_val_ok(v)) {
-		snprintf(buf, len, "N/A");
-		return;
+		gt_text_buf_str(&b, "N/A");
+	} else if (v->v >= GIB) {
+		gt_text_buf_fixed(&b, v->v, GIB, 1);
+		gt_text_buf_str(&b, " GiB/s");
+	} else if (v->v >= MIB) {
+		gt_text_buf_fixed(&b, v->v, MIB, 1);
+		gt_text_buf_str(&b, " MiB/s");
+	} else {
+		gt_text_buf_fixed(&b, v->v, KIB, 0);
+		gt_text_buf_str(&b, " KiB/s");
 	}
-	double x = (double)v->v;
-	if (x >= 1024.0 * 1024 * 1024)
-		snprintf(buf, len, "%.1f GiB/s", x / (1024.0 * 1024 * 1024));
-	else if (x >= 1024.0 * 1024)
-		snprintf(buf, len, "%.1f MiB/s", x / (1024.0 * 1024));
-	else
-		snprintf(buf, len, "%.0f KiB/s", x / 1024.0);
 }
 
 void gt_panels_fmt_power(char *buf, size_t len, const struct gt_sample *s)
 {
 	const struct gt_val *draw = &s->f[GT_F_POWER_DRAW];
 	const struct gt_val *lim = &s->f[GT_F_POWER_ENFORCED];
-	if (!gt_val_ok(draw))
-		snprintf(buf, len, "N/A");
-	else if (gt_val_ok(lim))
-		snprintf(buf, len, "%.0f/%.0f W", (double)draw->v / 1000,
-		         (double)lim->v / 1000);
-	else
-		snprintf(buf, len, "%.0f W", (double)draw->v / 1000);
+	struct gt_text_buf b;
+	gt_text_buf_init(&b, buf, len);
+	if (!gt_val_ok(draw)) {
+		gt_text_buf_str(&b, "N/A");
+	} else if (gt_val_ok(lim)) {
+		fmt_pair(buf, len, draw->v, lim->v, 1000, 0, " W");
+	} else {
+		gt_text_buf_fixed(&b, draw->v, 1000, 0);
+		gt_text_buf_str(&b, " W");
+	}
 }
 
 const struct gt_val *gt_panels_mem_total(const struct gt_panel_data *d)

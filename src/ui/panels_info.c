@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "ui/graph.h"
 #include "ui/paint.h"
 #include "ui/panels_priv.h"
@@ -31,6 +32,21 @@ struct meter {
 	int text_attr;
 	double mark;
 };
+
+/* A percentage of cpercent v and what follows it, or N/A. */
+static void pct(char *buf, size_t len, const struct gt_val *v,
+                const char *after)
+{
+	struct gt_text_buf b;
+	gt_text_buf_init(&b, buf, len);
+	if (gt_val_ok(v)) {
+		gt_text_buf_fixed(&b, v->v, 100, 0);
+		gt_text_buf_str(&b, "%");
+		gt_text_buf_str(&b, after);
+	} else {
+		gt_text_buf_str(&b, "N/A");
+	}
+}
 
 static void meter_cell(WINDOW *win, struct gt_rect r, int row, int col, int w,
                        const struct gt_panel_data *d, const struct meter *m)
@@ -105,12 +121,8 @@ static void make_meters(struct meters *ms, const struct gt_panel_data *d)
 	double scale = temp_scale(d->st);
 	int main = p->role[GT_ROLE_MAIN];
 
-	if (gt_val_ok(u))
-		snprintf(ms->text[M_GPU], sizeof(ms->text[M_GPU]), "%.0f%%%s",
-		         (double)u->v / 100,
-		         s->util_gpu_lower_bound ? "+" : "");
-	else
-		snprintf(ms->text[M_GPU], sizeof(ms->text[M_GPU]), "N/A");
+	pct(ms->text[M_GPU], sizeof(ms->text[M_GPU]), u,
+	    s->util_gpu_lower_bound ? "+" : "");
 	gt_panels_fmt_mem(ms->text[M_VRAM], sizeof(ms->text[M_VRAM]),
 	                  &s->f[GT_F_MEM_USED], gt_panels_mem_total(d));
 	ms->text[M_TEMP][0] = '\0'; /* gt_panels_temp_text, for its cell */
@@ -216,14 +228,6 @@ static void mhz(char *buf, size_t len, const struct gt_val *v,
 		snprintf(buf, len, "%lld MHz", (long long)v->v);
 }
 
-static void pct(char *buf, size_t len, const struct gt_val *v)
-{
-	if (gt_val_ok(v))
-		snprintf(buf, len, "%.0f%%", (double)v->v / 100);
-	else
-		snprintf(buf, len, "N/A");
-}
-
 static void fan_text(char *buf, size_t len, const struct gt_sample *s)
 {
 	const struct gt_val *p = &s->f[GT_F_FAN_PERCENT0];
@@ -251,7 +255,7 @@ static int make_items(struct item *it, const struct gt_panel_data *d)
 	char a[48], b[48], t[112];
 	int n = 0;
 
-	pct(a, sizeof(a), &s->f[GT_F_UTIL_MEMBW]);
+	pct(a, sizeof(a), &s->f[GT_F_UTIL_MEMBW], "");
 	snprintf(t, sizeof(t), "MEMBW %s", a);
 	n = add(it, n, 3, 0, main, t);
 	if (gt_val_ok(&s->f[GT_F_GTT_TOTAL])) {
@@ -273,8 +277,8 @@ static int make_items(struct item *it, const struct gt_panel_data *d)
 		snprintf(t, sizeof(t), "FAN %s", a);
 		n = add(it, n, 3, 0, main, t);
 	}
-	pct(a, sizeof(a), &s->f[GT_F_UTIL_ENC]);
-	pct(b, sizeof(b), &s->f[GT_F_UTIL_DEC]);
+	pct(a, sizeof(a), &s->f[GT_F_UTIL_ENC], "");
+	pct(b, sizeof(b), &s->f[GT_F_UTIL_DEC], "");
 	snprintf(t, sizeof(t), "ENC %s  DEC %s", a, b);
 	n = add(it, n, 6, 0, main, t);
 	const struct gt_val *g = &s->f[GT_F_PCIE_GEN];
@@ -330,7 +334,7 @@ static void flow(WINDOW *win, struct gt_rect r, int row, const struct item *it,
 void gt_panels_draw_info(WINDOW *win, const struct gt_panel_parts *pp,
                          const struct gt_panel_data *d)
 {
-	struct meters ms;
+	struct meters ms = {0};
 	struct item it[16];
 	struct gt_rect r = pp->info;
 	int lines = pp->info_lines;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_text.c - tests of the terminal escaper and the UTF-8 repair of
- * src/core/text.c, one class of byte at a time, and of its hex digits.
+ * src/core/text.c, one class of byte at a time, of its hex digits, and of
+ * the string builder, whose fixed-point numbers must read as printf's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,6 +281,83 @@ static void test_hex_digit(void **state)
 	assert_int_equal(gt_text_hex_digit('`'), -1);
 }
 
+/* num / den through the builder is what snprintf's %.*f writes for the
+ * double: for the units the dashboard uses (cpercent, m°C, mW, bytes in
+ * KiB, MiB and GiB) and odd ones, for ties (x.5 exactly, which printf
+ * rounds to even, and ties whose double is not exact), negatives and
+ * values far past any counter, 200,000 cases. */
+static void test_fixed_as_printf(void **state)
+{
+	(void)state;
+	static const int64_t dens[] = {100, 1000, 1024, 1 << 20, 1 << 30,
+	                               3,   7,    5000, 10,      1};
+	unsigned seed = 12345;
+	int ties = 0;
+	for (int i = 0; i < 200000; i++) {
+		int64_t den = dens[i % 10];
+		int dec = (i / 10) % 4;
+		int64_t num;
+		switch ((i / 40) % 4) {
+		case 0: /* small */
+			num = rand_r(&seed) % 200000 - 1000;
+			break;
+		case 1: /* a tie of den at dec digits, when there is one */
+			num = ((int64_t)(rand_r(&seed) % 100000) * 2 + 1) *
+			      den / 2;
+			if (dec)
+				num /= dec == 1 ? 10 : dec == 2 ? 100 : 1000;
+			break;
+		case 2: /* bytes of a large GPU */
+			num = (int64_t)rand_r(&seed) << 18 | rand_r(&seed);
+			break;
+		default: /* beyond exact doubles: printf's own way */
+			num = ((int64_t)rand_r(&seed) << 31 | rand_r(&seed)) *
+			      (rand_r(&seed) % 2 ? 1 : -1);
+			break;
+		}
+		char want[64], got[64];
+		snprintf(want, sizeof(want), "%.*f", dec,
+		         (double)num / (double)den);
+		struct gt_text_buf b;
+		gt_text_buf_init(&b, got, sizeof(got));
+		gt_text_buf_fixed(&b, num, den, dec);
+		if (strcmp(got, want) != 0)
+			fail_msg("%lld / %lld at %d: got %s, printf %s",
+			         (long long)num, (long long)den, dec, got,
+			         want);
+		assert_int_equal(b.n, strlen(want));
+		ties += (uint64_t)llabs(num) *
+		            (dec == 0   ? 1
+		             : dec == 1 ? 10
+		             : dec == 2 ? 100
+		                        : 1000) %
+		            (uint64_t)den * 2 ==
+		        (uint64_t)den;
+	}
+	assert_true(ties > 1000); /* the tie cases were there */
+}
+
+/* Pieces go in order; what does not fit is cut and the string stays
+ * terminated, while n counts what the whole would need. */
+static void test_buf_cuts(void **state)
+{
+	(void)state;
+	char s[8];
+	struct gt_text_buf b;
+	gt_text_buf_init(&b, s, sizeof(s));
+	gt_text_buf_str(&b, "71.5");
+	gt_text_buf_str(&b, "/");
+	gt_text_buf_fixed(&b, 85487714304, 1 << 30, 1);
+	assert_string_equal(s, "71.5/79");
+	assert_int_equal(b.n, strlen("71.5/79.6"));
+	gt_text_buf_init(&b, s, 1);
+	gt_text_buf_str(&b, "x");
+	assert_string_equal(s, "");
+	gt_text_buf_init(&b, NULL, 0);
+	gt_text_buf_fixed(&b, 5, 1, 0);
+	assert_int_equal(b.n, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +374,8 @@ int main(void)
 	    cmocka_unit_test(test_sanitize_nul_and_empty),
 	    cmocka_unit_test(test_sanitize_json_roundtrip),
 	    cmocka_unit_test(test_hex_digit),
+	    cmocka_unit_test(test_fixed_as_printf),
+	    cmocka_unit_test(test_buf_cuts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
