@@ -54,14 +54,12 @@
 # from then on at the start of each, for two fifths of it (at least 5 s).
 #
 # The frame bounds: make bench's render target, 150 us, is the drawing CPU
-# per frame of 60 frames drawn back to back (hot caches) at 200x60. Here a
-# frame comes every 0.1 s, after the collector's round and 50 process
-# starts a second have been through the caches: a cold frame, which
-# make bench measures too ("a new second, nothing new: whole frame",
-# 315-350 us on the 2-core VM whose hot figure is 146-167 us). So a period
-# may take 3x the render target for drawing (450 us) and 4x for the whole
-# screen thread (600 us, keys and reading the collector besides);
-# SOAK_DRAW_US=150 holds the soak to the bench's own figure.
+# per frame of 60 frames drawn 0.1 s apart at 200x60. Here a frame comes
+# every 0.1 s too, but after the collector's round and 50 process starts a
+# second have been through the caches, and with the GPU lost and back. So
+# a period may take 3x the render target for drawing (450 us) and 4x for
+# the whole screen thread (600 us, keys and reading the collector
+# besides); SOAK_DRAW_US=150 holds the soak to the bench's own figure.
 #
 # SOAK_RSS=0 reports the RSS without bounding it, and SOAK_DRAW_US=0 /
 # SOAK_THREAD_US=0 the frame CPU without bounding it: for sanitizer
