@@ -6,6 +6,7 @@
  * Owns the collector's lifetime.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,9 @@ static volatile sig_atomic_t stop_requested;
  * itself, so that a driver call that never returns (on this thread or
  * the collector's) cannot keep it alive. */
 static volatile sig_atomic_t exit_at_once = 1;
+/* Stop signals so far (up to 100): another one while the restore on exit
+ * waits for the driver ends the wait. */
+static volatile sig_atomic_t stop_count;
 
 static void on_stop_signal(int sig)
 {
@@ -44,6 +48,14 @@ static void on_stop_signal(int sig)
 		_exit(128 + sig);
 	}
 	stop_requested = sig;
+	if (stop_count < 100)
+		stop_count = stop_count + 1;
+}
+
+/* gt_bounded_stop_fn: a stop signal came after the count in ctx. */
+static bool stopped_again(void *ctx)
+{
+	return stop_count > *(const sig_atomic_t *)ctx;
 }
 
 static void install_signal_handlers(void)
@@ -51,7 +63,11 @@ static void install_signal_handlers(void)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
+	/* One handler at a time: the count is read, then written. */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -111,9 +127,9 @@ static int run_list(struct gt_collector *c)
 
 /* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run changed (fatal
  * signals and SIGKILL: the guardian does), waiting for the driver no
- * longer than a write's bound, and not at all when a write has not come
- * back. Frees ctl, unless a write still holds it. 0, or -1 when gputop
- * could not wait for the driver (said). */
+ * longer than a write's bound, nor once another stop signal comes, and not
+ * at all when a write has not come back. Frees ctl, unless a write still
+ * holds it. 0, or -1 when gputop could not wait for the driver (said). */
 static int quit_restore(struct gt_control_session *ctl)
 {
 	static struct gt_control_job job; /* large */
@@ -132,20 +148,29 @@ static int quit_restore(struct gt_control_session *ctl)
 	if (gt_control_session_changed(ctl)) {
 		memset(&job, 0, sizeof(job));
 		job.kind = GT_CONTROL_JOB_RESTORE;
+		sig_atomic_t seen = stop_count;
 		if (gt_control_session_run(ctl, &job,
-		                           GT_BOUNDED_WRITE_TIMEOUT_NS, NULL,
-		                           NULL) < 0) {
-			fprintf(
-			    stderr,
-			    "gputop: the driver did not answer within "
-			    "%llu s while restoring (a setting may or may "
-			    "not have been put back): exiting without "
-			    "waiting; the restore guardian puts back the "
-			    "original settings, and the state file %s "
-			    "keeps them for gputop --restore\n",
-			    (unsigned long long)(GT_BOUNDED_WRITE_TIMEOUT_NS /
-			                         1000000000ull),
-			    state);
+		                           GT_BOUNDED_WRITE_TIMEOUT_NS,
+		                           stopped_again, &seen) < 0) {
+			char why[96];
+			if (stop_count > seen)
+				snprintf(why, sizeof(why),
+				         "stopped again while the driver "
+				         "restored");
+			else
+				snprintf(
+				    why, sizeof(why),
+				    "the driver did not answer within "
+				    "%llu s while restoring",
+				    (unsigned long long)(GT_BOUNDED_WRITE_TIMEOUT_NS /
+				                         1000000000ull));
+			fprintf(stderr,
+			        "gputop: %s (a setting may or may not have "
+			        "been put back): exiting without waiting; "
+			        "the restore guardian puts back the original "
+			        "settings, and the state file %s keeps them "
+			        "for gputop --restore\n",
+			        why, state);
 			return -1;
 		}
 		if (job.rc != 0) {

@@ -9,7 +9,7 @@
 # second, status 1, saying why. Quitting while the write is in flight ends
 # it as fast. A software fan loop whose write hangs does not keep q from
 # ending gputop either, and a restore on quit that hangs ends it within
-# its 4 s bound.
+# its 4 s bound, or within a second of a second stop signal.
 set -u
 # shellcheck source=tests/terminal/tmux_lib.sh
 . "$(dirname "$0")/tmux_lib.sh"
@@ -32,19 +32,35 @@ start() {
 		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$state/hung.scn $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --state-dir $dir --interval 0.5; echo \$? >$exit_file; sleep 60"
 	wait_for "\[0\]" || fail "$1: dashboard did not start"
 }
+# dashboard_pid NAME: the pid of start NAME's gputop (not its shell, not
+# its guardian, gputop-guard).
+dashboard_pid() {
+	local q p=""
+	for q in $(pgrep -f -- "--state-dir $state/$1 "); do
+		[ "$(cat "/proc/$q/comm" 2>/dev/null)" = gputop ] && p=$q
+	done
+	echo "$p"
+}
+
 # quit BOUND_MS WHAT [MIN_MS MESSAGE]: q, then waits (10 s at most) for
 # gputop to end: it must within MIN_MS..BOUND_MS, with status 1 and
 # MESSAGE (by default, that a write has not come back).
-quit() {
-	local t0 ms rc=running
-	t0=$(now_ms)
-	keys q
+# wait_exit T0_MS: waits (10 s at most) for gputop's status; sets ms
+# (since T0_MS) and rc ("running" without one).
+wait_exit() {
 	for _ in $(seq 1 200); do
 		[ -s "$exit_file" ] && break
 		sleep 0.05
 	done
-	ms=$(($(now_ms) - t0))
+	ms=$(($(now_ms) - $1))
+	rc=running
 	[ -s "$exit_file" ] && rc=$(cat "$exit_file")
+}
+quit() {
+	local t0 ms rc
+	t0=$(now_ms)
+	keys q
+	wait_exit "$t0"
 	[ "$rc" = 1 ] && [ "$ms" -le "$1" ] && [ "$ms" -ge "${3:-0}" ] &&
 		pass "q $2 ends gputop in $ms ms, status 1" ||
 		fail "q $2: status $rc after $ms ms"
@@ -83,17 +99,47 @@ quit 1000 "during the hung write"
 # restoring, the state file kept.
 printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 20000 after 6\nlatency nvmlDeviceSetPowerManagementLimit_v2 20000 after 6\n' \
 	"$scn_dir" >"$state/hung.scn"
-start restore
-t_start=$(now_ms)
-keys p 3 Enter y
-wait_for "Reverting in" 60 || fail "restore: not applied"
-keys k Escape
-left=$((6500 - ($(now_ms) - t_start)))
-[ "$left" -gt 0 ] && sleep "$((left / 1000)).$(printf %03d $((left % 1000)))"
+# kept_limit NAME: a dashboard that keeps a new limit, waited for until
+# 6.5 s after its start, when the driver stops answering.
+kept_limit() {
+	local t_start left
+	start "$1"
+	t_start=$(now_ms)
+	keys p 3 Enter y
+	wait_for "Reverting in" 60 || fail "$1: not applied"
+	keys k Escape
+	left=$((6500 - ($(now_ms) - t_start)))
+	[ "$left" -gt 0 ] && sleep "$((left / 1000)).$(printf %03d $((left % 1000)))"
+}
+kept_limit restore
 quit 5500 "with a restore the driver does not answer" 3500 \
 	"the driver did not answer within 4 s while restoring"
 [ -s "$dir/restore.state" ] && pass "and the state file is kept" ||
 	fail "restore on quit: no state file: $(ls "$dir" 2>&1)"
+
+# 3b. The same restore, begun by a SIGTERM and cut short by a second one a
+# second later: gputop ends within a second of the second signal, status
+# 1, saying it was stopped again, the state file kept.
+kept_limit restore-again
+p=$(dashboard_pid restore-again)
+if [ -z "$p" ]; then
+	fail "restore-again: no gputop process"
+else
+	kill -TERM "$p"
+	sleep 1
+	[ -s "$exit_file" ] && fail "restore-again: ended before the second signal"
+	t0=$(now_ms)
+	kill -TERM "$p"
+	wait_exit "$t0"
+	[ "$rc" = 1 ] && [ "$ms" -le 1000 ] &&
+		pass "a second SIGTERM during the restore ends gputop in $ms ms, status 1" ||
+		fail "restore-again: status $rc $ms ms after the second SIGTERM"
+	wait_for "stopped again while the driver restored" 40 &&
+		pass "and it says it was stopped again" ||
+		fail "restore-again: no message"
+	[ -s "$dir/restore.state" ] && pass "the state file is kept" ||
+		fail "restore-again: no state file: $(ls "$dir" 2>&1)"
+fi
 
 # 4. A fan curve whose loop's write hangs (the fake answers fan-speed
 # writes for 4 s after init, then takes 30 s over each; the balanced
@@ -116,10 +162,7 @@ for c in after during; do
 	else
 		# The write hangs when a thread beside the UI's and the
 		# collector's stays (a loop step's thread lives microseconds).
-		p=""
-		for q in $(pgrep -f -- "--state-dir $state/fan-$c "); do
-			[ "$(cat "/proc/$q/comm" 2>/dev/null)" = gputop ] && p=$q
-		done
+		p=$(dashboard_pid "fan-$c")
 		n=0
 		for _ in $(seq 1 300); do
 			if [ "$(ls "/proc/$p/task" 2>/dev/null | wc -l)" -ge 3 ]; then
