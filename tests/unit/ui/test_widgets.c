@@ -487,6 +487,48 @@ static void test_band_same_span(void **state)
 	make_gpu(f, 0);
 }
 
+/* The bands fill from the first samples: three seconds after the start,
+ * each band's newest column holds them (its grid ends past the GPU
+ * graph's newest column, not on its own last whole column, which would
+ * leave the bands empty and the power axis at "1W" beside a 620 W draw
+ * for the first seconds). */
+static void test_band_fills_from_start(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_panel_data d;
+	struct gt_history *h = &f->hist[0];
+	double v[GT_SERIES__COUNT];
+	gt_history_init(h);
+	for (int i = 0; i < 3; i++) {
+		for (int k = 0; k < GT_SERIES__COUNT; k++)
+			v[k] = 41;
+		v[GT_SERIES_POWER] = 620;
+		hist_push(h, v);
+	}
+	panel_data(f, 0, GT_GLYPHS_BRAILLE, &d);
+	struct gt_graph_plan plan;
+	const int w = 130, hgt = 9;
+	int n = gt_gpugraph_plan(w, hgt, gt_gpugraph_wanted(&d), &plan);
+	assert_true(n >= 3);
+	WINDOW *win = newwin(hgt, w, 0, 0);
+	assert_non_null(win);
+	gt_gpugraph_draw(win, (struct gt_rect){0, 0, w, hgt}, &d);
+	char row[4 * 140];
+	for (int i = 1; i < n; i++) {
+		struct gt_rect b = plan.slot[i].r;
+		int bw = b.w - GT_GRAPH_GUTTER;
+		assert_true(
+		    plotted(win, b.y + b.h - 1, b.x + GT_GRAPH_GUTTER, bw) > 0);
+		if (plan.slot[i].plot == GT_PLOT_POWER) {
+			curses_read_row(win, b.y, b.x, GT_GRAPH_GUTTER, row,
+			                sizeof(row));
+			assert_non_null(strstr(row, "1kW"));
+		}
+	}
+	delwin(win);
+	make_gpu(f, 0);
+}
+
 /* Issue 2: the power graph's axis label. */
 static void test_watts_axis(void **state)
 {
@@ -744,6 +786,7 @@ int main(void)
 	    cmocka_unit_test(test_graph_plan),
 	    cmocka_unit_test(test_graph_wanted),
 	    cmocka_unit_test(test_band_same_span),
+	    cmocka_unit_test(test_band_fills_from_start),
 	    cmocka_unit_test(test_watts_axis),
 	    cmocka_unit_test(test_temp_levels),
 	    cmocka_unit_test(test_temp_text_thresholds),
