@@ -14,7 +14,7 @@
 #                   and CPU per frame sampled into build/soak/soak.csv, fails
 #                   if RSS or descriptors grow after the warm-up, frames
 #                   cost too much or the GPU does not come back each time
-#                   (not in check; its 40 s form,
+#                   (not in check; its 60 s form,
 #                   tests/integration/soak_short.sh, is)
 #   make layers     the layers' include rules and names (part of check)
 #   make deps       install missing build/test packages (Debian/Ubuntu)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The 40 s form of `make soak` (tests/soak/soak.sh) for the suite: the
-# dashboard under process churn, a sample every 2 s after a 14 s warm-up,
-# RSS and the descriptor floor flat, the frame CPU within its bounds, GPU 3
-# lost and back every 14 s (three times), shown LOST and live again each
-# time. The build is the one GPUTOP_BIN is in.
+# The 60 s form of `make soak` (tests/soak/soak.sh) for the suite: the
+# dashboard under process churn, a sample every 2 s after a 20 s warm-up
+# (at 0.1 s the graphs have filled by then), RSS and the descriptor floor
+# flat, the frame CPU within its bounds and no dearer in the second half
+# than in the first, GPU 3 lost and back every 14 s (four times), shown
+# LOST and live again each time. The build is the one GPUTOP_BIN is in.
 # Under ASan the RSS and the frame CPU are not bounded (its allocator keeps
 # growing its own caches and quarantine by design, LeakSanitizer checks
 # leaks at exit, and every instruction costs several): the descriptors,
@@ -17,5 +18,5 @@ build=${build#"$PWD"/}
 case $build in
 *asan* | *tsan*) export SOAK_RSS=0 SOAK_DRAW_US=0 SOAK_THREAD_US=0 ;;
 esac
-SOAK_TIME=${SOAK_TIME:-40} SOAK_CYCLE=${SOAK_CYCLE:-14} SOAK_SAMPLE=${SOAK_SAMPLE:-2} SOAK_WARMUP=${SOAK_WARMUP:-14} \
+SOAK_TIME=${SOAK_TIME:-60} SOAK_CYCLE=${SOAK_CYCLE:-14} SOAK_SAMPLE=${SOAK_SAMPLE:-2} SOAK_WARMUP=${SOAK_WARMUP:-20} \
 	exec tests/soak/soak.sh "$build"
