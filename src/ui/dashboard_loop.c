@@ -101,7 +101,11 @@ int gt_dashboard_loop_wait(struct gt_dashboard_loop *lp, uint64_t deadline_ns)
 	}
 	if (rc > 0 && data >= 0 && (p[data].revents & POLLIN))
 		what |= GT_DASHBOARD_LOOP_DATA;
-	if (rc >= 0 && deliver_pending(lp))
+	/* Only the terminal can stay ready for ever. After a wake for data
+	 * or the deadline alone, a signal still pending interrupts the next
+	 * wait at once: no sigpending call (a syscall each round) for it. */
+	if ((what & (GT_DASHBOARD_LOOP_INPUT | GT_DASHBOARD_LOOP_HANGUP)) &&
+	    deliver_pending(lp))
 		what |= GT_DASHBOARD_LOOP_SIGNAL;
 	return what;
 }

@@ -48,6 +48,10 @@ struct gt_dashboard {
 	struct gt_layout layout;
 	struct gt_rect *rects;
 	struct gt_layout_opts lopts;
+	/* What d->layout was computed from (draw_frame reuses it). */
+	struct gt_layout_opts layout_opts;
+	int layout_cols, layout_rows, layout_nvis;
+	bool layout_valid;
 	struct gt_theme theme;
 	struct gt_palette pal;
 	struct gt_config cfg; /* the settings; saved only on request */

@@ -218,10 +218,6 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 	size_t n = plot_values(d, plots[p].series, pr.w, col_ns, vals);
 	/* The axis fits what is shown, not what scrolled out. */
 	double hi = percent ? 100.0 : gt_graph_autoscale(vals, n);
-	if (percent)
-		memcpy(top, "100%", sizeof("100%"));
-	else
-		gt_gpugraph_watts_axis(top, sizeof(top), hi);
 	gt_graph_heights(vals, n, 0, hi, pr.w, pr.h, d->glyphs, heights);
 	/* The cells follow from the column heights, the scale and the
 	 * glyphs: with the same scale and glyphs only the columns whose
@@ -241,6 +237,12 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 		}
 	} else {
 		memset(changed, 1, (size_t)pr.w * sizeof(*changed));
+		/* The axis's top, formatted only when drawn: the scale is
+		 * part of the shape, so a patch keeps it. */
+		if (percent)
+			memcpy(top, "100%", sizeof("100%"));
+		else
+			gt_gpugraph_watts_axis(top, sizeof(top), hi);
 		if (gw)
 			gutter(win, g, gw, top, plots[p].name, d);
 	}

@@ -366,6 +366,17 @@ static void reset(struct gt_layout *out, int ngpus)
 		gpus[i] = (struct gt_rect){0, 0, 0, 0};
 }
 
+bool gt_layout_opts_equal(const struct gt_layout_opts *a,
+                          const struct gt_layout_opts *b)
+{
+	return a->show_processes == b->show_processes &&
+	       a->show_graphs == b->show_graphs && a->max_mode == b->max_mode &&
+	       a->selected_gpu == b->selected_gpu &&
+	       a->first_gpu_hint == b->first_gpu_hint &&
+	       a->proc_min_rows == b->proc_min_rows &&
+	       a->proc_rows == b->proc_rows && a->table_focus == b->table_focus;
+}
+
 int gt_layout_compute(int cols, int rows, int ngpus,
                       const struct gt_layout_opts *opts, struct gt_layout *out)
 {

@@ -81,7 +81,7 @@ enum {
 };
 
 /* Zero-initialised options are valid: processes and graphs off, any mode,
- * GPU 0 selected. */
+ * GPU 0 selected. A new field belongs in gt_layout_opts_equal too. */
 struct gt_layout_opts {
 	bool show_processes;
 	bool show_graphs;          /* FULL panels hold a history graph */
@@ -137,6 +137,11 @@ int gt_layout_compute(int cols, int rows, int ngpus,
 /* Lines of numbers a panel needs to show them all at inner width w
  * (inside its box): 2 from GT_LAYOUT_WIDE_W, else 4. */
 int gt_layout_info_need(int inner_w);
+
+/* True when a and b ask for the same layout: every field of
+ * gt_layout_opts compared (a new field belongs here too). */
+bool gt_layout_opts_equal(const struct gt_layout_opts *a,
+                          const struct gt_layout_opts *b);
 
 /* The parts of one GPU panel, from its box. */
 struct gt_panel_parts {

@@ -59,9 +59,11 @@ static void fmt_pair(char *buf, size_t len, int64_t a, int64_t b, int64_t den,
 void gt_panels_fmt_mem(char *buf, size_t len, const struct gt_val *used,
                        const struct gt_val *total)
 {
-	if (!gt_val_ok(used) || !gt_val_ok(total))
-		snprintf(buf, len, "N/A");
-	else if (total->v >= GIB)
+	if (!gt_val_ok(used) || !gt_val_ok(total)) {
+		struct gt_text_buf b;
+		gt_text_buf_init(&b, buf, len);
+		gt_text_buf_str(&b, "N/A");
+	} else if (total->v >= GIB)
 		fmt_pair(buf, len, used->v, total->v, GIB, 1, " GiB");
 	else
 		fmt_pair(buf, len, used->v, total->v, MIB, 0, " MiB");
@@ -565,10 +567,10 @@ uint64_t gt_panels_key(const struct gt_panel_data *d, enum gt_gpu_mode mode)
 	char tx[32], rx[32];
 	gt_panels_fmt_rate(tx, sizeof(tx), &s.f[GT_F_PCIE_TX]);
 	gt_panels_fmt_rate(rx, sizeof(rx), &s.f[GT_F_PCIE_RX]);
-	static const int drawn_as_text[] = {GT_F_ENERGY, GT_F_PCIE_TX,
-	                                    GT_F_PCIE_RX};
-	for (size_t i = 0; i < sizeof(drawn_as_text) / sizeof(int); i++)
-		memset(&s.f[drawn_as_text[i]], 0, sizeof(s.f[0]));
+	static const int moving_counters[] = {GT_F_ENERGY, GT_F_PCIE_TX,
+	                                      GT_F_PCIE_RX};
+	for (size_t i = 0; i < sizeof(moving_counters) / sizeof(int); i++)
+		memset(&s.f[moving_counters[i]], 0, sizeof(s.f[0]));
 	h = gt_hash_bytes(h, &s.state,
 	                  sizeof(s) - offsetof(struct gt_sample, state));
 	h = gt_hash_str(gt_hash_str(h, tx), rx);

@@ -189,6 +189,22 @@ static void test_wait_for_each_event(void **state)
 	assert_true(sigismember(&now, SIGWINCH));
 	assert_true(sigismember(&now, SIGTERM));
 
+	/* With data ready and no input the wait says data alone (it asks
+	 * for pending signals only when the terminal is ready, the one
+	 * descriptor that can stay so for ever), and the signal ends the
+	 * next wait at once. */
+	gt_notify_signal(&f->data);
+	raise(SIGWINCH);
+	assert_int_equal(gt_dashboard_loop_wait(&f->lp, t0 + 10 * S),
+	                 GT_DASHBOARD_LOOP_DATA);
+	assert_int_equal(winches, 2);
+	gt_notify_clear(&f->data);
+	t0 = gt_monotonic_ns();
+	assert_int_equal(gt_dashboard_loop_wait(&f->lp, t0 + 10 * S),
+	                 GT_DASHBOARD_LOOP_SIGNAL);
+	assert_true(gt_monotonic_ns() - t0 < 5 * S);
+	assert_int_equal(winches, 3);
+
 	/* The terminal gone: said once, then no longer polled. */
 	close(f->in[1]);
 	f->in[1] = -1;

@@ -718,6 +718,41 @@ static void test_bad_arguments(void **state)
 	assert_false(shown(&L.procs));
 }
 
+/* The dashboard reuses a layout while the options compare equal: every
+ * field must count, or a change of it would keep the old layout. */
+static void test_opts_equal(void **state)
+{
+	const struct gt_layout_opts base = {
+	    .show_processes = true,
+	    .show_graphs = true,
+	    .max_mode = GT_GPU_FULL,
+	    .selected_gpu = 2,
+	    .first_gpu_hint = 1,
+	    .proc_min_rows = 4,
+	    .proc_rows = 9,
+	    .table_focus = false,
+	};
+	struct gt_layout_opts v[8];
+
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		v[i] = base;
+	v[0].show_processes = false;
+	v[1].show_graphs = false;
+	v[2].max_mode = GT_GPU_LINE;
+	v[3].selected_gpu = 3;
+	v[4].first_gpu_hint = 0;
+	v[5].proc_min_rows = 5;
+	v[6].proc_rows = 10;
+	v[7].table_focus = true;
+	struct gt_layout_opts same = base;
+	assert_true(gt_layout_opts_equal(&base, &same));
+	for (int i = 0; i < 8; i++) {
+		assert_false(gt_layout_opts_equal(&base, &v[i]));
+		assert_false(gt_layout_opts_equal(&v[i], &base));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -734,6 +769,7 @@ int main(void)
 	    cmocka_unit_test(test_window_follows_selection),
 	    cmocka_unit_test(test_too_small_message),
 	    cmocka_unit_test(test_bad_arguments),
+	    cmocka_unit_test(test_opts_equal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
