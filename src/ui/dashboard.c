@@ -442,8 +442,16 @@ static void draw_frame(struct gt_dashboard *d)
 	d->lopts.max_mode = (enum gt_gpu_mode)d->cfg.max_mode;
 	/* The table takes the rows it needs (its header, its rows as of the
 	 * last frame, or the "no processes" line) and the graphs the rest;
-	 * once the user moves down the table, it comes first. */
-	d->lopts.proc_rows = 1 + (d->norder ? (int)d->norder : 1);
+	 * once the user moves down the table, it comes first. Rows it no
+	 * longer needs go back after a while, unless the user's view of it
+	 * changed (gt_layout_table_rows). */
+	int need = 1 + (d->norder ? (int)d->norder : 1);
+	uint64_t view =
+	    gt_hash_bytes(GT_HASH_SEED, &d->pt,
+	                  offsetof(struct gt_proctable_state, follow_pid));
+	view = gt_hash_u64(view, (uint64_t)d->tree);
+	d->lopts.proc_rows =
+	    gt_layout_table_rows(&d->table_hold, need, view, gt_monotonic_ns());
 	d->lopts.table_focus = d->pt.selected > 0;
 	/* The layout follows from the size, the GPUs shown and the options
 	 * alone: most frames reuse the last one. */

@@ -48,6 +48,7 @@ struct gt_dashboard {
 	struct gt_layout layout;
 	struct gt_rect *rects;
 	struct gt_layout_opts lopts;
+	struct gt_layout_table_hold table_hold; /* the table's rows asked */
 	/* What d->layout was computed from (draw_frame reuses it). */
 	struct gt_layout_opts layout_opts;
 	int layout_cols, layout_rows, layout_nvis;

@@ -377,6 +377,18 @@ bool gt_layout_opts_equal(const struct gt_layout_opts *a,
 	       a->proc_rows == b->proc_rows && a->table_focus == b->table_focus;
 }
 
+int gt_layout_table_rows(struct gt_layout_table_hold *h, int need,
+                         uint64_t view, uint64_t now_ns)
+{
+	if (need >= h->rows || view != h->view ||
+	    now_ns - h->since_ns >= GT_LAYOUT_TABLE_HOLD_NS) {
+		h->rows = need;
+		h->since_ns = now_ns;
+		h->view = view;
+	}
+	return h->rows;
+}
+
 int gt_layout_compute(int cols, int rows, int ngpus,
                       const struct gt_layout_opts *opts, struct gt_layout *out)
 {

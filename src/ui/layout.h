@@ -44,6 +44,7 @@
 #define GPUTOP_LAYOUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config/display.h"
 
@@ -142,6 +143,23 @@ int gt_layout_info_need(int inner_w);
  * gt_layout_opts compared (a new field belongs here too). */
 bool gt_layout_opts_equal(const struct gt_layout_opts *a,
                           const struct gt_layout_opts *b);
+
+/* The rows the process table asks for (gt_layout_opts.proc_rows), held:
+ * more are given at once, fewer only once they have stood unneeded for
+ * GT_LAYOUT_TABLE_HOLD_NS. Short-lived processes that come and go would
+ * otherwise move every graph each few seconds, and each move redraws the
+ * whole screen. A new view (the user's filter, sort or tree) applies at
+ * once. Zero-initialised: nothing held. */
+#define GT_LAYOUT_TABLE_HOLD_NS 10000000000ull
+struct gt_layout_table_hold {
+	int rows;          /* the rows asked for; 0: none yet */
+	uint64_t since_ns; /* when the need last reached them */
+	uint64_t view;     /* the caller's key of the view they were for */
+};
+
+/* The rows to ask for when the table needs `need` now, in view `view`. */
+int gt_layout_table_rows(struct gt_layout_table_hold *h, int need,
+                         uint64_t view, uint64_t now_ns);
 
 /* The parts of one GPU panel, from its box. */
 struct gt_panel_parts {

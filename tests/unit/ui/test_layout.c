@@ -753,6 +753,31 @@ static void test_opts_equal(void **state)
 	}
 }
 
+/* Processes that come and go do not move the graphs each time: the
+ * table gets more rows at once and gives them back after the hold. */
+static void test_table_rows_held(void **state)
+{
+	struct gt_layout_table_hold h = {0};
+	const uint64_t S = 1000000000ull, t0 = 5 * S;
+
+	(void)state;
+	assert_int_equal(gt_layout_table_rows(&h, 5, 1, t0), 5);
+	assert_int_equal(gt_layout_table_rows(&h, 12, 1, t0 + S), 12);
+	/* Short-lived processes gone: the rows stay for the hold, each
+	 * return of the need to them starting it again. */
+	assert_int_equal(gt_layout_table_rows(&h, 6, 1, t0 + 2 * S), 12);
+	assert_int_equal(gt_layout_table_rows(&h, 12, 1, t0 + 6 * S), 12);
+	assert_int_equal(gt_layout_table_rows(&h, 6, 1, t0 + 15 * S), 12);
+	assert_int_equal(gt_layout_table_rows(
+	                     &h, 6, 1, t0 + 6 * S + GT_LAYOUT_TABLE_HOLD_NS),
+	                 6);
+	/* More again: at once. */
+	assert_int_equal(gt_layout_table_rows(&h, 9, 1, t0 + 17 * S), 9);
+	/* The user's view changed (a filter): the need at once. */
+	assert_int_equal(gt_layout_table_rows(&h, 3, 2, t0 + 18 * S), 3);
+	assert_int_equal(gt_layout_table_rows(&h, 2, 2, t0 + 19 * S), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -770,6 +795,7 @@ int main(void)
 	    cmocka_unit_test(test_too_small_message),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_opts_equal),
+	    cmocka_unit_test(test_table_rows_held),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
