@@ -84,6 +84,8 @@ static struct canvas canvas;
 
 /* The stamp of chrome: cells no frame sweeps. */
 static const uint32_t STAMP_CHROME = UINT32_MAX;
+/* The stamp of a cell no frame wrote (frames count from 2). */
+static const uint32_t STAMP_NONE = 0;
 /* The owner of cells written by anything but gt_paint_put. */
 static const uint32_t NO_OWNER = UINT32_MAX;
 /* The area of a cell in no memo region. */
@@ -271,7 +273,7 @@ bool gt_paint_begin(WINDOW *w, uint64_t key)
 		c->shadow[i] = c->blank;
 		c->base[i] = c->blank;
 	}
-	memset(c->stamp, 0, n * sizeof(*c->stamp));
+	memset(c->stamp, 0, n * sizeof(*c->stamp));    /* STAMP_NONE */
 	memset(c->owner, 0xFF, n * sizeof(*c->owner)); /* NO_OWNER */
 	memset(c->area, 0, n * sizeof(*c->area));      /* AREA_NONE */
 	memset(c->row_stamp, 0, (size_t)rows * sizeof(*c->row_stamp));
@@ -314,7 +316,13 @@ static void restore_cell(struct canvas *c, WINDOW *w, int y, int x)
 			under = c->blank;
 	}
 	emit(w, y, x, &under, 1, wide); /* a write, unless sweeping */
-	c->stamp[k] = cell_same(&under, &c->blank) ? c->frame : STAMP_CHROME;
+	/* Swept back to the background, a cell is no one's write: stamped
+	 * this frame, the next sweep would put it back again, and every one
+	 * after it while its row is written (822 cells a frame in the soak,
+	 * each compared again). */
+	c->stamp[k] = !cell_same(&under, &c->blank) ? STAMP_CHROME
+	              : c->sweeping                 ? STAMP_NONE
+	                                            : c->frame;
 	if (wide)
 		c->stamp[k + 1] = STAMP_CHROME;
 }
