@@ -108,6 +108,17 @@ static void update_visible(struct gt_dashboard *d)
  * at a 1 s interval for two numbers that move slowly (top refreshes its
  * own every 3 s). */
 #define SELF_USAGE_NS 2000000000ull
+/* The first CPU figure comes after half a second (until then the status
+ * line shows none). */
+#define SELF_USAGE_FIRST_NS 500000000ull
+
+/* Whether gputop's own use is due to be read again. */
+static bool self_usage_due(const struct gt_dashboard *d, uint64_t now)
+{
+	uint64_t every =
+	    d->self_cpu_pct < 0 ? SELF_USAGE_FIRST_NS : SELF_USAGE_NS;
+	return !d->self_wall_ns || now - d->self_wall_ns >= every;
+}
 
 static void update_self_usage(struct gt_dashboard *d)
 {
@@ -119,15 +130,11 @@ static void update_self_usage(struct gt_dashboard *d)
 	               (uint64_t)ru.ru_utime.tv_usec * 1000ull +
 	               (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
 	               (uint64_t)ru.ru_stime.tv_usec * 1000ull;
-	if (d->self_wall_ns && now - d->self_wall_ns >= SELF_USAGE_NS) {
+	if (d->self_wall_ns)
 		d->self_cpu_pct = 100.0 * (double)(cpu - d->self_cpu_ns) /
 		                  (double)(now - d->self_wall_ns);
-		d->self_cpu_ns = cpu;
-		d->self_wall_ns = now;
-	} else if (!d->self_wall_ns) {
-		d->self_cpu_ns = cpu;
-		d->self_wall_ns = now;
-	}
+	d->self_cpu_ns = cpu;
+	d->self_wall_ns = now;
 	char buf[128];
 	if (d->statm_fd == -1) {
 		int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
@@ -645,6 +652,7 @@ struct gt_dashboard *gt_dashboard_open(struct gt_collector *c,
 	d->opts = o;
 	d->view.dev_slot = d->view.proc_slot = -1;
 	d->statm_fd = -1;
+	d->self_cpu_pct = -1; /* not measured yet */
 	if (setup(d) < 0) {
 		teardown(d);
 		free(d);
@@ -753,9 +761,7 @@ static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
 			dirty = true;
 		}
 		bool tick = (long long)time(NULL) != d->drawn_second;
-		if ((dirty || tick) &&
-		    (!d->self_wall_ns ||
-		     gt_monotonic_ns() - d->self_wall_ns >= SELF_USAGE_NS))
+		if ((dirty || tick) && self_usage_due(d, gt_monotonic_ns()))
 			update_self_usage(d);
 		if (dirty || (tick && !only_clock_moves(d)))
 			gt_dashboard_draw(d);

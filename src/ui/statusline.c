@@ -48,17 +48,20 @@ int gt_statusline_stats(const struct gt_statusline_stats *s, int room,
 
 	if (len == 0)
 		return 0;
+	char own[64];
 	localtime_r(&s->now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	/* No CPU figure before one was measured: 0.0 % would be a guess. */
+	if (s->self_cpu_pct >= 0)
+		snprintf(own, sizeof(own), "gputop %.1f%% CPU %.1f MiB",
+		         s->self_cpu_pct, mib);
+	else
+		snprintf(own, sizeof(own), "gputop %.1f MiB", mib);
 	for (int level = 0; level < 4; level++) {
 		if (level == 0)
-			snprintf(buf, len,
-			         " %.1fs | %s | gputop %.1f%% CPU %.1f MiB ",
-			         iv, clock, s->self_cpu_pct, mib);
+			snprintf(buf, len, " %.1fs | %s | %s ", iv, clock, own);
 		else if (level == 1)
-			snprintf(buf, len,
-			         " %.1fs | gputop %.1f%% CPU %.1f MiB ", iv,
-			         s->self_cpu_pct, mib);
+			snprintf(buf, len, " %.1fs | %s ", iv, own);
 		else if (level == 2)
 			snprintf(buf, len, " %.1fs ", iv);
 		else

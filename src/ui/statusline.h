@@ -20,9 +20,9 @@ int gt_statusline_keys(int room, char *buf, size_t len);
 /* What the right end shows. */
 struct gt_statusline_stats {
 	uint64_t interval_ns;
-	time_t now; /* the clock */
-	double self_cpu_pct;
-	uint64_t self_rss; /* bytes */
+	time_t now;          /* the clock */
+	double self_cpu_pct; /* < 0: not measured yet (not shown) */
+	uint64_t self_rss;   /* bytes */
 };
 
 /* " 1.0s | 12:34:56 | gputop 0.3% CPU 12.1 MiB " in at most `room`

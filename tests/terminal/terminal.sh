@@ -66,6 +66,8 @@ n=$(colour_lines)
 # ---- status line and a clock that ticks --------------------------------
 start 120 40 LANG=C.UTF-8
 wait_for "4107" || fail "status: nothing shown"
+# gputop's own CPU shows once measured (after half a second), not before.
+wait_for "% CPU" || fail "status: no CPU figure"
 last=$(t capture-pane -p -t dash | tail -1)
 if grep -qE '0\.5s .*[0-9]{2}:[0-9]{2}:[0-9]{2} .*gputop [0-9.]+% CPU [0-9.]+ MiB' <<<"$last"; then
 	pass "status line: interval, clock, CPU %, memory ($last)"

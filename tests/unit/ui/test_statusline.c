@@ -91,6 +91,27 @@ static void test_stats_levels(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* Before gputop has measured its own CPU the line shows its memory alone:
+ * a 0.0 % there would be a guess. */
+static void test_stats_cpu_not_measured(void **state)
+{
+	struct gt_statusline_stats s = {
+	    .interval_ns = 1000000000ull,
+	    .now = 0,
+	    .self_cpu_pct = -1,
+	    .self_rss = 10 * 1024 * 1024,
+	};
+	char buf[128];
+	(void)state;
+
+	gt_statusline_stats(&s, 200, buf, sizeof(buf));
+	assert_null(strstr(buf, "CPU"));
+	assert_non_null(strstr(buf, " | gputop 10.0 MiB "));
+	s.self_cpu_pct = 0;
+	gt_statusline_stats(&s, 200, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " | gputop 0.0% CPU 10.0 MiB "));
+}
+
 static void test_message_clauses(void **state)
 {
 	static const char m[] = "GPUs 0-1 of 8; 20x12 shows all";
@@ -121,6 +142,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_keys_whole_hints),
 	    cmocka_unit_test(test_stats_levels),
+	    cmocka_unit_test(test_stats_cpu_not_measured),
 	    cmocka_unit_test(test_message_clauses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
