@@ -72,6 +72,11 @@ static size_t pty_reader_settled(struct pty_reader *r)
  * so that frames a whole interval apart take little time to run. */
 #define RENDER_INTERVAL_NS GT_INTERVAL_MIN_NS
 
+/* Frames not counted: the first paint of the whole screen; where the
+ * graphs must be full, their history too (the widest at 200x60 holds 182
+ * samples: 91 braille cells). */
+enum { WARM_PAINT = 5, WARM_FULL = 200 };
+
 /* What the render bench measured. */
 struct render_result {
 	int frames;
@@ -134,13 +139,13 @@ static void tick_frames(struct gt_collector *c, struct gt_dashboard *d,
 /* Frames of a dashboard on an xterm-256color screen of the pty's slave
  * side, one collector round before each, one interval apart as in steady
  * state: every frame brings a new sample column to every graph, so the
- * graphs move as they do on screen. The first frames paint the whole
- * screen and are not counted. */
+ * graphs move as they do on screen. The first `warm` frames (the whole
+ * screen's first paint, and the graphs' history where it must be full)
+ * are not counted. */
 static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
-                          struct pty_reader *reader, FILE *fo, int frames,
-                          struct render_result *out)
+                          struct pty_reader *reader, FILE *fo, int warm,
+                          int frames, struct render_result *out)
 {
-	const int warm = 5;
 	uint64_t cpu = 0, wall = 0;
 	size_t bytes_warm = 0;
 	uint64_t due = gt_monotonic_ns();
@@ -176,8 +181,8 @@ static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
 /* The dashboard on a curses screen of a fresh pseudo-terminal of cols x
  * rows, with a thread reading the other side: frames, then `ticks` clock
  * seconds of each kind; 0, or -1 when any of it could not be had. */
-static int render_on_pty(struct gt_collector *c, int cols, int rows, int frames,
-                         int ticks, struct render_result *out)
+static int render_on_pty(struct gt_collector *c, int cols, int rows, int warm,
+                         int frames, int ticks, struct render_result *out)
 {
 	struct gt_dashboard_opts o = {.interval_ns = RENDER_INTERVAL_NS,
 	                              .interval_given = true};
@@ -228,7 +233,7 @@ static int render_on_pty(struct gt_collector *c, int cols, int rows, int frames,
 		delscreen(scr);
 		goto out;
 	}
-	render_frames(c, d, &reader, fo, frames, out);
+	render_frames(c, d, &reader, fo, warm, frames, out);
 	if (ticks > 0)
 		tick_frames(c, d, &reader, fo, ticks, out);
 	endwin(); /* written while the reader still reads */
@@ -270,7 +275,7 @@ static void render_beside_scrapes(struct gt_collector *c, int frames,
 	nanosleep(&settle, NULL); /* the first round in flight */
 	/* 2x the frames, 12 s at the bench's interval: long enough to
 	 * span several rounds of scrapes */
-	int rc = render_on_pty(c, 200, 60, frames * 2, 0, &res);
+	int rc = render_on_pty(c, 200, 60, WARM_PAINT, frames * 2, 0, &res);
 	bench_scrapes_stop(load, &ok, &failed, &rounds);
 	gt_http_stop(h);
 	if (rc != 0) {
@@ -289,13 +294,47 @@ static void render_beside_scrapes(struct gt_collector *c, int frames,
 	      failed ? 1e9 : res.cpu_ns_per_frame / 1e3, 150, "us");
 }
 
+/* The render bench's cases. */
+enum render_kind {
+	RENDER_MOVING,  /* every value new each frame: the most output */
+	RENDER_FILLING, /* a steady load while the graphs' history fills */
+	RENDER_STEADY,  /* a steady load with the graphs full: steady state */
+};
+
+static const struct {
+	const char *what;   /* the case, as printed */
+	const char *judged; /* the target names (judge keeps literals) */
+	const char *judged_bytes;
+	int warm;
+	/* The process round's cadence: every frame (the table's rows and
+	 * order made again each frame), or what the collector uses at the
+	 * bench's 0.1 s spacing (at least 1 s: every 10th frame). */
+	uint64_t proc_interval_ns;
+} render_kinds[] = {
+    [RENDER_MOVING] = {"every value new each frame (utilization a sine of "
+                       "17-87 ms period)",
+                       "dashboard render per frame",
+                       "dashboard output at a 1 s interval", WARM_PAINT, 1},
+    [RENDER_FILLING] = {"a steady load while the graphs fill (each frame "
+                        "adds a column at their left edge; the numbers "
+                        "stay)",
+                        "dashboard render per frame, graphs filling",
+                        "dashboard output at a 1 s interval, graphs "
+                        "filling",
+                        WARM_PAINT, 1},
+    [RENDER_STEADY] = {"steady state: a steady load, the graphs full (after "
+                       "200 frames not counted), a process round each 1 s "
+                       "as at a 0.1 s interval",
+                       "dashboard render per frame, steady state",
+                       "dashboard output at a 1 s interval, steady state",
+                       WARM_FULL, 1000000000ull},
+};
+
 /* The render bench's scenario: 8 GPUs and 500 processes (pids absent from
  * /proc: their host columns read N/A, which costs the renderer the same).
  * moving: the load moves on a short period, so every frame brings new
  * values to every graph, meter and row, a worst case for the bytes sent;
- * else the base scenario's constant load, under which the graphs still
- * move on (each frame adds a column) and the numbers stay. The path in
- * tmpl, or false. */
+ * else the base scenario's constant load. The path in tmpl, or false. */
 static bool render_scenario(char *tmpl, const char *base_scn, bool moving)
 {
 	FILE *f = bench_scenario(tmpl, base_scn, 500);
@@ -310,12 +349,13 @@ static bool render_scenario(char *tmpl, const char *base_scn, bool moving)
 	return true;
 }
 
-/* The frames of one scenario at 200x60; with moving, the clock seconds
- * and the frames beside scrapes too. */
-static void render_case(const char *lib, const char *base_scn, bool moving,
-                        struct verdicts *vd)
+/* The frames of one case at 200x60; for the moving one, the clock
+ * seconds and the frames beside scrapes too. */
+static void render_case(const char *lib, const char *base_scn,
+                        enum render_kind kind, struct verdicts *vd)
 {
 	char tmpl[] = "/tmp/gputop-render-XXXXXX";
+	bool moving = kind == RENDER_MOVING;
 	if (!render_scenario(tmpl, base_scn, moving))
 		return;
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
@@ -323,21 +363,19 @@ static void render_case(const char *lib, const char *base_scn, bool moving,
 	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = lib},
 	    .interval_ns = 1000000000ull,
-	    .proc_interval_ns = 1,
+	    .proc_interval_ns = render_kinds[kind].proc_interval_ns,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
 	struct render_result res;
 	/* BENCH_FRAMES: more frames for a profiler to sample. */
 	const char *nf = getenv("BENCH_FRAMES");
 	int frames = nf && atoi(nf) > 0 ? atoi(nf) : 60;
-	if (c && render_on_pty(c, 200, 60, frames, moving ? 4 : 0, &res) == 0) {
+	if (c && render_on_pty(c, 200, 60, render_kinds[kind].warm, frames,
+	                       moving ? 4 : 0, &res) == 0) {
 		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
 		       "through a pseudo-terminal, %s\n",
 		       gt_collector_device_count(c), res.processes, res.frames,
-		       moving ? "every value new each frame (utilization a "
-		                "sine of 17-87 ms period)"
-		              : "a steady load (each frame adds a graph "
-		                "column; the numbers stay)");
+		       render_kinds[kind].what);
 		printf("  render:  %8.1f us CPU per frame  (target < 150 us)\n",
 		       res.cpu_ns_per_frame / 1e3);
 		printf("  output:  %8.0f bytes per frame = bytes/s at a 1 s "
@@ -349,16 +387,10 @@ static void render_case(const char *lib, const char *base_scn, bool moving,
 			       "%.1f us, %.0f bytes\n",
 			       res.tick_cpu_ns[0] / 1e3, res.tick_bytes[0],
 			       res.tick_cpu_ns[1] / 1e3, res.tick_bytes[1]);
-		/* judge keeps the names: literals, not a buffer */
-		judge(vd,
-		      moving ? "dashboard render per frame"
-		             : "dashboard render per frame, steady load",
-		      res.cpu_ns_per_frame / 1e3, 150, "us");
-		judge(vd,
-		      moving
-		          ? "dashboard output at a 1 s interval"
-		          : "dashboard output at a 1 s interval, steady load",
-		      res.bytes_per_frame, 2048, "B/s");
+		judge(vd, render_kinds[kind].judged, res.cpu_ns_per_frame / 1e3,
+		      150, "us");
+		judge(vd, render_kinds[kind].judged_bytes, res.bytes_per_frame,
+		      2048, "B/s");
 		if (moving)
 			render_beside_scrapes(c, frames, &res, vd);
 	} else {
@@ -370,6 +402,10 @@ static void render_case(const char *lib, const char *base_scn, bool moving,
 
 void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
 {
-	render_case(lib, base_scn, true, vd);
-	render_case(lib, base_scn, false, vd);
+	/* BENCH_RENDER=steady (or moving, filling): one case alone. */
+	const char *only = getenv("BENCH_RENDER");
+	static const char *const names[] = {"moving", "filling", "steady"};
+	for (int k = RENDER_MOVING; k <= RENDER_STEADY; k++)
+		if (!only || !*only || strcmp(only, names[k]) == 0)
+			render_case(lib, base_scn, (enum render_kind)k, vd);
 }
