@@ -298,6 +298,8 @@ int main(int argc, char *argv[])
 	                .demo_seed = cli.demo_seed},
 	    .demo = cli.demo,
 	    .interval_ns = cli.interval_ns,
+	    /* The dashboard's clock turns with its rounds. */
+	    .align_to_wall = cli.mode == GT_MODE_DASHBOARD,
 	};
 	install_signal_handlers();
 	struct gt_collector *c = gt_collector_open(&cfg);

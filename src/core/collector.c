@@ -472,6 +472,53 @@ bool gt_collector_wait_first_tick(struct gt_collector *c, uint64_t timeout_ns)
 	return true;
 }
 
+uint64_t gt_collector_align(uint64_t due_ns, uint64_t mono_now,
+                            uint64_t wall_now, uint64_t iv)
+{
+	const uint64_t second = 1000000000ull;
+	uint64_t step;
+
+	if (iv && second % iv == 0)
+		step = iv;
+	else if (iv && iv % second == 0)
+		step = second;
+	else
+		return due_ns;
+	/* The wall clock at due_ns, less the phase: a multiple of step is a
+	 * point of the grid. (A wall clock set behind the monotonic one
+	 * wraps this: the grid is then off, the pace is not.) */
+	uint64_t wall_due =
+	    due_ns + (wall_now - mono_now) - GT_COLLECTOR_PHASE_NS;
+	uint64_t off = wall_due % step;
+	if (off == 0)
+		return due_ns;
+	return off < step / 2 ? due_ns - off : due_ns + (step - off);
+}
+
+/* The next round's start on the wall clock's grid; now is the monotonic
+ * clock's reading. */
+static uint64_t aligned_due(struct timespec next, struct timespec now,
+                            uint64_t iv)
+{
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	uint64_t mono =
+	    (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	uint64_t due =
+	    (uint64_t)next.tv_sec * 1000000000ull + (uint64_t)next.tv_nsec;
+	uint64_t walln =
+	    (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec;
+	uint64_t at = gt_collector_align(due, mono, walln, iv);
+	/* Never in the past: a late round starts now (above). */
+	return at > mono ? at : due;
+}
+
+static struct timespec timespec_of(uint64_t ns)
+{
+	return (struct timespec){(time_t)(ns / 1000000000ull),
+	                         (long)(ns % 1000000000ull)};
+}
+
 static void *collector_main(void *arg)
 {
 	struct gt_collector *c = arg;
@@ -499,6 +546,9 @@ static void *collector_main(void *arg)
 		if (now.tv_sec > next.tv_sec ||
 		    (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
 			next = now;
+		else if (c->cfg.align_to_wall &&
+		         iv == atomic_load(&c->interval_ns))
+			next = timespec_of(aligned_due(next, now, iv));
 		pthread_mutex_lock(&c->stop_lock);
 		while (!c->stop &&
 		       pthread_cond_timedwait(&c->stop_cond, &c->stop_lock,

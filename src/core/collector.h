@@ -40,7 +40,28 @@ struct gt_collector_config {
 	uint64_t interval_ns;      /* fast metrics */
 	uint64_t proc_interval_ns; /* process lists; 0 = 2 * interval, >= 1 s */
 	uint64_t slow_interval_ns; /* costly calls; 0 = 5 * interval, >= 5 s */
+	/* Rounds on the wall clock's grid (gt_collector_align): for a screen
+	 * with a clock. Off, they keep the pace of the first round (a
+	 * snapshot's second round comes one interval after its first). */
+	bool align_to_wall;
 };
+
+/* Where a round starts after the wall clock's second turns, or a whole
+ * interval within it, when rounds are aligned: a frame drawn on the round
+ * then shows the new second, and the screen's clock needs no wake-up of
+ * its own. Long enough for time()'s coarse clock, which turns up to a
+ * scheduler tick (1-10 ms) after the precise one. */
+#define GT_COLLECTOR_PHASE_NS 20000000ull
+
+/* The round due at due_ns (monotonic) moved to the nearest point of the
+ * wall clock's grid for interval iv: each whole second plus
+ * GT_COLLECTOR_PHASE_NS, and the multiples of iv after it when iv divides
+ * a second. mono_now and wall_now are the two clocks read together. An
+ * interval that neither divides a second nor is a multiple of one keeps
+ * due_ns. The move is at most half the grid's step, so no interval
+ * becomes shorter than half or longer than one and a half of iv. */
+uint64_t gt_collector_align(uint64_t due_ns, uint64_t mono_now,
+                            uint64_t wall_now, uint64_t iv);
 
 /* Published, immutable: the static facts of every device. */
 struct gt_devlist {
