@@ -251,6 +251,7 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	    .interval_given = cli->interval_set,
 	    .ctl = ctl,
 	    .ctl_why = ctl_why,
+	    .count_frames = http != NULL,
 	};
 	exit_at_once = 0; /* the terminal is about to be taken */
 	rc = gt_dashboard_run(*cp, &dopts, &stop_requested);

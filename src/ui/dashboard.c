@@ -516,12 +516,13 @@ static void draw_frame(struct gt_dashboard *d)
 
 void gt_dashboard_draw(struct gt_dashboard *d)
 {
-	uint64_t cpu = gt_thread_cpu_ns();
+	bool count = d->opts->count_frames && d->view.collector;
+	uint64_t cpu = count ? gt_thread_cpu_ns() : 0;
 	draw_frame(d);
 	d->frames++;
 	/* What make bench's render figure measures, counted for --listen's
 	 * gputop_dashboard_* series. */
-	if (d->view.collector)
+	if (count)
 		gt_collector_count_frame(d->view.collector,
 		                         gt_thread_cpu_ns() - cpu);
 }

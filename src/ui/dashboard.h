@@ -36,6 +36,10 @@ struct gt_dashboard_opts {
 	 * NULL with ctl_why saying why there is none. Borrowed. */
 	struct gt_control_session *ctl;
 	const char *ctl_why;
+	/* --listen beside the dashboard: each frame and its CPU are counted
+	 * for the gputop_dashboard_* series (two reads of the thread's CPU
+	 * clock a frame, system calls; without a reader they are skipped). */
+	bool count_frames;
 };
 
 /* Runs until the user quits or *stop becomes non-zero; the terminal is

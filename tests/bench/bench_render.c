@@ -182,10 +182,13 @@ static void render_frames(struct gt_collector *c, struct gt_dashboard *d,
  * rows, with a thread reading the other side: frames, then `ticks` clock
  * seconds of each kind; 0, or -1 when any of it could not be had. */
 static int render_on_pty(struct gt_collector *c, int cols, int rows, int warm,
-                         int frames, int ticks, struct render_result *out)
+                         int frames, int ticks, bool listen,
+                         struct render_result *out)
 {
+	/* listen: frames counted for the endpoint, as with --listen */
 	struct gt_dashboard_opts o = {.interval_ns = RENDER_INTERVAL_NS,
-	                              .interval_given = true};
+	                              .interval_given = true,
+	                              .count_frames = listen};
 	struct gt_dashboard *d = NULL;
 	int master = posix_openpt(O_RDWR | O_NOCTTY);
 	int rc = -1;
@@ -275,7 +278,8 @@ static void render_beside_scrapes(struct gt_collector *c, int frames,
 	nanosleep(&settle, NULL); /* the first round in flight */
 	/* 2x the frames, 12 s at the bench's interval: long enough to
 	 * span several rounds of scrapes */
-	int rc = render_on_pty(c, 200, 60, WARM_PAINT, frames * 2, 0, &res);
+	int rc =
+	    render_on_pty(c, 200, 60, WARM_PAINT, frames * 2, 0, true, &res);
 	bench_scrapes_stop(load, &ok, &failed, &rounds);
 	gt_http_stop(h);
 	if (rc != 0) {
@@ -371,7 +375,7 @@ static void render_case(const char *lib, const char *base_scn,
 	const char *nf = getenv("BENCH_FRAMES");
 	int frames = nf && atoi(nf) > 0 ? atoi(nf) : 60;
 	if (c && render_on_pty(c, 200, 60, render_kinds[kind].warm, frames,
-	                       moving ? 4 : 0, &res) == 0) {
+	                       moving ? 4 : 0, false, &res) == 0) {
 		printf("dashboard: %zu GPUs, %zu processes, 200x60, %d frames "
 		       "through a pseudo-terminal, %s\n",
 		       gt_collector_device_count(c), res.processes, res.frames,
