@@ -36,8 +36,8 @@ enum gt_plot {
 enum {
 	GT_GRAPH_MIN_W = 16,
 	GT_GRAPH_GUTTER = 6,
-	GT_GRAPH_GUTTER_FROM = 24,
-	GT_GRAPH_GAP = 1,
+	GT_GRAPH_GUTTER_FROM = 20,
+	GT_GRAPH_GAP = 2,
 };
 
 struct gt_graph_slot {

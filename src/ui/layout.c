@@ -35,7 +35,11 @@ void gt_layout_panel_parts(struct gt_rect box, enum gt_gpu_mode mode,
 	if (box.w < 3 || box.h < 3)
 		return;
 	struct gt_rect in = {box.x + 1, box.y + 1, box.w - 2, box.h - 2};
-	int need = gt_layout_info_need(in.w);
+	/* Graphs and numbers keep a blank cell from the border, as the
+	 * title does, where the box is wide enough to spare it. */
+	int pad = in.w >= GT_LAYOUT_PAD_FROM ? GT_LAYOUT_PAD : 0;
+	int x = in.x + pad, w = in.w - 2 * pad;
+	int need = gt_layout_info_need(w);
 	int lines = in.h < GT_LAYOUT_INFO_MIN ? in.h : GT_LAYOUT_INFO_MIN;
 	int g = in.h - lines;
 
@@ -52,11 +56,11 @@ void gt_layout_panel_parts(struct gt_rect box, enum gt_gpu_mode mode,
 			lines++;
 			g--;
 		}
-		out->graph = (struct gt_rect){in.x, in.y, in.w, g};
+		out->graph = (struct gt_rect){x, in.y, w, g};
 	}
 	out->info_lines = lines;
 	out->wide = need == GT_LAYOUT_INFO_MIN && lines == GT_LAYOUT_INFO_MIN;
-	out->info = (struct gt_rect){in.x, in.y + g, in.w, lines};
+	out->info = (struct gt_rect){x, in.y + g, w, lines};
 }
 
 /* ---- choosing a mode and a grid ----------------------------------- */

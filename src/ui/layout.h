@@ -70,6 +70,8 @@ enum {
 	GT_LAYOUT_COMPACT_MIN_W = 39, /* two side by side in 80 columns */
 	GT_LAYOUT_LINE_MIN_W = 20,
 	GT_LAYOUT_GAP = 1,          /* blank cells between two boxes */
+	GT_LAYOUT_PAD = 1,          /* blank cells inside a box's sides */
+	GT_LAYOUT_PAD_FROM = 30,    /* ... when it is this wide inside */
 	GT_LAYOUT_LINE_TILE_W = 60, /* LINE columns side by side: each this,
 	                               its gap included */
 	GT_LAYOUT_ASPECT = 6,       /* a FULL panel's width per row, aimed at */
@@ -135,8 +137,8 @@ struct gt_layout {
 int gt_layout_compute(int cols, int rows, int ngpus,
                       const struct gt_layout_opts *opts, struct gt_layout *out);
 
-/* Lines of numbers a panel needs to show them all at inner width w
- * (inside its box): 2 from GT_LAYOUT_WIDE_W, else 4. */
+/* Lines of numbers a panel needs to show them all at width w (inside its
+ * box and padding): 2 from GT_LAYOUT_WIDE_W, else 4. */
 int gt_layout_info_need(int inner_w);
 
 /* True when a and b ask for the same layout: every field of
@@ -165,7 +167,8 @@ int gt_layout_table_rows(struct gt_layout_table_hold *h, int need,
 struct gt_panel_parts {
 	struct gt_rect inner; /* inside the border */
 	struct gt_rect graph; /* the history graphs (gpugraph.h); {0}: none */
-	struct gt_rect info;  /* the lines of numbers, under the graph */
+	struct gt_rect info;  /* the lines of numbers, under the graph; both
+	                         keep GT_LAYOUT_PAD from the box's sides */
 	int info_lines;       /* info.h: 1 (a tiny box) to 4 */
 	bool wide;            /* two lines at GT_LAYOUT_WIDE_W or wider:
 	                         four meters to a line */

@@ -87,10 +87,9 @@ void gt_panels_fmt_rate(char *buf, size_t len, const struct gt_val *v)
 	}
 }
 
-void gt_panels_fmt_power(char *buf, size_t len, const struct gt_sample *s)
+void gt_panels_fmt_power(char *buf, size_t len, const struct gt_val *draw,
+                         const struct gt_val *lim)
 {
-	const struct gt_val *draw = &s->f[GT_F_POWER_DRAW];
-	const struct gt_val *lim = &s->f[GT_F_POWER_ENFORCED];
 	struct gt_text_buf b;
 	gt_text_buf_init(&b, buf, len);
 	if (!gt_val_ok(draw)) {

@@ -31,6 +31,7 @@ struct meter {
 	const char *text;
 	int text_attr;
 	double mark;
+	int widest; /* cells the text can take while the scale holds */
 };
 
 /* A percentage of cpercent v and what follows it, or N/A. */
@@ -107,6 +108,30 @@ struct meters {
 	char text[M__COUNT][96];
 };
 
+/* The widest each meter's text gets while its scale holds, so that the
+ * bars do not move as the values change: a full GPU, a full memory, a
+ * draw at the limit; a temperature of three digits (whatever else it says
+ * comes out of its bar). */
+static void set_widest(struct meters *ms, const struct gt_panel_data *d)
+{
+	const struct gt_sample *s = d->s;
+	const struct gt_val *total = gt_panels_mem_total(d);
+	const struct gt_val *lim = &s->f[GT_F_POWER_ENFORCED];
+	char buf[96];
+
+	ms->m[M_GPU].widest = (int)strlen("100%") + s->util_gpu_lower_bound;
+	gt_panels_fmt_mem(buf, sizeof(buf), total, total);
+	ms->m[M_VRAM].widest = gt_paint_cells(buf);
+	ms->m[M_TEMP].widest = gt_paint_cells("100\u00b0C");
+	gt_panels_fmt_power(buf, sizeof(buf), lim, lim);
+	ms->m[M_POWER].widest = gt_paint_cells(buf);
+	for (int i = 0; i < M__COUNT; i++) {
+		int now = gt_paint_cells(ms->m[i].text);
+		if (now > ms->m[i].widest)
+			ms->m[i].widest = now;
+	}
+}
+
 static void make_meters(struct meters *ms, const struct gt_panel_data *d)
 {
 	const struct gt_sample *s = d->s;
@@ -126,7 +151,8 @@ static void make_meters(struct meters *ms, const struct gt_panel_data *d)
 	gt_panels_fmt_mem(ms->text[M_VRAM], sizeof(ms->text[M_VRAM]),
 	                  &s->f[GT_F_MEM_USED], gt_panels_mem_total(d));
 	ms->text[M_TEMP][0] = '\0'; /* gt_panels_temp_text, for its cell */
-	gt_panels_fmt_power(ms->text[M_POWER], sizeof(ms->text[M_POWER]), s);
+	gt_panels_fmt_power(ms->text[M_POWER], sizeof(ms->text[M_POWER]),
+	                    &s->f[GT_F_POWER_DRAW], &s->f[GT_F_POWER_ENFORCED]);
 	if (gt_val_ok(&s->f[GT_F_POWER_DRAW]) && isnan(fp))
 		/* A draw without a limit: the gauge has no scale; say so. */
 		strncat(ms->text[M_POWER], ", limit N/A",
@@ -138,21 +164,24 @@ static void make_meters(struct meters *ms, const struct gt_panel_data *d)
 	                   gt_palette_grad(p, GT_GRAD_GPU, isnan(fu) ? 0 : fu),
 	                   ms->text[M_GPU],
 	                   main,
-	                   NAN};
+	                   NAN,
+	                   0};
 	ms->m[M_VRAM] =
 	    (struct meter){"VRAM",
 	                   fv,
 	                   gt_palette_grad(p, GT_GRAD_VRAM, isnan(fv) ? 0 : fv),
 	                   ms->text[M_VRAM],
 	                   main,
-	                   NAN};
+	                   NAN,
+	                   0};
 	ms->m[M_POWER] = (struct meter){
 	    "POWER",
 	    fp,
 	    gt_palette_grad(p, GT_GRAD_POWER, isnan(fp) ? 0 : fp),
 	    ms->text[M_POWER],
 	    main,
-	    NAN};
+	    NAN,
+	    0};
 	/* Temperature: bar and value change colour in steps, not along a
 	 * gradient, so "close to slowdown" and "slowing down" read at a
 	 * glance; the tick is at slowdown. */
@@ -177,22 +206,44 @@ static void make_meters(struct meters *ms, const struct gt_panel_data *d)
 	                   bar,
 	                   ms->text[M_TEMP],
 	                   gt_panels_temp_attr(d),
-	                   lim ? (double)lim / scale : NAN};
+	                   lim ? (double)lim / scale : NAN,
+	                   0};
+	set_widest(ms, d);
 }
 
-/* Meters `first`..`first+k` side by side on one row, equal cells two
- * cells apart; the temperature's text takes what leaves its bar 6 cells. */
-static void meter_row(WINDOW *win, struct gt_rect r, int row, struct meters *ms,
-                      int first, int k, const struct gt_panel_data *d)
+/* Meters in a grid of `rows` lines and k columns two cells apart; cell
+ * lists them row by row. A column is as wide as the widest label and text
+ * it holds, and the cells left over are shared equally among the columns'
+ * bars, so that every meter keeps a bar and a column's meters line up.
+ * When that leaves bars under 3 cells, the columns are equal instead. The
+ * temperature's text takes what leaves its bar 6 cells. */
+static void meter_grid(WINDOW *win, struct gt_rect r, struct meters *ms,
+                       const int *cell, int rows, int k,
+                       const struct gt_panel_data *d)
 {
-	for (int i = 0; i < k; i++) {
-		int x0 = i * (r.w + 2) / k, x1 = (i + 1) * (r.w + 2) / k - 2;
-		if (first + i == M_TEMP)
-			gt_panels_temp_text(ms->text[M_TEMP],
-			                    sizeof(ms->text[M_TEMP]), d,
-			                    x1 - x0 - LABEL_W - 2 - 6);
-		meter_cell(win, r, row, x0, x1 - x0, d, &ms->m[first + i]);
+	int need[M__COUNT] = {0}, x[M__COUNT + 1] = {0};
+	int pool = r.w - 2 * (k - 1);
+
+	for (int c = 0; c < k; c++) {
+		for (int i = 0; i < rows; i++) {
+			int n = LABEL_W + 1 + ms->m[cell[i * k + c]].widest + 1;
+			need[c] = n > need[c] ? n : need[c];
+		}
+		pool -= need[c];
 	}
+	for (int c = 0; c < k; c++)
+		x[c + 1] = pool >= 3 * k
+		               ? x[c] + need[c] + pool / k + (c < pool % k) + 2
+		               : (c + 1) * (r.w + 2) / k;
+	for (int i = 0; i < rows; i++)
+		for (int c = 0; c < k; c++) {
+			int m = cell[i * k + c], w = x[c + 1] - 2 - x[c];
+			if (m == M_TEMP)
+				gt_panels_temp_text(ms->text[M_TEMP],
+				                    sizeof(ms->text[M_TEMP]), d,
+				                    w - LABEL_W - 2 - 6);
+			meter_cell(win, r, i, x[c], w, d, &ms->m[m]);
+		}
 }
 
 /* ---- the other numbers -------------------------------------------- */
@@ -334,6 +385,8 @@ static void flow(WINDOW *win, struct gt_rect r, int row, const struct item *it,
 void gt_panels_draw_info(WINDOW *win, const struct gt_panel_parts *pp,
                          const struct gt_panel_data *d)
 {
+	/* One line of four, or two lines of two. */
+	static const int grid[] = {M_GPU, M_VRAM, M_TEMP, M_POWER};
 	struct meters ms = {0};
 	struct item it[16];
 	struct gt_rect r = pp->info;
@@ -342,14 +395,12 @@ void gt_panels_draw_info(WINDOW *win, const struct gt_panel_parts *pp,
 	make_meters(&ms, d);
 	int n = make_items(it, d);
 	if (pp->wide) {
-		meter_row(win, r, 0, &ms, M_GPU, M__COUNT, d);
+		meter_grid(win, r, &ms, grid, 1, M__COUNT, d);
 		if (lines >= 2)
 			flow(win, r, 1, it, n, -1);
 		return;
 	}
-	meter_row(win, r, 0, &ms, M_GPU, 2, d);
-	if (lines >= 2)
-		meter_row(win, r, 1, &ms, M_TEMP, 2, d);
+	meter_grid(win, r, &ms, grid, lines >= 2 ? 2 : 1, 2, d);
 	if (lines == 3)
 		flow(win, r, 2, it, n, -1);
 	if (lines >= 4) {

@@ -165,7 +165,8 @@ void gt_panels_draw_line(WINDOW *win, struct gt_rect r,
 	cell(win, r, &c, GT_PCOL_VRAM, role[GT_ROLE_MAIN], a);
 	gt_panels_temp_text(a, sizeof(a), d, c.w[GT_PCOL_TEMP]);
 	cell(win, r, &c, GT_PCOL_TEMP, gt_panels_temp_attr(d), a);
-	gt_panels_fmt_power(a, sizeof(a), s);
+	gt_panels_fmt_power(a, sizeof(a), &s->f[GT_F_POWER_DRAW],
+	                    &s->f[GT_F_POWER_ENFORCED]);
 	cell(win, r, &c, GT_PCOL_POWER, role[GT_ROLE_MAIN], a);
 	pct(a, sizeof(a), &s->f[GT_F_UTIL_MEMBW], false);
 	cell(win, r, &c, GT_PCOL_MEMBW, role[GT_ROLE_MAIN], a);

@@ -15,7 +15,8 @@ const struct gt_val *gt_panels_mem_total(const struct gt_panel_data *d);
 /* True when the PCIe link runs below what both ends can do. */
 bool gt_panels_pcie_degraded(const struct gt_panel_data *d);
 /* "620/700 W", "620 W" (no limit known), "N/A". */
-void gt_panels_fmt_power(char *buf, size_t len, const struct gt_sample *s);
+void gt_panels_fmt_power(char *buf, size_t len, const struct gt_val *draw,
+                         const struct gt_val *lim);
 /* The colour of a temperature's text: the gauge's steps. */
 int gt_panels_temp_attr(const struct gt_panel_data *d);
 /* A temperature in the one wording every panel form uses: "61°C slow

@@ -323,8 +323,8 @@ keys Escape
 wait_gone "Why N/A" || fail "Esc did not close the explanation"
 
 # ---- setup: graph symbols, theme, temperature unit ---------------------
-row0() { grep -E "^[│|]?GPU " <<<"$screen" | head -1; }
-wait_for "^[│|]?GPU +█" || fail "bars are not drawn in blocks"
+row0() { grep -E "^[│|]? ?GPU " <<<"$screen" | head -1; }
+wait_for "^[│|]? ?GPU +█" || fail "bars are not drawn in blocks"
 keys o
 wait_for "Graph symbols +< automatic" || fail "setup: glyphs not automatic at first"
 # automatic (braille here), braille, block, ascii
@@ -338,7 +338,7 @@ wait_gone "Theme +< built-in >" || fail "setup: no theme to choose in $themes"
 theme=$(grep -oE "Theme +< [a-z-]+ >" <<<"$screen" | sed 's/.*< //; s/ >//')
 keys Escape
 wait_gone " Setup " || fail "setup did not close"
-if wait_for "^[│|]?GPU +#+-? +100% +VRAM +#+" && ! grep -q "█" <<<"$(row0)"; then
+if wait_for "^[│|]? ?GPU +#+-? +100% +VRAM +#+" && ! grep -q "█" <<<"$(row0)"; then
 	pass "setup: graph symbols ascii draws the bars with #"
 else
 	fail "setup: ascii graph symbols not applied"
@@ -351,12 +351,12 @@ after=$(t capture-pane -p -e -t dash | sed -n 3p)
 
 # g cycles the graph symbols: from ascii to braille, then block, then ascii.
 keys g
-wait_for "^ braille " && wait_for "^[│|]?GPU +█" && pass "g: ascii -> braille (bars in blocks)" ||
+wait_for "^ braille " && wait_for "^[│|]? ?GPU +█" && pass "g: ascii -> braille (bars in blocks)" ||
 	fail "g did not go to braille"
 keys g
 wait_for "^ block " || fail "g did not go to block"
 keys g
-wait_for "^ ascii " && wait_for "^[│|]?GPU +#" && pass "g cycles braille -> block -> ascii" ||
+wait_for "^ ascii " && wait_for "^[│|]? ?GPU +#" && pass "g cycles braille -> block -> ascii" ||
 	fail "g did not come back to ascii"
 
 # ---- Ctrl-L ----------------------------------------------------------
