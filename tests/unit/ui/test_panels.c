@@ -5,7 +5,8 @@
  * going first, binary units with the unit shown, the badges and their
  * order, and LINE rows whose fixed columns line up under their frame's
  * names, whose numbers are never cut, and which use the whole width;
- * the panel's memo key, which moves with what is drawn.
+ * the panel's memo key, which moves with what is drawn; gauges that each
+ * keep a bar, line up in columns and keep clear of the box's sides.
  */
 #include <locale.h>
 #include <math.h>
@@ -480,6 +481,82 @@ static void test_key_follows_drawn_text(void **state)
 	assert_true(gt_panels_key(&d, GT_GPU_FULL) != k0);
 }
 
+/* The wide character drawn at (y, x). */
+static wchar_t glyph_at(WINDOW *w, int y, int x)
+{
+	cchar_t c;
+	wchar_t wc[CCHARW_MAX + 1] = {0};
+	attr_t a;
+	short pair;
+	mvwin_wch(w, y, x, &c);
+	getcchar(&c, wc, &a, &pair, NULL);
+	return wc[0];
+}
+
+/* The column at which `label` followed by a blank starts on row y, or -1. */
+static int label_at(WINDOW *w, int y, int width, const char *label)
+{
+	int n = (int)strlen(label);
+	for (int x = 0; x + n < width; x++) {
+		int i = 0;
+		while (i < n && glyph_at(w, y, x + i) == (wchar_t)label[i])
+			i++;
+		if (i == n && glyph_at(w, y, x + n) == L' ' &&
+		    (x == 0 || glyph_at(w, y, x - 1) == L' '))
+			return x;
+	}
+	return -1;
+}
+
+/* The gauges, at the widths the dashboard gives a panel at 120, 160 and
+ * 200 columns (two rows of two, and one row of four): each keeps a bar
+ * (a block after its label, however long its numbers), a column's gauges
+ * start at the same cell, and no text touches the box: the cells just
+ * inside both sides are blank. */
+static void test_meters_keep_bars_and_padding(void **state)
+{
+	struct fixture *f = *state;
+	static const int widths[] = {59, 79, 99, 149};
+	static const char *const labels[] = {"GPU", "VRAM", "TEMP", "POWER"};
+
+	h100(f, 0, false, false);
+	gt_val_set(&f->st.f[GT_S_TEMP_SLOWDOWN], 87000);
+	gt_val_set(&f->st.f[GT_S_TEMP_SHUTDOWN], 92000);
+	struct gt_panel_data d = data(f);
+	for (size_t k = 0; k < sizeof(widths) / sizeof(widths[0]); k++) {
+		int bw = widths[k];
+		WINDOW *w = newpad(14, bw);
+		assert_non_null(w);
+		gt_paint_invalidate();
+		gt_panels_draw_gpu(w, (struct gt_rect){0, 0, bw, 14},
+		                   GT_GPU_FULL, &d);
+		int col[4] = {-1, -1, -1, -1};
+		for (int y = 1; y < 13; y++) {
+			assert_true(glyph_at(w, y, 1) == L' ' ||
+			            glyph_at(w, y, 1) == 0x2800);
+			assert_true(glyph_at(w, y, bw - 2) == L' ' ||
+			            glyph_at(w, y, bw - 2) == 0x2800);
+			for (int m = 0; m < 4; m++) {
+				int x = label_at(w, y, bw, labels[m]);
+				if (x < 0 || glyph_at(w, y, x + 6) < 0x2588 ||
+				    glyph_at(w, y, x + 6) > 0x258f)
+					continue; /* a graph's label, or text */
+				col[m] = x;
+			}
+		}
+		for (int m = 0; m < 4; m++) {
+			if (col[m] < 0)
+				fail_msg("width %d: %s has no bar", bw,
+				         labels[m]);
+		}
+		if (bw < 90) { /* two rows of two */
+			assert_int_equal(col[0], col[2]);
+			assert_int_equal(col[1], col[3]);
+		}
+		delwin(w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +571,7 @@ int main(void)
 	    cmocka_unit_test(test_mig_rows_in_panel),
 	    cmocka_unit_test(test_meter_without_scale),
 	    cmocka_unit_test(test_key_follows_drawn_text),
+	    cmocka_unit_test(test_meters_keep_bars_and_padding),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
