@@ -38,12 +38,18 @@ static void index_add(struct gt_prochist *h, int s)
 	h->index[i] = (int16_t)s;
 }
 
+/* Live slots are few and, as take_slot fills the lowest free one first,
+ * mostly low: walks stop once they have met all h->live of them, so that
+ * a round does not touch the 1024 slots (3 KB apart) each time. */
 static void reindex(struct gt_prochist *h)
 {
 	memset(h->index, 0xff, sizeof(h->index));
-	for (int s = 0; s < GT_PROCHIST_MAX; s++)
-		if (h->slot[s].live)
+	for (int s = 0, met = 0; s < GT_PROCHIST_MAX && (size_t)met < h->live;
+	     s++)
+		if (h->slot[s].live) {
 			index_add(h, s);
+			met++;
+		}
 }
 
 struct gt_prochist *gt_prochist_new(void)
@@ -151,9 +157,14 @@ void gt_prochist_update(struct gt_prochist *h, const struct gt_process *procs,
 	}
 	/* Expiry: unseen for GT_PROCHIST_EXPIRE rounds. */
 	bool gone = false;
-	for (int s = 0; s < GT_PROCHIST_MAX; s++) {
+	size_t live = h->live;
+	for (int s = 0, met = 0; s < GT_PROCHIST_MAX && (size_t)met < live;
+	     s++) {
 		struct gt_prochist_slot *o = &h->slot[s];
-		if (o->live && round - o->round >= GT_PROCHIST_EXPIRE) {
+		if (!o->live)
+			continue;
+		met++;
+		if (round - o->round >= GT_PROCHIST_EXPIRE) {
 			o->live = false;
 			h->live--;
 			gone = true;
