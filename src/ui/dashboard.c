@@ -782,6 +782,11 @@ static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
 		int woke = gt_dashboard_loop_wait(&lp, next_wake(d));
 		if (woke & GT_DASHBOARD_LOOP_HANGUP)
 			break;
+		if ((woke & GT_DASHBOARD_LOOP_SIGNAL) &&
+		    gt_dashboard_term_tstp_due()) {
+			gt_dashboard_term_suspend();
+			dirty = true;
+		}
 		/* A wake for new data or the clock alone has no key: getch
 		 * (a poll of the terminal, 4 us after a second's sleep) is
 		 * skipped. curses holds no key back once getch said ERR, and
@@ -814,6 +819,7 @@ int gt_dashboard_run(struct gt_collector *c, const struct gt_dashboard_opts *o,
 	}
 	setlocale(LC_ALL, "");
 	gt_dashboard_term_save();
+	gt_dashboard_term_take_tstp();
 	if (!initscr()) {
 		fprintf(stderr,
 		        "gputop: cannot initialise the terminal (TERM=%s)\n",

@@ -16,7 +16,7 @@
 
 #define SECOND_NS 1000000000ull
 
-static const int loop_signals[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP};
+static const int loop_signals[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP};
 
 void gt_dashboard_loop_begin(struct gt_dashboard_loop *lp, int input_fd,
                              int data_fd)

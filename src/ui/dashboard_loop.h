@@ -24,13 +24,14 @@
 
 /* The signals the loop is woken by, blocked outside its wait so that one
  * sent between a check and the wait is not lost (it interrupts the wait
- * instead): SIGWINCH (a resize), SIGINT, SIGTERM, SIGHUP (a stop). */
+ * instead): SIGWINCH (a resize), SIGINT, SIGTERM, SIGHUP (a stop),
+ * SIGTSTP (Ctrl-Z). */
 struct gt_dashboard_loop {
 	int input_fd; /* the terminal */
 	int data_fd;  /* the collector's, or -1 */
 	bool input_gone;
 	sigset_t old_mask;  /* the thread's mask before begin */
-	sigset_t wait_mask; /* during the wait: old_mask less those four */
+	sigset_t wait_mask; /* during the wait: old_mask less those five */
 };
 
 /* What ended a wait (bits). */

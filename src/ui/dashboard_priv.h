@@ -179,6 +179,13 @@ void gt_dashboard_clamp_hscroll(struct gt_dashboard *d);
 void gt_dashboard_term_save(void);
 void gt_dashboard_term_arm(void);
 void gt_dashboard_term_disarm(void);
+/* Ctrl-Z, handled by the loop rather than by curses: take SIGTSTP before
+ * initscr (when nobody handles or ignores it); after a wait, true once for
+ * each SIGTSTP that came; suspend then stops gputop with the terminal put
+ * back and returns, the screen repainted, once it is continued. */
+void gt_dashboard_term_take_tstp(void);
+bool gt_dashboard_term_tstp_due(void);
+void gt_dashboard_term_suspend(void);
 
 /* dashboard_control.c: the power and fan dialogs and the restore offer. */
 void gt_dashboard_control_open(struct gt_dashboard *d,

@@ -5,9 +5,11 @@
  * front, and the handlers of every signal that would otherwise end gputop
  * with the terminal on the alternate screen, in raw mode, with mouse
  * reporting on, write them and then let the signal do what it would have
- * done.
+ * done; and Ctrl-Z: gputop stops with the terminal put back, and comes
+ * back repainted.
  */
 #include <curses.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
@@ -30,6 +32,10 @@ static volatile sig_atomic_t restore_armed;
  * last thing written. */
 static pid_t restore_ui_tid;
 static struct sigaction restore_action;
+/* Set by the SIGTSTP handler, read by the loop after its wait: global as
+ * a handler has no other way to reach the loop. */
+static volatile sig_atomic_t tstp_pending;
+static bool tstp_taken; /* SIGTSTP's handler is gputop's */
 
 static void restore_terminal_now(void)
 {
@@ -146,4 +152,73 @@ void gt_dashboard_term_arm(void)
 void gt_dashboard_term_disarm(void)
 {
 	restore_armed = 0;
+	if (tstp_taken) {
+		signal(SIGTSTP, SIG_DFL);
+		tstp_taken = false;
+	}
+}
+
+/* ---- Ctrl-Z ---------------------------------------------------------- */
+
+static void on_tstp(int sig)
+{
+	(void)sig;
+	tstp_pending = 1;
+}
+
+static void tstp_handler(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_tstp;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+}
+
+/* Left to curses, SIGTSTP costs two system calls a frame: doupdate swaps
+ * in SIG_IGN for SIGTSTP and back around its output, unless the
+ * application handles the signal itself. It then stops from inside its
+ * handler, which may run in the middle of a frame. Here the loop (which
+ * blocks SIGTSTP outside its wait) stops between frames instead. */
+void gt_dashboard_term_take_tstp(void)
+{
+	struct sigaction old;
+	tstp_taken = false;
+	if (sigaction(SIGTSTP, NULL, &old) != 0 ||
+	    (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+		return; /* ignored (no job control) or someone else's */
+	tstp_handler();
+	tstp_taken = true;
+}
+
+bool gt_dashboard_term_tstp_due(void)
+{
+	if (!tstp_pending)
+		return false;
+	tstp_pending = 0;
+	return tstp_taken;
+}
+
+void gt_dashboard_term_suspend(void)
+{
+	struct sigaction dfl;
+	sigset_t tstp, old;
+
+	endwin(); /* the terminal as it was before gputop */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGTSTP, &dfl, NULL);
+	sigemptyset(&tstp);
+	sigaddset(&tstp, SIGTSTP);
+	pthread_sigmask(SIG_UNBLOCK, &tstp, &old);
+	raise(SIGTSTP); /* stops here until SIGCONT */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	tstp_handler();
+	tstp_pending = 0;
+	/* The shell may have changed the terminal's modes meanwhile: they
+	 * are what endwin puts back next time. doupdate goes back to
+	 * gputop's modes and repaints the whole screen. */
+	def_shell_mode();
+	doupdate();
 }
