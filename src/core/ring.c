@@ -13,6 +13,29 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_LONG_LOCK_FREE == 2,
+               "the ring's words start as zero bytes, never atomic_init");
+
+static size_t data_bytes(const struct gt_ring *r)
+{
+	return r->capacity * r->words * sizeof(uint64_t);
+}
+
+/* The records' words, zero (a lock-free atomic word has no lock hidden in
+ * it, so zero bytes are its 0), all of their pages in place at once. When
+ * they faulted in one at a time, as an atomic_init of every word made
+ * them, 1024 samples of each of 8 GPUs (7.5 MiB, 1900 pages, each a trap
+ * of its own) took more than half of the time to the first frame on a VM:
+ * 57 ms against 27 ms with MAP_POPULATE. Left to fault in as the ring
+ * fills, the RSS would grow for 17 minutes at 1 s, and look like a leak. */
+static _Atomic uint64_t *data_alloc(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
 
 static size_t round_pow2(size_t n)
 {
@@ -35,15 +58,11 @@ int gt_ring_init(struct gt_ring *r, size_t capacity, size_t elem_size)
 	if (r->words > SIZE_MAX / sizeof(uint64_t) / r->capacity)
 		return -1;
 	r->seq = calloc(r->capacity, sizeof(*r->seq));
-	r->data = calloc(r->capacity * r->words, sizeof(*r->data));
+	r->data = data_alloc(data_bytes(r));
 	if (!r->seq || !r->data) {
 		gt_ring_destroy(r);
 		return -1;
 	}
-	for (size_t i = 0; i < r->capacity; i++)
-		atomic_init(&r->seq[i], 0);
-	for (size_t i = 0; i < r->capacity * r->words; i++)
-		atomic_init(&r->data[i], 0);
 	atomic_init(&r->head, 0);
 	return 0;
 }
@@ -51,7 +70,8 @@ int gt_ring_init(struct gt_ring *r, size_t capacity, size_t elem_size)
 void gt_ring_destroy(struct gt_ring *r)
 {
 	free(r->seq);
-	free(r->data);
+	if (r->data)
+		munmap(r->data, data_bytes(r));
 	r->seq = NULL;
 	r->data = NULL;
 }
