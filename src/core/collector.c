@@ -7,6 +7,7 @@
 #include "core/collector.h"
 
 #include <errno.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,8 @@ struct gt_collector {
 	uint64_t next_proc_ns, next_slow_ns;
 	uint64_t devlist_generation;
 	/* Set under hook_lock, which the collector thread holds while the
-	 * hook runs (never stop_lock: a hook that waits for a driver must
-	 * not keep a stop waiting). */
+	 * hook runs (a stop only tries it: a hook that waits for a driver
+	 * must not keep a stop waiting). */
 	pthread_mutex_t hook_lock;
 	gt_tick_hook_fn hook;
 	void *hook_ctx;
@@ -60,16 +61,18 @@ struct gt_collector {
 	_Atomic uint64_t max_sleep_ns;
 	pthread_t thread;
 	bool running;
-	pthread_mutex_t stop_lock; /* only to wake the thread for stop */
 	/* Held for each whole tick: gt_collector_quiesce waits for the tick
 	 * in progress, so nothing is inside a driver library while another
 	 * thread forks. */
 	pthread_mutex_t tick_lock;
-	pthread_cond_t stop_cond;
-	bool stop;
 	/* Set by gt_collector_stop: the tick in progress skips what is left
-	 * of it (read by the collector thread between devices). */
+	 * of it (read by the collector thread between devices), and the
+	 * thread ends; stop_sem, posted then, ends its sleep. A semaphore,
+	 * not a condition variable: a timed wait on one leaves its mutex
+	 * marked contended, and unlocking that cost a futex wake-up, a
+	 * system call every round for nobody. */
 	atomic_bool stopping;
+	sem_t stop_sem;
 	/* gt_collector_stop left behind a thread stuck in a driver call:
 	 * nothing it may still touch is freed (the process is ending). */
 	bool abandoned;
@@ -200,10 +203,9 @@ struct gt_collector *gt_collector_open(const struct gt_collector_config *cfg)
 	gt_pub_init(&c->devlist, devlist_free);
 	gt_pub_init(&c->proclist, proclist_free);
 	c->prochist = gt_prochist_new(); /* without it: no history, no more */
-	pthread_mutex_init(&c->stop_lock, NULL);
+	sem_init(&c->stop_sem, 0, 0);
 	pthread_mutex_init(&c->tick_lock, NULL);
 	pthread_mutex_init(&c->hook_lock, NULL);
-	pthread_cond_init(&c->stop_cond, NULL);
 	/* Without it (no descriptor left) readers fall back to waking on a
 	 * timer: gt_collector_notify_fd says -1. */
 	gt_notify_open(&c->notify);
@@ -243,8 +245,7 @@ void gt_collector_close(struct gt_collector *c)
 		c->pf->procinfo_free(c->procinfo);
 	if (c->fdinfo)
 		c->pf->fdinfo_free(c->fdinfo);
-	pthread_cond_destroy(&c->stop_cond);
-	pthread_mutex_destroy(&c->stop_lock);
+	sem_destroy(&c->stop_sem);
 	pthread_mutex_destroy(&c->tick_lock);
 	pthread_mutex_destroy(&c->hook_lock);
 	gt_notify_close(&c->notify);
@@ -519,15 +520,23 @@ static struct timespec timespec_of(uint64_t ns)
 	                         (long)(ns % 1000000000ull)};
 }
 
+/* Sleeps until next, or until a stop posts stop_sem. The deadline is on
+ * the monotonic clock, so a wall-clock jump cannot stall or hurry
+ * sampling. */
+static void sleep_until(struct gt_collector *c, const struct timespec *next)
+{
+	while (sem_clockwait(&c->stop_sem, CLOCK_MONOTONIC, next) != 0 &&
+	       errno == EINTR)
+		;
+}
+
 static void *collector_main(void *arg)
 {
 	struct gt_collector *c = arg;
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 
-	pthread_mutex_lock(&c->stop_lock);
-	while (!c->stop) {
-		pthread_mutex_unlock(&c->stop_lock);
+	while (!atomic_load(&c->stopping)) {
 		gt_collector_tick(c, GT_TICK_SCHEDULED);
 		uint64_t iv = atomic_load(&c->interval_ns);
 		uint64_t cap = atomic_load(&c->max_sleep_ns);
@@ -549,31 +558,19 @@ static void *collector_main(void *arg)
 		else if (c->cfg.align_to_wall &&
 		         iv == atomic_load(&c->interval_ns))
 			next = timespec_of(aligned_due(next, now, iv));
-		pthread_mutex_lock(&c->stop_lock);
-		while (!c->stop &&
-		       pthread_cond_timedwait(&c->stop_cond, &c->stop_lock,
-		                              &next) != ETIMEDOUT)
-			;
+		sleep_until(c, &next);
 	}
-	pthread_mutex_unlock(&c->stop_lock);
 	return NULL;
 }
 
 int gt_collector_start(struct gt_collector *c)
 {
-	pthread_condattr_t attr;
 	int rc;
 
 	if (c->running)
 		return 0;
-	/* The wake-up deadline is on the monotonic clock, so a wall-clock
-	 * jump cannot stall or hurry sampling. */
-	pthread_cond_destroy(&c->stop_cond);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&c->stop_cond, &attr);
-	pthread_condattr_destroy(&attr);
-	c->stop = false;
+	while (sem_trywait(&c->stop_sem) == 0)
+		; /* a stop's post, left from a run before */
 	atomic_store(&c->stopping, false);
 	/* The thread starts with the asynchronous signals blocked (it
 	 * inherits the mask in force at pthread_create), so a resize, a
@@ -600,10 +597,7 @@ void gt_collector_stop(struct gt_collector *c)
 	if (!c->running)
 		return;
 	atomic_store(&c->stopping, true);
-	pthread_mutex_lock(&c->stop_lock);
-	c->stop = true;
-	pthread_cond_signal(&c->stop_cond);
-	pthread_mutex_unlock(&c->stop_lock);
+	sem_post(&c->stop_sem);
 	clock_gettime(CLOCK_REALTIME, &dl);
 	dl.tv_nsec += GT_COLLECTOR_STOP_WAIT_NS;
 	dl.tv_sec += dl.tv_nsec / 1000000000L;
