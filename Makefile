@@ -8,7 +8,8 @@
 #   make fuzz       each libFuzzer harness for FUZZ_TIME seconds (clang)
 #   make bench      collector CPU per tick, frames, /metrics, wake-ups,
 #                   startup, ring
-#   make bench-peer the whole process against an nvtop on PATH (about 70 s)
+#   make bench-peer the whole process against an nvtop on PATH, one at a time
+#                   (about 2 min, 3 with BENCH_BASELINE)
 #   make soak       the dashboard under process churn for SOAK_TIME s (300),
 #                   a GPU lost and back every SOAK_CYCLE s: RSS, descriptors
 #                   and CPU per frame sampled into build/soak/soak.csv, fails
@@ -170,9 +171,9 @@ layers: $(OBJ)
 
 # BENCH_BASELINE=path/to/gputop measures an older build beside this one;
 # BENCH_ONLY=part,... runs only those parts (tests/bench/bench.c).
-# bench-peer: the whole process against an nvtop on PATH, in tmux at
-# 200x60, 30 s at each of 0.1 s and 1 s (about 70 s; says so when there is
-# no nvtop).
+# bench-peer: the whole process against an nvtop on PATH, each alone in
+# tmux at 200x60, 30 s at each of 0.1 s and 1 s (about 2 min, 3 with a
+# baseline; says so when there is no nvtop).
 .PHONY: bench-peer
 bench: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
 	$(BENCH_BIN) $(abspath $(FAKE_LIB)) \

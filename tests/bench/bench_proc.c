@@ -490,31 +490,34 @@ static int shell_line(char *out, size_t len, const char *cmd)
 	return pclose(p) == 0 ? 0 : -1;
 }
 
-/* Every contender in its own tmux session of one server, 200x60, for
- * secs seconds after a settling time; false when one could not run. */
+/* Each contender alone, one after another, in a tmux server of its own
+ * at 200x60: secs seconds after a settling time. Alone, as a user runs
+ * it: run side by side on a small machine, each one's wake-ups wait for
+ * the others' and a program of two threads (gputop) pays more for that
+ * than one of a single thread. False when one could not run. */
 static bool run_in_tmux(struct contender *c, int n, const char *sock, int secs)
 {
 	char cmd[3072], line[64];
 	bool ok = true;
 	for (int i = 0; i < n && ok; i++) {
-		snprintf(cmd, sizeof(cmd),
-		         "tmux -L %s -f /dev/null new-session -d -x 200 -y 60 "
-		         "-s c%d \"exec %s\" && tmux -L %s display -p -t c%d "
-		         "'#{pane_pid}'",
-		         sock, i, c[i].cmd, sock, i);
+		snprintf(
+		    cmd, sizeof(cmd),
+		    "tmux -L %s-%d -f /dev/null new-session -d -x 200 -y 60 "
+		    "-s c \"exec %s\" && tmux -L %s-%d display -p -t c "
+		    "'#{pane_pid}'",
+		    sock, i, c[i].cmd, sock, i);
 		ok = shell_line(line, sizeof(line), cmd) == 0 &&
 		     (c[i].pid = (pid_t)atoi(line)) > 0;
-	}
-	if (ok) {
-		sleep_ms(3000);
-		for (int i = 0; i < n; i++)
-			ok = ok && cpu_of(c[i].pid, &c[i].a);
-		sleep_ms(secs * 1000L);
-		for (int i = 0; i < n; i++)
+		if (ok) {
+			sleep_ms(3000);
+			ok = cpu_of(c[i].pid, &c[i].a);
+			sleep_ms(secs * 1000L);
 			ok = ok && cpu_of(c[i].pid, &c[i].b);
+		}
+		snprintf(cmd, sizeof(cmd),
+		         "tmux -L %s-%d kill-server 2>/dev/null", sock, i);
+		(void)!system(cmd); /* the server may be gone already */
 	}
-	snprintf(cmd, sizeof(cmd), "tmux -L %s kill-server 2>/dev/null", sock);
-	(void)!system(cmd); /* the server may be gone already */
 	return ok;
 }
 
@@ -558,7 +561,7 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 		return;
 	printf("  nvtop: %s (NVML from %s)\n", nvtop, libdir);
 	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
-		/* A server of its own each round: the last one's may still
+		/* Servers of their own each round: the last ones may still
 		 * be shutting down. */
 		snprintf(sock, sizeof(sock), "gputop-bench-%d-%zu",
 		         (int)getpid(), r);
