@@ -31,6 +31,18 @@ static inline SCREEN *curses_null_screen(FILE **io)
 	return scr;
 }
 
+/* The character drawn at (y, x) of w (its first, when combined). */
+static inline wchar_t curses_read_glyph(WINDOW *w, int y, int x)
+{
+	cchar_t c;
+	wchar_t wc[CCHARW_MAX + 1] = {0};
+	attr_t a;
+	short pair;
+	mvwin_wch(w, y, x, &c);
+	getcchar(&c, wc, &a, &pair, NULL);
+	return wc[0];
+}
+
 /* Reads n cells of row `row` of w from column x0 as UTF-8 into out (NUL
  * terminated, cut to fit len). */
 static inline void curses_read_row(WINDOW *w, int row, int x0, int n, char *out,
@@ -38,13 +50,8 @@ static inline void curses_read_row(WINDOW *w, int row, int x0, int n, char *out,
 {
 	size_t k = 0;
 	for (int x = x0; x < x0 + n && k + 8 < len; x++) {
-		cchar_t c;
-		wchar_t wc[CCHARW_MAX + 1] = {0};
-		attr_t a;
-		short pair;
-		mvwin_wch(w, row, x, &c);
-		getcchar(&c, wc, &a, &pair, NULL);
-		int m = (int)wcrtomb(out + k, wc[0], NULL);
+		int m =
+		    (int)wcrtomb(out + k, curses_read_glyph(w, row, x), NULL);
 		if (m > 0)
 			k += (size_t)m;
 	}

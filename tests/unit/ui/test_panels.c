@@ -481,28 +481,17 @@ static void test_key_follows_drawn_text(void **state)
 	assert_true(gt_panels_key(&d, GT_GPU_FULL) != k0);
 }
 
-/* The wide character drawn at (y, x). */
-static wchar_t glyph_at(WINDOW *w, int y, int x)
-{
-	cchar_t c;
-	wchar_t wc[CCHARW_MAX + 1] = {0};
-	attr_t a;
-	short pair;
-	mvwin_wch(w, y, x, &c);
-	getcchar(&c, wc, &a, &pair, NULL);
-	return wc[0];
-}
-
 /* The column at which `label` followed by a blank starts on row y, or -1. */
 static int label_at(WINDOW *w, int y, int width, const char *label)
 {
 	int n = (int)strlen(label);
 	for (int x = 0; x + n < width; x++) {
 		int i = 0;
-		while (i < n && glyph_at(w, y, x + i) == (wchar_t)label[i])
+		while (i < n &&
+		       curses_read_glyph(w, y, x + i) == (wchar_t)label[i])
 			i++;
-		if (i == n && glyph_at(w, y, x + n) == L' ' &&
-		    (x == 0 || glyph_at(w, y, x - 1) == L' '))
+		if (i == n && curses_read_glyph(w, y, x + n) == L' ' &&
+		    (x == 0 || curses_read_glyph(w, y, x - 1) == L' '))
 			return x;
 	}
 	return -1;
@@ -532,14 +521,15 @@ static void test_meters_keep_bars_and_padding(void **state)
 		                   GT_GPU_FULL, &d);
 		int col[4] = {-1, -1, -1, -1};
 		for (int y = 1; y < 13; y++) {
-			assert_true(glyph_at(w, y, 1) == L' ' ||
-			            glyph_at(w, y, 1) == 0x2800);
-			assert_true(glyph_at(w, y, bw - 2) == L' ' ||
-			            glyph_at(w, y, bw - 2) == 0x2800);
+			assert_true(curses_read_glyph(w, y, 1) == L' ' ||
+			            curses_read_glyph(w, y, 1) == 0x2800);
+			assert_true(curses_read_glyph(w, y, bw - 2) == L' ' ||
+			            curses_read_glyph(w, y, bw - 2) == 0x2800);
 			for (int m = 0; m < 4; m++) {
 				int x = label_at(w, y, bw, labels[m]);
-				if (x < 0 || glyph_at(w, y, x + 6) < 0x2588 ||
-				    glyph_at(w, y, x + 6) > 0x258f)
+				if (x < 0 ||
+				    curses_read_glyph(w, y, x + 6) < 0x2588 ||
+				    curses_read_glyph(w, y, x + 6) > 0x258f)
 					continue; /* a graph's label, or text */
 				col[m] = x;
 			}

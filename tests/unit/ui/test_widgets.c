@@ -208,22 +208,17 @@ static int check_outside(WINDOW *p, struct gt_rect r, const char *what, int i)
 	getmaxyx(p, rows, cols);
 	for (int y = 0; y < rows; y++)
 		for (int x = 0; x < cols; x++) {
-			cchar_t c;
-			wchar_t wc[CCHARW_MAX + 1] = {0};
-			attr_t a;
-			short pair;
-			mvwin_wch(p, y, x, &c);
-			getcchar(&c, wc, &a, &pair, NULL);
+			wchar_t g = curses_read_glyph(p, y, x);
 			bool in = x >= r.x && x < r.x + r.w && y >= r.y &&
 			          y < r.y + r.h;
 			if (in)
-				inside += wc[0] != SENTINEL;
-			else if (wc[0] != SENTINEL)
+				inside += g != SENTINEL;
+			else if (g != SENTINEL)
 				fail_msg("%s (data %d) in %dx%d drew U+%04X at "
 				         "row %d col %d, outside rows %d..%d "
 				         "cols %d..%d",
-				         what, i, r.w, r.h, (unsigned)wc[0], y,
-				         x, r.y, r.y + r.h - 1, r.x,
+				         what, i, r.w, r.h, (unsigned)g, y, x,
+				         r.y, r.y + r.h - 1, r.x,
 				         r.x + r.w - 1);
 		}
 	return inside;
@@ -438,13 +433,8 @@ static int plotted(WINDOW *w, int y, int x0, int n)
 {
 	int k = 0;
 	for (int x = x0; x < x0 + n; x++) {
-		cchar_t c;
-		wchar_t wc[CCHARW_MAX + 1] = {0};
-		attr_t a;
-		short pair;
-		mvwin_wch(w, y, x, &c);
-		getcchar(&c, wc, &a, &pair, NULL);
-		if (wc[0] != 0x2800 && wc[0] != ' ')
+		wchar_t g = curses_read_glyph(w, y, x);
+		if (g != 0x2800 && g != ' ')
 			k++;
 	}
 	return k;
