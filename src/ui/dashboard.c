@@ -782,8 +782,9 @@ static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
 		int woke = gt_dashboard_loop_wait(&lp, next_wake(d));
 		if (woke & GT_DASHBOARD_LOOP_HANGUP)
 			break;
-		if ((woke & GT_DASHBOARD_LOOP_SIGNAL) &&
-		    gt_dashboard_term_tstp_due()) {
+		/* Read after any wake: a Ctrl-Z before the loop began set
+		 * it without interrupting a wait. */
+		if (gt_dashboard_term_tstp_due()) {
 			gt_dashboard_term_suspend();
 			dirty = true;
 		}
