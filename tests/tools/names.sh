@@ -16,25 +16,51 @@ build=${1:?usage: names.sh BUILD_DIR [SRC_DIR]}
 src=${2:-src}
 cd "$(dirname "$0")/../.." || exit 1
 
-errors=0
-objects=0
-while IFS= read -r c; do
+# One nm over every object and headers read by bash itself: a fork or
+# three per file (nm, cat, sed) took most of the run on a small VM.
+declare -A syms
+mapfile -t cfiles < <(find "$src" -name '*.c' | sort)
+objs=()
+for c in "${cfiles[@]}"; do
 	rel=${c#"$src"/}
 	obj=$build/src/${rel%.c}.o
 	if [ ! -f "$obj" ]; then
 		echo "names: $obj is missing (build first)"
 		exit 2
 	fi
+	objs+=("$obj")
+done
+while read -r loc kind name; do # "OBJ:ADDR KIND NAME"
+	case $kind in T | D | B | R) syms[${loc%%:*}]+=" $name" ;; esac
+done < <(nm -g --defined-only -A "${objs[@]}")
+
+type_re='^[[:space:]]*(typedef[[:space:]]+)?(struct|union|enum)[[:space:]]+gt_([a-z0-9_]*)[[:space:]]*\{'
+# The gt_ types defined in the headers named, space-separated, in REPLY.
+header_types() {
+	local h line
+	REPLY=""
+	for h in "$@"; do
+		[ -f "$h" ] || continue
+		while IFS= read -r line; do
+			[[ $line =~ $type_re ]] && REPLY+=" ${BASH_REMATCH[3]}"
+		done <"$h"
+	done
+}
+
+errors=0
+objects=0
+for c in "${cfiles[@]}"; do
+	rel=${c#"$src"/}
+	obj=$build/src/${rel%.c}.o
 	objects=$((objects + 1))
-	dir=$(dirname "$c")
-	stem=$(basename "$c" .c)
+	dir=${c%/*}
+	stem=${c##*/}
+	stem=${stem%.c}
 	family=${stem%%_*}
-	types=$(cat "$dir/$stem.h" "$dir/$family.h" "$dir/${stem}_priv.h" \
-		"$dir/${family}_priv.h" 2>/dev/null |
-		sed -n 's/^[[:space:]]*\(typedef[[:space:]]\+\)\?\(struct\|union\|enum\)[[:space:]]\+gt_\([a-z0-9_]*\)[[:space:]]*{.*/\3/p' |
-		sort -u)
-	prefixes=" $stem $family $types "
-	while read -r sym; do
+	header_types "$dir/$stem.h" "$dir/$family.h" "$dir/${stem}_priv.h" \
+		"$dir/${family}_priv.h"
+	prefixes=" $stem $family $REPLY "
+	for sym in ${syms[$obj]:-}; do
 		[ "$rel" = main.c ] && [ "$sym" = main ] && continue
 		ok=false
 		for p in $prefixes; do
@@ -48,8 +74,8 @@ while IFS= read -r c; do
 			echo "$c: exports $sym, not named after its module (gt_${stem}_..., gt_${family}_... or a type of its header)"
 			errors=$((errors + 1))
 		fi
-	done < <(nm -g --defined-only "$obj" | awk '$2 ~ /^[TDBR]$/ {print $3}')
-done < <(find "$src" -name '*.c' | sort)
+	done
+done
 
 if [ "$errors" -gt 0 ]; then
 	echo "names: $errors exported name(s) in $objects files not named after their module"
