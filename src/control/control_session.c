@@ -609,9 +609,14 @@ bool gt_control_session_changed(struct gt_control_session *s)
 void gt_control_session_take_notice(struct gt_control_session *s, char *out,
                                     size_t len)
 {
+	if (len)
+		out[0] = '\0';
+	if (!atomic_load(&s->notice_pub))
+		return;
 	pthread_mutex_lock(&s->pub_lock);
 	snprintf(out, len, "%s", s->pub_notice);
 	s->pub_notice[0] = '\0';
+	atomic_store(&s->notice_pub, false);
 	pthread_mutex_unlock(&s->pub_lock);
 }
 

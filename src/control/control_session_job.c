@@ -73,6 +73,7 @@ static void publish_notice(struct gt_control_session *s, const char *msg)
 {
 	pthread_mutex_lock(&s->pub_lock);
 	snprintf(s->pub_notice, sizeof(s->pub_notice), "%s", msg);
+	atomic_store(&s->notice_pub, true);
 	pthread_mutex_unlock(&s->pub_lock);
 }
 

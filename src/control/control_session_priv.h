@@ -56,6 +56,9 @@ struct gt_control_session {
 	atomic_bool changed_pub;
 	pthread_mutex_t pub_lock;
 	char pub_notice[GT_CONTROL_RESULT_MAX + 96];
+	/* pub_notice holds a notice not yet taken: the dashboard looks at
+	 * this each frame, and takes the lock only when it is set. */
+	atomic_bool notice_pub;
 	struct gt_restore_journal pub_journal;
 	struct gt_control_session_config cfg;
 	char nvml_lib[GT_RESTORE_PATH_MAX];

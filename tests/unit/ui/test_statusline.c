@@ -110,6 +110,13 @@ static void test_stats_cpu_not_measured(void **state)
 	s.self_cpu_pct = 0;
 	gt_statusline_stats(&s, 200, buf, sizeof(buf));
 	assert_non_null(strstr(buf, " | gputop 0.0% CPU 10.0 MiB "));
+	/* Figures of several digits, the longest interval. */
+	s.interval_ns = 3600000000000ull;
+	s.self_cpu_pct = 104.96;
+	s.self_rss = 1536ull * 1024 * 1024;
+	gt_statusline_stats(&s, 200, buf, sizeof(buf));
+	assert_memory_equal(buf, " 3600.0s | ", 11);
+	assert_non_null(strstr(buf, " | gputop 105.0% CPU 1536.0 MiB "));
 }
 
 static void test_message_clauses(void **state)
