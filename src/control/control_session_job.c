@@ -100,6 +100,10 @@ void gt_control_session_unlock(struct gt_control_session *s)
 	gt_control_session_publish_journal(s, gt_control_journal(s->ctl));
 	atomic_store(&s->npending, gt_control_pending(s->ctl));
 	atomic_store(&s->changed_pub, s->changed);
+	bool idle = !s->guardian;
+	for (size_t i = 0; idle && i < s->nloops; i++)
+		idle = !s->loops[i].active;
+	atomic_store(&s->tick_idle, idle);
 	if (s->notice[0]) {
 		publish_notice(s, s->notice);
 		s->notice[0] = '\0';
@@ -125,6 +129,8 @@ void gt_control_session_tick(struct gt_control_session *s,
 {
 	bool loops = false;
 
+	if (atomic_load(&s->tick_idle))
+		return;
 	if (!gt_control_session_lock_quick(s, c))
 		return; /* a write holds it: no step, no heartbeat */
 	for (size_t i = 0; i < s->nloops; i++)

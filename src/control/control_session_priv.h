@@ -59,6 +59,10 @@ struct gt_control_session {
 	/* pub_notice holds a notice not yet taken: the dashboard looks at
 	 * this each frame, and takes the lock only when it is set. */
 	atomic_bool notice_pub;
+	/* No loop runs and no guardian waits for a heartbeat: the
+	 * collector's tick has nothing to do and takes no lock. Set at each
+	 * unlock, from what the locked section left. */
+	atomic_bool tick_idle;
 	struct gt_restore_journal pub_journal;
 	struct gt_control_session_config cfg;
 	char nvml_lib[GT_RESTORE_PATH_MAX];
