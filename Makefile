@@ -172,8 +172,9 @@ layers: $(OBJ)
 # BENCH_BASELINE=path/to/gputop measures an older build beside this one;
 # BENCH_ONLY=part,... runs only those parts (tests/bench/bench.c).
 # bench-peer: the whole process against an nvtop on PATH, each alone in
-# tmux at 200x60, 30 s at each of 0.1 s and 1 s (about 2 min, 3 with a
-# baseline; says so when there is no nvtop).
+# tmux at 200x60, 30 s at each of 0.1 s and 1 s, three rounds judged on
+# the median (BENCH_PEER_ROUNDS; about 7 min, 10 with a baseline; says so
+# when there is no nvtop).
 .PHONY: bench-peer
 bench: deps $(BUILD)/gputop $(FAKE_LIB) $(BENCH_BIN)
 	$(BENCH_BIN) $(abspath $(FAKE_LIB)) \
