@@ -66,10 +66,11 @@ static void add_tenths(char *buf, size_t len, size_t *at, uint64_t n)
 	add(buf, len, at, d + i);
 }
 
-/* Tenths rounded as printf's %.1f rounds an exact tie: to even. */
+/* Tenths rounded as printf's %.1f rounds an exact tie: to even; 0 for
+ * what is not a number from 0 to 1e15. */
 static uint64_t tenths_of(double x)
 {
-	return x > 0 ? (uint64_t)nearbyint(x * 10.0) : 0;
+	return x > 0 && x < 1e15 ? (uint64_t)nearbyint(x * 10.0) : 0;
 }
 
 int gt_statusline_stats(const struct gt_statusline_stats *s, int room,
