@@ -472,7 +472,6 @@ static bool on_path(const char *name, char *out, size_t len)
 
 /* One program measured in a tmux window. */
 struct contender {
-	const char *label;
 	char cmd[2048];
 	pid_t pid;
 	struct cpu_use a, b;
@@ -542,7 +541,14 @@ static int compare_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Contender i of n for interval rate, its command into c->cmd. */
+/* The median of the n sorted values v. */
+static double median_of(const double *v, int n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The command of contender i (0 gputop, 1 nvtop, 2 the baseline) at
+ * interval iv, nvtop's -d in tenths, into c->cmd. */
 static void contender_cmd(struct contender *c, int i, const char *envs,
                           const struct bench_proc_cfg *cfg, const char *nvtop,
                           const char *iv, const char *tenths)
@@ -565,7 +571,6 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	    {"0.1", "1", "CPU against nvtop at 0.1 s (gputop/nvtop)", 1.0 / 3},
 	    {"1", "10", "CPU against nvtop at 1 s (gputop/nvtop)", 0.5},
 	};
-	static const char *const labels[] = {"gputop", "nvtop", "baseline"};
 	const int secs = 30, rounds = peer_rounds();
 	char nvtop[1024], tmux[1024], libdir[512], sock[80];
 	struct bench_env env;
@@ -599,13 +604,12 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 		int done = 0;
 		printf("  %s s interval:\n", rates[r].gputop);
 		for (int k = 0; k < rounds; k++) {
-			struct contender c[3] = {{.label = "gputop"}};
+			struct contender c[3] = {0};
 			double ms[3] = {0};
 			bool ok = true;
 			for (int j = 0; j < n && ok; j++) {
 				/* The order turns each round. */
 				int i = (j + k) % n;
-				c[i].label = labels[i];
 				contender_cmd(&c[i], i, envs, cfg, nvtop,
 				              rates[r].gputop, rates[r].nvtop);
 				/* A server of its own each time: the last one
@@ -641,7 +645,7 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 		double sorted[9];
 		memcpy(sorted, ratio, sizeof(double) * (size_t)done);
 		qsort(sorted, (size_t)done, sizeof(double), compare_double);
-		double mid = sorted[done / 2];
+		double mid = median_of(sorted, done);
 		printf("    gputop / nvtop = %.2f, median of %d rounds "
 		       "(%.2f..%.2f; target at most %.2f)\n",
 		       mid, done, sorted[0], sorted[done - 1], rates[r].limit);
@@ -649,7 +653,7 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 			qsort(base_ratio, (size_t)done, sizeof(double),
 			      compare_double);
 			printf("    baseline / nvtop = %.2f, median\n",
-			       base_ratio[done / 2]);
+			       median_of(base_ratio, done));
 		}
 		judge_at_most(vd, rates[r].what, mid, rates[r].limit, "x");
 	}

@@ -49,9 +49,10 @@ header_types() {
 
 errors=0
 objects=0
-for c in "${cfiles[@]}"; do
+for i in "${!cfiles[@]}"; do
+	c=${cfiles[i]}
 	rel=${c#"$src"/}
-	obj=$build/src/${rel%.c}.o
+	obj=${objs[i]}
 	objects=$((objects + 1))
 	dir=${c%/*}
 	stem=${c##*/}
