@@ -475,7 +475,40 @@ struct contender {
 	char cmd[2048];
 	pid_t pid;
 	struct cpu_use a, b;
+	/* For nvtop: the folder whose libnvidia-ml it must load, and the
+	 * NVML it did load when that was another one. */
+	const char *nvml_dir;
+	char wrong_nvml[512];
 };
+
+/* Whether pid has an NVML mapped from outside dir; its path into c.
+ * nvtop asks for libnvidia-ml.so before libnvidia-ml.so.1: on a machine
+ * with the NVIDIA driver, a folder without the first name lets it load
+ * the real one, and the comparison would set gputop on the fake against
+ * nvtop on the real driver. */
+static bool loads_other_nvml(pid_t pid, const char *dir, struct contender *c)
+{
+	char path[64], line[1024], real_dir[512];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!realpath(dir, real_dir))
+		snprintf(real_dir, sizeof(real_dir), "%s", dir);
+	size_t n = strlen(real_dir);
+	bool other = false;
+	while (!other && fgets(line, sizeof(line), f)) {
+		const char *lib = strchr(line, '/');
+		if (!lib || !strstr(lib, "libnvidia-ml"))
+			continue;
+		other = strncmp(lib, real_dir, n) != 0 || lib[n] != '/';
+		if (other)
+			snprintf(c->wrong_nvml, sizeof(c->wrong_nvml), "%.*s",
+			         (int)strcspn(lib, "\n"), lib);
+	}
+	fclose(f);
+	return other;
+}
 
 /* Runs `fmt` through the shell; its first line of output into out. */
 static int shell_line(char *out, size_t len, const char *cmd)
@@ -506,7 +539,9 @@ static bool run_in_tmux(struct contender *c, const char *sock, int secs)
 	          (c->pid = (pid_t)atoi(line)) > 0;
 	if (ok) {
 		sleep_ms(3000);
-		ok = cpu_of(c->pid, &c->a);
+		ok = !(c->nvml_dir &&
+		       loads_other_nvml(c->pid, c->nvml_dir, c)) &&
+		     cpu_of(c->pid, &c->a);
 		sleep_ms(secs * 1000L);
 		ok = ok && cpu_of(c->pid, &c->b);
 	}
@@ -612,6 +647,7 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 				int i = (j + k) % n;
 				contender_cmd(&c[i], i, envs, cfg, nvtop,
 				              rates[r].gputop, rates[r].nvtop);
+				c[i].nvml_dir = i == 1 ? libdir : NULL;
 				/* A server of its own each time: the last one
 				 * may still be shutting down. */
 				snprintf(sock, sizeof(sock),
@@ -619,6 +655,13 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 				         (int)getpid(), r, k * 3 + i);
 				ok = run_in_tmux(&c[i], sock, secs);
 				ms[i] = (c[i].b.ns - c[i].a.ns) / 1e6;
+			}
+			if (c[1].wrong_nvml[0]) {
+				printf("    round %d: nvtop loaded %s, not the "
+				       "fake NVML in %s (give that folder a "
+				       "libnvidia-ml.so link); not counted\n",
+				       k + 1, c[1].wrong_nvml, libdir);
+				continue;
 			}
 			if (!ok || ms[1] <= 0) {
 				printf("    round %d: a program did not run in "
