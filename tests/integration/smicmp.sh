@@ -71,6 +71,33 @@ rc=$?
 	pass "a moving value outside both captures is reported" ||
 	fail "temperature outside the captures: rc=$rc"
 
+# T.Limit thresholds, worked out as gpu_temp + margin - offset: where the
+# two captures' sums agree (40+45, then 42+43) they are compared, and a
+# threshold that is not the snapshot's fails; where the sums moved apart
+# (under load the margin follows a hotter sensor) they are shown only.
+tlimits() { # TEMP MARGIN of the first capture, then of the second
+	sed -e "0,/<gpu_temp>40 C/s//<gpu_temp>$1 C/" \
+		-e "0,/<gpu_temp_tlimit>45 C/s//<gpu_temp_tlimit>$2 C/" "$xml" >"$tmp/before.xml"
+	sed -e "0,/<gpu_temp>40 C/s//<gpu_temp>$3 C/" \
+		-e "0,/<gpu_temp_tlimit>45 C/s//<gpu_temp_tlimit>$4 C/" "$xml" >"$tmp/after.xml"
+	out=$("$cmp" "$tmp/snap.json" "$tmp/before.xml" "$tmp/after.xml" 2>&1)
+}
+tlimits 40 45 42 43
+rc=$?
+[ $rc = 0 ] && verdict "slowdown temp C" "87 C (T.Limit) *match" &&
+	pass "T.Limit thresholds whose sum stayed are compared" ||
+	fail "steady T.Limit sum: rc=$rc"
+tlimits 40 40 42 38
+rc=$?
+[ $rc = 1 ] && verdict "slowdown temp C" "82 C (T.Limit) *DIFFER$" &&
+	pass "a T.Limit threshold that is not the snapshot's is reported" ||
+	fail "wrong T.Limit threshold: rc=$rc"
+tlimits 40 45 41 40
+rc=$?
+[ $rc = 0 ] && verdict "slowdown temp C" "87 C (T.Limit) .. 83 C (T.Limit) *shown (not compared: the T.Limit sum moved)" &&
+	pass "T.Limit thresholds whose sum moved are shown, not compared" ||
+	fail "moving T.Limit sum: rc=$rc"
+
 # A process nvidia-smi lists that gputop lacks.
 sed '0,/<pid>5000</s//<pid>5001</' "$xml" >"$tmp/procs.xml"
 out=$("$cmp" "$tmp/snap.json" "$tmp/procs.xml" 2>&1)
