@@ -82,11 +82,13 @@ static void *ptyrun_read(void *arg)
 }
 
 /* The environment every measured program gets: a fresh settings and state
- * directory, the fake NVML's scenario, a UTF-8 locale. */
+ * directory, the fake NVML's scenario, a UTF-8 locale, and the caller's
+ * TERMINFO_DIRS where it has one (a machine without the terminal's entry,
+ * run from tests/hw/bundle.sh's folder). */
 struct bench_env {
 	char dir[64];
 	char *envp[12];
-	char store[8][600];
+	char store[9][600];
 };
 
 static int bench_env_init(struct bench_env *e, const char *scenario,
@@ -105,8 +107,12 @@ static int bench_env_init(struct bench_env *e, const char *scenario,
 	snprintf(e->store[5], sizeof(e->store[5]), "LANG=C.UTF-8");
 	snprintf(e->store[6], sizeof(e->store[6]), "PATH=/usr/bin:/bin");
 	int n = 7;
+	const char *dirs = getenv("TERMINFO_DIRS");
+	if (dirs && *dirs)
+		snprintf(e->store[n++], sizeof(e->store[0]), "TERMINFO_DIRS=%s",
+		         dirs);
 	if (libdir) /* where nvtop finds the fake NVML */
-		snprintf(e->store[n++], sizeof(e->store[7]),
+		snprintf(e->store[n++], sizeof(e->store[0]),
 		         "LD_LIBRARY_PATH=%s", libdir);
 	for (int i = 0; i < n; i++)
 		e->envp[i] = e->store[i];

@@ -5,10 +5,14 @@
 # build/gputop, build/smicmp and build/nvmlcost (or those of $BUILD), the shared
 # libraries they and tmux load (libc and the loader excepted: the
 # target's own, same or newer), tmux itself, the terminfo entries tmux and the dashboard use, the themes, and
-# a run.sh that sets the paths and calls nvidia-validate.sh.
+# a run.sh that sets the paths and calls nvidia-validate.sh. Where the bench
+# is built (make bench builds it), also the bench, the fake NVML with the
+# 8-GPU scenario, an nvtop found on PATH, and a bench.sh that runs the
+# bench there (BENCH_ONLY=nvtop for the comparison with nvtop).
 #
 #   make && make tests && tests/hw/bundle.sh build-hw-bundle
 #   (on the GPU machine) build-hw-bundle/run.sh OUTDIR
+#   (on the GPU machine) BENCH_ONLY=nvtop build-hw-bundle/bench.sh
 set -eu
 dir=${1:?usage: bundle.sh DIR}
 cd "$(dirname "$0")/../.."
@@ -21,7 +25,21 @@ cp "$build/gputop" "$build/smicmp" "$build/nvmlcost" tests/hw/nvidia-validate.sh
 tmux=$(command -v tmux || true)
 [ -n "$tmux" ] && cp "$tmux" "$dir/bin/"
 cp -r themes "$dir/themes"
-for b in "$dir"/bin/gputop "$dir"/bin/smicmp "$dir"/bin/nvmlcost ${tmux:+"$dir/bin/tmux"}; do
+fake=$build/fake-nvml/libnvidia-ml.so.1
+if [ -x "$build/tests/bench" ] && [ -f "$fake" ]; then
+	cp "$build/tests/bench" "$dir/bin/"
+	nvtop=$(command -v nvtop || true)
+	[ -n "$nvtop" ] && cp "$nvtop" "$dir/bin/"
+	# The bench gives the programs it measures LD_LIBRARY_PATH=fake/
+	# alone: the libraries go there too. nvtop asks for libnvidia-ml.so
+	# first: without that name it would load the machine's real NVML.
+	mkdir -p "$dir/fake" "$dir/scenarios"
+	cp "$fake" "$dir/fake/"
+	ln -s libnvidia-ml.so.1 "$dir/fake/libnvidia-ml.so"
+	cp tests/fake-nvml/scenarios/h100x8.scn "$dir/scenarios/"
+fi
+for b in "$dir"/bin/*; do
+	[ "${b##*/}" = nvidia-validate.sh ] && continue
 	ldd "$b" | awk '/=> \//{print $3}' | grep -Ev '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*)\.so' |
 		xargs -r -I{} cp -L {} "$dir/lib/"
 done
@@ -41,4 +59,18 @@ export GPUTOP_ARGS="--themes-dir $here/themes ${GPUTOP_ARGS:-}"
 exec "$here/bin/nvidia-validate.sh" "$@"
 EOF
 chmod +x "$dir/run.sh"
+if [ -d "$dir/fake" ]; then
+	for l in "$dir"/lib/*; do ln -s "../lib/${l##*/}" "$dir/fake/"; done
+	cat >"$dir/bench.sh" <<'EOF'
+#!/usr/bin/env bash
+# Runs the bench against the fake NVML with the bundle's binaries.
+here=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export TERMINFO_DIRS="$here/terminfo:/usr/share/terminfo:/lib/terminfo"
+export PATH="$here/bin:$PATH"
+exec "$here/bin/bench" "$here/fake/libnvidia-ml.so.1" \
+	"$here/scenarios/h100x8.scn" "$here/bin/gputop"
+EOF
+	chmod +x "$dir/bench.sh"
+fi
 du -sh "$dir" | cut -f1 | sed "s|^|bundle.sh: $dir: |"
