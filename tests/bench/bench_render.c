@@ -303,6 +303,7 @@ enum render_kind {
 	RENDER_MOVING,  /* every value new each frame: the most output */
 	RENDER_FILLING, /* a steady load while the graphs' history fills */
 	RENDER_STEADY,  /* a steady load with the graphs full: steady state */
+	RENDER_NOISY,   /* the same with the small swings of a real load */
 };
 
 static const struct {
@@ -332,23 +333,38 @@ static const struct {
                        "dashboard render per frame, steady state",
                        "dashboard output at a 1 s interval, steady state",
                        WARM_FULL, 1000000000ull},
+    [RENDER_NOISY] = {"steady state with a real load's swings: utilization "
+                      "96 +- 3 %, power 640 +- 15 W, temperature +- 1 C "
+                      "on periods of 2-9 s, the graphs full",
+                      "dashboard render per frame, steady swinging load",
+                      "dashboard output at a 1 s interval, steady "
+                      "swinging load",
+                      WARM_FULL, 1000000000ull},
 };
 
 /* The render bench's scenario: 8 GPUs and 500 processes (pids absent from
  * /proc: their host columns read N/A, which costs the renderer the same).
- * moving: the load moves on a short period, so every frame brings new
- * values to every graph, meter and row, a worst case for the bytes sent;
- * else the base scenario's constant load. The path in tmpl, or false. */
-static bool render_scenario(char *tmpl, const char *base_scn, bool moving)
+ * RENDER_MOVING: the load moves on a short period, so every frame brings
+ * new values to every graph, meter and row, a worst case for the bytes
+ * sent; RENDER_NOISY: the small, slow swings of a busy GPU (a training
+ * job never holds its power to the watt); else the base scenario's
+ * constant load. The path in tmpl, or false. */
+static bool render_scenario(char *tmpl, const char *base_scn,
+                            enum render_kind kind)
 {
 	FILE *f = bench_scenario(tmpl, base_scn, 500);
 	if (!f)
 		return false;
-	for (int d = 0; moving && d < 8; d++)
+	for (int d = 0; kind == RENDER_MOVING && d < 8; d++)
 		fprintf(f,
 		        "device %d\nutil.gpu sine 60 35 0.0%d7\nutil.mem sine "
 		        "40 30 0.0%d3\n",
 		        d, 1 + d, 2 + d);
+	for (int d = 0; kind == RENDER_NOISY && d < 8; d++)
+		fprintf(f,
+		        "device %d\nutil.gpu sine 96 3 2.%d\npower.usage sine "
+		        "640000 15000 3.%d\ntemp sine %d 1 9.%d\n",
+		        d, 1 + d, 3 + d, 45 + d, d);
 	fclose(f);
 	return true;
 }
@@ -360,7 +376,7 @@ static void render_case(const char *lib, const char *base_scn,
 {
 	char tmpl[] = "/tmp/gputop-render-XXXXXX";
 	bool moving = kind == RENDER_MOVING;
-	if (!render_scenario(tmpl, base_scn, moving))
+	if (!render_scenario(tmpl, base_scn, kind))
 		return;
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
 	struct gt_collector_config cfg = {
@@ -406,10 +422,11 @@ static void render_case(const char *lib, const char *base_scn,
 
 void bench_render(const char *lib, const char *base_scn, struct verdicts *vd)
 {
-	/* BENCH_RENDER=steady (or moving, filling): one case alone. */
+	/* BENCH_RENDER=steady (or moving, filling, noisy): one case alone. */
 	const char *only = getenv("BENCH_RENDER");
-	static const char *const names[] = {"moving", "filling", "steady"};
-	for (int k = RENDER_MOVING; k <= RENDER_STEADY; k++)
+	static const char *const names[] = {"moving", "filling", "steady",
+	                                    "noisy"};
+	for (int k = RENDER_MOVING; k <= RENDER_NOISY; k++)
 		if (!only || !*only || strcmp(only, names[k]) == 0)
 			render_case(lib, base_scn, (enum render_kind)k, vd);
 }
