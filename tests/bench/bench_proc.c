@@ -548,7 +548,8 @@ static bool run_in_tmux(struct contender *c, const char *sock, int secs)
 		ok = !(c->nvml_dir &&
 		       loads_other_nvml(c->pid, c->nvml_dir, c)) &&
 		     cpu_of(c->pid, &c->a);
-		sleep_ms(secs * 1000L);
+		if (ok) /* a refused round does not wait out its window */
+			sleep_ms(secs * 1000L);
 		ok = ok && cpu_of(c->pid, &c->b);
 	}
 	snprintf(cmd, sizeof(cmd), "tmux -L %s kill-server 2>/dev/null", sock);

@@ -60,7 +60,9 @@ exec "$here/bin/nvidia-validate.sh" "$@"
 EOF
 chmod +x "$dir/run.sh"
 if [ -d "$dir/fake" ]; then
-	for l in "$dir"/lib/*; do ln -s "../lib/${l##*/}" "$dir/fake/"; done
+	for l in "$dir"/lib/*; do
+		[ -e "$l" ] && ln -s "../lib/${l##*/}" "$dir/fake/"
+	done
 	cat >"$dir/bench.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs the bench against the fake NVML with the bundle's binaries.
