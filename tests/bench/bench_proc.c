@@ -43,7 +43,9 @@ static void sleep_ms(long ms)
 /* ---- a program on a pseudo-terminal ------------------------------------ */
 
 /* A program running on a pseudo-terminal, with a thread that reads (and
- * throws away) what it writes, and notes when a marker text first came. */
+ * throws away) what it writes, and notes when a marker text first came.
+ * The first bytes are kept: a program that never drew says why there (a
+ * library the loader did not find, a terminal without an entry). */
 struct ptyrun {
 	pid_t pid;
 	int master;
@@ -52,6 +54,8 @@ struct ptyrun {
 	uint64_t start_ns;
 	_Atomic uint64_t marker_ns; /* 0 until the marker was read */
 	_Atomic bool stop;
+	char head[400]; /* the reader's until ptyrun_stop joined it */
+	size_t head_len;
 };
 
 static void *ptyrun_read(void *arg)
@@ -70,7 +74,13 @@ static void *ptyrun_read(void *arg)
 				sleep_ms(5); /* the child is gone */
 			continue;
 		}
-		size_t len = keep + (size_t)n;
+		size_t len = keep + (size_t)n,
+		       room = sizeof(r->head) - r->head_len;
+		if (room > 0) {
+			size_t take = (size_t)n < room ? (size_t)n : room;
+			memcpy(r->head + r->head_len, buf + keep, take);
+			r->head_len += take;
+		}
 		if (!atomic_load(&r->marker_ns) &&
 		    memmem(buf, len, r->marker, mlen))
 			atomic_store(&r->marker_ns, mono_ns());
@@ -83,8 +93,9 @@ static void *ptyrun_read(void *arg)
 
 /* The environment every measured program gets: a fresh settings and state
  * directory, the fake NVML's scenario, a UTF-8 locale, and the caller's
- * TERMINFO_DIRS where it has one (a machine without the terminal's entry,
- * run from tests/hw/bundle.sh's folder). */
+ * TERMINFO_DIRS and LD_LIBRARY_PATH where it has them (a machine without
+ * the terminal's entry or gputop's libraries, run from tests/hw/bundle.sh's
+ * folder). libdir, where given, replaces the second. */
 struct bench_env {
 	char dir[64];
 	char *envp[12];
@@ -111,7 +122,9 @@ static int bench_env_init(struct bench_env *e, const char *scenario,
 	if (dirs && *dirs)
 		snprintf(e->store[n++], sizeof(e->store[0]), "TERMINFO_DIRS=%s",
 		         dirs);
-	if (libdir) /* where nvtop finds the fake NVML */
+	if (!libdir) /* where nvtop finds the fake NVML, when given */
+		libdir = getenv("LD_LIBRARY_PATH");
+	if (libdir && *libdir)
 		snprintf(e->store[n++], sizeof(e->store[0]),
 		         "LD_LIBRARY_PATH=%s", libdir);
 	for (int i = 0; i < n; i++)
@@ -206,6 +219,33 @@ reaped:
 	atomic_store(&r->stop, true);
 	pthread_join(r->reader, NULL);
 	close(r->master);
+}
+
+/* Says on stderr that `what` never showed its marker, and what it printed
+ * first, its escape sequences left out. Call after ptyrun_stop. */
+static void ptyrun_say_failed(const struct ptyrun *r, const char *what)
+{
+	char text[sizeof(r->head) + 1];
+	size_t n = 0;
+	for (size_t i = 0; i < r->head_len; i++) {
+		unsigned char c = (unsigned char)r->head[i];
+		if (c == 0x1b) { /* CSI: up to its final byte */
+			if (i + 1 < r->head_len && r->head[i + 1] == '[')
+				for (i += 2;
+				     i < r->head_len && !(r->head[i] >= 0x40 &&
+				                          r->head[i] <= 0x7e);
+				     i++)
+					;
+			continue;
+		}
+		if (c >= 0x20 && c != 0x7f)
+			text[n++] = (char)c;
+		else if (n > 0 && text[n - 1] != ' ')
+			text[n++] = ' ';
+	}
+	text[n] = '\0';
+	fprintf(stderr, "bench: %s never showed '%s'; it printed: %s\n", what,
+	        r->marker, n ? text : "(nothing)");
 }
 
 /* ---- what /proc says about a process --------------------------------- */
@@ -330,8 +370,10 @@ static double startup_ms(const char *bin, const struct bench_proc_cfg *cfg,
 			return -1;
 		t[i] = ptyrun_wait_marker(&r, 5000);
 		ptyrun_stop(&r);
-		if (!t[i])
+		if (!t[i]) {
+			ptyrun_say_failed(&r, bin);
 			return -1;
+		}
 	}
 	qsort(t, (size_t)runs, sizeof(t[0]), cmp_u64);
 	*lo = (double)t[0] / 1e6;
@@ -392,6 +434,11 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 			break;
 		}
 	}
+	/* A gputop that never drew is not idle: it is not running, and its
+	 * zero wake-ups say nothing. */
+	bool drew[2] = {false, false};
+	for (int i = 0; i < n; i++)
+		drew[i] = ptyrun_wait_marker(&run[i], 5000) != 0;
 	sleep_ms(2000); /* past the start and the first frames */
 	for (int i = 0; i < n; i++)
 		before[i] = wakeups_of(run[i].pid);
@@ -403,18 +450,27 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	       secs);
 	for (int i = 0; i < n; i++) {
 		double per_s = (double)(after[i] - before[i]) / secs;
-		printf("  %-9s %6ld in %d s = %5.1f per second%s%s\n",
-		       i ? "baseline:" : "gputop:", after[i] - before[i], secs,
-		       per_s, i ? "  " : "  (target at most 3)",
-		       i ? bins[i] : "");
+		if (!drew[i])
+			printf("  %-9s never drew its first frame\n",
+			       i ? "baseline:" : "gputop:");
+		else
+			printf(
+			    "  %-9s %6ld in %d s = %5.1f per second%s%s\n",
+			    i ? "baseline:" : "gputop:", after[i] - before[i],
+			    secs, per_s, i ? "  " : "  (target at most 3)",
+			    i ? bins[i] : "");
 		if (i == 0)
 			judge_at_most(vd, "idle wake-ups per second at 1 s",
-			              before[i] < 0 || after[i] < 0 ? 1e9
-			                                            : per_s,
+			              !drew[i] || before[i] < 0 || after[i] < 0
+			                  ? 1e9
+			                  : per_s,
 			              3, "/s");
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		ptyrun_stop(&run[i]);
+		if (!drew[i])
+			ptyrun_say_failed(&run[i], bins[i]);
+	}
 	bench_env_free(&env);
 }
 
@@ -437,9 +493,16 @@ void bench_proc_serve(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	argv[8] = o_listen;
 	argv[9] = any;
 	argv[10] = NULL;
-	if (ptyrun_start(&run, argv, env.envp, 80, 24, "serving http") != 0 ||
-	    !ptyrun_wait_marker(&run, 5000)) {
+	if (ptyrun_start(&run, argv, env.envp, 80, 24, "serving http") != 0) {
 		fprintf(stderr, "bench: gputop serve did not start\n");
+		bench_env_free(&env);
+		return;
+	}
+	if (!ptyrun_wait_marker(&run, 5000)) {
+		ptyrun_stop(&run);
+		ptyrun_say_failed(&run, "gputop serve");
+		judge(vd, "serve idle at 1 s, share of one core", 1e9, 0.05,
+		      "%");
 		bench_env_free(&env);
 		return;
 	}
