@@ -5,7 +5,8 @@
  * marked lost while the others keep updating; the blocking PCIe throughput
  * call stays off the tick; a driver that answers NOT_SUPPORTED to half the
  * calls still yields a sample with reasons; the costly fields are not read
- * every tick; pure monitoring writes nothing.
+ * every tick, nor the per-process utilization of a GPU without processes;
+ * pure monitoring writes nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -316,6 +317,32 @@ static void test_costly_fields_not_every_tick(void **state)
 	unlink(calls2);
 }
 
+/* The per-process utilization call (about 2 ms of CPU on a real driver)
+ * is made for a GPU that lists processes, never for an idle one: there is
+ * nothing to attribute its samples to. */
+static void test_process_utilization_only_with_processes(void **state)
+{
+	(void)state;
+	char calls[] = "/tmp/gputop-calls-XXXXXX";
+	int fd = mkstemp(calls);
+	assert_true(fd >= 0);
+	close(fd);
+	struct gt_collector *c =
+	    open_scenario("h100x2-one-idle.scn", calls, NULL);
+	const int rounds = 4;
+	for (int t = 0; t < rounds; t++)
+		gt_collector_tick(c, GT_TICK_ALL);
+	gt_collector_close(c);
+	/* Both GPUs' lists are read every round; the busy one's samples
+	 * asked for every round, the idle one's never. */
+	long lists = calls_of(calls, "nvmlDeviceGetComputeRunningProcesses_v3");
+	long util = calls_of(calls, "nvmlDeviceGetProcessUtilization");
+	print_message("%ld list reads, %ld utilization reads\n", lists, util);
+	assert_true(lists >= 2 * rounds);
+	assert_true(util >= rounds && util <= rounds + 1); /* + a size query */
+	unlink(calls);
+}
+
 static void test_half_unsupported_driver(void **state)
 {
 	(void)state;
@@ -371,6 +398,7 @@ int main(void)
 	    cmocka_unit_test(test_lost_gpu_asked_at_a_slow_rate),
 	    cmocka_unit_test(test_no_blocking_pcie_call_per_tick),
 	    cmocka_unit_test(test_costly_fields_not_every_tick),
+	    cmocka_unit_test(test_process_utilization_only_with_processes),
 	    cmocka_unit_test(test_half_unsupported_driver),
 	    cmocka_unit_test(test_monitoring_never_writes),
 	};
