@@ -8,11 +8,14 @@
 # a run.sh that sets the paths and calls nvidia-validate.sh. Where the bench
 # is built (make bench builds it), also the bench, the fake NVML with the
 # 8-GPU scenario, an nvtop found on PATH, and a bench.sh that runs the
-# bench there (BENCH_ONLY=nvtop for the comparison with nvtop).
+# bench there (BENCH_ONLY=nvtop for the comparison with nvtop), and where
+# an nvtop is packed, nvtop-real.sh (gputop against nvtop on the real
+# driver, tests/hw/nvtop-real.sh).
 #
 #   make && make tests && tests/hw/bundle.sh build-hw-bundle
 #   (on the GPU machine) build-hw-bundle/run.sh OUTDIR
 #   (on the GPU machine) BENCH_ONLY=nvtop build-hw-bundle/bench.sh
+#   (on the GPU machine) build-hw-bundle/nvtop-real.sh
 set -eu
 dir=${1:?usage: bundle.sh DIR}
 cd "$(dirname "$0")/../.."
@@ -21,7 +24,8 @@ build=${BUILD:-build}
 	{ echo "bundle.sh: build first: make && make tests" >&2; exit 1; }
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/terminfo"
-cp "$build/gputop" "$build/smicmp" "$build/nvmlcost" tests/hw/nvidia-validate.sh "$dir/bin/"
+cp "$build/gputop" "$build/smicmp" "$build/nvmlcost" tests/hw/nvidia-validate.sh \
+	tests/hw/nvtop-real.sh "$dir/bin/"
 tmux=$(command -v tmux || true)
 [ -n "$tmux" ] && cp "$tmux" "$dir/bin/"
 cp -r themes "$dir/themes"
@@ -39,7 +43,7 @@ if [ -x "$build/tests/bench" ] && [ -f "$fake" ]; then
 	cp tests/fake-nvml/scenarios/h100x8.scn "$dir/scenarios/"
 fi
 for b in "$dir"/bin/*; do
-	[ "${b##*/}" = nvidia-validate.sh ] && continue
+	case ${b##*/} in *.sh) continue ;; esac
 	ldd "$b" | awk '/=> \//{print $3}' | grep -Ev '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*)\.so' |
 		xargs -r -I{} cp -L {} "$dir/lib/"
 done
@@ -47,32 +51,33 @@ for t in tmux-256color screen screen-256color xterm-256color xterm; do
 	f=$(find /usr/share/terminfo /lib/terminfo -name "$t" 2>/dev/null | head -1)
 	[ -n "$f" ] && mkdir -p "$dir/terminfo/${t:0:1}" && cp "$f" "$dir/terminfo/${t:0:1}/"
 done
-cat >"$dir/run.sh" <<'EOF'
-#!/usr/bin/env bash
-# Runs nvidia-validate.sh with the bundle's binaries and libraries.
-here=$(cd "$(dirname "$0")" && pwd)
+# env.sh: the bundle's binaries, libraries and terminfo, for every script
+# below; each of them is a line that sources it and calls the real one.
+cat >"$dir/env.sh" <<'EOF'
+# Sourced by the bundle's scripts with $here set to the bundle's folder.
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TERMINFO_DIRS="$here/terminfo:/usr/share/terminfo:/lib/terminfo"
 export PATH="$here/bin:$PATH"
 export GPUTOP="$here/bin/gputop" SMICMP="$here/bin/smicmp" NVMLCOST="$here/bin/nvmlcost"
+export NVTOP="$here/bin/nvtop" TMUX_BIN="$here/bin/tmux"
 export GPUTOP_ARGS="--themes-dir $here/themes ${GPUTOP_ARGS:-}"
-exec "$here/bin/nvidia-validate.sh" "$@"
 EOF
-chmod +x "$dir/run.sh"
+wrapper() { # NAME WHAT COMMAND: $dir/NAME runs COMMAND in env.sh's setting
+	printf '%s\n' '#!/usr/bin/env bash' "# $2" \
+		'here=$(cd "$(dirname "$0")" && pwd)' '. "$here/env.sh"' \
+		"exec $3" >"$dir/$1"
+	chmod +x "$dir/$1"
+}
+wrapper run.sh "Runs nvidia-validate.sh with the bundle's binaries." \
+	'"$here/bin/nvidia-validate.sh" "$@"'
+[ -x "$dir/bin/nvtop" ] &&
+	wrapper nvtop-real.sh "gputop against nvtop on the real driver (BASELINE=older gputop beside)." \
+		'"$here/bin/nvtop-real.sh" "$@"'
 if [ -d "$dir/fake" ]; then
 	for l in "$dir"/lib/*; do
 		[ -e "$l" ] && ln -s "../lib/${l##*/}" "$dir/fake/"
 	done
-	cat >"$dir/bench.sh" <<'EOF'
-#!/usr/bin/env bash
-# Runs the bench against the fake NVML with the bundle's binaries.
-here=$(cd "$(dirname "$0")" && pwd)
-export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export TERMINFO_DIRS="$here/terminfo:/usr/share/terminfo:/lib/terminfo"
-export PATH="$here/bin:$PATH"
-exec "$here/bin/bench" "$here/fake/libnvidia-ml.so.1" \
-	"$here/scenarios/h100x8.scn" "$here/bin/gputop"
-EOF
-	chmod +x "$dir/bench.sh"
+	wrapper bench.sh "Runs the bench against the fake NVML with the bundle's binaries." \
+		'"$here/bin/bench" "$here/fake/libnvidia-ml.so.1" "$here/scenarios/h100x8.scn" "$here/bin/gputop"'
 fi
 du -sh "$dir" | cut -f1 | sed "s|^|bundle.sh: $dir: |"
