@@ -10,12 +10,14 @@
 # 8-GPU scenario, an nvtop found on PATH, and a bench.sh that runs the
 # bench there (BENCH_ONLY=nvtop for the comparison with nvtop), and where
 # an nvtop is packed, nvtop-real.sh (gputop against nvtop on the real
-# driver, tests/hw/nvtop-real.sh).
+# driver, tests/hw/nvtop-real.sh); always late-process.sh (a process that
+# appears on an idle GPU, tests/hw/late-process.sh).
 #
 #   make && make tests && tests/hw/bundle.sh build-hw-bundle
 #   (on the GPU machine) build-hw-bundle/run.sh OUTDIR
 #   (on the GPU machine) BENCH_ONLY=nvtop build-hw-bundle/bench.sh
 #   (on the GPU machine) build-hw-bundle/nvtop-real.sh
+#   (on the GPU machine) build-hw-bundle/late-process.sh
 set -eu
 dir=${1:?usage: bundle.sh DIR}
 cd "$(dirname "$0")/../.."
@@ -25,7 +27,7 @@ build=${BUILD:-build}
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/terminfo"
 cp "$build/gputop" "$build/smicmp" "$build/nvmlcost" tests/hw/nvidia-validate.sh \
-	tests/hw/nvtop-real.sh "$dir/bin/"
+	tests/hw/nvtop-real.sh tests/hw/late-process.sh "$dir/bin/"
 tmux=$(command -v tmux || true)
 [ -n "$tmux" ] && cp "$tmux" "$dir/bin/"
 cp -r themes "$dir/themes"
@@ -70,6 +72,8 @@ wrapper() { # NAME WHAT COMMAND: $dir/NAME runs COMMAND in env.sh's setting
 }
 wrapper run.sh "Runs nvidia-validate.sh with the bundle's binaries." \
 	'"$here/bin/nvidia-validate.sh" "$@"'
+wrapper late-process.sh "A process that appears on an idle GPU during a run (needs PyTorch)." \
+	'"$here/bin/late-process.sh" "$@"'
 [ -x "$dir/bin/nvtop" ] &&
 	wrapper nvtop-real.sh "gputop against nvtop on the real driver (BASELINE=older gputop beside)." \
 		'"$here/bin/nvtop-real.sh" "$@"'
