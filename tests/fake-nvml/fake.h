@@ -345,11 +345,13 @@ struct fake_proc {
 	unsigned int pid;
 	unsigned long long used; /* bytes or GT_NVML_MEMORY_NOT_AVAILABLE */
 	unsigned int gi, ci;     /* GT_NVML_INSTANCE_ID_NONE when not MIG */
+	double from;             /* listed from this many s after init on */
 };
 
 struct fake_putil {
 	unsigned int pid;
 	unsigned int sm, mem, enc, dec, jpg, ofa;
+	double from; /* in the samples from this many s after init on */
 };
 
 struct fake_mig {

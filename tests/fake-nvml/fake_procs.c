@@ -12,9 +12,18 @@
 
 #include "fake.h"
 
+/* A process is listed from its `from` time on, and on a MIG handle only
+ * where it runs in that instance. */
 static int proc_visible(const struct fake_call *c, const struct fake_proc *p)
 {
+	if (p->from > 0 && fake_call_time(c) < p->from)
+		return 0;
 	return c->mig == NULL || (p->gi == c->mig->gi && p->ci == c->mig->ci);
+}
+
+static int putil_live(const struct fake_call *c, const struct fake_putil *u)
+{
+	return u->from <= 0 || fake_call_time(c) >= u->from;
 }
 
 /* In MIG mode the whole-GPU handle lists everything only for root. */
@@ -163,8 +172,9 @@ nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t device,
 
 /*
  * The driver samples per-process utilization every putil_period_ms
- * (wall-clock aligned); each sample carries one entry per putil line. A
- * sample is "new" when its time is after lastSeenTimeStamp.
+ * (wall-clock aligned); each sample carries one entry per putil line
+ * whose `from` time has come. A sample is "new" when its time is after
+ * lastSeenTimeStamp.
  */
 static unsigned int new_putil(const struct fake_call *c,
                               unsigned long long last_seen,
@@ -172,9 +182,12 @@ static unsigned int new_putil(const struct fake_call *c,
 {
 	unsigned long long period = c->sc->putil_period_ms * 1000ULL;
 	unsigned long long now = fake_wall_us();
+	unsigned int n = 0;
 
 	*stamp = now - now % period;
-	return *stamp > last_seen ? (unsigned int)c->dev->nputil : 0;
+	for (size_t i = 0; i < c->dev->nputil; i++)
+		n += putil_live(c, &c->dev->putil[i]) != 0;
+	return *stamp > last_seen ? n : 0;
 }
 
 nvmlReturn_t nvmlDeviceGetProcessUtilization(
@@ -203,10 +216,13 @@ nvmlReturn_t nvmlDeviceGetProcessUtilization(
 		*processSamplesCount = 0;
 		return fake_leave(NVML_ERROR_NOT_FOUND);
 	}
-	for (unsigned int i = 0; i < n; i++) {
+	for (size_t i = 0, j = 0; i < c.dev->nputil; i++) {
 		const struct fake_putil *u = &c.dev->putil[i];
-		nvmlProcessUtilizationSample_t *s = &utilization[i];
+		nvmlProcessUtilizationSample_t *s;
 
+		if (!putil_live(&c, u))
+			continue;
+		s = &utilization[j++];
 		memset(s, 0, sizeof(*s));
 		s->pid = u->pid;
 		s->timeStamp = stamp;
@@ -247,10 +263,13 @@ nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(
 		info->processSamplesCount = 0;
 		return fake_leave(NVML_ERROR_NOT_FOUND);
 	}
-	for (unsigned int i = 0; i < n; i++) {
+	for (size_t i = 0, j = 0; i < c.dev->nputil; i++) {
 		const struct fake_putil *u = &c.dev->putil[i];
-		nvmlProcessUtilizationInfo_v1_t *s = &info->procUtilArray[i];
+		nvmlProcessUtilizationInfo_v1_t *s;
 
+		if (!putil_live(&c, u))
+			continue;
+		s = &info->procUtilArray[j++];
 		memset(s, 0, sizeof(*s));
 		s->timeStamp = stamp;
 		s->pid = u->pid;

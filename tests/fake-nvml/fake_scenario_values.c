@@ -308,6 +308,14 @@ static int parse_kv_u32(const char *arg, const char *key, unsigned int *out)
 	return scn_u32(arg + n + 1, out) == 0 ? 0 : -1;
 }
 
+/* from=S: seconds after init, >= 0. 1 when arg is not from=, -1 when bad. */
+static int parse_from(const char *arg, double *out)
+{
+	if (strncmp(arg, "from=", 5) != 0)
+		return 1;
+	return scn_num(arg + 5, out) == 0 && *out >= 0 ? 0 : -1;
+}
+
 int scn_process(struct parser *p, struct fake_dev *d, char **argv, int argc)
 {
 	static const char *const kinds[PROC_KINDS] = {"compute", "graphics",
@@ -320,7 +328,8 @@ int scn_process(struct parser *p, struct fake_dev *d, char **argv, int argc)
 
 	if (argc < 4)
 		return scn_err(p, "process takes compute|graphics|mps, a pid, "
-		                  "used bytes or N/A, then optional gi=N ci=N");
+		                  "used bytes or N/A, then optional gi=N ci=N "
+		                  "from=S");
 	for (int i = 0; i < PROC_KINDS; i++)
 		if (strcmp(argv[1], kinds[i]) == 0)
 			kind = i;
@@ -339,8 +348,12 @@ int scn_process(struct parser *p, struct fake_dev *d, char **argv, int argc)
 		r = parse_kv_u32(argv[i], "gi", &pr.gi);
 		if (r == 1)
 			r = parse_kv_u32(argv[i], "ci", &pr.ci);
+		if (r == 1)
+			r = parse_from(argv[i], &pr.from);
 		if (r != 0)
-			return scn_err(p, "bad process option '%s' (gi=N ci=N)",
+			return scn_err(p,
+			               "bad process option '%s' (gi=N ci=N "
+			               "from=S)",
 			               argv[i]);
 	}
 	arr = scn_grow(d->procs[kind], d->nprocs[kind], sizeof(pr));
@@ -358,8 +371,15 @@ int scn_putil(struct parser *p, struct fake_dev *d, char **argv, int argc)
 	                        &u.dec, &u.jpg, &u.ofa};
 	void *arr;
 
+	int r = argc > 1 ? parse_from(argv[argc - 1], &u.from) : 1;
+	if (r < 0)
+		return scn_err(p, "bad putil option '%s' (from=S)",
+		               argv[argc - 1]);
+	if (r == 0)
+		argc--; /* the sample's values before it */
 	if (argc != 6 && argc != 8)
-		return scn_err(p, "putil takes pid sm mem enc dec [jpg ofa]");
+		return scn_err(p, "putil takes pid sm mem enc dec [jpg ofa] "
+		                  "[from=S]");
 	for (int i = 1; i < argc; i++)
 		if (scn_u32(argv[i], vals[i - 1]) != 0)
 			return scn_err(p, "bad number '%s'", argv[i]);

@@ -343,6 +343,48 @@ static void test_process_utilization_only_with_processes(void **state)
 	unlink(calls);
 }
 
+/* The same skip must not cost a process that appears on an idle GPU its
+ * utilization: before the process starts, no call and no row; after it,
+ * the row with the driver's samples (88 % SM). */
+static void test_late_process_gets_utilization(void **state)
+{
+	(void)state;
+	uint64_t t0 = gt_monotonic_ns();
+	struct gt_collector *c =
+	    open_scenario("h100x2-late-process.scn", NULL, NULL);
+	/* The fake's clock starts inside the open: at most now - t0 before,
+	 * at least now - t1 after. */
+	uint64_t t1 = gt_monotonic_ns();
+	struct gt_pub *plist = gt_collector_proclist(c);
+	int slot = gt_pub_reader_open(plist);
+	gt_collector_tick(c, GT_TICK_ALL);
+	const struct gt_proclist *pl = gt_pub_acquire(plist, slot);
+	bool early = gt_monotonic_ns() - t0 < 900000000ull;
+	for (size_t i = 0; early && pl && i < pl->count; i++)
+		assert_int_not_equal(pl->items[i].device_index, 1);
+	gt_pub_release(plist, slot);
+
+	/* Past the process's start (1 s after init), one round: a second
+	 * one within the fake's 500 ms sampling period would find no new
+	 * sample, which reads as an idle process (0 %). */
+	while (gt_monotonic_ns() - t1 < 1200000000ull)
+		usleep(20000);
+	gt_collector_tick(c, GT_TICK_ALL);
+	pl = gt_pub_acquire(plist, slot);
+	assert_non_null(pl);
+	const struct gt_process *late = NULL;
+	for (size_t i = 0; i < pl->count; i++)
+		if (pl->items[i].pid == 4300)
+			late = &pl->items[i];
+	assert_non_null(late);
+	assert_int_equal(late->device_index, 1);
+	assert_true(gt_val_ok(&late->f[GT_P_GPU]));
+	assert_int_equal(late->f[GT_P_GPU].v, 8800); /* cpercent */
+	gt_pub_release(plist, slot);
+	gt_pub_reader_close(plist, slot);
+	gt_collector_close(c);
+}
+
 static void test_half_unsupported_driver(void **state)
 {
 	(void)state;
@@ -399,6 +441,7 @@ int main(void)
 	    cmocka_unit_test(test_no_blocking_pcie_call_per_tick),
 	    cmocka_unit_test(test_costly_fields_not_every_tick),
 	    cmocka_unit_test(test_process_utilization_only_with_processes),
+	    cmocka_unit_test(test_late_process_gets_utilization),
 	    cmocka_unit_test(test_half_unsupported_driver),
 	    cmocka_unit_test(test_monitoring_never_writes),
 	};

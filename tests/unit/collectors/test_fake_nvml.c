@@ -124,6 +124,23 @@ static void test_init_failures(void **state)
 	assert_int_equal(f.nvmlDeviceGetCount_v2(&(unsigned int){0}),
 	                 NVML_ERROR_UNINITIALIZED);
 
+	/* A process's start time is seconds >= 0. */
+	{
+		static const char *const bad[] = {
+		    "process compute 1 1GiB from=-1",
+		    "process compute 1 1GiB from=soon",
+		    "putil 1 2 3 4 5 from=-2",
+		};
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char text[256];
+			snprintf(text, sizeof(text),
+			         "driver_version 1.0\ndevice 0\n%s\n", bad[i]);
+			write_file(path, text);
+			init_rejected(errpath, err, sizeof(err));
+			assert_non_null(strstr(err, "from=S"));
+		}
+	}
+
 	/* A GPU back no later than it was lost. */
 	{
 		char text[4200];

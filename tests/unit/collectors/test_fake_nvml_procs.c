@@ -4,7 +4,8 @@
  * libnvidia-ml.so.1 (tests/fake-nvml/fake_procs.c), loaded with dlopen as
  * gputop's client loads the real one (support/fake_nvml_test.h): the
  * buffer-size handshakes of the process lists in their layouts,
- * per-process utilization and MIG device handles.
+ * per-process utilization, a process that starts after init, and MIG
+ * device handles.
  *
  * Needs GPUTOP_FAKE_NVML_LIB (path of the built library) and
  * GPUTOP_SCENARIO_DIR (tests/fake-nvml/scenarios).
@@ -129,6 +130,54 @@ static void test_process_utilization(void **state)
 	    NVML_ERROR_INSUFFICIENT_SIZE);
 }
 
+/* A process line with from=S is listed, and its putil line sampled, from
+ * S seconds after init on (h100x2-late-process.scn: 1 s, GPU 1). */
+static void test_late_process(void **state)
+{
+	nvmlProcessUtilizationSample_t s[4];
+	nvmlProcessInfo_t v3[4];
+	unsigned int count;
+	unsigned long long t0;
+	nvmlDevice_t d;
+
+	(void)state;
+	t0 = now_us(); /* before init: the fake's clock is no further on */
+	init_with("h100x2-late-process.scn");
+	d = gpu(1);
+	count = 4;
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count, v3),
+	    NVML_SUCCESS);
+	if (now_us() - t0 < 900000ULL) {
+		assert_int_equal(count, 0);
+		count = 4;
+		assert_int_equal(
+		    f.nvmlDeviceGetProcessUtilization(d, s, &count, 0),
+		    NVML_ERROR_NOT_FOUND);
+	}
+	t0 = now_us(); /* after init: the fake's clock is at least as far */
+	while (now_us() - t0 < 1100000ULL)
+		sleep_ms(20);
+	count = 4;
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(d, &count, v3),
+	    NVML_SUCCESS);
+	assert_int_equal(count, 1);
+	assert_int_equal(v3[0].pid, 4300);
+	count = 4;
+	assert_int_equal(f.nvmlDeviceGetProcessUtilization(d, s, &count, 0),
+	                 NVML_SUCCESS);
+	assert_int_equal(count, 1);
+	assert_int_equal(s[0].pid, 4300);
+	assert_int_equal(s[0].smUtil, 88);
+	/* GPU 0's processes were there all along. */
+	count = 4;
+	assert_int_equal(
+	    f.nvmlDeviceGetComputeRunningProcesses_v3(gpu(0), &count, v3),
+	    NVML_SUCCESS);
+	assert_true(count >= 1);
+}
+
 static void test_mig(void **state)
 {
 	nvmlProcessInfo_t p[4];
@@ -203,6 +252,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_process_list_handshake,
 	                              test_teardown),
 	    cmocka_unit_test_teardown(test_process_utilization, test_teardown),
+	    cmocka_unit_test_teardown(test_late_process, test_teardown),
 	    cmocka_unit_test_teardown(test_mig, test_teardown),
 	};
 
