@@ -12,11 +12,17 @@
 
 #include "fake.h"
 
-/* A process is listed from its `from` time on, and on a MIG handle only
- * where it runs in that instance. */
+/* A process exists from its `from` time on (lists, accounting). */
+static int proc_started(const struct fake_call *c, const struct fake_proc *p)
+{
+	return p->from <= 0 || fake_call_time(c) >= p->from;
+}
+
+/* Listed once started, and on a MIG handle only where it runs in that
+ * instance. */
 static int proc_visible(const struct fake_call *c, const struct fake_proc *p)
 {
-	if (p->from > 0 && fake_call_time(c) < p->from)
+	if (!proc_started(c, p))
 		return 0;
 	return c->mig == NULL || (p->gi == c->mig->gi && p->ci == c->mig->ci);
 }
@@ -366,14 +372,16 @@ nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device,
 		return fake_leave(rc);
 	for (int k = 0; k < PROC_KINDS; k++)
 		for (size_t i = 0; i < c.dev->nprocs[k]; i++)
-			n += first_of_pid(c.dev, k, i);
+			n += first_of_pid(c.dev, k, i) &&
+			     proc_started(&c, &c.dev->procs[k][i]);
 	if (*count < n || (n > 0 && pids == NULL)) {
 		*count = n;
 		return fake_leave(NVML_ERROR_INSUFFICIENT_SIZE);
 	}
 	for (int k = 0; k < PROC_KINDS; k++)
 		for (size_t i = 0; i < c.dev->nprocs[k]; i++)
-			if (first_of_pid(c.dev, k, i))
+			if (first_of_pid(c.dev, k, i) &&
+			    proc_started(&c, &c.dev->procs[k][i]))
 				pids[j++] = c.dev->procs[k][i].pid;
 	*count = n;
 	return fake_leave(NVML_SUCCESS);
@@ -395,7 +403,7 @@ nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned int pid,
 	if (rc != NVML_SUCCESS)
 		return fake_leave(rc);
 	p = find_proc(c.dev, pid);
-	if (p == NULL)
+	if (p == NULL || !proc_started(&c, p))
 		return fake_leave(NVML_ERROR_NOT_FOUND);
 	memset(stats, 0, sizeof(*stats));
 	for (size_t i = 0; i < c.dev->nputil; i++) {
