@@ -20,7 +20,6 @@ python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null ||
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
 "$gputop" "${extra[@]}" --json --interval 1 --count $((load_s + 14)) >"$json" &
-g=$!
 sleep 4 # a few process rounds on the idle GPU first
 LOAD_S=$load_s python3 - <<'PY' &
 import os, time, torch
