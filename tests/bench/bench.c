@@ -53,7 +53,35 @@ static void add_verdict(struct verdicts *vd, const char *what, double value,
 	vd->v[vd->n].value = value;
 	vd->v[vd->n].limit = limit;
 	vd->v[vd->n].at_most = at_most;
+	vd->v[vd->n].not_run = false;
 	vd->n++;
+}
+
+void judge_not_run(struct verdicts *vd, const char *what)
+{
+	if (vd->n == BENCH_MAX_VERDICTS)
+		return;
+	add_verdict(vd, what, 0, 0, "", false);
+	vd->v[vd->n - 1].not_run = true;
+}
+
+struct gt_collector *bench_collector_open(const struct gt_collector_config *cfg,
+                                          size_t want)
+{
+	struct gt_collector *c = gt_collector_open(cfg);
+	size_t n = c ? gt_collector_device_count(c) : 0, nb = 0;
+	if (c && n == want)
+		return c;
+	const struct gt_backend *b = c ? gt_collector_backends(c, &nb) : NULL;
+	fprintf(stderr,
+	        "bench: %zu GPUs from the fake NVML, not %zu (scenario %s): "
+	        "%s\n",
+	        n, want, getenv("GPUTOP_FAKE_NVML_SCENARIO"),
+	        !c        ? "the collector did not open"
+	        : b && nb ? b[0].detail
+	                  : "?");
+	gt_collector_close(c);
+	return NULL;
 }
 
 FILE *bench_scenario(char *tmpl, const char *base_scn, int nproc)
@@ -65,7 +93,11 @@ FILE *bench_scenario(char *tmpl, const char *base_scn, int nproc)
 			close(fd);
 		return NULL;
 	}
-	fprintf(f, "include %s\n", base_scn);
+	/* include resolves from the new file's directory, /tmp: the base
+	 * as given on the command line may be relative to ours. */
+	char *abs = realpath(base_scn, NULL);
+	fprintf(f, "include %s\n", abs ? abs : base_scn);
+	free(abs);
 	for (int i = 0; i < nproc; i++)
 		fprintf(f, "device %d\nprocess compute %d 512MiB\n", i % 8,
 		        300000 + i);
@@ -92,6 +124,12 @@ static int verdicts_print(const struct verdicts *vd)
 	for (int i = 0; i < vd->n; i++) {
 		bool met = vd->v[i].at_most ? vd->v[i].value <= vd->v[i].limit
 		                            : vd->v[i].value < vd->v[i].limit;
+		if (vd->v[i].not_run) {
+			missed++;
+			printf("  %-6s %-44s   not run\n", "MISSED",
+			       vd->v[i].what);
+			continue;
+		}
 		missed += !met;
 		printf("  %-6s %-44s %9.2f %s (%s %g)\n",
 		       met ? "met" : "MISSED", vd->v[i].what, vd->v[i].value,
@@ -224,7 +262,11 @@ static int spawn_workload(const char *base_scn, char *scn_out, size_t len,
 	if (fd < 0)
 		return -1;
 	FILE *f = fdopen(fd, "w");
-	fprintf(f, "include %s\n", base_scn);
+	/* include resolves from the new file's directory, /tmp: the base
+	 * as given on the command line may be relative to ours. */
+	char *abs = realpath(base_scn, NULL);
+	fprintf(f, "include %s\n", abs ? abs : base_scn);
+	free(abs);
 	for (int i = 0; i < n; i++) {
 		pid_t pid = fork();
 		if (pid == 0) {

@@ -8,7 +8,10 @@
 #define GPUTOP_BENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+
+#include "core/collector.h"
 
 enum { BENCH_MAX_VERDICTS = 24 };
 
@@ -18,6 +21,7 @@ struct verdicts {
 		const char *what, *unit;
 		double value, limit;
 		bool at_most; /* met at value <= limit, else value < limit */
+		bool not_run; /* the part could not measure it: missed */
 	} v[BENCH_MAX_VERDICTS];
 };
 
@@ -27,6 +31,17 @@ void judge(struct verdicts *vd, const char *what, double value, double limit,
 /* A target: met when value <= limit ("at most"). */
 void judge_at_most(struct verdicts *vd, const char *what, double value,
                    double limit, const char *unit);
+
+/* A target its part could not measure: printed as not run and counted
+ * as missed, so a bench that measured nothing never reads as a pass. */
+void judge_not_run(struct verdicts *vd, const char *what);
+
+/* The collector a part measures, on the fake NVML scenario it set in the
+ * environment; NULL, after saying why on stderr, unless it opens with
+ * exactly want GPUs (a scenario the fake rejected gives none, and a frame
+ * of no GPU costs nothing: measuring it would judge an empty screen). */
+struct gt_collector *bench_collector_open(const struct gt_collector_config *cfg,
+                                          size_t want);
 
 /* A fake NVML scenario in a new file (tmpl, a mkstemp template, becomes
  * its path): base_scn and nproc compute processes of 512 MiB spread over

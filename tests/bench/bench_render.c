@@ -254,6 +254,8 @@ out:
 	return rc;
 }
 
+#define BESIDE_SCRAPES "dashboard render per frame, 200 scrapes beside"
+
 /* The same frames while --listen's server on the same collector answers
  * 200 scrapes at a time: the UI thread's CPU and wall time per frame
  * beside those of the quiet run (alone). */
@@ -272,6 +274,7 @@ static void render_beside_scrapes(struct gt_collector *c, int frames,
 		fprintf(stderr, "bench: no scrape load: %s\n",
 		        h ? "thread" : err);
 		gt_http_stop(h);
+		judge_not_run(vd, BESIDE_SCRAPES);
 		return;
 	}
 	struct timespec settle = {0, 300000000};
@@ -285,6 +288,7 @@ static void render_beside_scrapes(struct gt_collector *c, int frames,
 	if (rc != 0) {
 		fprintf(stderr, "bench: the render under scrapes could not "
 		                "run\n");
+		judge_not_run(vd, BESIDE_SCRAPES);
 		return;
 	}
 	printf("  beside 200 concurrent scrapes of --listen (%ld rounds: %ld "
@@ -294,8 +298,8 @@ static void render_beside_scrapes(struct gt_collector *c, int frames,
 	       rounds, ok, failed, res.cpu_ns_per_frame / 1e3,
 	       res.wall_ns_per_frame / 1e3, alone->cpu_ns_per_frame / 1e3,
 	       alone->wall_ns_per_frame / 1e3);
-	judge(vd, "dashboard render per frame, 200 scrapes beside",
-	      failed ? 1e9 : res.cpu_ns_per_frame / 1e3, 150, "us");
+	judge(vd, BESIDE_SCRAPES, failed ? 1e9 : res.cpu_ns_per_frame / 1e3,
+	      150, "us");
 }
 
 /* The render bench's cases. */
@@ -385,7 +389,7 @@ static void render_case(const char *lib, const char *base_scn,
 	    .interval_ns = 1000000000ull,
 	    .proc_interval_ns = render_kinds[kind].proc_interval_ns,
 	};
-	struct gt_collector *c = gt_collector_open(&cfg);
+	struct gt_collector *c = bench_collector_open(&cfg, 8);
 	struct render_result res;
 	/* BENCH_FRAMES: more frames for a profiler to sample. */
 	const char *nf = getenv("BENCH_FRAMES");
@@ -415,6 +419,8 @@ static void render_case(const char *lib, const char *base_scn,
 			render_beside_scrapes(c, frames, &res, vd);
 	} else {
 		fprintf(stderr, "bench: the render benchmark could not run\n");
+		judge_not_run(vd, render_kinds[kind].judged);
+		judge_not_run(vd, render_kinds[kind].judged_bytes);
 	}
 	gt_collector_close(c);
 	unlink(tmpl);
