@@ -35,7 +35,8 @@ await_exit() {
 		kill -KILL "$p"
 	fi
 	wait "$p" 2>/dev/null
-	[ "$rc" = running ] || rc=$?
+	local st=$? # the child's status: read before any other command
+	[ "$rc" = running ] || rc=$st
 }
 
 # apply_bg SCENARIO ARGS...: `gputop --apply ARGS` in the background on the
