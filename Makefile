@@ -207,7 +207,7 @@ run: deps all
 DEB_PKGS := gcc make pkg-config libncurses-dev libdrm-dev libcjson-dev \
             libcmocka-dev libmicrohttpd-dev zlib1g-dev libcrypt-dev tmux \
             ncurses-term clang openssl cppcheck \
-            prometheus curl python3 iproute2
+            prometheus curl python3 python3-yaml iproute2
 deps:
 	@missing=""; \
 	if command -v dpkg-query >/dev/null 2>&1; then \

@@ -10,6 +10,8 @@ command -v promtool >/dev/null || { echo "SKIP: promtool is not installed (apt-g
 for t in curl python3; do
 	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
 done
+python3 -c 'import yaml' 2>/dev/null ||
+	{ echo "SKIP: python3-yaml is not installed (the DaemonSet is YAML)"; exit 77; }
 c=$PWD/contrib
 export GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn
 
@@ -45,11 +47,7 @@ d = json.load(open(c + "/grafana/gputop-dashboard.json"))
 assert d["panels"] and all(p["targets"][0]["expr"] for p in d["panels"])
 var = [v for v in d["templating"]["list"] if v["name"] == "instance"][0]
 assert "gputop_gpu_info" in var["definition"]
-try:
-    import yaml
-except ImportError:
-    print("SKIP: no python yaml: the DaemonSet was not parsed")
-    sys.exit(0)
+import yaml
 ds = yaml.safe_load(open(c + "/kubernetes/gputop-daemonset.yaml"))
 ct = ds["spec"]["template"]["spec"]["containers"][0]
 assert ct["args"][0] == "serve" and "0.0.0.0:29471" in ct["args"], ct["args"]
