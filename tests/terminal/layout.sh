@@ -153,13 +153,20 @@ wait_for "$(last_gpu 4)" || fail "interval: GPU 3 never shown"
 keys + +
 sleep 1.5
 t send-keys -t dash -- - - - - -
-stale=0
+stale=0 drawn=0
 for _ in $(seq 1 60); do
 	screen=$(t capture-pane -p -t dash)
 	grep -q STALE <<<"$screen" && stale=$((stale + 1))
+	# A capture counts only while the dashboard is still drawn: a gputop
+	# that died leaves a screen with no STALE on it either.
+	grep -Eq "$(last_gpu 4)" <<<"$screen" && ! grep -q EXITED <<<"$screen" &&
+		drawn=$((drawn + 1))
 	sleep 0.05
 done
-[ "$stale" = 0 ] && pass "+ + - - - - -: no STALE in 60 captures" ||
-	fail "+ + - - - - -: STALE in $stale of 60 captures"
+[ "$stale" = 0 ] && [ "$drawn" = 60 ] &&
+	pass "+ + - - - - -: no STALE in 60 captures of the dashboard" ||
+	fail "+ + - - - - -: STALE in $stale of 60 captures, the dashboard in $drawn"
+keys q
+wait_for "EXITED 0" || fail "interval: quit after + + - - - - -"
 
 [ "$failures" -eq 0 ]

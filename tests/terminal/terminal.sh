@@ -112,8 +112,11 @@ wait_for "NO DATA: the driver has not answered once in [0-9]+ s" &&
 	grep -q "dmesg" <<<"$screen" && pass "e explains NO DATA and what to look at" ||
 	fail "e does not explain NO DATA"
 keys Escape
-wait_gone "NO DATA" 400 && pass "NO DATA goes once the first sample arrives" ||
-	fail "NO DATA stayed after the first sample"
+# Gone, and on a dashboard still running that shows the sample (a gputop
+# that died would leave a screen with no NO DATA on it too).
+wait_gone "NO DATA" 400 && wait_for "620/700 W" && ! grep -q EXITED <<<"$screen" &&
+	pass "NO DATA goes once the first sample arrives, and GPU 0's power shows" ||
+	fail "NO DATA stayed after the first sample, or the dashboard is gone"
 scn=$scn_dir/h100x8.scn
 
 # ---- long notices wrap ---------------------------------------------------
