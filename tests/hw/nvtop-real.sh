@@ -51,6 +51,14 @@ measure() { # label iv command...
 	read -r t0 v0 < <(usage_of "$pid")
 	sleep "$dur"
 	read -r t1 v1 < <(usage_of "$pid")
+	# A program that ended in the window has no figure: its threads'
+	# counters are gone, and the difference would read as a measurement.
+	if ! kill -0 "$pid" 2>/dev/null; then
+		echo "$label $iv s: quit while it was measured; its screen:"
+		"$tmux_bin" -L "$sock" capture-pane -p -t w | grep -v '^$' | tail -n 5
+		"$tmux_bin" -L "$sock" kill-server 2>/dev/null
+		return
+	fi
 	"$tmux_bin" -L "$sock" kill-server 2>/dev/null
 	awk -v l="$label" -v i="$iv" -v a="$t0" -v b="$t1" -v c="$v0" \
 		-v d="$v1" -v n="${nv:-no NVML mapped}" -v s="$dur" \

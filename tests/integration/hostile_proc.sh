@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # A --procfs tree is a directory anyone may build (a host /proc mounted
-# into a container, a test tree): a FIFO, /dev/zero, a directory or a
-# mode-000 file where one of a process's files should be must neither
-# hang gputop --snapshot nor lose the process, and what could not be read
-# is null with its reason, never an empty or zero value.
+# into a container, a test tree): a FIFO, /dev/zero or a directory where
+# one of a process's files should be must neither hang gputop --snapshot
+# nor lose the process, and what could not be read is null with its
+# reason, never an empty or zero value. (A mode-000 file is
+# hostile_trees.sh's: read as root, its mode stops nothing.)
 set -u
 bin=${GPUTOP_BIN:?run through tests/run.sh}
 lib=${GPUTOP_FAKE_NVML_LIB:?}

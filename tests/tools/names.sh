@@ -30,9 +30,13 @@ for c in "${cfiles[@]}"; do
 	fi
 	objs+=("$obj")
 done
+# nm's own status is checked: an nm that is missing or fails would leave
+# no symbol at all, and every module would pass.
+symtab=$(nm -g --defined-only -A "${objs[@]}") && [ -n "$symtab" ] ||
+	{ echo "names: nm gave no symbols (binutils installed?)"; exit 2; }
 while read -r loc kind name; do # "OBJ:ADDR KIND NAME"
 	case $kind in T | D | B | R) syms[${loc%%:*}]+=" $name" ;; esac
-done < <(nm -g --defined-only -A "${objs[@]}")
+done <<<"$symtab"
 
 type_re='^[[:space:]]*(typedef[[:space:]]+)?(struct|union|enum)[[:space:]]+gt_([a-z0-9_]*)[[:space:]]*\{'
 # The gt_ types defined in the headers named, space-separated, in REPLY.
