@@ -9,6 +9,7 @@
  * one was missed); not part of `make check`, since timing belongs in
  * benchmarks, not in the test suite.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -89,9 +90,9 @@ FILE *bench_scenario(char *tmpl, const char *base_scn, int nproc)
 	int fd = mkstemp(tmpl);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
+		fprintf(stderr, "bench: cannot write a scenario in /tmp: %s\n",
+		        strerror(errno));
+		exit(1);
 	}
 	/* include resolves from the new file's directory, /tmp: the base
 	 * as given on the command line may be relative to ours. */
@@ -541,7 +542,7 @@ static void bench_fdinfo(struct verdicts *vd)
 	char root[64];
 	if (make_proc_tree(root, sizeof(root)) != 0) {
 		fprintf(stderr, "bench: cannot build the synthetic /proc\n");
-		return;
+		exit(1);
 	}
 	struct gt_fdinfo *fi = gt_fdinfo_new(root);
 	uint64_t now = 1000000000ull;
@@ -580,9 +581,13 @@ static void bench_fdinfo(struct verdicts *vd)
 		             : "fdinfo full rediscovery, no change",
 		      sc.forced > sc.walk ? sc.forced : sc.walk, 20, "ms");
 	}
-	if (gt_fdinfo_client_count(fi) != 20)
+	/* Ticks that found other clients than the tree's measured something
+	 * else: the figures above stand, judged by this one. */
+	if (gt_fdinfo_client_count(fi) != 20) {
 		fprintf(stderr, "bench: %zu DRM clients found, not 20\n",
 		        gt_fdinfo_client_count(fi));
+		judge_not_run(vd, "fdinfo: the synthetic tree's 20 clients");
+	}
 	gt_fdinfo_free(fi);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

@@ -46,7 +46,7 @@ struct gt_collector *bench_collector_open(const struct gt_collector_config *cfg,
 /* A fake NVML scenario in a new file (tmpl, a mkstemp template, becomes
  * its path): base_scn and nproc compute processes of 512 MiB spread over
  * 8 GPUs, pids 300000 up (absent from /proc). Open for the caller to add
- * lines and close; NULL on failure. */
+ * lines and close; the bench exits when it cannot be written. */
 FILE *bench_scenario(char *tmpl, const char *base_scn, int nproc);
 
 /* A thread keeping n GETs of /metrics in flight against addr

@@ -62,10 +62,7 @@ static void metrics_500(const char *lib, const char *base_scn,
                         struct verdicts *vd)
 {
 	char tmpl[] = "/tmp/gputop-metrics-XXXXXX";
-	FILE *f = bench_scenario(tmpl, base_scn, 500);
-	if (!f)
-		return;
-	fclose(f);
+	fclose(bench_scenario(tmpl, base_scn, 500));
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
 	struct gt_collector_config cfg = {
 	    .platform = &gt_registry_platform,

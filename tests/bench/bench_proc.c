@@ -381,25 +381,31 @@ static double startup_ms(const char *bin, const struct bench_proc_cfg *cfg,
 	return (double)t[runs / 2] / 1e6;
 }
 
+#define STARTUP_TARGET "startup to the first frame, 8 GPUs"
+#define WAKEUPS_TARGET "idle wake-ups per second at 1 s"
+#define SERVE_TARGET   "serve idle at 1 s, share of one core"
+
 void bench_proc_startup(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 {
 	struct bench_env env;
 	const int runs = 11;
 	double lo, hi;
 
-	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0)
+	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0) {
+		judge_not_run(vd, STARTUP_TARGET);
 		return;
+	}
 	printf("startup: exec to the first frame drawn (8 GPUs, 200x60 "
 	       "pseudo-terminal), median of %d runs\n",
 	       runs);
 	double ms = startup_ms(cfg->gputop, cfg, env.envp, runs, &lo, &hi);
 	if (ms < 0) {
 		printf("  gputop never drew its first frame\n");
-		judge(vd, "startup to the first frame, 8 GPUs", 1e9, 50, "ms");
+		judge(vd, STARTUP_TARGET, 1e9, 50, "ms");
 	} else {
 		printf("  gputop:   %8.1f ms  (%.1f..%.1f; target < 50 ms)\n",
 		       ms, lo, hi);
-		judge(vd, "startup to the first frame, 8 GPUs", ms, 50, "ms");
+		judge(vd, STARTUP_TARGET, ms, 50, "ms");
 	}
 	if (cfg->baseline) {
 		double b =
@@ -422,8 +428,10 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	long before[2], after[2];
 	int n = cfg->baseline ? 2 : 1;
 
-	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0)
+	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0) {
+		judge_not_run(vd, WAKEUPS_TARGET);
 		return;
+	}
 	for (int i = 0; i < n; i++) {
 		char *argv[8];
 		gputop_argv(argv, bins[i], cfg->fake_lib, "1");
@@ -434,6 +442,8 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 			break;
 		}
 	}
+	if (n == 0)
+		judge_not_run(vd, WAKEUPS_TARGET);
 	/* A gputop that never drew is not idle: it is not running, and its
 	 * zero wake-ups say nothing. */
 	bool drew[2] = {false, false};
@@ -460,7 +470,7 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 			    secs, per_s, i ? "  " : "  (target at most 3)",
 			    i ? bins[i] : "");
 		if (i == 0)
-			judge_at_most(vd, "idle wake-ups per second at 1 s",
+			judge_at_most(vd, WAKEUPS_TARGET,
 			              !drew[i] || before[i] < 0 || after[i] < 0
 			                  ? 1e9
 			                  : per_s,
@@ -486,8 +496,10 @@ void bench_proc_serve(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	static char serve[] = "serve", o_listen[] = "--listen",
 	            any[] = "127.0.0.1:0";
 
-	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0)
+	if (bench_env_init(&env, cfg->scenario, "xterm-256color", NULL) != 0) {
+		judge_not_run(vd, SERVE_TARGET);
 		return;
+	}
 	gputop_argv(argv, cfg->gputop, cfg->fake_lib, "1");
 	argv[7] = serve;
 	argv[8] = o_listen;
@@ -495,14 +507,14 @@ void bench_proc_serve(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	argv[10] = NULL;
 	if (ptyrun_start(&run, argv, env.envp, 80, 24, "serving http") != 0) {
 		fprintf(stderr, "bench: gputop serve did not start\n");
+		judge_not_run(vd, SERVE_TARGET);
 		bench_env_free(&env);
 		return;
 	}
 	if (!ptyrun_wait_marker(&run, 5000)) {
 		ptyrun_stop(&run);
 		ptyrun_say_failed(&run, "gputop serve");
-		judge(vd, "serve idle at 1 s, share of one core", 1e9, 0.05,
-		      "%");
+		judge(vd, SERVE_TARGET, 1e9, 0.05, "%");
 		bench_env_free(&env);
 		return;
 	}
@@ -516,7 +528,7 @@ void bench_proc_serve(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	       "  %.4f %% of one core = %.0f us CPU per second (%ld clock "
 	       "ticks)  (target < 0.05 %%)\n",
 	       secs, pct, pct * 1e4, after.ticks - before.ticks);
-	judge(vd, "serve idle at 1 s, share of one core", pct, 0.05, "%");
+	judge(vd, SERVE_TARGET, pct, 0.05, "%");
 	ptyrun_stop(&run);
 	bench_env_free(&env);
 }
@@ -667,15 +679,24 @@ static void contender_cmd(struct contender *c, int i, const char *envs,
 		           iv);
 }
 
+/* The comparison's rates: gputop's --interval, nvtop's -d (tenths), the
+ * target and its limit on the ratio. */
+static const struct {
+	const char *gputop, *nvtop, *what;
+	double limit;
+} rates[] = {
+    {"0.1", "1", "CPU against nvtop at 0.1 s (gputop/nvtop)", 1.0 / 3},
+    {"1", "10", "CPU against nvtop at 1 s (gputop/nvtop)", 0.5},
+};
+
+static void peer_not_run(struct verdicts *vd)
+{
+	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++)
+		judge_not_run(vd, rates[r].what);
+}
+
 void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 {
-	static const struct {
-		const char *gputop, *nvtop, *what;
-		double limit;
-	} rates[] = {
-	    {"0.1", "1", "CPU against nvtop at 0.1 s (gputop/nvtop)", 1.0 / 3},
-	    {"1", "10", "CPU against nvtop at 1 s (gputop/nvtop)", 0.5},
-	};
 	const int secs = 30, rounds = peer_rounds();
 	char nvtop[1024], tmux[1024], libdir[512], sock[80];
 	struct bench_env env;
@@ -686,17 +707,20 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	       cfg->scenario, secs, rounds);
 	if (!on_path("nvtop", nvtop, sizeof(nvtop)) ||
 	    !on_path("tmux", tmux, sizeof(tmux))) {
-		printf("  skipped: no %s on PATH; put an nvtop binary (built "
+		printf("  not run: no %s on PATH; put an nvtop binary (built "
 		       "from its source) on PATH to compare\n",
 		       on_path("tmux", tmux, sizeof(tmux)) ? "nvtop" : "tmux");
+		peer_not_run(vd);
 		return;
 	}
 	snprintf(libdir, sizeof(libdir), "%s", cfg->fake_lib);
 	char *slash = strrchr(libdir, '/');
 	if (slash)
 		*slash = '\0';
-	if (bench_env_init(&env, cfg->scenario, "tmux-256color", libdir) != 0)
+	if (bench_env_init(&env, cfg->scenario, "tmux-256color", libdir) != 0) {
+		peer_not_run(vd);
 		return;
+	}
 	printf("  nvtop: %s (NVML from %s)\n", nvtop, libdir);
 	char envs[1600] = "env";
 	for (int i = 0; env.envp[i]; i++) {

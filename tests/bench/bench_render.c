@@ -352,13 +352,11 @@ static const struct {
  * new values to every graph, meter and row, a worst case for the bytes
  * sent; RENDER_NOISY: the small, slow swings of a busy GPU (a training
  * job never holds its power to the watt); else the base scenario's
- * constant load. The path in tmpl, or false. */
-static bool render_scenario(char *tmpl, const char *base_scn,
+ * constant load. The path in tmpl. */
+static void render_scenario(char *tmpl, const char *base_scn,
                             enum render_kind kind)
 {
 	FILE *f = bench_scenario(tmpl, base_scn, 500);
-	if (!f)
-		return false;
 	for (int d = 0; kind == RENDER_MOVING && d < 8; d++)
 		fprintf(f,
 		        "device %d\nutil.gpu sine 60 35 0.0%d7\nutil.mem sine "
@@ -370,7 +368,6 @@ static bool render_scenario(char *tmpl, const char *base_scn,
 		        "640000 15000 3.%d\ntemp sine %d 1 9.%d\n",
 		        d, 1 + d, 3 + d, 45 + d, d);
 	fclose(f);
-	return true;
 }
 
 /* The frames of one case at 200x60; for the moving one, the clock
@@ -380,8 +377,7 @@ static void render_case(const char *lib, const char *base_scn,
 {
 	char tmpl[] = "/tmp/gputop-render-XXXXXX";
 	bool moving = kind == RENDER_MOVING;
-	if (!render_scenario(tmpl, base_scn, kind))
-		return;
+	render_scenario(tmpl, base_scn, kind);
 	setenv("GPUTOP_FAKE_NVML_SCENARIO", tmpl, 1);
 	struct gt_collector_config cfg = {
 	    .platform = &gt_registry_platform,
