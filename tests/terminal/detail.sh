@@ -42,9 +42,10 @@ if wait_for "history: ([4-9]|[1-9][0-9]+) samples" &&
 else
 	fail "no history graph after a few rounds"
 fi
+# The escaped text itself is the proof: a raw ESC would reach tmux, which
+# acts on it and never keeps it in a cell, so no capture could show one.
 if grep -q "Command line" <<<"$screen" && grep -q "arg001" <<<"$screen" &&
-	grep -q "arg060" <<<"$screen" && grep -q 'a\\tb\\ec' <<<"$screen" &&
-	! grep -q $'\033' <<<"$(t capture-pane -p -t dash)"; then
+	grep -q "arg060" <<<"$screen" && grep -q 'a\\tb\\ec' <<<"$screen"; then
 	pass "the whole command line, wrapped, its tab and ESC escaped"
 else
 	fail "command line not shown whole and escaped"
