@@ -202,8 +202,9 @@ static int parse_u64(const char *flag, const char *s, uint64_t *out, char *err,
 	char *end;
 	errno = 0;
 	/* strtoull accepts spaces and a sign; a seed must start with a digit.
-	 */
-	unsigned long long v = strtoull(s, &end, 0);
+	 * Base 10: "010" is ten to anyone typing it, not eight, and "0x2"
+	 * is no decimal count. */
+	unsigned long long v = strtoull(s, &end, 10);
 	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0) {
 		snprintf(err, errlen,
 		         "--%s: '%s' is not a non-negative integer", flag, s);

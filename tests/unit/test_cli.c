@@ -501,6 +501,12 @@ static void test_export_modes(void **state)
 	assert_int_equal(p.cli.mode, GT_MODE_TEXTFILE);
 	PARSE_USAGE(&p, "1 or more", "--json", "--count", "0");
 	PARSE_USAGE(&p, "non-negative", "--json", "--count", "-1");
+	/* Decimal only: a leading zero is not octal, 0x not hex. */
+	PARSE_OK(&p, "--json", "--count", "010");
+	assert_int_equal(p.cli.count, 10);
+	PARSE_USAGE(&p, "non-negative", "--json", "--count", "0x2");
+	PARSE_OK(&p, "--seed", "010");
+	assert_int_equal(p.cli.demo_seed, 10);
 	PARSE_USAGE(&p, "--count goes with", "--count", "2");
 	PARSE_USAGE(&p, "--count goes with", "serve", "--count", "2");
 	PARSE_USAGE(&p, "--listen goes with", "--json", "--listen", "[::1]:1");
