@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fileio.h"
 #include "core/model.h"
 #include "core/text.h"
 
@@ -449,7 +450,11 @@ static long hex_field(const char **p, int max_digits)
  * malformed lines are skipped. */
 static void hunt_file(struct hunt *h, const char *path, bool *exact)
 {
-	FILE *f = fopen(path, "re");
+	/* A regular file of at most 16 MiB (amdgpu.ids is about 60 KB):
+	 * GPUTOP_AMDGPU_IDS naming a FIFO or /dev/zero must not hang the
+	 * discovery or grow without end. */
+	int err;
+	FILE *f = gt_fileio_open_regular(path, 16u << 20, &err);
 	char line[256];
 	if (!f)
 		return;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fileio.h"
 #include "core/model.h"
 #include "core/text.h"
 
@@ -211,14 +212,18 @@ static long hex4(const char *p)
 int gt_intel_pciids_find(const char *path, uint16_t device, char *out,
                          size_t len)
 {
-	FILE *f = fopen(path, "re");
+	/* A regular file of at most 16 MiB (pci.ids is about 1.4 MB):
+	 * GPUTOP_PCI_IDS naming a FIFO or /dev/zero must not hang the
+	 * discovery or grow a line without end. */
+	int err;
+	FILE *f = gt_fileio_open_regular(path, 16u << 20, &err);
 	char *line = NULL;
 	size_t cap = 0;
 	bool in_intel = false;
 	int rc = -ENOENT;
 
 	if (!f)
-		return -errno;
+		return -err;
 	/* The file is sorted by vendor: stop at the first vendor after
 	 * Intel's, without reading the remaining megabyte. */
 	while (getline(&line, &cap, f) > 0) {

@@ -123,25 +123,57 @@ int gt_fileio_replace(const char *path, const void *data, size_t n, mode_t mode,
 	return 0;
 }
 
-int gt_fileio_read_all(const char *path, size_t max, char **out, size_t *len)
+/* path opened for reading when it is a regular file of at most max bytes
+ * (O_NONBLOCK, so that a FIFO in its place cannot hang the open): the
+ * descriptor, or -1 with *e the errno value (EISDIR or EINVAL for what is
+ * not a regular file, EFBIG past max). */
+static int open_regular(const char *path, size_t max, int *e)
 {
 	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	*e = 0;
+	if (fd < 0) {
+		*e = errno;
+		return -1;
+	}
+	if (fstat(fd, &st) != 0)
+		*e = errno;
+	else if (!S_ISREG(st.st_mode))
+		*e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	else if ((uint64_t)st.st_size > max)
+		*e = EFBIG;
+	if (*e) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+FILE *gt_fileio_open_regular(const char *path, size_t max, int *err)
+{
+	int fd = open_regular(path, max, err);
+	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+
+	if (fd >= 0 && !f) {
+		*err = errno;
+		close(fd);
+	}
+	return f;
+}
+
+int gt_fileio_read_all(const char *path, size_t max, char **out, size_t *len)
+{
 	size_t n = 0;
 	char *buf = NULL;
-	int e = 0;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int e;
+	int fd = open_regular(path, max, &e);
 
 	*out = NULL;
 	*len = 0;
 	if (fd < 0)
-		return errno;
-	if (fstat(fd, &st) != 0)
-		e = errno;
-	else if (!S_ISREG(st.st_mode))
-		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-	else if ((uint64_t)st.st_size > max)
-		e = EFBIG;
-	else if (!(buf = malloc(max + 2)))
+		return e;
+	if (!(buf = malloc(max + 2)))
 		e = ENOMEM;
 	/* To EOF rather than st_size: the file may grow meanwhile. */
 	while (!e) {

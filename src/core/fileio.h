@@ -11,6 +11,7 @@
 #define GPUTOP_FILEIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Writes all n bytes of buf to fd (blocking), retrying short writes and
@@ -38,5 +39,10 @@ int gt_fileio_replace(const char *path, const void *data, size_t n, mode_t mode,
  * its place cannot hang. 0, or an errno value: EFBIG past max bytes,
  * EISDIR or EINVAL (not a regular file), or open's and read's own. */
 int gt_fileio_read_all(const char *path, size_t max, char **out, size_t *len);
+
+/* The regular file path, at most max bytes, open for reading line by
+ * line (the same checks as gt_fileio_read_all, for a file worth reading
+ * only up to the line wanted). NULL with *err an errno value. */
+FILE *gt_fileio_open_regular(const char *path, size_t max, int *err);
 
 #endif

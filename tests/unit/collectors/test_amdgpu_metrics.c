@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -668,6 +669,20 @@ static void test_names(void **state)
 	            "AMD Radeon RX 7800 XT", GT_AMDGPU_NAME_BUILTIN);
 	expect_name("/nonexistent/amdgpu.ids", 0x67DF, 0xE7,
 	            "AMD Radeon (device 0x67DF)", GT_AMDGPU_NAME_GENERIC);
+	/* Nor does one that is no regular file hang the lookup or read
+	 * without end (GPUTOP_AMDGPU_IDS=/dev/zero, or a FIFO nobody
+	 * writes: both hung before). */
+	char fifo[] = "/tmp/gputop-ids-fifo-XXXXXX";
+	assert_non_null(mkdtemp(fifo));
+	char fpath[64];
+	snprintf(fpath, sizeof(fpath), "%s/ids", fifo);
+	assert_int_equal(mkfifo(fpath, 0600), 0);
+	expect_name(fpath, 0x747E, 0xC8, "AMD Radeon RX 7800 XT",
+	            GT_AMDGPU_NAME_BUILTIN);
+	expect_name("/dev/zero", 0x747E, 0xC8, "AMD Radeon RX 7800 XT",
+	            GT_AMDGPU_NAME_BUILTIN);
+	unlink(fpath);
+	rmdir(fifo);
 	assert_true(gt_amdgpu_builtin_count() > 100);
 }
 

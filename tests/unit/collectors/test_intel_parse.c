@@ -103,6 +103,22 @@ static void test_pciids_find(void **state)
 	/* A short buffer truncates and terminates. */
 	assert_int_equal(gt_intel_pciids_find(ids, 0x56a0, buf, 4), 0);
 	assert_string_equal(buf, "DG2");
+	/* GPUTOP_PCI_IDS naming no regular file: refused at once (a FIFO
+	 * nobody writes hung, /dev/zero grew one line without end). */
+	char dir[] = "/tmp/gputop-pciids-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char fifo[64];
+	snprintf(fifo, sizeof(fifo), "%s/pci.ids", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(gt_intel_pciids_find(fifo, 0x56a0, buf, sizeof(buf)),
+	                 -EINVAL);
+	assert_int_equal(
+	    gt_intel_pciids_find("/dev/zero", 0x56a0, buf, sizeof(buf)),
+	    -EINVAL);
+	assert_int_equal(gt_intel_pciids_find(dir, 0x56a0, buf, sizeof(buf)),
+	                 -EISDIR);
+	unlink(fifo);
+	rmdir(dir);
 }
 
 static void test_pciids_display(void **state)

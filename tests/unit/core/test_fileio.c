@@ -232,6 +232,38 @@ static void test_read_all(void **state)
 	assert_null(buf);
 }
 
+/* The same checks for a file read line by line: the regular file opens
+ * and reads; a FIFO (without hanging), a character device, a directory,
+ * one byte past the limit and a missing file each give their errno. */
+static void test_open_regular(void **state)
+{
+	(void)state;
+	char path[128], err[256], line[16];
+	int e = 0;
+	snprintf(path, sizeof(path), "%s/lines", tmpdir);
+	assert_int_equal(
+	    gt_fileio_replace(path, "one\ntwo\n", 8, 0600, err, sizeof(err)),
+	    0);
+	FILE *f = gt_fileio_open_regular(path, 8, &e);
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "one\n");
+	fclose(f);
+	assert_null(gt_fileio_open_regular(path, 7, &e));
+	assert_int_equal(e, EFBIG);
+	assert_null(gt_fileio_open_regular("/dev/zero", 1 << 20, &e));
+	assert_int_equal(e, EINVAL);
+	assert_null(gt_fileio_open_regular(tmpdir, 1 << 20, &e));
+	assert_int_equal(e, EISDIR);
+	snprintf(path, sizeof(path), "%s/fifo2", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_null(gt_fileio_open_regular(path, 1 << 20, &e));
+	assert_int_equal(e, EINVAL);
+	snprintf(path, sizeof(path), "%s/none", tmpdir);
+	assert_null(gt_fileio_open_regular(path, 1 << 20, &e));
+	assert_int_equal(e, ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +273,7 @@ int main(void)
 	    cmocka_unit_test(test_replace),
 	    cmocka_unit_test(test_replace_failures),
 	    cmocka_unit_test(test_read_all),
+	    cmocka_unit_test(test_open_regular),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
