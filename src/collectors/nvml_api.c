@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define DEFAULT_LIB "libnvidia-ml.so.1"
 
@@ -104,10 +105,34 @@ static const struct sym symbols[] = {
     SYM(set_default_fan_speed, false, "nvmlDeviceSetDefaultFanSpeed_v2"),
 };
 
+/* A path (not a bare name the loader searches for) must name a regular
+ * file: dlopen opens it with a plain blocking open, so a FIFO given as
+ * --nvml-lib would hang gputop before its first line. 0, or -1 with why
+ * naming the path and what it is. */
+static int check_lib_path(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+	if (!path || !strchr(path, '/') || stat(path, &st) != 0 ||
+	    S_ISREG(st.st_mode))
+		return 0; /* missing: dlopen's own message says so */
+	const char *what = S_ISDIR(st.st_mode)    ? "a directory"
+	                   : S_ISFIFO(st.st_mode) ? "a FIFO"
+	                   : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+	                       ? "a device"
+	                       : "no regular file";
+	snprintf(why, whylen,
+	         "%s is %s, not a library file (--nvml-lib PATH names the "
+	         "libnvidia-ml.so.1 file itself)",
+	         path, what);
+	return -1;
+}
+
 int gt_nvml_api_load(struct gt_nvml_api *api, const char *path, char *why,
                      size_t whylen)
 {
 	memset(api, 0, sizeof(*api));
+	if (check_lib_path(path, why, whylen) < 0)
+		return -1;
 	api->dl = dlopen(path ? path : DEFAULT_LIB, RTLD_NOW | RTLD_LOCAL);
 	if (!api->dl) {
 		const char *err = dlerror();

@@ -9,8 +9,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -623,6 +626,37 @@ static void test_load_missing_library(void **state)
 	check_api_empty(&api);
 }
 
+/* A path that is no regular file is refused before dlopen, whose plain
+ * open of a FIFO would block for ever; the reason names what it is. */
+static void test_load_not_a_file(void **state)
+{
+	struct gt_nvml_api api;
+	char dir[] = "/tmp/gputop-nvml-XXXXXX", fifo[64], why[512];
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/libnvidia-ml.so.1", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	static const struct {
+		const char *path, *what;
+	} cases[] = {{NULL, "a FIFO"},
+	             {"/dev/zero", "a device"},
+	             {"/tmp", "a directory"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *p = cases[i].path ? cases[i].path : fifo;
+		memset(&api, 0x5a, sizeof(api));
+		why[0] = '\0';
+		assert_int_equal(gt_nvml_api_load(&api, p, why, sizeof(why)),
+		                 -1);
+		if (!strstr(why, p) || !strstr(why, cases[i].what))
+			fail_msg("%s: reason '%s' lacks the path or '%s'", p,
+			         why, cases[i].what);
+		check_api_empty(&api);
+	}
+	unlink(fifo);
+	rmdir(dir);
+}
+
 static void test_load_library_without_nvml(void **state)
 {
 	struct gt_nvml_api api;
@@ -700,6 +734,7 @@ int main(void)
 	    cmocka_unit_test(test_merge_memory_rules),
 	    cmocka_unit_test(test_merge_order_and_edges),
 	    cmocka_unit_test(test_load_missing_library),
+	    cmocka_unit_test(test_load_not_a_file),
 	    cmocka_unit_test(test_load_library_without_nvml),
 	    cmocka_unit_test(test_load_default_library),
 	    cmocka_unit_test(test_load_short_reason_buffer),
