@@ -80,7 +80,14 @@ int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
 		gt_amdgpu_fail_errno(val, rc);
 		return rc;
 	}
-	gt_val_set(val, div ? v * mul / div : v * mul);
+	/* A file with a number no device reports (a corrupt or hostile
+	 * tree): out of range, not an overflowed product. */
+	int64_t scaled;
+	if (__builtin_mul_overflow(v, mul, &scaled)) {
+		gt_amdgpu_fail_errno(val, -ERANGE);
+		return -ERANGE;
+	}
+	gt_val_set(val, div ? scaled / div : scaled);
 	return 0;
 }
 

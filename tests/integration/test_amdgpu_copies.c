@@ -125,8 +125,9 @@ static void test_builtin_names_with_revision(void **state)
 }
 
 /* Cases no capture shows, made by editing a copy: a kernel from 6.6 that
- * shows only power1_input (Polaris/Vega users report it), and a threshold
- * amdgpu prints as -273150 ("not available"). */
+ * shows only power1_input (Polaris/Vega users report it), a threshold
+ * amdgpu prints as -273150 ("not available"), and a busy percentage too
+ * large to scale. */
 static void test_edited_capture_cases(void **state)
 {
 	(void)state;
@@ -137,8 +138,17 @@ static void test_edited_capture_cases(void **state)
 	sh("rm '%s/power1_average'", hw);
 	write_file(hw, "power1_input", "45123000\n");
 	write_file(hw, "temp1_crit", "-273150\n");
+	/* A number whose scaling to centi-percent overflows int64 (a corrupt
+	 * tree; UBSan stopped the snapshot on it): out of range, N/A. */
+	char dev[1200];
+	snprintf(dev, sizeof(dev), "%s/class/drm/card0/device", root);
+	write_file(dev, "gpu_busy_percent", "92233720368547759\n");
 	cJSON *doc = snapshot_of(root);
 	const cJSON *d = cJSON_GetArrayItem(get(doc, "devices"), 0);
+	expect_num("edited", d, "utilization.gpu_percent", NA);
+	if (!strstr(reason(d, "utilization.gpu_percent"), "out of range"))
+		fail_msg("overflow reason: %s",
+		         reason(d, "utilization.gpu_percent"));
 	expect_num("edited", d, "power.draw_watts", 45.123);
 	expect_num("edited", d, "thermal.slowdown_celsius", NA);
 	assert_string_equal(reason(d, "thermal.slowdown_celsius"),
