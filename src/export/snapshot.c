@@ -506,7 +506,7 @@ char *gt_snapshot_build(const struct gt_view *v, const struct gt_hostinfo *host,
 
 int gt_snapshot_save(const char *json, char *path_out, size_t len)
 {
-	char dir[PATH_MAX], name[64], final[PATH_MAX + 64], why[PATH_MAX + 160];
+	char dir[PATH_MAX], name[64], final[PATH_MAX + 96], why[PATH_MAX + 160];
 	const char *state = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
 	int n, err;
@@ -530,8 +530,13 @@ int gt_snapshot_save(const char *json, char *path_out, size_t len)
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
-	strftime(name, sizeof(name), "snapshot-%Y%m%d-%H%M%S.json", &tm);
-	snprintf(final, sizeof(final), "%s/%s", dir, name);
+	strftime(name, sizeof(name), "snapshot-%Y%m%d-%H%M%S", &tm);
+	/* Two saves in one second (s pressed twice at a 0.1 s interval) keep
+	 * both: the second takes the first free -2, -3, ... suffix. */
+	struct stat st;
+	snprintf(final, sizeof(final), "%s/%s.json", dir, name);
+	for (int k = 2; lstat(final, &st) == 0 && k <= 1000; k++)
+		snprintf(final, sizeof(final), "%s/%s-%d.json", dir, name, k);
 	/* The file is whole on disk before it takes its name. */
 	err = gt_fileio_replace(final, json, strlen(json), 0600, why,
 	                        sizeof(why));

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
@@ -531,6 +532,38 @@ static void test_asleep_state(void **state)
 	assert_true(cJSON_IsFalse(get(d1, "lost")));
 }
 
+/* Saves in the same second keep every file: the later ones take a -2,
+ * -3 suffix instead of replacing the first (s pressed twice at 0.1 s). */
+static void test_save_same_second(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/gputop-snapsave-XXXXXX", paths[3][512], cmd[600];
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(setenv("XDG_STATE_HOME", dir, 1), 0);
+	const char *docs[3] = {"{\"n\":1}", "{\"n\":2}", "{\"n\":3}"};
+	time_t t0;
+	do { /* three saves inside one wall-clock second */
+		t0 = time(NULL);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(gt_snapshot_save(docs[i], paths[i],
+			                                  sizeof(paths[i])),
+			                 0);
+	} while (time(NULL) != t0);
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(paths[i], paths[j]);
+		FILE *f = fopen(paths[i], "r");
+		char buf[16] = "";
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		assert_string_equal(buf, docs[i]);
+	}
+	assert_non_null(strstr(paths[1], "-2.json"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -548,6 +581,7 @@ int main(void)
 	    T(test_fans),
 	    T(test_no_devices_no_processes),
 	    T(test_asleep_state),
+	    cmocka_unit_test(test_save_same_second),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
