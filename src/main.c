@@ -122,7 +122,11 @@ static int run_list(struct gt_collector *c)
 	exit_at_once = 0; /* the output is written whole */
 	gt_list_print(stdout, c, view.devs);
 	gt_view_close(&view);
-	return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("gputop: writing the list");
+		return GT_EXIT_FAILURE;
+	}
+	return GT_EXIT_OK;
 }
 
 /* Quit, SIGINT, SIGTERM, SIGHUP: put back what this run changed (fatal
