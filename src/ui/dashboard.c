@@ -48,6 +48,26 @@ void gt_dashboard_notice(struct gt_dashboard *d, const char *msg)
 	d->notice_until = gt_monotonic_ns() + 5000000000ull;
 }
 
+void gt_dashboard_notice_after(struct gt_dashboard *d, const char *msg)
+{
+	if (d->notice[0] && gt_monotonic_ns() < d->notice_until)
+		gt_copy_str(d->notice_next, sizeof(d->notice_next), msg);
+	else
+		gt_dashboard_notice(d, msg);
+}
+
+bool gt_dashboard_notice_expire(struct gt_dashboard *d, uint64_t now)
+{
+	if (!d->notice[0] || now < d->notice_until)
+		return false;
+	d->notice[0] = '\0';
+	if (d->notice_next[0]) {
+		gt_dashboard_notice(d, d->notice_next);
+		d->notice_next[0] = '\0';
+	}
+	return true;
+}
+
 enum gt_glyphs gt_dashboard_glyphs(const struct gt_dashboard *d)
 {
 	return d->cfg.glyphs < 0 ? d->auto_glyphs
@@ -550,7 +570,7 @@ void gt_dashboard_load_theme(struct gt_dashboard *d)
 		         "~/.config/gputop/themes, ~/.config/btop/themes and "
 		         "gputop's own themes): using the built-in one",
 		         name);
-		gt_dashboard_notice(d, msg);
+		gt_dashboard_notice_after(d, msg);
 		snprintf(d->theme_shown, sizeof(d->theme_shown),
 		         "built-in (%s not found)", name);
 		return;
@@ -560,7 +580,7 @@ void gt_dashboard_load_theme(struct gt_dashboard *d)
 	if (gt_theme_load_file(path, &d->theme, err, sizeof(err)) != 0) {
 		snprintf(msg, sizeof(msg), "theme %s: using the built-in one",
 		         err);
-		gt_dashboard_notice(d, msg);
+		gt_dashboard_notice_after(d, msg);
 		snprintf(d->theme_shown, sizeof(d->theme_shown),
 		         "built-in (%s unreadable)", name);
 		return;
@@ -569,7 +589,7 @@ void gt_dashboard_load_theme(struct gt_dashboard *d)
 	if (d->theme.nwarn) {
 		snprintf(msg, sizeof(msg), "theme %.300s:%d: %.200s", path,
 		         d->theme.warn[0].line, d->theme.warn[0].msg);
-		gt_dashboard_notice(d, msg);
+		gt_dashboard_notice_after(d, msg);
 	}
 }
 
@@ -757,10 +777,8 @@ static void frame_loop(struct gt_dashboard *d, volatile sig_atomic_t *stop)
 			dirty = true;
 		if (gt_dashboard_control_poll(d))
 			dirty = true;
-		if (d->notice[0] && gt_monotonic_ns() >= d->notice_until) {
-			d->notice[0] = '\0';
+		if (gt_dashboard_notice_expire(d, gt_monotonic_ns()))
 			dirty = true;
-		}
 		bool tick = (long long)time(NULL) != d->drawn_second;
 		if ((dirty || tick) && self_usage_due(d, gt_monotonic_ns()))
 			update_self_usage(d);

@@ -113,6 +113,10 @@ struct gt_dashboard {
 	uint64_t task_until_ns;
 	char notice[256];
 	uint64_t notice_until;
+	/* A notice posted with gt_dashboard_notice_after while another
+	 * shows: it follows when that one ends, so that a theme's problem
+	 * found at startup does not hide the settings file's. */
+	char notice_next[256];
 	char filter_err[128];
 	const char *help[GT_DASHBOARD_HELP_LINES];
 	char help_text[GT_DASHBOARD_HELP_LINES][GT_DASHBOARD_HELP_CELLS];
@@ -155,6 +159,11 @@ void gt_dashboard_tags_send(struct gt_dashboard *d, int sig);
 
 /* A short message in the status line for 5 s. */
 void gt_dashboard_notice(struct gt_dashboard *d, const char *msg);
+/* The same, after the notice showing now (if any) has had its time. */
+void gt_dashboard_notice_after(struct gt_dashboard *d, const char *msg);
+/* Ends the notice whose time is over, bringing the next one on; true when
+ * the status line changed. */
+bool gt_dashboard_notice_expire(struct gt_dashboard *d, uint64_t now);
 /* Device index of the selected GPU, -1 when none is shown. */
 int gt_dashboard_selected_device(const struct gt_dashboard *d);
 /* The selected row's process, NULL when none. */

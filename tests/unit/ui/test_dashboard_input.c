@@ -372,9 +372,35 @@ static void test_tags(void **state)
 	show(d, &pl, items, order, 0);
 }
 
+/* Two problems found at startup are both read: the theme's notice waits
+ * for the settings file's to have its time instead of replacing it. */
+static void test_notice_after(void **state)
+{
+	struct gt_dashboard *d = *state;
+
+	gt_dashboard_notice(d, "settings: line 2: interval 'abc'");
+	gt_copy_str(d->cfg.theme, sizeof(d->cfg.theme), "nosuch-theme");
+	gt_dashboard_load_theme(d); /* not found: a notice of its own */
+	assert_string_equal(d->notice, "settings: line 2: interval 'abc'");
+	assert_non_null(strstr(d->notice_next, "nosuch-theme"));
+	uint64_t until = d->notice_until;
+	assert_false(gt_dashboard_notice_expire(d, until - 1));
+	assert_true(gt_dashboard_notice_expire(d, until));
+	assert_non_null(strstr(d->notice, "theme 'nosuch-theme' not found"));
+	assert_string_equal(d->notice_next, "");
+	assert_true(gt_dashboard_notice_expire(d, d->notice_until));
+	assert_string_equal(d->notice, "");
+	assert_false(gt_dashboard_notice_expire(d, d->notice_until + 1));
+	/* With nothing showing, it shows at once. */
+	gt_dashboard_notice_after(d, "alone");
+	assert_string_equal(d->notice, "alone");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_notice_after, setup_dashboard,
+	                                    teardown_dashboard),
 	    cmocka_unit_test_setup_teardown(
 	        test_help_from_table, setup_dashboard, teardown_dashboard),
 	    cmocka_unit_test_setup_teardown(test_quit_keys, setup_dashboard,
