@@ -206,13 +206,37 @@ static void put_mig(cJSON *dev, struct reasons *r, const struct gt_static *st,
 			    arr, mig_json(&procs->mig[i], r->backend));
 }
 
+/* The PCI address and ids. Vendor 0x0000 is no vendor: the backend did
+ * not learn them (NVML's PCI query refused, say), so they are null with
+ * that reason rather than zeros that read as an id. */
+static void put_pci_identity(cJSON *dev, struct reasons *r,
+                             const struct gt_static *st)
+{
+	static const char why[] = "not given by the driver";
+	char hex[16];
+
+	put_str_or_null(dev, "pci_bus_id", st->pci_bus_id);
+	if (!st->pci_bus_id[0])
+		put_str(r->unavailable, "pci_bus_id", why);
+	if (st->pci_vendor_id == 0) {
+		put_str(dev, "pci_vendor_id", NULL);
+		put_str(dev, "pci_device_id", NULL);
+		put_str(r->unavailable, "pci_vendor_id", why);
+		put_str(r->unavailable, "pci_device_id", why);
+		return;
+	}
+	snprintf(hex, sizeof(hex), "0x%04x", st->pci_vendor_id);
+	put_str(dev, "pci_vendor_id", hex);
+	snprintf(hex, sizeof(hex), "0x%04x", st->pci_device_id);
+	put_str(dev, "pci_device_id", hex);
+}
+
 static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
                           const struct gt_backend *backend,
                           const struct gt_proclist *procs)
 {
 	cJSON *dev = cJSON_CreateObject();
 	struct reasons r = {cJSON_CreateObject(), backend};
-	char hex[16];
 
 	cJSON_AddNumberToObject(dev, "index", st->index);
 	put_str(dev, "id", st->id);
@@ -222,11 +246,7 @@ static cJSON *device_json(const struct gt_static *st, const struct gt_sample *s,
 	put_str_or_null(dev, "name", st->name);
 	put_str_or_null(dev, "uuid", st->uuid);
 	put_str_or_null(dev, "serial", st->serial);
-	put_str_or_null(dev, "pci_bus_id", st->pci_bus_id);
-	snprintf(hex, sizeof(hex), "0x%04x", st->pci_vendor_id);
-	put_str(dev, "pci_vendor_id", hex);
-	snprintf(hex, sizeof(hex), "0x%04x", st->pci_device_id);
-	put_str(dev, "pci_device_id", hex);
+	put_pci_identity(dev, &r, st);
 	put_str_or_null(dev, "architecture", st->architecture);
 	put_str_or_null(dev, "vbios_version", st->vbios);
 	cJSON_AddBoolToObject(dev, "integrated", st->integrated);

@@ -522,6 +522,24 @@ static void test_no_devices_no_processes(void **state)
 	assert_int_equal(cJSON_GetArraySize(get(fx->root, "backends")), 0);
 }
 
+/* A device whose PCI identity the backend could not learn (NVML's PCI
+ * query refused: vendor 0x0000, no address) has null ids with a reason,
+ * not "0x0000" read as an id. */
+static void test_pci_identity_unknown(void **state)
+{
+	struct fixture *fx = *state;
+	cJSON *d1 = device(fx, 1);
+	static const char *const keys[] = {"pci_bus_id", "pci_vendor_id",
+	                                   "pci_device_id"};
+	for (size_t i = 0; i < 3; i++) {
+		is_null(d1, keys[i]);
+		assert_string_equal(str(get(d1, "unavailable"), keys[i]),
+		                    "not given by the driver");
+		assert_null(cJSON_GetObjectItemCaseSensitive(
+		    get(device(fx, 0), "unavailable"), keys[i]));
+	}
+}
+
 static void test_asleep_state(void **state)
 {
 	struct fixture *fx = *state;
@@ -581,6 +599,7 @@ int main(void)
 	    T(test_fans),
 	    T(test_no_devices_no_processes),
 	    T(test_asleep_state),
+	    T(test_pci_identity_unknown),
 	    cmocka_unit_test(test_save_same_second),
 	};
 #undef T
