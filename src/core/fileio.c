@@ -150,6 +150,12 @@ static int open_regular(const char *path, size_t max, int *e)
 	return fd;
 }
 
+const char *gt_fileio_strerror(int e)
+{
+	return e == EINVAL ? "not a regular file (a FIFO, a device or a socket)"
+	                   : strerror(e);
+}
+
 FILE *gt_fileio_open_regular(const char *path, size_t max, int *err)
 {
 	int fd = open_regular(path, max, err);

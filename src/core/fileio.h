@@ -45,4 +45,9 @@ int gt_fileio_read_all(const char *path, size_t max, char **out, size_t *len);
  * only up to the line wanted). NULL with *err an errno value. */
 FILE *gt_fileio_open_regular(const char *path, size_t max, int *err);
 
+/* The text for an errno value of these readers: EINVAL is theirs for a
+ * path that is no regular file (a FIFO, a device, a socket), which
+ * strerror would call "Invalid argument"; others are strerror's. */
+const char *gt_fileio_strerror(int e);
+
 #endif

@@ -397,8 +397,9 @@ static int read_pem(const char *cfg, const char *what, char **path, char **pem,
 		return -1;
 	}
 	if (e) {
-		snprintf(err, errlen, "--web-config %s: %s %s: %s", cfg, what,
-		         full, e == EFBIG ? "larger than 1 MiB" : strerror(e));
+		snprintf(
+		    err, errlen, "--web-config %s: %s %s: %s", cfg, what, full,
+		    e == EFBIG ? "larger than 1 MiB" : gt_fileio_strerror(e));
 		return -1;
 	}
 	return 0;
@@ -412,7 +413,8 @@ int gt_webconfig_load(const char *path, struct gt_webconfig *wc, char *err,
 	int e = gt_fileio_read_all(path, GT_WEBCONFIG_MAX_FILE, &text, &len);
 	if (e) {
 		snprintf(err, errlen, "--web-config %s: %s", path,
-		         e == EFBIG ? "larger than 64 KiB" : strerror(e));
+		         e == EFBIG ? "larger than 64 KiB"
+		                    : gt_fileio_strerror(e));
 		return -1;
 	}
 	int rc = gt_webconfig_parse(text, len, wc, why, sizeof(why));

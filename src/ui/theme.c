@@ -6,6 +6,7 @@
  * rules; the comments here say why the code follows them.
  */
 #include "ui/theme.h"
+#include "core/fileio.h"
 #include "core/text.h"
 
 #include <errno.h>
@@ -387,7 +388,7 @@ int gt_theme_load_buf(const char *buf, size_t len, const char *name,
 static void gt_seterr(char *err, size_t errlen, const char *path, int e)
 {
 	if (err && errlen > 0)
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		snprintf(err, errlen, "%s: %s", path, gt_fileio_strerror(e));
 }
 
 int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
@@ -395,44 +396,14 @@ int gt_theme_load_file(const char *path, struct gt_theme *out, char *err,
 {
 	char name[GT_THEME_NAME_MAX];
 	const char *base = strrchr(path, '/');
-	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
-	int fd, e = 0;
 
 	gt_theme_default(out);
-	/* O_NONBLOCK so that a FIFO given as a theme cannot hang start-up;
-	 * it is then refused as not a regular file. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		gt_seterr(err, errlen, path, errno);
-		return -1;
-	}
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-	} else if (st.st_size > GT_THEME_FILE_MAX) {
-		e = EFBIG;
-	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
-		e = ENOMEM;
-	} else {
-		/* What the file held when stat'ed; growth since is ignored. */
-		while (len < (size_t)st.st_size + 1) {
-			ssize_t r =
-			    read(fd, buf + len, (size_t)st.st_size + 1 - len);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				e = r < 0 ? errno : 0;
-				break;
-			}
-			len += (size_t)r;
-		}
-	}
-	close(fd);
+	/* A FIFO given as a theme cannot hang start-up: it is refused as
+	 * no regular file, as a directory or a file past the limit are. */
+	int e = gt_fileio_read_all(path, GT_THEME_FILE_MAX, &buf, &len);
 	if (e) {
-		free(buf);
 		gt_seterr(err, errlen, path, e);
 		return -1;
 	}

@@ -649,6 +649,43 @@ static void test_tier_detection(void **state)
 	assert_string_equal(gt_color_tier_name(GT_TIER_MONO), "mono");
 }
 
+/* What is no theme file says what it is: a FIFO (opened without
+ * hanging), a device, a directory, a file past 1 MiB. */
+static void test_not_a_theme_file(void **state)
+{
+	(void)state;
+	struct gt_theme t;
+	char dir[] = "/tmp/gputop-theme-XXXXXX", path[64], err[512];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo.theme", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	static const struct {
+		const char *path, *says;
+	} cases[] = {{NULL, "not a regular file"},
+	             {"/dev/zero", "not a regular file"},
+	             {"/tmp", "Is a directory"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *p = cases[i].path ? cases[i].path : path;
+		err[0] = '\0';
+		assert_int_equal(gt_theme_load_file(p, &t, err, sizeof(err)),
+		                 -1);
+		if (!strstr(err, p) || !strstr(err, cases[i].says))
+			fail_msg("%s: '%s' lacks the path or '%s'", p, err,
+			         cases[i].says);
+	}
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/big.theme", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < (1 << 20) / 32 + 1; i++)
+		fputs("# a comment line of 32 bytes ..\n", f);
+	fclose(f);
+	assert_int_equal(gt_theme_load_file(path, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "too large"));
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_key_table(void **state)
 {
 	static const char *const btop[] = {
@@ -711,6 +748,7 @@ int main(void)
 	    cmocka_unit_test(test_load_file_errors),
 	    cmocka_unit_test(test_tier_detection),
 	    cmocka_unit_test(test_key_table),
+	    cmocka_unit_test(test_not_a_theme_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
