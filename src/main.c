@@ -5,11 +5,13 @@
  * serve.c's serve, --textfile and --json).
  * Owns the collector's lifetime.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -274,6 +276,26 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
+/* --procfs names the tree every process is read from: one that is not a
+ * directory would leave each process "not in the proc tree" with nothing
+ * to say why, so it is refused at once. True when it was (and said). */
+static bool procfs_unusable(const char *root)
+{
+	struct stat st;
+	if (!root)
+		return false;
+	const char *why = stat(root, &st) != 0  ? strerror(errno)
+	                  : S_ISDIR(st.st_mode) ? NULL
+	                                        : "not a directory";
+	if (!why)
+		return false;
+	fprintf(stderr,
+	        "gputop: --procfs %s: %s (give the directory where the "
+	        "host's /proc is mounted, e.g. --procfs /host/proc)\n",
+	        root, why);
+	return true;
+}
+
 int main(int argc, char *argv[])
 {
 	struct gt_cli cli;
@@ -294,6 +316,8 @@ int main(int argc, char *argv[])
 	}
 	if (cli.mode == GT_MODE_RESTORE)
 		return gt_headless_restore(&cli);
+	if (procfs_unusable(cli.procfs_root))
+		return GT_EXIT_USAGE;
 
 	struct gt_collector_config cfg = {
 	    .platform = &gt_registry_platform,

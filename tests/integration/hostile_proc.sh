@@ -57,5 +57,18 @@ else
 	fail "status FIFO: user is $(grep -o '"user":	[^,]*' "$tmp/p.json" | head -1)"
 fi
 
+# No tree at all: refused at once (usage, status 2) with the reason,
+# rather than every process left unnamed with nothing to say why.
+for root in "$tmp/no-such-dir" "$tmp/p.json"; do
+	err=$(timeout 10 "$bin" --snapshot --nvml-lib "$lib" --sysfs /nonexistent \
+		--procfs "$root" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q -- "--procfs $root: \(No such file or directory\|not a directory\)" <<<"$err"; then
+		pass "--procfs $(basename "$root"): status 2, '$err'"
+	else
+		fail "--procfs $root: status $rc, '$err'"
+	fi
+done
+
 [ "$failures" = 0 ] || echo "hostile_proc.sh: $failures failure(s)"
 exit $((failures > 0))
