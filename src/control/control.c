@@ -441,7 +441,12 @@ void gt_control_audit(struct gt_control *c, const char *kind, const char *dev,
 	audit_write(c, line, n, strlen(t));
 }
 
-static int audit_ready(struct gt_control *c, char *err, size_t len)
+/* Opens the audit log (creating it) and closes it again, before writes
+ * and restores alike: a change that leaves no line in the log is not
+ * made, since audit_write itself can only drop a line it cannot write.
+ * what: what is then not done ("nothing written"). */
+static int audit_ready(struct gt_control *c, const char *what, char *err,
+                       size_t len)
 {
 	int fd;
 
@@ -450,8 +455,10 @@ static int audit_ready(struct gt_control *c, char *err, size_t len)
 	if (fd < 0)
 		return gt_control_refuse(err, len,
 		                         "cannot open the audit log %s: %s; "
-		                         "nothing written",
-		                         c->audit, strerror(errno));
+		                         "%s (it must be a file gputop can "
+		                         "append to, not a directory or a "
+		                         "symbolic link)",
+		                         c->audit, strerror(errno), what);
 	close(fd);
 	return 0;
 }
@@ -500,7 +507,9 @@ static int note(struct gt_control *c, const struct gt_restore_action *a,
 int gt_control_prepare(struct gt_control *c, const struct gt_restore_action *a,
                        size_t n, char *err, size_t len)
 {
-	return audit_ready(c, err, len) || note(c, a, n, err, len) ? -1 : 0;
+	if (audit_ready(c, "nothing written", err, len))
+		return -1;
+	return note(c, a, n, err, len) ? -1 : 0;
 }
 
 /* Saves the journal and hands it on, or removes the state file when the
@@ -680,6 +689,10 @@ int gt_control_restore_all(struct gt_control *c, char *report, size_t len)
 		    "--restore with sudo");
 		return -1;
 	}
+	/* As a write's: a restore is a write too, and the journal stays
+	 * for the next try. */
+	if (c->j.n > 0 && audit_ready(c, "nothing restored", report, len))
+		return -1;
 	gt_control_restore_ops(c, &ops);
 	failures = gt_restore_apply(&c->j, &ops, report, len);
 	/* Keep the state file (and the journal) until every action worked:

@@ -142,7 +142,9 @@ int gt_control_load_state(struct gt_control *c, char *err, size_t len);
  * the vendor it records (each restore is validated as a write is, and
  * audited). Returns the number of failures (report has a
  * line per action); on 0 the state file is removed and the journal
- * emptied. -1 with report = the reason when refused (no root). */
+ * emptied. -1 with report = the reason when refused before anything is
+ * restored: no root, or an audit log that cannot be opened (as for a
+ * write, step 3 above); the journal and the state file are kept. */
 int gt_control_restore_all(struct gt_control *c, char *report, size_t len);
 /* Keeps the settings as they are now: empties the journal and removes the
  * state file, so nothing is restored later (`--apply` without --daemon:

@@ -604,25 +604,62 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
 /* State file                                                           */
 /* ------------------------------------------------------------------ */
 
-/* mkdir -p with 0700 for what is missing; the directory must be private:
- * another user who can write there could swap the file and make root
- * "restore" whatever they like. */
-static int make_dirs(const char *dir, char *err, size_t len)
+/* The directory part of path into dir: "." for a bare name, "/" for a
+ * file at the root. -1 when path names no file ("", "x/") or dir is too
+ * small. */
+static int dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (!*(slash ? slash + 1 : path))
+		return -1;
+	if (!slash)
+		n = snprintf(dir, size, ".");
+	else if (slash == path)
+		n = snprintf(dir, size, "/");
+	else
+		n = snprintf(dir, size, "%.*s", (int)(slash - path), path);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* The state file's directory, for save and load alike: a directory of
+ * this user or root that nobody else may write (sticky or not). Whoever
+ * else could write there could swap the journal and make root "restore"
+ * whatever they like. stat, not lstat: /var/lib may be a link. */
+static int dir_check(const char *dir, char *err, size_t len)
 {
 	struct stat st;
 
-	if (gt_fileio_make_dirs(dir, err, len) != 0)
-		return -1;
 	if (stat(dir, &st) != 0)
 		return fail(err, len, "%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022))
+	if (!S_ISDIR(st.st_mode))
+		return fail(err, len, "%s: refused: not a directory", dir);
+	if (st.st_uid != geteuid() && st.st_uid != 0)
 		return fail(err, len,
-		            "%s is not a private directory of this "
-		            "user (owner %u, mode %03o)",
+		            "%s: refused: the state directory belongs to user "
+		            "%u (mode %03o), not to this user or root, so its "
+		            "owner could replace the restore state; use a "
+		            "directory of your own",
 		            dir, (unsigned)st.st_uid,
 		            (unsigned)(st.st_mode & 0777));
+	if (st.st_mode & 022)
+		return fail(err, len,
+		            "%s: refused: others may write the state directory "
+		            "(owner %u, mode %03o), so they could replace the "
+		            "restore state; run chmod go-w %s",
+		            dir, (unsigned)st.st_uid,
+		            (unsigned)(st.st_mode & 0777), dir);
 	return 0;
+}
+
+/* mkdir -p with 0700 for what is missing, then the directory must be one
+ * that dir_check trusts. */
+static int make_dirs(const char *dir, char *err, size_t len)
+{
+	if (gt_fileio_make_dirs(dir, err, len) != 0)
+		return -1;
+	return dir_check(dir, err, len);
 }
 
 int gt_restore_save(const struct gt_restore_journal *j, const char *path,
@@ -630,8 +667,6 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
 {
 	size_t cap = (j->n + 4) * GT_RESTORE_LINE_MAX;
 	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
 	int rc = -1, n;
 	char *buf = malloc(cap);
 
@@ -640,14 +675,10 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
 	n = gt_restore_format(j, buf, cap, err, len);
 	if (n < 0)
 		goto out;
-	if (!*base ||
-	    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
-	             slash ? path : ".") >= (int)sizeof(dir)) {
+	if (dir_of(path, dir, sizeof(dir)) != 0) {
 		fail(err, len, "%s: not a usable file path", path);
 		goto out;
 	}
-	if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
 	if (make_dirs(dir, err, len))
 		goto out;
 	/* Atomic and durable: after a power loss the file holds the old
@@ -659,13 +690,54 @@ out:
 	return rc;
 }
 
+/* The open state file itself: a regular file of this user or root that
+ * nobody else may write, no larger than a journal can be. Fills st. */
+static int file_check(int fd, const char *path, struct stat *st, char *err,
+                      size_t len)
+{
+	if (fstat(fd, st) != 0)
+		return fail(err, len, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st->st_mode) ||
+	    (st->st_uid != geteuid() && st->st_uid != 0) || (st->st_mode & 022))
+		return fail(err, len,
+		            "%s: refused: not a regular file of this user "
+		            "that only its owner can write (owner %u, "
+		            "mode %03o)",
+		            path, (unsigned)st->st_uid,
+		            (unsigned)(st->st_mode & 0777));
+	if (st->st_size > FILE_MAX)
+		return fail(err, len, "%s: refused: larger than %d bytes", path,
+		            FILE_MAX);
+	return 0;
+}
+
+/* Reads size bytes of the open state file and parses them into j. */
+static int read_parse(int fd, const char *path, size_t size, const char *root,
+                      struct gt_restore_journal *j, char *err, size_t len)
+{
+	char *buf = malloc(size + 1);
+	size_t got = 0;
+	ssize_t r = 0;
+	int rc = -1;
+
+	if (!buf)
+		return fail(err, len, "out of memory");
+	while (got < size && ((r = read(fd, buf + got, size - got)) > 0 ||
+	                      (r < 0 && errno == EINTR)))
+		got += r > 0 ? (size_t)r : 0;
+	if (r < 0)
+		fail(err, len, "%s: %s", path, strerror(errno));
+	else
+		rc = gt_restore_parse(buf, got, path, root, j, err, len);
+	free(buf);
+	return rc;
+}
+
 int gt_restore_load(const char *path, const char *root,
                     struct gt_restore_journal *j, char *err, size_t len)
 {
 	struct stat st;
-	char *buf = NULL;
-	size_t got = 0;
-	ssize_t r = 0;
+	char dir[PATH_MAX];
 	int rc = -1, fd, e;
 
 	if (gt_restore_init(j, root))
@@ -678,34 +750,15 @@ int gt_restore_load(const char *path, const char *root,
 		errno = e;
 		return -1;
 	}
-	if (fstat(fd, &st) != 0) {
-		fail(err, len, "%s: %s", path, strerror(errno));
-	} else if (!S_ISREG(st.st_mode) ||
-	           (st.st_uid != geteuid() && st.st_uid != 0) ||
-	           (st.st_mode & 022)) {
-		fail(err, len,
-		     "%s: refused: not a regular file of this user "
-		     "that only its owner can write (owner %u, "
-		     "mode %03o)",
-		     path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
-	} else if (st.st_size > FILE_MAX) {
-		fail(err, len, "%s: refused: larger than %d bytes", path,
-		     FILE_MAX);
-	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
-		fail(err, len, "out of memory");
-	} else {
-		while (
-		    got < (size_t)st.st_size &&
-		    ((r = read(fd, buf + got, (size_t)st.st_size - got)) > 0 ||
-		     (r < 0 && errno == EINTR)))
-			got += r > 0 ? (size_t)r : 0;
-		if (r < 0)
-			fail(err, len, "%s: %s", path, strerror(errno));
-		else
-			rc =
-			    gt_restore_parse(buf, got, path, root, j, err, len);
-	}
-	free(buf);
+	/* The directory as well as the file: a file of root's in a
+	 * directory others may write can have been swapped in. Checked
+	 * after the open, so that a missing file still reads as ENOENT. */
+	if (dir_of(path, dir, sizeof(dir)) != 0)
+		fail(err, len, "%s: not a usable file path", path);
+	else if (dir_check(dir, err, len) == 0 &&
+	         file_check(fd, path, &st, err, len) == 0)
+		rc =
+		    read_parse(fd, path, (size_t)st.st_size, root, j, err, len);
 	close(fd);
 	return rc;
 }

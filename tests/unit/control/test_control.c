@@ -6,8 +6,9 @@
  * path looks like; a version-1 state file (no vendors) still loads and
  * restores, its sysfs records claimed by the first vendor whose owns_file
  * takes them, and is written back as version 2; a record no vendor takes,
- * or one naming a vendor this gputop lacks, is refused and audited; the
- * vendor lookup; and the guardian's callback is the same restore.
+ * or one naming a vendor this gputop lacks, is refused and audited; a
+ * restore with no audit log to write is refused whole; the vendor
+ * lookup; and the guardian's callback is the same restore.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -376,6 +377,54 @@ static void test_failure_keeps_state(void **state)
 	done(e);
 }
 
+/* A restore is refused as a write is when the audit log cannot be opened
+ * (a directory, or a symbolic link, which is never followed): nothing is
+ * restored, the message names the log, and the journal and state file stay
+ * for the next try, which succeeds once the log can be opened. */
+static void test_restore_needs_audit_log(void **state)
+{
+	struct env *e = setup("gputop-restore 2\n"
+	                      "sysfs vendor=alpha dev=" DEV " time=1 "
+	                      "path=@/a_level value=auto\n"
+	                      "end 1\n");
+	char rep[1024], want[1024], state_text[4096], other[160];
+	struct stat st;
+	(void)state;
+
+	snprintf(state_text, sizeof(state_text), "%s", slurp(e->state));
+	assert_int_equal(mkdir(e->audit, 0700), 0);
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), -1);
+	snprintf(want, sizeof(want),
+	         "cannot open the audit log %s: Is a directory; nothing "
+	         "restored",
+	         e->audit);
+	if (!strstr(rep, want))
+		fail_msg("report: %s", rep);
+	assert_string_equal(calls, "");
+	assert_int_equal(gt_control_pending(e->c), 1);
+	assert_string_equal(slurp(e->state), state_text);
+
+	assert_int_equal(rmdir(e->audit), 0);
+	snprintf(other, sizeof(other), "%s/elsewhere.log", e->tmp);
+	assert_int_equal(symlink(other, e->audit), 0);
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), -1);
+	snprintf(want, sizeof(want),
+	         "cannot open the audit log %s: ", e->audit);
+	if (!strstr(rep, want))
+		fail_msg("report: %s", rep);
+	assert_string_equal(calls, "");
+	assert_int_equal(lstat(other, &st), -1); /* the link not followed */
+	assert_string_equal(slurp(e->state), state_text);
+
+	assert_int_equal(unlink(e->audit), 0);
+	assert_int_equal(gt_control_restore_all(e->c, rep, sizeof(rep)), 0);
+	snprintf(want, sizeof(want), "alpha sysfs %s/a_level auto\n", e->root);
+	assert_string_equal(calls, want);
+	assert_int_equal(stat(e->audit, &st), 0);
+	assert_string_equal(slurp(e->state), "(missing)");
+	done(e);
+}
+
 /* Version 1: the nvml-* records are NVIDIA's; a sysfs record goes to the
  * first vendor whose owns_file claims it; one nobody claims is refused as
  * a file gputop does not write, and audited. */
@@ -541,6 +590,7 @@ int main(void)
 	    cmocka_unit_test(test_audit_rotates),
 	    cmocka_unit_test(test_restored_by_own_vendor),
 	    cmocka_unit_test(test_failure_keeps_state),
+	    cmocka_unit_test(test_restore_needs_audit_log),
 	    cmocka_unit_test(test_version1_restores),
 	    cmocka_unit_test(test_version1_saved_as_version2),
 	    cmocka_unit_test(test_unclaimed_blocks_save),

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,8 +204,8 @@ static void test_save_is_atomic_and_private(void **state)
 	snprintf(path, sizeof(path), "%s/restore.state", dir);
 	j->n = 1;
 	assert_int_equal(gt_restore_save(j, path, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "public is not a private directory of "
-	                            "this user"));
+	assert_non_null(strstr(err, "public: refused: others may write the "
+	                            "state directory"));
 	assert_non_null(strstr(err, "mode 777"));
 	assert_int_equal(count_entries(dir), 0);
 	free(j);
@@ -519,6 +520,57 @@ static void test_load_file_checks(void **state)
 	free(j);
 }
 
+/* The state file's directory is checked on load as on save: a journal
+ * in a directory others may write (sticky or not) could have been swapped
+ * in, whoever owns the file. The message names the directory and the
+ * fix. */
+static void test_load_dir_checks(void **state)
+{
+	struct gt_restore_journal *j = sample(), *back = new_journal(NULL);
+	char err[512] = "", dir[128], path[160], fix[160];
+	const mode_t refused[] = {0777, 01777, 0775, 0722};
+	const char *tmpdir = *state;
+
+	snprintf(dir, sizeof(dir), "%s/loaddir", tmpdir);
+	snprintf(path, sizeof(path), "%s/restore.state", dir);
+	snprintf(fix, sizeof(fix), "run chmod go-w %s", dir);
+	assert_int_equal(gt_restore_save(j, path, err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_int_equal(chmod(dir, refused[i]), 0);
+		assert_int_equal(
+		    gt_restore_load(path, NULL, back, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, dir));
+		assert_non_null(strstr(err, "others may write the state "
+		                            "directory"));
+		assert_non_null(strstr(err, fix));
+		assert_int_equal(back->n, 0);
+	}
+	assert_int_equal(chmod(dir, 0755), 0); /* others may read: fine */
+	assert_int_equal(gt_restore_load(path, NULL, back, err, sizeof(err)),
+	                 0);
+	assert_same_journal(j, back);
+	if (geteuid() == 0) { /* only root can give a directory away */
+		assert_int_equal(chown(dir, 65534, 65534), 0);
+		assert_int_equal(
+		    gt_restore_load(path, NULL, back, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "belongs to user 65534"));
+		assert_int_equal(back->n, 0);
+		assert_int_equal(chown(dir, 0, 0), 0);
+	}
+	/* A bare name lies in the current directory, which is checked. */
+	assert_int_equal(chmod(dir, 0777), 0);
+	char cwd[PATH_MAX];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(
+	    gt_restore_load("restore.state", NULL, back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "run chmod go-w ."));
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+	free(j);
+	free(back);
+}
+
 static void test_clear(void **state)
 {
 	struct gt_restore_journal *j = sample();
@@ -544,6 +596,7 @@ int main(void)
 	    cmocka_unit_test(test_version1_loads),
 	    cmocka_unit_test(test_vendor_refusals),
 	    cmocka_unit_test(test_load_file_checks),
+	    cmocka_unit_test(test_load_dir_checks),
 	    cmocka_unit_test(test_clear),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
