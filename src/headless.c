@@ -142,7 +142,9 @@ int gt_headless_restore(const struct gt_cli *cli)
 		printf("gputop: restored %zu setting(s) from %s\n", n,
 		       gt_control_session_state_path(s));
 	else if (rc < 0)
-		fprintf(stderr, "gputop: not restored\n");
+		fprintf(stderr,
+		        "gputop: not restored; the state file %s is kept\n",
+		        gt_control_session_state_path(s));
 	else
 		fprintf(stderr,
 		        "gputop: %d of %zu setting(s) could not be restored; "
@@ -215,6 +217,32 @@ static int make_plan(struct gt_control_session *s,
 		for (int k = 0; k < n; k++)
 			plan->loops |= is_loop(&plan->ch[plan->n + (size_t)k]);
 		plan->n += (size_t)n;
+	}
+	return 0;
+}
+
+/* The plan of p for devs, refused (-1, said) when a block matches no GPU
+ * here (nothing there to apply it to: a mistyped PCI id is an error, not
+ * "already in force") or when a GPU cannot take its block. */
+static int plan_profile(struct gt_control_session *s,
+                        const struct gt_devlist *devs,
+                        const struct gt_profile *p, struct plan *plan,
+                        bool daemon)
+{
+	char err[600];
+	size_t k = gt_profile_plan_unmatched(p, devs->items, devs->count, err,
+	                                     sizeof(err));
+
+	if (k > 0) {
+		say(daemon, LOG_ERR,
+		    "profile '%s': %s %s no GPU here (see gputop --list)",
+		    p->name, err, k == 1 ? "matches" : "match");
+		return -1;
+	}
+	if (make_plan(s, devs, p, plan, err, sizeof(err)) < 0) {
+		say(daemon, LOG_ERR, "profile '%s' is not applied: %s", p->name,
+		    err);
+		return -1;
 	}
 	return 0;
 }
@@ -420,13 +448,10 @@ int gt_headless_apply(struct gt_collector *c, const struct gt_cli *cli,
 		say(cli->daemon, LOG_ERR, "out of memory");
 		goto out;
 	}
-	int planned = make_plan(s, view.devs, p, &plan, err, sizeof(err));
+	int planned = plan_profile(s, view.devs, p, &plan, cli->daemon);
 	gt_view_close(&view);
-	if (planned < 0) {
-		say(cli->daemon, LOG_ERR, "profile '%s' is not applied: %s",
-		    p->name, err);
+	if (planned < 0)
 		goto out;
-	}
 	if (plan.loops && !cli->daemon) {
 		say(false, LOG_ERR,
 		    "profile '%s' drives a fan with a software curve, which "

@@ -3,7 +3,8 @@
  * profile_plan.c - a profile's plan (profile_plan.h): the checks and the
  * changes of one gpu block for one device: the power settings first (a
  * performance level or a power profile, the power limit, the frequency
- * limits), then the fans.
+ * limits), then the fans; and the blocks of a profile that no GPU here
+ * takes.
  */
 #include "config/profile_plan.h"
 
@@ -173,4 +174,38 @@ int gt_profile_plan_changes(const struct gt_profile_entry *e,
 		            "points; the profile gives %u",
 		            ch->curve.n);
 	return (int)n;
+}
+
+/* Whether block e of p is the one some GPU of devs takes. */
+static bool taken(const struct gt_profile *p, const struct gt_profile_entry *e,
+                  const struct gt_static *devs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (gt_profile_match(p, devs[i].pci_bus_id) == e)
+			return true;
+	return false;
+}
+
+size_t gt_profile_plan_unmatched(const struct gt_profile *p,
+                                 const struct gt_static *devs, size_t n,
+                                 char *buf, size_t len)
+{
+	size_t k = 0, used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < p->nentries; i++) {
+		const struct gt_profile_entry *e = &p->entry[i];
+		/* "*" may take no GPU while others have blocks of their own;
+		 * with no GPU at all it is as empty as any other block. */
+		if (strcmp(e->gpu, "*") == 0 ? n > 0 : taken(p, e, devs, n))
+			continue;
+		if (used < len) {
+			int w = snprintf(buf + used, len - used, "%sgpu = %s",
+			                 k ? ", " : "", e->gpu);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		k++;
+	}
+	return k;
 }

@@ -4,13 +4,15 @@
  * what a profile's gpu block asks of one device, without the settings
  * already in force, and the refusals (a setting the device lacks, an
  * unknown power profile, a level that contradicts the profile, a firmware
- * curve without exactly five points) before anything could be written.
+ * curve without exactly five points) before anything could be written;
+ * and gt_profile_plan_unmatched, the blocks no GPU here takes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -162,6 +164,71 @@ static void test_software_curve(void **state)
 	assert_int_equal(ch[0].curve.pt[0].temp_mc, 50000);
 }
 
+/* A profile of the given gpu lines, no settings (none is needed to
+ * match). */
+static struct gt_profile *profile(const char *const *gpus, size_t n)
+{
+	struct gt_profile *p = calloc(1, sizeof(*p));
+
+	assert_non_null(p);
+	snprintf(p->name, sizeof(p->name), "p");
+	for (size_t i = 0; i < n; i++) {
+		p->entry[i] = block();
+		snprintf(p->entry[i].gpu, sizeof(p->entry[i].gpu), "%s",
+		         gpus[i]);
+		p->entry[i].line = 2 + (int)i;
+	}
+	p->nentries = n;
+	return p;
+}
+
+/* The blocks no GPU takes are named, so that --apply refuses a mistyped
+ * PCI id rather than calling its settings "already in force"; "*" is
+ * named only on a machine without GPUs (it may rightly take none). */
+static void test_unmatched_blocks(void **state)
+{
+	static const char *const two[] = {"0000:01:00.0", "0000:ff:00.0"};
+	static const char *const rest[] = {"0000:01:00.0", "*"};
+	static const char *const ghost[] = {"0000:ff:00.0", "*",
+	                                    "0000:fe:00.0"};
+	struct gt_static devs[2];
+	struct gt_profile *p;
+	char buf[128];
+	(void)state;
+
+	memset(devs, 0, sizeof(devs));
+	/* NVML's 8-digit domain matches the block's canonical form. */
+	snprintf(devs[0].pci_bus_id, sizeof(devs[0].pci_bus_id),
+	         "00000000:01:00.0");
+	snprintf(devs[1].pci_bus_id, sizeof(devs[1].pci_bus_id),
+	         "0000:02:00.0");
+
+	p = profile(two, 2);
+	assert_int_equal(gt_profile_plan_unmatched(p, devs, 2, buf, 128), 1);
+	assert_string_equal(buf, "gpu = 0000:ff:00.0");
+	assert_int_equal(gt_profile_plan_unmatched(p, devs, 1, buf, 128), 1);
+	free(p);
+
+	/* "*" with nobody left for it is fine; with no GPU at all not. */
+	p = profile(rest, 2);
+	assert_int_equal(gt_profile_plan_unmatched(p, devs, 1, buf, 128), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(gt_profile_plan_unmatched(p, devs, 2, buf, 128), 0);
+	assert_int_equal(gt_profile_plan_unmatched(p, NULL, 0, buf, 128), 2);
+	assert_string_equal(buf, "gpu = 0000:01:00.0, gpu = *");
+	free(p);
+
+	/* Every such block named, in file order; a short buffer is cut,
+	 * never overrun, and the count stays whole. */
+	p = profile(ghost, 3);
+	assert_int_equal(gt_profile_plan_unmatched(p, devs, 2, buf, 128), 2);
+	assert_string_equal(buf, "gpu = 0000:ff:00.0, gpu = 0000:fe:00.0");
+	assert_int_equal(gt_profile_plan_unmatched(p, devs, 2, buf, 10), 2);
+	assert_string_equal(buf, "gpu = 000");
+	assert_int_equal(gt_profile_plan_unmatched(p, devs, 2, buf, 0), 2);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +236,7 @@ int main(void)
 	    cmocka_unit_test(test_power_profile),
 	    cmocka_unit_test(test_refusals),
 	    cmocka_unit_test(test_software_curve),
+	    cmocka_unit_test(test_unmatched_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
