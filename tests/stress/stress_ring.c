@@ -37,6 +37,7 @@ struct shared {
 	struct gt_pub pub;
 	atomic_bool done;
 	atomic_ulong torn, reads, lost, lists_seen, bad_lists;
+	atomic_ulong reads_of[3]; /* per reader: each must have read some */
 };
 
 static uint64_t pattern(uint64_t seq, size_t i)
@@ -129,6 +130,7 @@ static void *reader(void *arg)
 		}
 		if (res == GT_RING_OK) {
 			atomic_fetch_add(&sh->reads, 1);
+			atomic_fetch_add(&sh->reads_of[kind], 1);
 			if (!record_whole(&r))
 				atomic_fetch_add(&sh->torn, 1);
 		}
@@ -178,5 +180,16 @@ int main(void)
 	       atomic_load(&sh.lists_seen), bad);
 	gt_pub_destroy(&sh.pub);
 	gt_ring_destroy(&sh.ring);
-	return torn == 0 && bad == 0 ? 0 : 1;
+	/* A check that read nothing checked nothing: every reader must have
+	 * had records, and the lists must have been seen. */
+	bool idle = atomic_load(&sh.lists_seen) == 0;
+	for (int i = 0; i < 3; i++)
+		if (atomic_load(&sh.reads_of[i]) == 0) {
+			fprintf(stderr, "stress_ring: reader %d read nothing\n",
+			        i);
+			idle = true;
+		}
+	if (idle)
+		fprintf(stderr, "stress_ring: nothing was checked\n");
+	return torn == 0 && bad == 0 && !idle ? 0 : 1;
 }
