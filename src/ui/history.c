@@ -222,6 +222,7 @@ size_t gt_history_columns_cached(const struct gt_history *h,
 	c->col_ns = col_ns;
 	c->pushes = h->pushes;
 	c->newest_t = gt_history_newest(h);
+	c->kept = keep;
 	memcpy(out, c->v, n * sizeof(*out));
 	return n;
 }

@@ -109,6 +109,7 @@ struct gt_history_cols {
 	uint64_t end_ns, col_ns;
 	uint64_t pushes;   /* the history's pushes then */
 	uint64_t newest_t; /* its newest sample's time then */
+	size_t kept;       /* columns the last call moved, not computed */
 	double v[GT_HISTORY_COLS_MAX];
 };
 

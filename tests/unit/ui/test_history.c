@@ -38,6 +38,9 @@ static void push(struct gt_history *h, uint64_t t, double pct, bool gap)
 
 	gt_sample_init(&s);
 	gt_val_set(&s.f[GT_F_UTIL_GPU], (int64_t)(pct * 100));
+	/* A second series with other values: a cache that served one
+	 * series' columns for another would show them. */
+	gt_val_set(&s.f[GT_F_UTIL_MEMBW], (int64_t)((100 - pct) * 100));
 	gt_history_push(h, &s, t, gap);
 }
 
@@ -242,7 +245,7 @@ static void test_columns_cached_match(void **state)
 	struct gt_history_cols *c = calloc(2, sizeof(*c));
 	static double fresh[N], cached[N];
 	uint64_t t = 50 * S, iv = 100 * MS;
-	long kept_frames = 0;
+	long kept_frames = 0, calls = 0;
 
 	(void)state;
 	assert_non_null(c);
@@ -268,11 +271,16 @@ static void test_columns_cached_match(void **state)
 		uint64_t cols[2] = {iv, iv * N / BAND};
 		for (int k = 0; k < 2; k++) {
 			uint64_t e = (end / cols[k] + 1) * cols[k];
-			uint64_t before = c[k].pushes;
-			gt_history_columns(h, GT_SERIES_GPU, e, cols[k], fresh,
-			                   sizes[k]);
-			gt_history_columns_cached(h, &c[k], GT_SERIES_GPU, e,
-			                          cols[k], cached, sizes[k]);
+			/* Now and then another series through the same
+			 * cache, or an end off the column grid: neither
+			 * may reuse what the cache holds. */
+			enum gt_series s =
+			    f % 11 == 5 ? GT_SERIES_MEMBW : GT_SERIES_GPU;
+			if (f % 13 == 6)
+				e += cols[k] / 3;
+			gt_history_columns(h, s, e, cols[k], fresh, sizes[k]);
+			gt_history_columns_cached(h, &c[k], s, e, cols[k],
+			                          cached, sizes[k]);
 			for (size_t i = 0; i < sizes[k]; i++) {
 				if (isnan(fresh[i])) {
 					assert_true(isnan(cached[i]));
@@ -280,11 +288,17 @@ static void test_columns_cached_match(void **state)
 				}
 				assert_true(fresh[i] == cached[i]);
 			}
-			kept_frames += before != 0;
+			kept_frames += c[k].kept > 0;
+			calls++;
 		}
 	}
-	/* The cache was in use, not empty every frame. */
-	assert_true(kept_frames > 4 * GT_HISTORY_LEN);
+	/* The cache served many frames: columns moved, not all computed
+	 * again (a cache never used would pass the comparison too). With
+	 * this run's gaps, late frames, series switches and off-grid ends
+	 * it keeps columns in 2763 of 8192 calls; none kept is the fault. */
+	if (kept_frames < calls / 4)
+		fail_msg("columns kept in %ld of %ld calls", kept_frames,
+		         calls);
 	free(c);
 	free(h);
 }
