@@ -82,10 +82,16 @@ static void test_other_generations(void **state)
 {
 	(void)state;
 	struct gt_static st;
+	/* The edge sensor's limits differ from the memory sensor's here
+	 * (on the rx6900xt they are equal, so a mix-up would not show). */
 	static_of("vega56", &st); /* Vega10: the first with three sensors */
+	expect_mc(&st, GT_S_TEMP_SLOWDOWN, 85000);
+	expect_mc(&st, GT_S_TEMP_SHUTDOWN, 90000);
 	expect_mc(&st, GT_S_TEMP_HOTSPOT_SHUTDOWN, 110000);
 	expect_mc(&st, GT_S_TEMP_MEM_SHUTDOWN, 100000);
 	static_of("rx9070", &st); /* RDNA4 */
+	expect_mc(&st, GT_S_TEMP_SLOWDOWN, 110000);
+	expect_mc(&st, GT_S_TEMP_SHUTDOWN, 115000);
 	expect_mc(&st, GT_S_TEMP_HOTSPOT_SHUTDOWN, 115000);
 	expect_mc(&st, GT_S_TEMP_MEM_SHUTDOWN, 113000);
 }

@@ -152,6 +152,14 @@ static void test_bounded(void **state)
 			proc(&p[i], 100000 + r * 100 + i, 1, 1, 1, 1);
 		gt_prochist_update(h, p, 100, (uint64_t)(r + 2) * SEC);
 		assert_true(gt_prochist_count(h) <= GT_PROCHIST_MAX);
+		/* Every process of this round has its slot, also while the
+		 * table is still full of the first round's (r == 0): a
+		 * newcomer evicts an older one, never another newcomer. */
+		for (int i = 0; i < 100; i++)
+			if (gt_prochist_get(h, 100000 + r * 100 + i, true, 1,
+			                    out, 2, NULL) != 1)
+				fail_msg("round %d: process %d has no history",
+				         r, 100000 + r * 100 + i);
 	}
 	assert_int_equal(
 	    gt_prochist_get(h, 100000 + 19 * 100 + 5, true, 1, out, 2, NULL),

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -26,6 +27,7 @@
 #include "linux/procinfo.h"
 #include "core/text.h"
 #include "support/procinfo_test.h"
+#include "support/unpriv.h"
 
 /* ---- fixture pids ---------------------------------------------------- */
 
@@ -558,30 +560,72 @@ static void test_malformed(void **state)
 	free(p.cmdline);
 }
 
+/* The checks of test_permission, in a child that cannot read mode-000
+ * files: 0, or the number of the first that failed (cmocka's asserts do
+ * not cross the fork). */
+static int permission_checks(struct tmp_tree *t)
+{
+	struct gt_process p;
+	char path[4096];
+	int bad = 0;
+
+	snprintf(path, sizeof(path), "%s/5000/status", t->dir);
+	if (chmod(path, 0) != 0)
+		return 1;
+	fill(t->pi, &p, 5000, SEC);
+	if (!p.host_known || p.uid != GT_UID_UNKNOWN || p.user[0] ||
+	    p.f[GT_P_HOST_MEM].why != GT_WHY_OK)
+		bad = 2;
+	free(p.cmdline);
+	/* stat refused too. A new reader: the first keeps the descriptor it
+	 * opened while stat was readable, as it would on /proc, where a
+	 * mode is checked at the open. */
+	snprintf(path, sizeof(path), "%s/5000/stat", t->dir);
+	if (!bad && chmod(path, 0) != 0)
+		bad = 3;
+	struct gt_procinfo *fresh = gt_procinfo_new(t->dir);
+	if (!fresh)
+		return bad ? bad : 5;
+	fill(fresh, &p, 5000, SEC);
+	if (!bad && (p.host_known || p.f[GT_P_CPU].why != GT_WHY_PERMISSION ||
+	             p.f[GT_P_HOST_MEM].why != GT_WHY_PERMISSION))
+		bad = 4;
+	free(p.cmdline);
+	gt_procinfo_free(fresh);
+	return bad;
+}
+
+/* Unreadable status and stat files: as root (CAP_DAC_OVERRIDE reads any
+ * mode) the checks run in a child that has become nobody, over a copy it
+ * may read and change, so that the suite, which CI runs as root, covers
+ * EACCES too. */
 static void test_permission(void **state)
 {
 	struct tmp_tree *t = *state;
-	struct gt_process p;
-	char path[4096];
+	char cmd[200], refused[128];
 
+	snprintf(cmd, sizeof(cmd), "chown -R %d:%d '%s' && chmod -R a+rwX '%s'",
+	         UNPRIV_UID, UNPRIV_UID, t->dir, t->dir);
 	if (geteuid() == 0)
-		skip(); /* root reads mode-000 files anyway */
-	snprintf(path, sizeof(path), "%s/5000/status", t->dir);
-	assert_int_equal(chmod(path, 0), 0);
-	fill(t->pi, &p, 5000, SEC);
-	assert_true(p.host_known);
-	assert_int_equal(p.uid, GT_UID_UNKNOWN);
-	assert_string_equal(p.user, "");
-	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_OK);
-	free(p.cmdline);
-
-	snprintf(path, sizeof(path), "%s/5000/stat", t->dir);
-	assert_int_equal(chmod(path, 0), 0);
-	fill(t->pi, &p, 5000, SEC);
-	assert_false(p.host_known);
-	assert_int_equal(p.f[GT_P_CPU].why, GT_WHY_PERMISSION);
-	assert_int_equal(p.f[GT_P_HOST_MEM].why, GT_WHY_PERMISSION);
-	free(p.cmdline);
+		assert_int_equal(system(cmd), 0);
+	snprintf(refused, sizeof(refused), "%s/refused", t->dir);
+	assert_int_equal(mkdir(refused, 0), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		int rc = unpriv_enter(refused);
+		_exit(rc ? rc : permission_checks(t));
+	}
+	int status = 0;
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == UNPRIV_SKIP) {
+		print_message("cannot become a user refused mode 000: "
+		              "skipped\n");
+		skip();
+	}
+	if (WEXITSTATUS(status) != 0)
+		fail_msg("unprivileged check %d failed", WEXITSTATUS(status));
 }
 
 int main(void)

@@ -53,8 +53,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* An H100 of the fake NVML's h100x8 scenario (GPU 2 of it with a link
- * trained down when degraded, GPU 5 throttled when throttled). */
+/* An H100 with the values of the fake NVML's h100x8 GPU 7 (97 %, 47 C,
+ * 637.5 W of 700; its link trained down to gen 3 x8 when degraded, power
+ * capped and slowed when throttled); index is only the number shown. */
 static void h100(struct fixture *f, unsigned index, bool degraded,
                  bool throttled)
 {

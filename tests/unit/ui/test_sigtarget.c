@@ -123,6 +123,9 @@ static void test_send_to_live_child(void **state)
 	struct gt_process row = bound_child(&t, &pid);
 	assert_true(t.bound);
 	assert_true(t.start_known);
+	/* The signal goes through the pidfd (every kernel this runs on has
+	 * pidfd_open): a reused pid cannot catch it. */
+	assert_true(t.pidfd >= 0);
 	assert_int_equal(
 	    gt_sigtarget_send(&t, SIGTERM, &row, 1, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "sent TERM"));
@@ -186,6 +189,14 @@ static void test_nothing_sent_once_gone(void **state)
 	assert_int_equal(
 	    gt_sigtarget_send(&t, SIGTERM, &other, 1, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "has gone: TERM not sent"));
+	/* With no start time to compare (a /proc that shows none), the
+	 * pidfd alone knows its process has exited. */
+	t.start_known = false;
+	row.start_known = false;
+	assert_int_equal(
+	    gt_sigtarget_send(&t, SIGTERM, &row, 1, msg, sizeof(msg)), -1);
+	if (!strstr(msg, "has exited: TERM not sent"))
+		fail_msg("the pidfd's ESRCH not reported: %s", msg);
 	gt_sigtarget_release(&t);
 }
 
