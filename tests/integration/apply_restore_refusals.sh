@@ -40,16 +40,7 @@ EOF
 
 # A state file left by a double death (gputop and its guardian killed),
 # kept as $tmp/left.state for each case to copy.
-apply_bg "$rtx" lower --daemon
-for _ in $(seq 1 200); do
-	grep -q "applied; running" "$tmp/err" && break
-	sleep 0.05
-done
-guard=$(pgrep -x -P "$p" gputop-guard)
-[ -n "$guard" ] && kill -KILL "$guard"
-sleep 0.2
-kill -KILL "$p"
-wait "$p" 2>/dev/null
+leave_state "$rtx" lower
 if [ ! -s "$tmp/state/restore.state" ]; then
 	fail "no state file left to restore: $(ls "$tmp/state" 2>&1); $(head -c 300 "$tmp/err")"
 	exit 1

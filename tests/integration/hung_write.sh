@@ -73,16 +73,7 @@ restored && pass "and the guardian restored the limit" || fail "after SIGTERM: n
 # a double death (gputop and its guardian killed), then --restore with
 # every power-limit write taking 20 s: it exits 1 within its 4 s bound,
 # says so, and keeps the state file.
-apply_bg "$scn_dir/rtx4090.scn" lower --daemon
-for _ in $(seq 1 200); do
-	grep -q "applied; running" "$tmp/err" && break
-	sleep 0.05
-done
-guard=$(pgrep -x -P "$p" gputop-guard)
-[ -n "$guard" ] && kill -KILL "$guard"
-sleep 0.2
-kill -KILL "$p"
-wait "$p" 2>/dev/null
+leave_state "$scn_dir/rtx4090.scn" lower
 printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 20000\nlatency nvmlDeviceSetPowerManagementLimit_v2 20000\n' \
 	"$scn_dir" >"$tmp/hung20.scn"
 if [ -s "$tmp/state/restore.state" ]; then

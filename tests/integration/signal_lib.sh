@@ -54,3 +54,21 @@ apply_bg() {
 	p=$!
 	pids+=("$p")
 }
+
+# leave_state SCENARIO PROFILE: `gputop --apply PROFILE --daemon` on
+# SCENARIO until it has applied, then a double death (its guardian and
+# gputop killed): what is left is $tmp/state/restore.state, which nothing
+# restored.
+leave_state() {
+	apply_bg "$1" "$2" --daemon
+	for _ in $(seq 1 200); do
+		grep -q "applied; running" "$tmp/err" && break
+		sleep 0.05
+	done
+	local guard
+	guard=$(pgrep -x -P "$p" gputop-guard)
+	[ -n "$guard" ] && kill -KILL "$guard"
+	sleep 0.2
+	kill -KILL "$p"
+	wait "$p" 2>/dev/null
+}
