@@ -604,23 +604,15 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
 /* State file                                                           */
 /* ------------------------------------------------------------------ */
 
-/* The directory part of path into dir: "." for a bare name, "/" for a
- * file at the root. -1 when path names no file ("", "x/") or dir is too
- * small. */
+/* The directory of path (gt_fileio_dir_of), -1 also when path names no
+ * file ("", "x/"). */
 static int dir_of(const char *path, char *dir, size_t size)
 {
 	const char *slash = strrchr(path, '/');
-	int n;
 
 	if (!*(slash ? slash + 1 : path))
 		return -1;
-	if (!slash)
-		n = snprintf(dir, size, ".");
-	else if (slash == path)
-		n = snprintf(dir, size, "/");
-	else
-		n = snprintf(dir, size, "%.*s", (int)(slash - path), path);
-	return n < 0 || (size_t)n >= size ? -1 : 0;
+	return gt_fileio_dir_of(path, dir, size);
 }
 
 /* The state file's directory, for save and load alike: a directory of

@@ -67,7 +67,7 @@ int gt_fileio_make_dirs(const char *dir, char *err, size_t errlen)
 }
 
 /* The directory part of path ("." for a bare name, "/" for "/x"). */
-static int dir_of(const char *path, char *dir, size_t len)
+int gt_fileio_dir_of(const char *path, char *dir, size_t len)
 {
 	const char *slash = strrchr(path, '/');
 	int n;
@@ -89,7 +89,7 @@ int gt_fileio_replace(const char *path, const void *data, size_t n, mode_t mode,
 	const char *base = slash ? slash + 1 : path;
 	int fd, e = 0;
 
-	if (!*base || dir_of(path, dir, sizeof(dir)) != 0 ||
+	if (!*base || gt_fileio_dir_of(path, dir, sizeof(dir)) != 0 ||
 	    snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >=
 	        (int)sizeof(tmp))
 		return fail(ENAMETOOLONG, err, errlen, "write", path);

@@ -34,6 +34,10 @@ int gt_fileio_make_dirs(const char *dir, char *err, size_t errlen);
 int gt_fileio_replace(const char *path, const void *data, size_t n, mode_t mode,
                       char *err, size_t errlen);
 
+/* The directory part of path into dir: "." for a bare name, "/" for a
+ * file at the root. 0, or -1 when dir is too small. */
+int gt_fileio_dir_of(const char *path, char *dir, size_t len);
+
 /* Reads the regular file path whole into a malloc'd, NUL-terminated *out
  * (*len bytes, NULs inside possible), opened O_NONBLOCK so that a FIFO in
  * its place cannot hang. 0, or an errno value: EFBIG past max bytes,
