@@ -409,7 +409,8 @@ wait_for "\[5\] NVIDIA H100 80GB HBM3 .*power_cap .*hw_slowdown" &&
 	fail "throttle badges"
 finish "degraded"
 
-start /nonexistent /nonexistent "$fix/amdgpu/rx6900xt" --nvml-lib /nonexistent
+mkdir -p "$tmp/noproc" # a /proc tree with no process in it
+start /nonexistent "$tmp/noproc" "$fix/amdgpu/rx6900xt" --nvml-lib /nonexistent
 wait_for "AMD Radeon RX 6900 XT" || fail "AMD rx6900xt not shown"
 wait_for "GTT ([^ ]* +)?[0-9.]+/15\.6 GiB" && pass "an AMD panel shows GTT (of 15.6 GiB)" ||
 	fail "no GTT bar on the AMD panel"
@@ -421,7 +422,7 @@ vega="$tmp/vega56"
 cp -r "$fix/amdgpu/vega56" "$vega"
 vdev="$vega/class/drm/card0/device"
 rm "$vdev/mem_info_vram_used" && mkdir "$vdev/mem_info_vram_used"
-start /nonexistent /nonexistent "$vega" --nvml-lib /nonexistent
+start /nonexistent "$tmp/noproc" "$vega" --nvml-lib /nonexistent
 wait_for "AMD Radeon RX Vega" || fail "vega56 copy not shown"
 ! grep -q "ASLEEP" <<<"$screen" || fail "the active vega56 copy is labelled ASLEEP"
 keys e
@@ -430,7 +431,7 @@ wait_for "driver error 21: Is a directory" && grep -q "memory.used_bytes" <<<"$s
 	fail "e: no driver error text"
 finish "vega56"
 echo suspended >"$vdev/power/runtime_status"
-start /nonexistent /nonexistent "$vega" --nvml-lib /nonexistent
+start /nonexistent "$tmp/noproc" "$vega" --nvml-lib /nonexistent
 wait_for "AMD Radeon RX Vega .*ASLEEP" && pass "a runtime-suspended AMD GPU is labelled ASLEEP" ||
 	fail "no ASLEEP label"
 finish "asleep"
