@@ -543,13 +543,17 @@ static void title(WINDOW *win, struct gt_rect r, const struct gt_panel_data *d)
 	if (st->demo)
 		x += 1 + gt_paint_put(win, tr, 0, x + 1,
 		                      d->pal->role[GT_ROLE_DEMO], " DEMO ");
-	snprintf(det, sizeof(det), " %s %s  %s ", st->driver,
-	         st->driver_version, st->pci_bus_id);
-	if (x + 1 + gt_paint_cells(det) + 1 > bstart)
-		snprintf(det, sizeof(det), " %s ", st->pci_bus_id);
-	if (x + 1 + gt_paint_cells(det) + 1 <= bstart)
-		gt_paint_put(win, tr, 0, x + 1, d->pal->role[GT_ROLE_INACTIVE],
-		             det);
+	/* The driver, then the PCI id, each a piece of its own between
+	 * border cells as the name is; the driver goes first when short. */
+	char pci[GT_STR_SHORT + 4];
+	snprintf(det, sizeof(det), " %s %s ", st->driver, st->driver_version);
+	snprintf(pci, sizeof(pci), " %s ", st->pci_bus_id);
+	int dw = gt_paint_cells(det), pw = gt_paint_cells(pci);
+	int inactive = d->pal->role[GT_ROLE_INACTIVE];
+	if (x + 1 + dw + 1 + pw + 1 <= bstart)
+		x += 1 + gt_paint_put(win, tr, 0, x + 1, inactive, det);
+	if (x + 1 + pw + 1 <= bstart)
+		gt_paint_put(win, tr, 0, x + 1, inactive, pci);
 }
 
 uint64_t gt_panels_key(const struct gt_panel_data *d, enum gt_gpu_mode mode)

@@ -671,6 +671,12 @@ static void test_name_line_badges(void **state)
 			assert_null(strstr(row, "0000:"));
 		else
 			assert_true(pci + strlen("0000:01:00.0") < badge);
+		/* The driver and the PCI id are pieces of their own, a
+		 * border cell between them as after the name. */
+		char *drv = strstr(row, " nvidia 590.48.01 ");
+		if (drv)
+			assert_ptr_equal(
+			    pci, drv + strlen(" nvidia 590.48.01 ") + 2);
 		/* Throttle badges follow, or a "+" says they are left out. */
 		assert_true(strstr(row, " PWR ") ||
 		            strstr(row, " power_cap ") || strstr(badge, "+"));
