@@ -352,6 +352,10 @@ struct fake_putil {
 	unsigned int pid;
 	unsigned int sm, mem, enc, dec, jpg, ofa;
 	double from; /* in the samples from this many s after init on */
+	/* Timestamped with the caller's lastSeenTimeStamp, not the
+	 * sample's time: an old entry returned again, as drivers have
+	 * done (nvtop#110), which a client must not count twice. */
+	int stale;
 };
 
 struct fake_mig {

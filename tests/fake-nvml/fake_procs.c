@@ -180,7 +180,7 @@ nvmlDeviceGetRunningProcessDetailList(nvmlDevice_t device,
  * The driver samples per-process utilization every putil_period_ms
  * (wall-clock aligned); each sample carries one entry per putil line
  * whose `from` time has come. A sample is "new" when its time is after
- * lastSeenTimeStamp.
+ * lastSeenTimeStamp; its `stale` entries carry lastSeenTimeStamp itself.
  */
 static unsigned int new_putil(const struct fake_call *c,
                               unsigned long long last_seen,
@@ -231,7 +231,7 @@ nvmlReturn_t nvmlDeviceGetProcessUtilization(
 		s = &utilization[j++];
 		memset(s, 0, sizeof(*s));
 		s->pid = u->pid;
-		s->timeStamp = stamp;
+		s->timeStamp = u->stale ? lastSeenTimeStamp : stamp;
 		s->smUtil = u->sm;
 		s->memUtil = u->mem;
 		s->encUtil = u->enc;
@@ -277,7 +277,7 @@ nvmlReturn_t nvmlDeviceGetProcessesUtilizationInfo(
 			continue;
 		s = &info->procUtilArray[j++];
 		memset(s, 0, sizeof(*s));
-		s->timeStamp = stamp;
+		s->timeStamp = u->stale ? info->lastSeenTimeStamp : stamp;
 		s->pid = u->pid;
 		s->smUtil = u->sm;
 		s->memUtil = u->mem;

@@ -371,15 +371,25 @@ int scn_putil(struct parser *p, struct fake_dev *d, char **argv, int argc)
 	                        &u.dec, &u.jpg, &u.ofa};
 	void *arr;
 
-	int r = argc > 1 ? parse_from(argv[argc - 1], &u.from) : 1;
-	if (r < 0)
-		return scn_err(p, "bad putil option '%s' (from=S)",
-		               argv[argc - 1]);
-	if (r == 0)
-		argc--; /* the sample's values before it */
+	/* Options after the sample's values, in any order. */
+	while (argc > 1) {
+		if (strcmp(argv[argc - 1], "stale") == 0) {
+			u.stale = 1;
+			argc--;
+			continue;
+		}
+		int r = parse_from(argv[argc - 1], &u.from);
+		if (r < 0)
+			return scn_err(p,
+			               "bad putil option '%s' (from=S stale)",
+			               argv[argc - 1]);
+		if (r == 1)
+			break;
+		argc--;
+	}
 	if (argc != 6 && argc != 8)
 		return scn_err(p, "putil takes pid sm mem enc dec [jpg ofa] "
-		                  "[from=S]");
+		                  "[from=S] [stale]");
 	for (int i = 1; i < argc; i++)
 		if (scn_u32(argv[i], vals[i - 1]) != 0)
 			return scn_err(p, "bad number '%s'", argv[i]);

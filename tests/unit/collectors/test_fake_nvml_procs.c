@@ -4,8 +4,8 @@
  * libnvidia-ml.so.1 (tests/fake-nvml/fake_procs.c), loaded with dlopen as
  * gputop's client loads the real one (support/fake_nvml_test.h): the
  * buffer-size handshakes of the process lists in their layouts,
- * per-process utilization, a process that starts after init, and MIG
- * device handles.
+ * per-process utilization (implausible and stale entries included), a
+ * process that starts after init, and MIG device handles.
  *
  * Needs GPUTOP_FAKE_NVML_LIB (path of the built library) and
  * GPUTOP_SCENARIO_DIR (tests/fake-nvml/scenarios).
@@ -130,6 +130,48 @@ static void test_process_utilization(void **state)
 	    NVML_ERROR_INSUFFICIENT_SIZE);
 }
 
+/* Entries a client must filter out come back as written: values over
+ * 100 % unclipped, and a `stale` entry stamped with the caller's
+ * lastSeenTimeStamp, in both per-process utilization calls
+ * (h100x1-implausible-putil.scn: 2 entries of h100x1.scn, then 5). */
+static void test_process_utilization_implausible(void **state)
+{
+	nvmlProcessUtilizationSample_t s[8];
+	nvmlProcessUtilizationInfo_v1_t v[8];
+	nvmlProcessesUtilizationInfo_t info;
+	unsigned long long seen;
+	unsigned int count;
+	nvmlDevice_t d;
+
+	(void)state;
+	init_with("h100x1-implausible-putil.scn");
+	d = gpu(0);
+	seen = now_us() - 10ULL * 1000000ULL; /* a sample 10 s ago */
+	count = 8;
+	assert_int_equal(f.nvmlDeviceGetProcessUtilization(d, s, &count, seen),
+	                 NVML_SUCCESS);
+	assert_int_equal(count, 7);
+	assert_int_equal(s[2].smUtil, 101);
+	assert_int_equal(s[3].encUtil, 101);
+	assert_int_equal(s[4].decUtil, 101);
+	assert_int_equal(s[5].pid, 4100);
+	assert_int_equal(s[5].timeStamp, seen);
+	assert_true(s[4].timeStamp > seen);
+	assert_int_equal(s[6].smUtil, 100);
+
+	memset(&info, 0, sizeof(info));
+	info.version = GT_NVML_PROCESSES_UTIL_INFO_V1_VERSION;
+	info.processSamplesCount = 8;
+	info.lastSeenTimeStamp = seen;
+	info.procUtilArray = v;
+	assert_int_equal(f.nvmlDeviceGetProcessesUtilizationInfo(d, &info),
+	                 NVML_SUCCESS);
+	assert_int_equal(info.processSamplesCount, 7);
+	assert_int_equal(v[2].smUtil, 101);
+	assert_int_equal(v[5].timeStamp, seen);
+	assert_true(v[4].timeStamp > seen);
+}
+
 /* A process line with from=S is listed, and its putil line sampled, from
  * S seconds after init on (h100x2-late-process.scn: 1 s, GPU 1). */
 static void test_late_process(void **state)
@@ -252,6 +294,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_process_list_handshake,
 	                              test_teardown),
 	    cmocka_unit_test_teardown(test_process_utilization, test_teardown),
+	    cmocka_unit_test_teardown(test_process_utilization_implausible,
+	                              test_teardown),
 	    cmocka_unit_test_teardown(test_late_process, test_teardown),
 	    cmocka_unit_test_teardown(test_mig, test_teardown),
 	};
