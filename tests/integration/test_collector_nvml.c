@@ -6,7 +6,8 @@
  * call stays off the tick; a driver that answers NOT_SUPPORTED to half the
  * calls still yields a sample with reasons; the costly fields are not read
  * every tick, nor the per-process utilization of a GPU without processes;
- * pure monitoring writes nothing.
+ * implausible per-process samples are dropped; pure monitoring writes
+ * nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -385,6 +386,57 @@ static void test_late_process_gets_utilization(void **state)
 	gt_collector_close(c);
 }
 
+/* The process row whose pid is pid in the published list (which the
+ * caller holds), or a failed test. */
+static const struct gt_process *row_of(const struct gt_proclist *pl,
+                                       int32_t pid)
+{
+	for (size_t i = 0; pl && i < pl->count; i++)
+		if (pl->items[i].pid == pid)
+			return &pl->items[i];
+	fail_msg("no row for pid %d", (int)pid);
+	return NULL;
+}
+
+static void assert_cpercent(const struct gt_val *v, int64_t want)
+{
+	if (!gt_val_ok(v))
+		fail_msg("no value (why %d), expected %lld", v->why,
+		         (long long)want);
+	assert_int_equal(v->v, want);
+}
+
+/* Per-process entries over 100 % (SM, encoder or decoder) and one not
+ * newer than the last seen timestamp are dropped; the plausible ones,
+ * 100 % included, are averaged (h100x1-implausible-putil.scn). One round:
+ * the first call asks from timestamp 0, so the fake has new entries. */
+static void test_implausible_samples_ignored(void **state)
+{
+	(void)state;
+	struct gt_collector *c =
+	    open_scenario("h100x1-implausible-putil.scn", NULL, NULL);
+	struct gt_pub *plist = gt_collector_proclist(c);
+	int slot = gt_pub_reader_open(plist);
+	assert_true(slot >= 0);
+	gt_collector_tick(c, GT_TICK_ALL);
+	const struct gt_proclist *pl = gt_pub_acquire(plist, slot);
+	assert_non_null(pl);
+	/* Only its 97 % entry: each over-100 one, or the stale 0 %, would
+	 * move the mean. */
+	const struct gt_process *p = row_of(pl, 4100);
+	assert_cpercent(&p->f[GT_P_GPU], 9700);
+	assert_cpercent(&p->f[GT_P_ENC], 0);
+	assert_cpercent(&p->f[GT_P_DEC], 0);
+	/* 3 % and 100 %; encoder and decoder 0 % and 100 %. */
+	p = row_of(pl, 5000);
+	assert_cpercent(&p->f[GT_P_GPU], 5150);
+	assert_cpercent(&p->f[GT_P_ENC], 5000);
+	assert_cpercent(&p->f[GT_P_DEC], 5000);
+	gt_pub_release(plist, slot);
+	gt_pub_reader_close(plist, slot);
+	gt_collector_close(c);
+}
+
 static void test_half_unsupported_driver(void **state)
 {
 	(void)state;
@@ -442,6 +494,7 @@ int main(void)
 	    cmocka_unit_test(test_costly_fields_not_every_tick),
 	    cmocka_unit_test(test_process_utilization_only_with_processes),
 	    cmocka_unit_test(test_late_process_gets_utilization),
+	    cmocka_unit_test(test_implausible_samples_ignored),
 	    cmocka_unit_test(test_half_unsupported_driver),
 	    cmocka_unit_test(test_monitoring_never_writes),
 	};
