@@ -129,6 +129,14 @@ static const cJSON *find_process(const cJSON *doc, int pid, unsigned device)
 	return found;
 }
 
+/* Exactly want, with the value in the message when not. */
+static void assert_number(const cJSON *obj, const char *path, double want)
+{
+	double v = num(obj, path);
+	if (v != want)
+		fail_msg("%s is %g, expected %g", path, v, want);
+}
+
 static void test_no_gpu_explains_why(void **state)
 {
 	(void)state;
@@ -287,7 +295,10 @@ static void test_h100x8_matches_the_driver(void **state)
 static void test_h100x8_processes(void **state)
 {
 	(void)state;
-	cJSON *doc = snapshot("h100x8.scn", "0.2");
+	/* The fake samples per-process utilization every 500 ms: rounds
+	 * 0.6 s apart always find the second round a new sample, whose
+	 * values are the scenario's. Closer ones may find none (0 %). */
+	cJSON *doc = snapshot("h100x8.scn", "0.6");
 	const cJSON *p;
 
 	/* One training rank per GPU, named from the /proc tree. */
@@ -295,6 +306,9 @@ static void test_h100x8_processes(void **state)
 		p = find_process(doc, 4100 + (int)i, i);
 		assert_string_equal(str(p, "type"), "compute");
 		assert_true(num(p, "memory_bytes") == 76235669504.0);
+		assert_number(p, "gpu_percent", 97.0);
+		assert_number(p, "encoder_percent", 0.0);
+		assert_number(p, "decoder_percent", 0.0);
 		assert_non_null(strstr(str(p, "cmdline"), "train.py"));
 		assert_non_null(strstr(str(p, "container"), "docker:"));
 	}
@@ -302,10 +316,12 @@ static void test_h100x8_processes(void **state)
 	p = find_process(doc, 5000, 0);
 	assert_string_equal(str(p, "type"), "both");
 	assert_true(num(p, "memory_bytes") == 536870912.0);
+	assert_number(p, "gpu_percent", 3.0); /* one row, one sample */
 
 	/* ESC, quote, backslash, newline and a bad byte in the command line:
 	 * the document parsed, and the text survives, made valid UTF-8. */
 	p = find_process(doc, 6000, 1);
+	assert_number(p, "gpu_percent", 12.0);
 	const char *cmd = str(p, "cmdline");
 	assert_non_null(strchr(cmd, 0x1b));
 	assert_non_null(strchr(cmd, '"'));
