@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_amdgpu_metrics.c - the binary gpu_metrics decoder (v1.3, v2.1 and
- * v3.0 from the captures, with exact values; v1.0, v1.1, v2.0, v2.2 and
- * MI300's v1.4-v1.8 built from the kernel's layouts; all-ones = not
+ * v3.0 from the captures, with exact values; v1.0, v1.1, v2.0, v2.2-v2.4
+ * and MI300's v1.4-v1.8 built from the kernel's layouts; all-ones = not
  * filled; truncated files; bad headers), the throttle-bit mapping, and the
  * name and architecture tables.
  */
@@ -544,6 +544,123 @@ static void test_metrics_mi300_truncated(void **state)
 	free(b);
 }
 
+/*
+ * APU tables v2.3 and v2.4 (Van Gogh with newer PMFW). No capture exists:
+ * the offsets come from the compiler laying out this field list (the
+ * kernel's struct gpu_metrics_v2_4 with short names; v2.3 is the same up
+ * to the average temperatures), not from the decoder's table. v2.3 adds
+ * the average temperatures, v2.4 the average voltages and currents; the
+ * decoder reads none of them (the current gfx temperature and the
+ * powers, clocks and throttle bits stay where v2.1/v2.2 have them).
+ */
+struct apu_v23 {
+	uint16_t size;
+	uint8_t format, content;
+	uint16_t t_gfx, t_soc, t_core[8], t_l3[2];
+	uint16_t gfx_act, mm_act;
+	uint64_t sys_clock;
+	uint16_t p_socket, p_cpu, p_soc, p_gfx, p_core[8];
+	uint16_t avg_gfxclk, avg_socclk, avg_uclk, avg_fclk, avg_vclk, avg_dclk;
+	uint16_t gfxclk, socclk, uclk, fclk, vclk, dclk, coreclk[8], l3clk[2];
+	uint32_t throttle;
+	uint16_t fan_pwm, pad[3];
+	uint64_t indep_throttle;
+	uint16_t avg_t_gfx, avg_t_soc, avg_t_core[8], avg_t_l3[2];
+};
+struct apu_v24 {
+	struct apu_v23 v23;
+	uint16_t v_cpu, v_soc, v_gfx, i_cpu, i_soc, i_gfx;
+};
+/* The kernel's structure_size (the reference's table: 152 and 168). */
+_Static_assert(sizeof(struct apu_v23) == 152, "v2.3 is 152 bytes");
+_Static_assert(sizeof(struct apu_v24) == 168, "v2.4 is 168 bytes");
+
+#define APU(f) offsetof(struct apu_v23, f)
+
+/* A v2.<content> table of size bytes: the fields the decoder reads at
+ * exact values, the averages it must not take for them beside them, all
+ * other bytes 0x5a (a wrong offset reads 23130 or so). */
+static uint8_t *apu_table(uint8_t content, uint16_t size)
+{
+	uint8_t *b = malloc(size);
+	assert_non_null(b);
+	memset(b, 0x5a, size);
+	put_header(b, size, 2, content);
+	put16(b, APU(t_gfx), 4321);     /* centi-°C */
+	put16(b, APU(avg_t_gfx), 5555); /* v2.3+: not the current value */
+	put16(b, APU(gfx_act), 42);
+	put16(b, APU(mm_act), 7);
+	put16(b, APU(p_socket), 12345); /* mW */
+	put16(b, APU(p_gfx), 2345);
+	put16(b, APU(avg_gfxclk), 1500);
+	put16(b, APU(avg_uclk), 800);
+	put16(b, APU(avg_vclk), 900);
+	put16(b, APU(gfxclk), 1600);
+	put16(b, APU(uclk), 0xffff); /* not filled: the average stands in */
+	put16(b, APU(vclk), 1000);
+	/* PPT0 (bit 0) and TEMP_CORE (bit 33) */
+	put64(b, APU(indep_throttle), UINT64_C(1) | UINT64_C(1) << 33);
+	if (size >= sizeof(struct apu_v24)) {
+		put16(b, offsetof(struct apu_v24, v_gfx), 950);  /* mV */
+		put16(b, offsetof(struct apu_v24, i_gfx), 3000); /* mA */
+	}
+	return b;
+}
+
+static void test_metrics_apu_v23_v24(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t content;
+		uint16_t size;
+	} v[] = {{3, sizeof(struct apu_v23)}, {4, sizeof(struct apu_v24)}};
+	struct gt_amdgpu_metrics m;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		uint8_t *b = apu_table(v[i].content, v[i].size);
+		if (gt_amdgpu_metrics_decode(b, v[i].size, &m) != 0)
+			fail_msg("v2.%u not decoded", v[i].content);
+		assert_int_equal(m.size, v[i].size);
+		assert_int_equal(m.format, 2);
+		assert_int_equal(m.content, v[i].content);
+		assert_val(&m.temp_gpu, 43210);
+		assert_val(&m.gfx_activity, 4200);
+		assert_val(&m.mm_activity, 700);
+		assert_val(&m.socket_power, 12345);
+		assert_val(&m.gfx_power, 2345);
+		assert_val(&m.gfxclk, 1600);
+		assert_val(&m.uclk, 800);
+		assert_val(&m.vclk, 1000);
+		assert_val(&m.throttle_raw,
+		           (int64_t)(UINT64_C(1) | UINT64_C(1) << 33));
+		assert_val(&m.throttle,
+		           GT_THR_SW_POWER_CAP | GT_THR_SW_THERMAL);
+		/* What APU tables do not have. */
+		assert_missing(&m.temp_hotspot);
+		assert_missing(&m.temp_mem);
+		assert_missing(&m.umc_activity);
+		assert_missing(&m.energy);
+		assert_missing(&m.fan_rpm);
+		assert_missing(&m.pcie_width);
+		assert_missing(&m.gfx_maxfreq);
+		/* A file cut inside indep_throttle_status (a short read):
+		 * what came whole decodes, the throttle bits do not. */
+		assert_int_equal(
+		    gt_amdgpu_metrics_decode(b, APU(indep_throttle) + 4, &m),
+		    0);
+		assert_val(&m.vclk, 1000);
+		assert_missing(&m.throttle_raw);
+		assert_missing(&m.throttle);
+		/* A header claiming one byte less than the version has: a
+		 * truncated table, refused whole. */
+		put16(b, 0, (uint16_t)(v[i].size - 1));
+		assert_int_equal(gt_amdgpu_metrics_decode(b, v[i].size, &m),
+		                 -EBADMSG);
+		assert_missing(&m.temp_gpu);
+		assert_missing(&m.gfxclk);
+		free(b);
+	}
+}
+
 static void test_metrics_bad_headers(void **state)
 {
 	(void)state;
@@ -744,6 +861,7 @@ int main(void)
 	    cmocka_unit_test(test_metrics_mi300_layouts),
 	    cmocka_unit_test(test_metrics_mi300_all_ones),
 	    cmocka_unit_test(test_metrics_mi300_truncated),
+	    cmocka_unit_test(test_metrics_apu_v23_v24),
 	    cmocka_unit_test(test_metrics_bad_headers),
 	    cmocka_unit_test(test_throttle_mapping),
 	    cmocka_unit_test(test_names),
