@@ -13,6 +13,14 @@
 #include "core/backend.h"
 #include "collectors/nvml_api.h"
 
+/* Processes per GPU whose utilization a short round repeats; more are
+ * N/A for that round. */
+enum { NVML_UTIL_MEMO = 64 };
+/* A round with no new per-process sample shows every process idle only
+ * when it spans this long: drivers sample every 1/6 s to 1 s, so a
+ * shorter round (--snapshot --interval 0.2) can fall between samples. */
+#define NVML_UTIL_QUIET_NS 1000000000ull
+
 /* Values read on the slow cadence, repeated in the samples between. */
 struct slow_cache {
 	struct gt_val pcie_gen, pcie_width, pcie_tx, pcie_rx;
@@ -37,6 +45,15 @@ struct nvml_dev {
 	bool energy_read;
 	struct slow_cache slow;
 	unsigned long long util_last_seen; /* lastSeenTimeStamp, µs */
+	/* The last informative round's per-process utilization and when
+	 * it was (monotonic ns): a round too short to hold one of the
+	 * driver's samples repeats it (nvml_procs.c, fill_utilization). */
+	struct nvml_util_memo {
+		unsigned pid;
+		uint32_t pct[3]; /* SM, encoder, decoder, in 0.01 % */
+	} util_memo[NVML_UTIL_MEMO];
+	unsigned util_nmemo;
+	uint64_t util_informed_ns;
 };
 
 struct nvml_priv {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "collectors/nvml_priv.h"
+#include "core/clock.h"
 
 typedef nvmlReturn_t (*list_fn)(nvmlDevice_t, unsigned *, void *);
 
@@ -99,8 +100,34 @@ struct util_acc {
 	unsigned samples;
 };
 
+/* A round that brought no new sample and spans less than
+ * NVML_UTIL_QUIET_NS since the last informative one: each process gets
+ * its value from that round, a newcomer N/A until the driver samples. */
+static void repeat_utilization(const struct nvml_dev *d, size_t m,
+                               const struct nvml_priv *p,
+                               struct gt_proc_vec *out, size_t first)
+{
+	static const int fields[3] = {GT_P_GPU, GT_P_ENC, GT_P_DEC};
+	for (size_t j = 0; j < m; j++) {
+		struct gt_process *proc = &out->items[first + j];
+		const struct nvml_util_memo *memo = NULL;
+		for (unsigned i = 0; i < d->util_nmemo && !memo; i++)
+			if (d->util_memo[i].pid == p->merged[j].pid)
+				memo = &d->util_memo[i];
+		for (int k = 0; k < 3; k++) {
+			if (memo)
+				gt_val_set(&proc->f[fields[k]], memo->pct[k]);
+			else
+				gt_val_fail(&proc->f[fields[k]], GT_WHY_PENDING,
+				            0);
+		}
+	}
+}
+
 /* Mean utilization per merged process over the samples newer than the last
- * round; a process without a sample was idle (0 %). */
+ * round; a process without a sample was idle (0 %) when the driver sampled
+ * in the round, or the round spans NVML_UTIL_QUIET_NS; else the last
+ * informative round stands (repeat_utilization). */
 static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
                              struct gt_proc_vec *out, size_t first)
 {
@@ -167,7 +194,17 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
 		if (u->timeStamp > newest)
 			newest = u->timeStamp;
 	}
+	uint64_t now = gt_monotonic_ns();
+	if (acc && why == GT_WHY_OK && newest == d->util_last_seen &&
+	    d->util_last_seen != 0 &&
+	    now - d->util_informed_ns < NVML_UTIL_QUIET_NS) {
+		repeat_utilization(d, m, p, out, first);
+		free(acc);
+		return;
+	}
 	d->util_last_seen = newest;
+	d->util_informed_ns = now;
+	d->util_nmemo = 0;
 
 	for (size_t j = 0; j < m; j++) {
 		struct gt_process *proc = &out->items[first + j];
@@ -188,6 +225,11 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
 		}
 		for (int k = 0; k < 3; k++)
 			gt_val_set(&proc->f[fields[k]], (int64_t)sums[k]);
+		if (d->util_nmemo < NVML_UTIL_MEMO)
+			d->util_memo[d->util_nmemo++] = (struct nvml_util_memo){
+			    p->merged[j].pid,
+			    {(uint32_t)sums[0], (uint32_t)sums[1],
+			     (uint32_t)sums[2]}};
 	}
 	free(acc);
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collectors/registry.h"
@@ -367,7 +368,7 @@ static void test_late_process_gets_utilization(void **state)
 
 	/* Past the process's start (1 s after init), one round: a second
 	 * one within the fake's 500 ms sampling period would find no new
-	 * sample, which reads as an idle process (0 %). */
+	 * sample and repeat this one. */
 	while (gt_monotonic_ns() - t1 < 1200000000ull)
 		usleep(20000);
 	gt_collector_tick(c, GT_TICK_ALL);
@@ -437,6 +438,37 @@ static void test_implausible_samples_ignored(void **state)
 	gt_collector_close(c);
 }
 
+/* A round shorter than the driver's sampling period finds no new sample:
+ * the busy process keeps its last value (it read 0 %, idle, before); a
+ * round a second or more after the last informative one with still no
+ * sample reads it idle. */
+static void test_short_round_repeats_utilization(void **state)
+{
+	(void)state;
+	/* The fake samples on the hour: the test's 2 s stay clear of one. */
+	while (time(NULL) % 3600 > 3600 - 5)
+		sleep(1);
+	struct gt_collector *c =
+	    open_scenario("h100x1-slow-putil.scn", NULL, NULL);
+	struct gt_pub *plist = gt_collector_proclist(c);
+	int slot = gt_pub_reader_open(plist);
+	assert_true(slot >= 0);
+	const int32_t want[3] = {9700, 0, 0};
+	for (int round = 0; round < 3; round++) {
+		if (round == 2)
+			usleep(1100000);
+		gt_collector_tick(c, GT_TICK_ALL);
+		const struct gt_proclist *pl = gt_pub_acquire(plist, slot);
+		assert_non_null(pl);
+		const struct gt_process *p = row_of(pl, 4100);
+		assert_cpercent(&p->f[GT_P_GPU], round < 2 ? want[0] : 0);
+		assert_cpercent(&p->f[GT_P_ENC], want[1]);
+		gt_pub_release(plist, slot);
+	}
+	gt_pub_reader_close(plist, slot);
+	gt_collector_close(c);
+}
+
 static void test_half_unsupported_driver(void **state)
 {
 	(void)state;
@@ -495,6 +527,7 @@ int main(void)
 	    cmocka_unit_test(test_process_utilization_only_with_processes),
 	    cmocka_unit_test(test_late_process_gets_utilization),
 	    cmocka_unit_test(test_implausible_samples_ignored),
+	    cmocka_unit_test(test_short_round_repeats_utilization),
 	    cmocka_unit_test(test_half_unsupported_driver),
 	    cmocka_unit_test(test_monitoring_never_writes),
 	};
