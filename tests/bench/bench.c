@@ -622,6 +622,9 @@ int main(int argc, char **argv)
 		        "startup, wakeups, serve, nvtop\n");
 		return 2;
 	}
+	/* A line at a time into a file too: a run stopped at a time limit
+	 * (a lent GPU machine's) keeps the parts it finished. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	struct verdicts vd = {0};
 	struct bench_proc_cfg pc = {
 	    .gputop = argv[3],
