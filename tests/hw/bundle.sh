@@ -11,13 +11,15 @@
 # bench there (BENCH_ONLY=nvtop for the comparison with nvtop), and where
 # an nvtop is packed, nvtop-real.sh (gputop against nvtop on the real
 # driver, tests/hw/nvtop-real.sh); always late-process.sh (a process that
-# appears on an idle GPU, tests/hw/late-process.sh).
+# appears on an idle GPU, tests/hw/late-process.sh) and short-rounds.sh (a
+# busy process in snapshots of short rounds, tests/hw/short-rounds.sh).
 #
 #   make && make tests && tests/hw/bundle.sh build-hw-bundle
 #   (on the GPU machine) build-hw-bundle/run.sh OUTDIR
 #   (on the GPU machine) BENCH_ONLY=nvtop build-hw-bundle/bench.sh
 #   (on the GPU machine) build-hw-bundle/nvtop-real.sh
 #   (on the GPU machine) build-hw-bundle/late-process.sh
+#   (on the GPU machine) BASELINE=old-gputop build-hw-bundle/short-rounds.sh
 set -eu
 dir=${1:?usage: bundle.sh DIR}
 cd "$(dirname "$0")/../.."
@@ -27,7 +29,7 @@ build=${BUILD:-build}
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/terminfo"
 cp "$build/gputop" "$build/smicmp" "$build/nvmlcost" tests/hw/nvidia-validate.sh \
-	tests/hw/nvtop-real.sh tests/hw/late-process.sh "$dir/bin/"
+	tests/hw/nvtop-real.sh tests/hw/late-process.sh tests/hw/short-rounds.sh "$dir/bin/"
 tmux=$(command -v tmux || true)
 [ -n "$tmux" ] && cp "$tmux" "$dir/bin/"
 cp -r themes "$dir/themes"
@@ -74,6 +76,8 @@ wrapper run.sh "Runs nvidia-validate.sh with the bundle's binaries." \
 	'"$here/bin/nvidia-validate.sh" "$@"'
 wrapper late-process.sh "A process that appears on an idle GPU during a run (needs PyTorch)." \
 	'"$here/bin/late-process.sh" "$@"'
+wrapper short-rounds.sh "A busy process's GPU % in snapshots 0.2 s and 0.1 s apart (needs PyTorch)." \
+	'"$here/bin/short-rounds.sh" "$@"'
 [ -x "$dir/bin/nvtop" ] &&
 	wrapper nvtop-real.sh "gputop against nvtop on the real driver (BASELINE=older gputop beside)." \
 		'"$here/bin/nvtop-real.sh" "$@"'
