@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -92,12 +93,13 @@ static void *ptyrun_read(void *arg)
 }
 
 /* The environment every measured program gets: a fresh settings and state
- * directory, the fake NVML's scenario, a UTF-8 locale, and the caller's
- * TERMINFO_DIRS and LD_LIBRARY_PATH where it has them (a machine without
- * the terminal's entry or gputop's libraries, run from tests/hw/bundle.sh's
- * folder). libdir, where given, replaces the second. */
+ * directory with an empty sysfs root in it (nosys: no AMD or Intel GPU, as
+ * a --sysfs that does not exist is a usage error), the fake NVML's scenario, a
+ * UTF-8 locale, and the caller's TERMINFO_DIRS and LD_LIBRARY_PATH where it has
+ * them (a machine without the terminal's entry or gputop's libraries, run from
+ * tests/hw/bundle.sh's folder). libdir, where given, replaces the second. */
 struct bench_env {
-	char dir[64];
+	char dir[64], nosys[80];
 	char *envp[12];
 	char store[9][600];
 };
@@ -108,6 +110,11 @@ static int bench_env_init(struct bench_env *e, const char *scenario,
 	snprintf(e->dir, sizeof(e->dir), "/tmp/gputop-bench-env-XXXXXX");
 	if (!mkdtemp(e->dir))
 		return -1;
+	snprintf(e->nosys, sizeof(e->nosys), "%s/nosys", e->dir);
+	if (mkdir(e->nosys, 0755) != 0) {
+		rmdir(e->dir);
+		return -1;
+	}
 	snprintf(e->store[0], sizeof(e->store[0]), "HOME=%s", e->dir);
 	snprintf(e->store[1], sizeof(e->store[1]), "XDG_CONFIG_HOME=%s",
 	         e->dir);
@@ -336,17 +343,17 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* gputop's command line for a run on the fake NVML. */
+/* gputop's command line for a run on the fake NVML, sysfs its env's nosys. */
 static void gputop_argv(char **argv, const char *bin, const char *lib,
-                        const char *interval)
+                        const char *sysfs, const char *interval)
 {
 	static char o_lib[] = "--nvml-lib", o_sysfs[] = "--sysfs",
-	            no_sysfs[] = "/nonexistent", o_iv[] = "--interval";
+	            o_iv[] = "--interval";
 	argv[0] = (char *)bin;
 	argv[1] = o_lib;
 	argv[2] = (char *)lib;
 	argv[3] = o_sysfs;
-	argv[4] = no_sysfs;
+	argv[4] = (char *)sysfs;
 	argv[5] = o_iv;
 	argv[6] = (char *)interval;
 	argv[7] = NULL;
@@ -355,18 +362,19 @@ static void gputop_argv(char **argv, const char *bin, const char *lib,
 /* The median of `runs` startups of bin, in ms; its range in lo, hi. -1
  * when a run never drew its first frame. */
 static double startup_ms(const char *bin, const struct bench_proc_cfg *cfg,
-                         char *const *envp, int runs, double *lo, double *hi)
+                         const struct bench_env *env, int runs, double *lo,
+                         double *hi)
 {
 	uint64_t t[16];
 	char *argv[8];
-	gputop_argv(argv, bin, cfg->fake_lib, "1");
+	gputop_argv(argv, bin, cfg->fake_lib, env->nosys, "1");
 	if (runs > 16)
 		runs = 16;
 	for (int i = 0; i < runs; i++) {
 		struct ptyrun r;
 		/* The status line is the frame's last row: once its keys
 		 * are out, the whole first frame is. */
-		if (ptyrun_start(&r, argv, envp, 200, 60, "q quit") != 0)
+		if (ptyrun_start(&r, argv, env->envp, 200, 60, "q quit") != 0)
 			return -1;
 		t[i] = ptyrun_wait_marker(&r, 5000);
 		ptyrun_stop(&r);
@@ -398,7 +406,7 @@ void bench_proc_startup(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	printf("startup: exec to the first frame drawn (8 GPUs, 200x60 "
 	       "pseudo-terminal), median of %d runs\n",
 	       runs);
-	double ms = startup_ms(cfg->gputop, cfg, env.envp, runs, &lo, &hi);
+	double ms = startup_ms(cfg->gputop, cfg, &env, runs, &lo, &hi);
 	if (ms < 0) {
 		printf("  gputop never drew its first frame\n");
 		judge(vd, STARTUP_TARGET, 1e9, 50, "ms");
@@ -408,8 +416,7 @@ void bench_proc_startup(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 		judge(vd, STARTUP_TARGET, ms, 50, "ms");
 	}
 	if (cfg->baseline) {
-		double b =
-		    startup_ms(cfg->baseline, cfg, env.envp, runs, &lo, &hi);
+		double b = startup_ms(cfg->baseline, cfg, &env, runs, &lo, &hi);
 		if (b < 0)
 			printf("  baseline: never drew its first frame\n");
 		else
@@ -434,7 +441,7 @@ void bench_proc_wakeups(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 	}
 	for (int i = 0; i < n; i++) {
 		char *argv[8];
-		gputop_argv(argv, bins[i], cfg->fake_lib, "1");
+		gputop_argv(argv, bins[i], cfg->fake_lib, env.nosys, "1");
 		if (ptyrun_start(&run[i], argv, env.envp, 200, 60, "q quit") !=
 		    0) {
 			fprintf(stderr, "bench: cannot start %s\n", bins[i]);
@@ -500,7 +507,7 @@ void bench_proc_serve(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 		judge_not_run(vd, SERVE_TARGET);
 		return;
 	}
-	gputop_argv(argv, cfg->gputop, cfg->fake_lib, "1");
+	gputop_argv(argv, cfg->gputop, cfg->fake_lib, env.nosys, "1");
 	argv[7] = serve;
 	argv[8] = o_listen;
 	argv[9] = any;
@@ -634,11 +641,10 @@ static bool run_in_tmux(struct contender *c, const char *sock, int secs)
 
 /* gputop's command line for tmux, its environment first. */
 static void gputop_cmd(char *out, size_t len, const char *envs, const char *bin,
-                       const char *lib, const char *iv)
+                       const char *lib, const char *sysfs, const char *iv)
 {
-	snprintf(out, len,
-	         "%s '%s' --nvml-lib '%s' --sysfs /nonexistent --interval %s",
-	         envs, bin, lib, iv);
+	snprintf(out, len, "%s '%s' --nvml-lib '%s' --sysfs '%s' --interval %s",
+	         envs, bin, lib, sysfs, iv);
 }
 
 /* The rounds of the comparison: BENCH_PEER_ROUNDS, else 3. One 30 s
@@ -665,10 +671,11 @@ static double median_of(const double *v, int n)
 }
 
 /* The command of contender i (0 gputop, 1 nvtop, 2 the baseline) at
- * interval iv, nvtop's -d in tenths, into c->cmd. */
+ * interval iv, nvtop's -d in tenths, into c->cmd; gputop's --sysfs is
+ * sysfs. */
 static void contender_cmd(struct contender *c, int i, const char *envs,
                           const struct bench_proc_cfg *cfg, const char *nvtop,
-                          const char *iv, const char *tenths)
+                          const char *sysfs, const char *iv, const char *tenths)
 {
 	if (i == 1)
 		snprintf(c->cmd, sizeof(c->cmd), "%s '%s' -d %s", envs, nvtop,
@@ -676,7 +683,7 @@ static void contender_cmd(struct contender *c, int i, const char *envs,
 	else
 		gputop_cmd(c->cmd, sizeof(c->cmd), envs,
 		           i == 0 ? cfg->gputop : cfg->baseline, cfg->fake_lib,
-		           iv);
+		           sysfs, iv);
 }
 
 /* The comparison's rates: gputop's --interval, nvtop's -d (tenths), the
@@ -740,7 +747,8 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 				/* The order turns each round. */
 				int i = (j + k) % n;
 				contender_cmd(&c[i], i, envs, cfg, nvtop,
-				              rates[r].gputop, rates[r].nvtop);
+				              env.nosys, rates[r].gputop,
+				              rates[r].nvtop);
 				c[i].nvml_dir = i == 1 ? libdir : NULL;
 				/* A server of its own each time: the last one
 				 * may still be shutting down. */

@@ -53,7 +53,7 @@ restore() {
 	rm -f "$tmp/setters.log"
 	out=$(env GPUTOP_FAKE_NVML_SCENARIO="$rtx" \
 		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
-		--state-dir "$1" --sysfs /nonexistent --restore 2>&1)
+		--state-dir "$1" --sysfs "$nosys" --restore 2>&1)
 	rc=$?
 }
 
@@ -122,7 +122,7 @@ apply() {
 	rm -rf "$tmp/state" "$tmp/setters.log"
 	timeout 20 env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$scn" \
 		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
-		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
+		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs "$nosys" \
 		--interval 0.2 --apply "$@" >/dev/null 2>"$tmp/err"
 	rc=$?
 }

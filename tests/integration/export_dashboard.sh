@@ -16,7 +16,7 @@ url=http://127.0.0.1:$port
 
 t new-session -d -s keep "sleep 900"
 t new-session -d -s dash -x 200 -y 60 \
-	"GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn '$bin' --nvml-lib '$lib' --sysfs /nonexistent --procfs '$fix/proc' --listen 127.0.0.1:$port; echo \$? >'$tmp/exit'; sleep 900"
+	"GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn '$bin' --nvml-lib '$lib' --sysfs '$nosys' --procfs '$fix/proc' --listen 127.0.0.1:$port; echo \$? >'$tmp/exit'; sleep 900"
 if wait_status "$url/-/ready" 200 100 && curl -s "$url/metrics" >"$tmp/m.txt" &&
 	grep -q '^gputop_devices 8$' "$tmp/m.txt" &&
 	grep -q '^gputop_gpu_power_watts{gpu="0",.*} 620$' "$tmp/m.txt"; then

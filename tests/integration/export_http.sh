@@ -232,7 +232,7 @@ stop "$srv_pid"
 [ "$stop_rc" = 0 ] && pass "SIGTERM: exit status 0" || fail "SIGTERM: status $stop_rc"
 
 # The default address: 127.0.0.1 only (skipped if the port is taken).
-"$bin" --nvml-lib "$lib" --sysfs /nonexistent --procfs "$fix/proc" serve 2>"$tmp/def.log" &
+"$bin" --nvml-lib "$lib" --sysfs "$nosys" --procfs "$fix/proc" serve 2>"$tmp/def.log" &
 def_pid=$!
 pids+=("$def_pid")
 sleep 0.5

@@ -48,7 +48,7 @@ else
 fi
 
 # SIGINT while running: status 0 and only whole lines.
-"$bin" --nvml-lib "$lib" --sysfs /nonexistent --procfs "$fix/proc" \
+"$bin" --nvml-lib "$lib" --sysfs "$nosys" --procfs "$fix/proc" \
 	--json --interval 0.1 >"$tmp/int.ndjson" &
 jpid=$!
 pids+=("$jpid")

@@ -20,6 +20,10 @@ export_cleanup() {
 }
 tmp=$(mktemp -d)
 trap export_cleanup EXIT
+# A sysfs root with no device in it: no AMD or Intel GPU beside the fake
+# NVML ones (a --sysfs that does not exist is a usage error).
+nosys=$tmp/nosys
+mkdir "$nosys"
 
 # need TOOL...: skips the test (77, a SKIP line) when one is not on PATH.
 need() {
@@ -30,7 +34,7 @@ need() {
 }
 
 gputop() { # the binary on the fake NVML, host facts from the fixtures
-	"$bin" --nvml-lib "$lib" --sysfs /nonexistent --procfs "$fix/proc" "$@"
+	"$bin" --nvml-lib "$lib" --sysfs "$nosys" --procfs "$fix/proc" "$@"
 }
 
 # start_serve LOG ARGS...: starts gputop serve in the background ($srv_pid)
@@ -40,7 +44,7 @@ start_serve() {
 	shift
 	# A simple command, so $! is gputop's own pid (a function would
 	# run in a subshell).
-	"$bin" --nvml-lib "$lib" --sysfs /nonexistent --procfs "$fix/proc" \
+	"$bin" --nvml-lib "$lib" --sysfs "$nosys" --procfs "$fix/proc" \
 		serve "$@" 2>"$log" &
 	srv_pid=$!
 	pids+=("$srv_pid")

@@ -112,7 +112,7 @@ stop "$srv_pid"
 # Refused files: the cause in the message, exit 1, nothing listening.
 refused() { # FILE WANT
 	local out
-	out=$("$bin" --nvml-lib "$lib" --sysfs /nonexistent serve \
+	out=$("$bin" --nvml-lib "$lib" --sysfs "$nosys" serve \
 		--listen 127.0.0.1:0 --web-config "$1" 2>&1)
 	local rc=$?
 	if [ "$rc" = 1 ] && grep -qF -- "$2" <<<"$out"; then

@@ -13,6 +13,9 @@ scn_dir=${GPUTOP_SCENARIO_DIR:?}
 fix=${GPUTOP_FIXTURES:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# an empty sysfs root: no AMD or Intel GPU (a missing one is a usage error)
+nosys=$tmp/nosys
+mkdir "$nosys"
 failures=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -34,7 +37,7 @@ for kind in fifo zero dir; do
 	for leaf in cmdline comm status stat statm cgroup; do
 		plant $kind $leaf
 		start=$(date +%s%N)
-		timeout -k 2 10 "$bin" --nvml-lib "$lib" --sysfs /nonexistent --procfs "$tmp/proc" --interval 0.1 \
+		timeout -k 2 10 "$bin" --nvml-lib "$lib" --sysfs "$nosys" --procfs "$tmp/proc" --interval 0.1 \
 			--snapshot >"$tmp/out.json" 2>"$tmp/err"
 		rc=$?
 		ms=$((($(date +%s%N) - start) / 1000000))
@@ -49,7 +52,7 @@ done
 
 # The owner unknown: null with a reason, not "".
 plant fifo status
-"$bin" --nvml-lib "$lib" --sysfs /nonexistent --procfs "$tmp/proc" --interval 0.1 --snapshot >"$tmp/out.json" 2>/dev/null
+"$bin" --nvml-lib "$lib" --sysfs "$nosys" --procfs "$tmp/proc" --interval 0.1 --snapshot >"$tmp/out.json" 2>/dev/null
 tr -d '\n' <"$tmp/out.json" | sed 's/}, {/}\n{/g' | grep '"pid":	6300' | head -1 >"$tmp/p.json"
 if grep -q '"user":	null' "$tmp/p.json" && grep -q '"user":	"the owner could not be read' "$tmp/p.json"; then
 	pass "an unreadable status file gives user null with its reason"
@@ -60,7 +63,7 @@ fi
 # No tree at all: refused at once (usage, status 2) with the reason,
 # rather than every process left unnamed with nothing to say why.
 for root in "$tmp/no-such-dir" "$tmp/p.json"; do
-	err=$(timeout 10 "$bin" --snapshot --nvml-lib "$lib" --sysfs /nonexistent \
+	err=$(timeout 10 "$bin" --snapshot --nvml-lib "$lib" --sysfs "$nosys" \
 		--procfs "$root" 2>&1 >/dev/null)
 	rc=$?
 	if [ "$rc" = 2 ] && grep -q -- "--procfs $root: \(No such file or directory\|not a directory\)" <<<"$err"; then

@@ -15,6 +15,9 @@ scn_dir=${GPUTOP_SCENARIO_DIR:?}
 fix=${GPUTOP_FIXTURES:?}
 tmp=$(mktemp -d)
 chmod 755 "$tmp" # the unprivileged run reads the trees too
+# an empty sysfs root: no AMD or Intel GPU (a missing one is a usage error)
+nosys=$tmp/nosys
+mkdir "$nosys"
 sock="gputop-hostile-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
@@ -53,7 +56,7 @@ open(d + "/cmdline", "wb").write(b"blender\0" + b"A" * (1 << 20) + b"\0")
 open(d + "/cgroup", "w").write("0::/" + "/".join(["s" * 250] * 262) + "\n")
 PY
 [ "$(stat -c %s "$tmp/proc/6300/cgroup")" -ge 65536 ] || fail "the cgroup file is under 64 KB"
-snap huge "$tmp/proc" /nonexistent
+snap huge "$tmp/proc" "$nosys"
 if ok_snap huge "1 MB cmdline, 64 KB cgroup"; then
 	p=$(proc_json "$tmp/huge.json" 6300)
 	cmd=$(grep -o '"cmdline":	"[^"]*"' <<<"$p")
@@ -75,7 +78,7 @@ fi
 cp -r "$fix/proc" "$tmp/proc000"
 chmod 000 "$tmp/proc000/6300/status" "$tmp/proc000/6300/cmdline" "$tmp/proc000/6300/stat"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-	snap m000 "$tmp/proc000" /nonexistent setpriv --reuid=65534 --regid=65534 --clear-groups \
+	snap m000 "$tmp/proc000" "$nosys" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		env GPUTOP_FAKE_NVML_SCENARIO="$GPUTOP_FAKE_NVML_SCENARIO"
 	if ok_snap m000 "mode 000 (as nobody)"; then
 		p=$(proc_json "$tmp/m000.json" 6300)

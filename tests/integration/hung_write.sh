@@ -79,7 +79,7 @@ printf 'include %s/rtx4090.scn\nlatency nvmlDeviceSetPowerManagementLimit 20000\
 if [ -s "$tmp/state/restore.state" ]; then
 	t0=$(now_ms)
 	env GPUTOP_FAKE_NVML_SCENARIO="$tmp/hung20.scn" "$bin" --nvml-lib "$lib" \
-		--state-dir "$tmp/state" --sysfs /nonexistent --restore \
+		--state-dir "$tmp/state" --sysfs "$nosys" --restore \
 		>"$tmp/out" 2>"$tmp/err" &
 	p=$!
 	pids+=("$p")

@@ -12,6 +12,10 @@ lib=${GPUTOP_FAKE_NVML_LIB:?}
 scn_dir=${GPUTOP_SCENARIO_DIR:?}
 fix=${GPUTOP_FIXTURES:?}
 tmp=$(mktemp -d)
+# A sysfs root with no device in it, where a test wants no AMD or Intel
+# GPU (a --sysfs that does not exist is a usage error).
+nosys=$tmp/nosys
+mkdir "$nosys"
 pids=()
 trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; pkill -KILL -P $$ 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
@@ -49,7 +53,7 @@ apply_bg() {
 	rm -rf "$tmp/state" "$tmp/setters.log"
 	env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$scn" \
 		GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
-		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs /nonexistent \
+		--state-dir "$tmp/state" --procfs "$fix/proc" --sysfs "$nosys" \
 		--interval 0.2 --apply "$@" 2>"$tmp/err" &
 	p=$!
 	pids+=("$p")

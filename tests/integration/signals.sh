@@ -130,8 +130,8 @@ for sig in TERM INT HUP; do
 	# Loading: the signal as soon as it is caught, while the profile is
 	# read or just after: before the first write gputop ends at once with
 	# 128+N; once it wrote, with 0 after restoring (no state file left).
-	stop_check "profile load (--daemon)" $sig 0 "0|$((128 + num))" -- "${daemon[@]}" --procfs "$fix/proc" --sysfs /nonexistent
-	stop_check "profile load, applied (--daemon)" $sig 0.5 0 -- "${daemon[@]}" --procfs "$fix/proc" --sysfs /nonexistent
+	stop_check "profile load (--daemon)" $sig 0 "0|$((128 + num))" -- "${daemon[@]}" --procfs "$fix/proc" --sysfs "$nosys"
+	stop_check "profile load, applied (--daemon)" $sig 0.5 0 -- "${daemon[@]}" --procfs "$fix/proc" --sysfs "$nosys"
 	# Scanning: an AMD card makes gputop walk every process's descriptors.
 	stop_check "10,000 processes (--daemon)" $sig 0.3 0 -- "${daemon[@]}" --procfs "$tmp/big" --sysfs "$fix/amdgpu/rx7900xtx"
 	stop_check "10,000 processes (snapshot)" $sig 0.3 $((128 + num)) -- --snapshot --interval 5 --procfs "$tmp/big" --sysfs "$fix/amdgpu/rx7900xtx"
@@ -148,9 +148,9 @@ printf 'include %s/h100x8.scn\nlatency nvmlDeviceGetUtilizationRates 8000\n' "$s
 for sig in TERM INT HUP; do
 	num=$(kill -l $sig)
 	GPUTOP_FAKE_NVML_SCENARIO=$tmp/hung.scn stop_check "hung driver (snapshot)" $sig 0.3 $((128 + num)) -- \
-		--snapshot --procfs "$fix/proc" --sysfs /nonexistent
+		--snapshot --procfs "$fix/proc" --sysfs "$nosys"
 	GPUTOP_FAKE_NVML_SCENARIO=$tmp/hung.scn stop_check "hung driver (--daemon)" $sig 0.3 $((128 + num)) -- \
-		"${daemon[@]}" --procfs "$fix/proc" --sysfs /nonexistent
+		"${daemon[@]}" --procfs "$fix/proc" --sysfs "$nosys"
 done
 
 # The dashboard (in tmux) on the same trees, with the 60,000-header file,
@@ -158,7 +158,7 @@ done
 sock="gputop-signals-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null; for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 tmux -L "$sock" new-session -d -s keep "sleep 900"
-for tree in "$tmp/big $fix/amdgpu/rx7900xtx" "$tmp/fifoproc $tmp/fifosys" "$fix/proc /nonexistent $tmp/hung.scn"; do
+for tree in "$tmp/big $fix/amdgpu/rx7900xtx" "$tmp/fifoproc $tmp/fifosys" "$fix/proc $nosys $tmp/hung.scn"; do
 	set -- $tree
 	for sig in TERM INT HUP; do
 		rm -f "$tmp/dash.exit"
@@ -194,7 +194,7 @@ done
 # Loading 60,000 headers itself is fast (the acceptance bound is 1 s).
 t0=$(now_ms)
 env XDG_CONFIG_HOME="$tmp/cfg" "$bin" --nvml-lib "$lib" --state-dir "$tmp/state" --apply nope \
-	--procfs "$fix/proc" --sysfs /nonexistent >/dev/null 2>&1
+	--procfs "$fix/proc" --sysfs "$nosys" >/dev/null 2>&1
 ms=$(($(now_ms) - t0))
 [ "$ms" -lt 1000 ] && pass "a 60,000-header gputop.conf is read in $ms ms" ||
 	fail "reading 60,000 headers took $ms ms"

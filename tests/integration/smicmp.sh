@@ -15,6 +15,9 @@ xml=$fix/nvidia/h100x2-synthetic.nvidia-smi-q-x.xml
 [ -x "$cmp" ] || { echo "FAIL: $cmp is not built (make tests builds it)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# an empty sysfs root: no AMD or Intel GPU (a missing one is a usage error)
+nosys=$tmp/nosys
+mkdir "$nosys"
 failures=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; printf '%s\n' "---- smicmp said:" "$out"; failures=$((failures + 1)); }
@@ -22,7 +25,7 @@ fail() { echo "FAIL: $*"; printf '%s\n' "---- smicmp said:" "$out"; failures=$((
 # The first two GPUs of the 8x H100 machine: the fixture describes these.
 sed '/^device 2 like 0/,$d' "$scn_dir/h100x8.scn" >"$tmp/two.scn"
 GPUTOP_FAKE_NVML_SCENARIO=$tmp/two.scn "$bin" --nvml-lib "$lib" \
-	--sysfs /nonexistent --procfs "$fix/proc" --snapshot >"$tmp/snap.json" ||
+	--sysfs "$nosys" --procfs "$fix/proc" --snapshot >"$tmp/snap.json" ||
 	{ echo "FAIL: no snapshot"; exit 1; }
 
 # verdict LABEL WORD: the line for LABEL of the first GPU says WORD.
@@ -107,7 +110,7 @@ rc=$?
 
 # A GPU on one side only: the snapshot of all eight against two.
 GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/h100x8.scn "$bin" --nvml-lib "$lib" \
-	--sysfs /nonexistent --procfs "$fix/proc" --snapshot >"$tmp/snap8.json"
+	--sysfs "$nosys" --procfs "$fix/proc" --snapshot >"$tmp/snap8.json"
 out=$("$cmp" "$tmp/snap8.json" "$xml" 2>&1)
 rc=$?
 [ $rc = 1 ] && [ "$(grep -c "in gputop's snapshot, not in nvidia-smi's output: DIFFER" <<<"$out")" = 6 ] &&

@@ -341,7 +341,7 @@ static void test_wakes_up_facts_follow(void **state)
 	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = "/nonexistent",
 	                .sysfs_root = root,
-	                .procfs_root = empty_proc()},
+	                .procfs_root = run_empty_dir()},
 	    .interval_ns = GT_INTERVAL_MIN_NS,
 	};
 	struct gt_collector *c = gt_collector_open(&cfg);
@@ -398,6 +398,6 @@ int main(void)
 				        copies[i]);
 			free(copies[i]);
 		}
-	rmdir(empty_proc());
+	rmdir(run_empty_dir());
 	return rc;
 }

@@ -675,8 +675,8 @@ static void test_list_radeon_unsupported(void **state)
 	int status;
 	snprintf(root, sizeof(root), "%s/hd7870", fixtures());
 	const char *args[] = {
-	    "--sysfs",      root,       "--list",     "--nvml-lib",
-	    "/nonexistent", "--procfs", empty_proc(), NULL};
+	    "--sysfs",      root,       "--list",        "--nvml-lib",
+	    "/nonexistent", "--procfs", run_empty_dir(), NULL};
 	char *out = run_gputop(&status, args);
 	assert_int_equal(status, 0);
 	assert_non_null(strstr(out, "No GPU found"));
@@ -698,6 +698,6 @@ int main(void)
 	    cmocka_unit_test(test_list_radeon_unsupported),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rmdir(empty_proc());
+	rmdir(run_empty_dir());
 	return rc;
 }

@@ -37,23 +37,11 @@ static const char *fixture(const char *tree)
 	return buf;
 }
 
-/* An empty proc root: no DRM clients, so nothing depends on this machine. */
-static const char *empty_proc(void)
-{
-	static char dir[64];
-	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/gputop-list-proc-XXXXXX");
-		if (!mkdtemp(dir))
-			fail_msg("mkdtemp: %s", strerror(errno));
-	}
-	return dir;
-}
-
 /* `gputop --sysfs root --list`: its stdout (malloc'd); exit status 0. */
 static char *list_of(const char *root_arg)
 {
 	char root[PATH_MAX];
-	const char *proc = empty_proc();
+	const char *proc = run_empty_dir();
 	/* fixture() returns one static buffer: copy before the next call */
 	snprintf(root, sizeof(root), "%s", root_arg);
 	/* names from the fixtures' table, not this machine's */
@@ -223,7 +211,7 @@ static void test_no_gpu_message(void **state)
 	    .platform = &gt_registry_platform,
 	    .backend = {.nvml_lib = "/nonexistent",
 	                .sysfs_root = fixture("drm/nouveau-virtio"),
-	                .procfs_root = empty_proc()},
+	                .procfs_root = run_empty_dir()},
 	    .interval_ns = GT_INTERVAL_DEFAULT_NS,
 	};
 	char *text = NULL;
@@ -249,8 +237,7 @@ static void test_no_gpu_message(void **state)
 static int cleanup(void **state)
 {
 	(void)state;
-	if (empty_proc()[0])
-		rmdir(empty_proc());
+	rmdir(run_empty_dir());
 	return 0;
 }
 

@@ -58,7 +58,7 @@ static cJSON *snapshot(const char *scenario_file, const char *interval)
 	                      "--procfs",
 	                      NULL,
 	                      "--sysfs",
-	                      "/nonexistent",
+	                      run_empty_dir(),
 	                      NULL};
 	static char procfs[1024];
 	snprintf(procfs, sizeof(procfs), "%s/proc",
@@ -149,7 +149,7 @@ static void test_no_gpu_explains_why(void **state)
 	                      "--nvml-lib",
 	                      "/nonexistent/libnvidia-ml.so.1",
 	                      "--sysfs",
-	                      "/nonexistent",
+	                      run_empty_dir(),
 	                      NULL};
 	char *out = run_gputop(NULL, &status, args);
 	assert_int_equal(status, 0);
@@ -166,8 +166,8 @@ static void test_no_gpu_explains_why(void **state)
 	free(out);
 
 	const char *list_args[] = {
-	    "--list",  "--nvml-lib",   "/nonexistent/libnvidia-ml.so.1",
-	    "--sysfs", "/nonexistent", NULL};
+	    "--list",  "--nvml-lib",    "/nonexistent/libnvidia-ml.so.1",
+	    "--sysfs", run_empty_dir(), NULL};
 	out = run_gputop(NULL, &status, list_args);
 	assert_int_equal(status, 0);
 	assert_non_null(strstr(out, "No GPU found"));
@@ -533,7 +533,7 @@ static void test_mig_instances(void **state)
 	                      "--nvml-lib",
 	                      run_env_or_fail("GPUTOP_FAKE_NVML_LIB"),
 	                      "--sysfs",
-	                      "/nonexistent",
+	                      run_empty_dir(),
 	                      NULL};
 	char *text = run_gputop(full, &status, args);
 	unlink(tmp);
@@ -586,5 +586,7 @@ int main(void)
 	    cmocka_unit_test(test_mig_instances),
 	    cmocka_unit_test(test_geforce_fans),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(run_empty_dir());
+	return rc;
 }

@@ -47,18 +47,6 @@ static inline const char *ids_file(void)
 	return path;
 }
 
-/* An empty proc root: no DRM clients, so nothing depends on this machine. */
-static inline const char *empty_proc(void)
-{
-	static char dir[64];
-	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/gputop-amd-proc-XXXXXX");
-		if (!mkdtemp(dir))
-			fail_msg("mkdtemp: %s", strerror(errno));
-	}
-	return dir;
-}
-
 /* In the child: names from the fixtures' table; with a refused directory,
  * becomes a user that directory refuses (see unpriv.h), or ends with
  * UNPRIV_SKIP when none can be had. */
@@ -89,8 +77,8 @@ static inline cJSON *snapshot_of(const char *root)
 {
 	int status;
 	const char *args[] = {
-	    "--sysfs",    root,           "--snapshot", "--interval", "0.1",
-	    "--nvml-lib", "/nonexistent", "--procfs",   empty_proc(), NULL};
+	    "--sysfs",    root,           "--snapshot", "--interval",    "0.1",
+	    "--nvml-lib", "/nonexistent", "--procfs",   run_empty_dir(), NULL};
 	char *out = run_gputop(&status, args);
 	assert_int_equal(status, 0);
 	cJSON *doc = cJSON_Parse(out);

@@ -7,7 +7,10 @@
 #ifndef GPUTOP_TEST_RUN_GPUTOP_H
 #define GPUTOP_TEST_RUN_GPUTOP_H
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +83,21 @@ static inline char *run_gputop_capture(const char *const args[],
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	return out;
+}
+
+/* An empty directory, made on the first call (the test program removes
+ * it with rmdir at its end): a --procfs with no process in it, or a
+ * --sysfs with no DRM device, so that nothing depends on this machine
+ * (a root that does not exist is a usage error, not "nothing there"). */
+static inline const char *run_empty_dir(void)
+{
+	static char dir[64];
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "/tmp/gputop-empty-XXXXXX");
+		if (!mkdtemp(dir))
+			fail_msg("mkdtemp: %s", strerror(errno));
+	}
+	return dir;
 }
 
 /* Runs GPUTOP_BIN with argv (argv[0] included, ignored, NULL-terminated)

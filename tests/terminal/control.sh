@@ -11,6 +11,9 @@ set -u
 sock="gputop-ctl-$$"
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
+# an empty sysfs root: no AMD or Intel GPU (a missing one is a usage error)
+nosys=$tmp/nosys
+mkdir "$nosys"
 # shellcheck source=tests/terminal/tmux_lib.sh
 . "$(dirname "$0")/tmux_lib.sh"
 # The marker argument every gputop of this test carries, as a pattern that
@@ -43,7 +46,7 @@ start() {
 	rm -f "$exit_file"
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x 120 -y 40 -s dash \
-		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --procfs $fix/proc --sysfs ${SYSFS:-/nonexistent} --state-dir $state --interval 0.5 $* --seed 9$$; r=\$?; echo \$r >$exit_file; echo EXITED \$r; sleep 60"
+		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --procfs $fix/proc --sysfs ${SYSFS:-$nosys} --state-dir $state --interval 0.5 $* --seed 9$$; r=\$?; echo \$r >$exit_file; echo EXITED \$r; sleep 60"
 	wait_for "\[0\]" || fail "$name: dashboard did not start"
 }
 # Live (not zombie: an orphan may wait long for a reaper in a container)
@@ -250,7 +253,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 666 "$log"
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x 120 -y 40 -s dash \
-		"setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$tmp LANG=C.UTF-8 GPUTOP_FAKE_NVML_SCENARIO=$rtx GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --sysfs /nonexistent --state-dir $tmp/user-state; echo EXITED \$?; sleep 60"
+		"setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$tmp LANG=C.UTF-8 GPUTOP_FAKE_NVML_SCENARIO=$rtx GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --sysfs $nosys --state-dir $tmp/user-state; echo EXITED \$?; sleep 60"
 	wait_for "\[0\]" || fail "user: did not start"
 	keys p
 	wait_for "read-only: .*root" && pass "unprivileged: the dialog is read-only and says why" ||
@@ -408,7 +411,7 @@ state="$tmp/headless-state"
 log="$tmp/headless.log"
 : >"$log"
 hl() { exec env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$rtx" \
-	GPUTOP_FAKE_NVML_LOG="$log" "$bin" --nvml-lib "$lib" --sysfs /nonexistent \
+	GPUTOP_FAKE_NVML_LOG="$log" "$bin" --nvml-lib "$lib" --sysfs "$nosys" \
 	--procfs "$fix/proc" --state-dir "$state" --interval 0.2 --seed 9$$ "$@"; }
 out=$(hl --apply nope 2>&1)
 [ $? = 1 ] && grep -q "no profile 'nope'; profiles in .*gputop.conf: lower, night" <<<"$out" &&
@@ -448,7 +451,7 @@ state="$tmp/refused-state"
 : >"$log"
 out=$(rtx=$scn_dir/unprivileged.scn; exec env XDG_CONFIG_HOME="$tmp/cfg" \
 	GPUTOP_FAKE_NVML_SCENARIO="$rtx" GPUTOP_FAKE_NVML_LOG="$log" "$bin" --nvml-lib "$lib" \
-	--sysfs /nonexistent --procfs "$fix/proc" --state-dir "$state" --apply night --daemon 2>&1)
+	--sysfs "$nosys" --procfs "$fix/proc" --state-dir "$state" --apply night --daemon 2>&1)
 rc=$?
 [ $rc = 1 ] && grep -q "refuses it even to root" <<<"$out" && grep -q "nothing was changed" <<<"$out" &&
 	! grep -q "restor" <<<"$out" && [ ! -e "$state/restore.state" ] &&
@@ -476,7 +479,7 @@ for cols in 120 80; do
 	: >"$log"
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x $cols -y 40 -s dash \
-		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/unprivileged.scn GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --state-dir $state --interval 0.5 --seed 9$$; echo \$? >$exit_file; sleep 60"
+		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/unprivileged.scn GPUTOP_FAKE_NVML_LOG=$log $bin --nvml-lib $lib --procfs $fix/proc --sysfs $nosys --state-dir $state --interval 0.5 --seed 9$$; echo \$? >$exit_file; sleep 60"
 	wait_for "\[0\]" || fail "wrap $cols: dashboard did not start"
 	keys p 3 Enter y
 	wait_for "not applied" && wait_for "Enter/Esc close"

@@ -19,7 +19,7 @@ start() { # cols rows [env...]
 	shift 2
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x "$cols" -y "$rows" -s dash \
-		"env $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+		"env $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 }
 
 # Every GPU at each size of the issue's acceptance list: a panel's "[i]",
@@ -146,7 +146,7 @@ fi
 # No GPU at all: the reason, then the demo, labelled.
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 120 -y 40 -s dash \
-	"env LANG=C.UTF-8 $bin --nvml-lib /nonexistent/libnvidia-ml.so.1 --sysfs /nonexistent --interval 0.2; echo EXITED \$?; sleep 60"
+	"env LANG=C.UTF-8 $bin --nvml-lib /nonexistent/libnvidia-ml.so.1 --sysfs $nosys --interval 0.2; echo EXITED \$?; sleep 60"
 wait_for "DEMO: simulated GPUs" && grep -q "H100" <<<"$screen" &&
 	pass "no GPU: the demo is shown, labelled DEMO" || fail "demo not shown/labelled"
 t send-keys -t dash q
@@ -176,7 +176,7 @@ wait_for "EXITED 0" || fail "q after a bad settings file"
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 100 -y 30 -s dash "bash --norc --noprofile -i"
 sleep 0.3
-t send-keys -t dash "LANG=C.UTF-8 $bin --demo --sysfs /nonexistent" Enter
+t send-keys -t dash "LANG=C.UTF-8 $bin --demo --sysfs $nosys" Enter
 wait_for "DEMO: simulated GPUs" || fail "job control: dashboard did not start"
 t send-keys -t dash C-z
 wait_for "Stopped" && [ "$(t display-message -p -t dash '#{alternate_on}')" = 0 ] &&

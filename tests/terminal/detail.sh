@@ -22,7 +22,7 @@ v=$!
 kids+=("$v")
 printf 'include %s\ndevice 0\nprocess compute %d 3GiB\n' "$scn_dir/h100x1.scn" "$v" >"$state/detail.scn"
 t new-session -d -x 120 -y 40 -s dash \
-	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/detail.scn $bin --nvml-lib $lib --sysfs /nonexistent --interval 0.2; echo EXITED \$?; sleep 60"
+	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/detail.scn $bin --nvml-lib $lib --sysfs $nosys --interval 0.2; echo EXITED \$?; sleep 60"
 wait_for "^ +$v " || fail "the process is not listed"
 keys /
 t send-keys -t dash -l "$v"

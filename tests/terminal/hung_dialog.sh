@@ -29,7 +29,7 @@ start() {
 	mkdir -p "$dir"
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x 120 -y 40 -s dash \
-		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$state/hung.scn $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --state-dir $dir --interval 0.5; echo \$? >$exit_file; sleep 60"
+		"env LANG=C.UTF-8 XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$state/hung.scn $bin --nvml-lib $lib --procfs $fix/proc --sysfs $nosys --state-dir $dir --interval 0.5; echo \$? >$exit_file; sleep 60"
 	wait_for "\[0\]" || fail "$1: dashboard did not start"
 }
 # dashboard_pid NAME: the pid of start NAME's gputop (not its shell, not

@@ -16,6 +16,9 @@ command -v perl >/dev/null || { echo "FAIL: perl is not installed"; exit 1; }
 sock="gputop-int-$$"
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
+# an empty sysfs root: no AMD or Intel GPU (a missing one is a usage error)
+nosys=$tmp/nosys
+mkdir "$nosys"
 kids=()
 # shellcheck source=tests/terminal/tmux_lib.sh
 . "$here/tmux_lib.sh"
@@ -126,7 +129,7 @@ sgr_before() { t capture-pane -p -e -t dash | perl -ne 'BEGIN { $s = shift @ARGV
 	if (/((?:\e\[[0-9;]*m)*)\Q$s\E/) { print $1 =~ s/\e/ESC/gr, "\n"; exit }' "$1"; }
 
 h100=$scn_dir/h100x8.scn
-start "$h100" "$fix/proc" /nonexistent --themes-dir "$themes"
+start "$h100" "$fix/proc" "$nosys" --themes-dir "$themes"
 wait_for "4107" || fail "the dashboard did not start"
 
 # ---- the mouse -------------------------------------------------------
@@ -378,7 +381,7 @@ keys F10
 wait_for "EXITED 0" && pass "F10 quits with status 0" || fail "F10 did not quit"
 
 # ---- device labels ---------------------------------------------------
-start "$scn_dir/h100x8-lost.scn" "$fix/proc" /nonexistent
+start "$scn_dir/h100x8-lost.scn" "$fix/proc" "$nosys"
 # A label sits in its panel's top border, after the name; two panels
 # share a screen line, so each panel's title is read up to its corner.
 wait_for "\[3\] NVIDIA H100 80GB HBM3 .*LOST" &&
@@ -393,7 +396,7 @@ else
 fi
 finish "lost"
 
-start "$scn_dir/h100x8-degraded.scn" "$fix/proc" /nonexistent
+start "$scn_dir/h100x8-degraded.scn" "$fix/proc" "$nosys"
 # The link's line of numbers, not only the title's badge: on the first
 # frames (a short process table) the panels have graphs and too few rows
 # for that line.
@@ -443,7 +446,7 @@ victim=$!
 kids+=("$victim")
 printf 'include %s\ndevice 0\nprocess compute %d 1GiB\n' "$h100" "$victim" >"$tmp/victim.scn"
 chmod 644 "$tmp/victim.scn"
-start "$tmp/victim.scn" /proc /nonexistent
+start "$tmp/victim.scn" /proc "$nosys"
 wait_for "\[7\]" || fail "signal: dashboard did not start"
 keys / 
 t send-keys -t dash -l "$victim"
@@ -490,7 +493,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 777 "$tmp/nobody"
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x 120 -y 40 -s dash \
-		"setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$tmp/nobody XDG_STATE_HOME=$tmp/nobody XDG_CONFIG_HOME=$tmp/nobody LANG=C.UTF-8 GPUTOP_FAKE_NVML_SCENARIO=$tmp/root.scn $bin --nvml-lib $lib --sysfs /nonexistent --state-dir $tmp/nobody --interval 0.5; echo EXITED \$?; sleep 60"
+		"setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$tmp/nobody XDG_STATE_HOME=$tmp/nobody XDG_CONFIG_HOME=$tmp/nobody LANG=C.UTF-8 GPUTOP_FAKE_NVML_SCENARIO=$tmp/root.scn $bin --nvml-lib $lib --sysfs $nosys --state-dir $tmp/nobody --interval 0.5; echo EXITED \$?; sleep 60"
 	wait_for "\[7\]" || fail "unprivileged: dashboard did not start"
 	keys /
 	t send-keys -t dash -l "$victim"

@@ -59,7 +59,7 @@ start() { # cols rows scenario [env...]
 	shift 3
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x "$cols" -y "$rows" -s dash \
-		"env LANG=C.UTF-8 $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/$scn $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --state-dir $state/ctl --interval ${IV:-0.1}; echo EXITED \$?; sleep 60"
+		"env LANG=C.UTF-8 $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/$scn $bin --nvml-lib $lib --procfs $proc --sysfs $nosys --state-dir $state/ctl --interval ${IV:-0.1}; echo EXITED \$?; sleep 60"
 }
 
 # The last GPU on screen, as its panel title or its one-line row.
@@ -130,7 +130,7 @@ rm -f "$state/cfg/gputop/gputop.conf"
 # 4. A change made by gputop is on the panel while it is in force.
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 120 -y 30 -s dash \
-	"env LANG=C.UTF-8 XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/rtx4090.scn $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --state-dir $state/ctl --interval 0.5; echo EXITED \$?; sleep 60"
+	"env LANG=C.UTF-8 XDG_CONFIG_HOME=$state/cfg GPUTOP_FAKE_NVML_SCENARIO=$scn_dir/rtx4090.scn $bin --nvml-lib $lib --procfs $proc --sysfs $nosys --state-dir $state/ctl --interval 0.5; echo EXITED \$?; sleep 60"
 wait_for "\[0\]" || fail "badge: the dashboard did not start"
 grep -q "LIMIT" <<<"$screen" && fail "badge: LIMIT shown before any change"
 keys p Down Left Left Left Left Left Enter y

@@ -21,7 +21,7 @@ mark="--seed 4$$"
 start() { # cols rows [interval [scenario]]
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x "$1" -y "$2" -s dash \
-		"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=${4:-$scn} $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --interval ${3:-10} $mark; echo EXITED \$?; sleep 60"
+		"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=${4:-$scn} $bin --nvml-lib $lib --procfs $fix/proc --sysfs $nosys --interval ${3:-10} $mark; echo EXITED \$?; sleep 60"
 	wait_for "gputop .* [0-9]+ GPUs?" && wait_for "[0-9]{2}:[0-9]{2}:[0-9]{2}" ||
 		fail "${1}x$2: the dashboard did not start"
 }
@@ -67,7 +67,7 @@ fi
 for how in "" "setsid -w"; do
 	hs="$sock-hup"
 	tmux -L "$hs" new-session -d -x 100 -y 30 -s dash \
-		"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $how $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --interval 1 $mark; sleep 60"
+		"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $how $bin --nvml-lib $lib --procfs $fix/proc --sysfs $nosys --interval 1 $mark; sleep 60"
 	p=""
 	eventually 100 eval 'p=$(gputop_pid); [ -n "$p" ]'
 	sleep 1 # drawing, at a 1 s interval

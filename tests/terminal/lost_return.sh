@@ -21,7 +21,7 @@ trap '[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; t kill-server 2>/dev/nul
 title3() { sed 's/╮/╮\n/g' <<<"$screen" | grep -E '\[3\] NVIDIA H100 80GB HBM3'; }
 lost3() { title3 | grep -q "LOST"; }
 t new-session -d -x 160 -y 50 -s dash \
-	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $fix/proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $fix/proc --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 start=$(date +%s.%N)
 seen_lost="" seen_back=""
 for _ in $(seq 1 240); do # 12 s at most
@@ -53,7 +53,7 @@ wait_for "EXITED 0" || fail "dashboard: q did not end it with status 0"
 # ---- --json -----------------------------------------------------------
 # 32 lines at 0.25 s: 8 s, past 3 s + one 3 s retry period.
 GPUTOP_FAKE_NVML_SCENARIO=$scn "$bin" --nvml-lib "$lib" --procfs "$fix/proc" \
-	--sysfs /nonexistent --json --count 32 --interval 0.25 >"$state/lines.ndjson" 2>"$state/json.err"
+	--sysfs "$nosys" --json --count 32 --interval 0.25 >"$state/lines.ndjson" 2>"$state/json.err"
 rc=$?
 if [ "$rc" = 0 ] && [ ! -s "$state/json.err" ] && out=$(python3 - "$state/lines.ndjson" 2>&1 <<'PY'
 import json, sys
@@ -83,7 +83,7 @@ fi
 
 # ---- /metrics of gputop serve -----------------------------------------
 GPUTOP_FAKE_NVML_SCENARIO=$scn "$bin" --nvml-lib "$lib" --procfs "$fix/proc" \
-	--sysfs /nonexistent serve --listen 127.0.0.1:0 --interval 0.25 2>"$state/serve.log" &
+	--sysfs "$nosys" serve --listen 127.0.0.1:0 --interval 0.25 2>"$state/serve.log" &
 srv_pid=$!
 addr=""
 for _ in $(seq 100); do

@@ -19,7 +19,7 @@ start() { # scenario cols rows [env...]
 	shift 3
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x "$cols" -y "$rows" -s dash \
-		"env $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+		"env $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 }
 
 start a100-mig.scn 120 40 LANG=C.UTF-8
@@ -72,7 +72,7 @@ printf 'include %s\ndevice 0\nfan_rpm.0 NOT_SUPPORTED\nfan_rpm.1 NOT_SUPPORTED\n
 	"$scn_dir/rtx4090.scn" >"$state/fans.scn"
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 120 -y 40 -s dash \
-	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/fans.scn $bin --nvml-lib $lib --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/fans.scn $bin --nvml-lib $lib --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 wait_for "\[0\]" || fail "rtx4090 copy not shown"
 t send-keys -t dash e
 if wait_for "fans\.rpm" && grep -q "fans\.rpm" <<<"$screen" &&

@@ -25,7 +25,7 @@ a=${kids[0]} b=${kids[1]} c=${kids[2]}
 } >"$state/tags.scn"
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 120 -y 40 -s dash \
-	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/tags.scn $bin --nvml-lib $lib --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+	"env LANG=C.UTF-8 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/tags.scn $bin --nvml-lib $lib --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 wait_for "^ +$c " || fail "the three sleeps are not listed"
 
 tag() { # pid: filter to it, tag it, clear the filter

@@ -23,7 +23,7 @@ start() { # cols rows [env...]; the scenario is $scn
 	shift 2
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x "$cols" -y "$rows" -s dash \
-		"ulimit -c 0; env -u COLORTERM $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+		"ulimit -c 0; env -u COLORTERM $* XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$scn $bin --nvml-lib $lib --procfs $proc --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 }
 # Lines of the screen (with escapes) that set a foreground or background
 # colour: 30-37/40-47, bright 90-97/100-107, 256 (38;5) and RGB (38;2).
@@ -232,7 +232,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 t kill-session -t dash 2>/dev/null
 t new-session -d -x 120 -y 40 -s dash \
-	"env -u COLORTERM LANG=C.UTF-8 XDG_STATE_HOME=$state/nobody XDG_CONFIG_HOME=$state/nobody GPUTOP_FAKE_NVML_SCENARIO=$scn $as_user $bin --nvml-lib $lib --procfs $proc --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+	"env -u COLORTERM LANG=C.UTF-8 XDG_STATE_HOME=$state/nobody XDG_CONFIG_HOME=$state/nobody GPUTOP_FAKE_NVML_SCENARIO=$scn $as_user $bin --nvml-lib $lib --procfs $proc --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 wait_for "4107" || fail "EPERM: no table"
 keys '<' '<' '<' '<'
 wait_for "PID \\^|PID v" || fail "EPERM: not sorted by PID"

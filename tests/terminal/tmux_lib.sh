@@ -17,12 +17,16 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; printf '%s\n' "---- screen:" "$screen"; failures=$((failures + 1)); }
 
 # The usual start of a script: its own tmux server "gputop-NAME-PID", a
-# temporary directory $state removed on exit with the server, and a session
-# that lives for the whole test (killing the last session stops the tmux
-# server, and a new-session racing that shutdown fails).
+# temporary directory $state removed on exit with the server, $nosys in it
+# (an empty sysfs root, for no AMD or Intel GPU: a --sysfs that does not
+# exist is a usage error), and a session that lives for the whole test
+# (killing the last session stops the tmux server, and a new-session
+# racing that shutdown fails).
 tmux_begin() { # name
 	sock="gputop-$1-$$"
 	state=$(mktemp -d)
+	nosys=$state/nosys
+	mkdir "$nosys"
 	trap 't kill-server 2>/dev/null; rm -rf "$state"' EXIT
 	t new-session -d -s keep "sleep 900"
 }

@@ -36,7 +36,7 @@ kids+=("${sleeps[@]}" "$sh_pid" "$deep")
 start() { # LANG
 	t kill-session -t dash 2>/dev/null
 	t new-session -d -x 120 -y 40 -s dash \
-		"env LANG=$1 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/tree.scn $bin --nvml-lib $lib --sysfs /nonexistent --interval 0.5; echo EXITED \$?; sleep 60"
+		"env LANG=$1 XDG_STATE_HOME=$state XDG_CONFIG_HOME=$state GPUTOP_FAKE_NVML_SCENARIO=$state/tree.scn $bin --nvml-lib $lib --sysfs $nosys --interval 0.5; echo EXITED \$?; sleep 60"
 }
 
 start C.UTF-8

@@ -34,8 +34,10 @@ for b in "$old" "$new"; do
 done
 
 fx=$PWD/tests/fixtures
-empty_proc=$(mktemp -d)
-trap 'rmdir "$empty_proc" 2>/dev/null' EXIT
+# An empty tree: no process as --procfs, no DRM device as --sysfs (a
+# missing --sysfs is a usage error).
+empty=$(mktemp -d)
+trap 'rmdir "$empty" 2>/dev/null' EXIT
 
 # The lines that move with the clock, one key per line as cJSON prints them;
 # the fake NVML's power draw only in its documents (AMD's is a fixed file).
@@ -70,7 +72,7 @@ for cap in "$fx"/amdgpu/*/; do
 	c=$(basename "$cap")
 	for mode in --snapshot --list; do
 		both "amdgpu-$c$mode" BUILD/gputop --sysfs "$cap" $mode \
-			--interval 0.1 --nvml-lib /nonexistent --procfs "$empty_proc"
+			--interval 0.1 --nvml-lib /nonexistent --procfs "$empty"
 		n=$((n + 1))
 	done
 done
@@ -78,7 +80,7 @@ for tree in "$fx"/intel/*/; do
 	t=$(basename "$tree")
 	for mode in --snapshot --list; do
 		both "intel-$t$mode" BUILD/gputop --sysfs "$tree" $mode \
-			--interval 0.1 --nvml-lib /nonexistent --procfs "$empty_proc"
+			--interval 0.1 --nvml-lib /nonexistent --procfs "$empty"
 		n=$((n + 1))
 	done
 done
@@ -88,7 +90,7 @@ for scn in tests/fake-nvml/scenarios/*.scn; do
 		both "nvml-$s$mode" env GPUTOP_FAKE_NVML_SCENARIO="$PWD/$scn" \
 			BUILD/gputop $mode --interval 0.5 \
 			--nvml-lib BUILD/fake-nvml/libnvidia-ml.so.1 \
-			--procfs "$fx/proc" --sysfs /nonexistent
+			--procfs "$fx/proc" --sysfs "$empty"
 		n=$((n + 1))
 	done
 done
