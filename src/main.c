@@ -276,10 +276,13 @@ static int run_live(struct gt_collector **cp, struct gt_collector_config *cfg,
 	return rc == 0 ? GT_EXIT_OK : GT_EXIT_FAILURE;
 }
 
-/* --procfs names the tree every process is read from: one that is not a
- * directory would leave each process "not in the proc tree" with nothing
- * to say why, so it is refused at once. True when it was (and said). */
-static bool procfs_unusable(const char *root)
+/* --procfs and --sysfs name the trees every process and every AMD or
+ * Intel GPU are read from: one that is not a directory would leave each
+ * process "not in the proc tree" and each backend "no GPU among 0 DRM
+ * devices", naming nothing wrong, so it is refused at once, the option
+ * (opt, given as root) and the usual mount point (tree) in the message.
+ * True when it was (and said). */
+static bool root_unusable(const char *opt, const char *root, const char *tree)
 {
 	struct stat st;
 	if (!root)
@@ -290,9 +293,9 @@ static bool procfs_unusable(const char *root)
 	if (!why)
 		return false;
 	fprintf(stderr,
-	        "gputop: --procfs %s: %s (give the directory where the "
-	        "host's /proc is mounted, e.g. --procfs /host/proc)\n",
-	        root, why);
+	        "gputop: %s %s: %s (give the directory where the host's %s "
+	        "is mounted, e.g. %s /host%s)\n",
+	        opt, root, why, tree, opt, tree);
 	return true;
 }
 
@@ -314,9 +317,13 @@ int main(int argc, char *argv[])
 		printf("gputop %s\n", GPUTOP_VERSION);
 		return GT_EXIT_OK;
 	}
+	/* --restore writes through --sysfs too (AMD and Intel settings): a
+	 * wrong root is said before the state file is read, and kept. */
+	if (root_unusable("--sysfs", cli.sysfs_root, "/sys"))
+		return GT_EXIT_USAGE;
 	if (cli.mode == GT_MODE_RESTORE)
 		return gt_headless_restore(&cli);
-	if (procfs_unusable(cli.procfs_root))
+	if (root_unusable("--procfs", cli.procfs_root, "/proc"))
 		return GT_EXIT_USAGE;
 
 	struct gt_collector_config cfg = {

@@ -4,7 +4,8 @@
 # into a container, a test tree): a FIFO, /dev/zero or a directory where
 # one of a process's files should be must neither hang gputop --snapshot
 # nor lose the process, and what could not be read is null with its
-# reason, never an empty or zero value. (A mode-000 file is
+# reason, never an empty or zero value. A --procfs or --sysfs that is no
+# directory at all is a usage error naming it. (A mode-000 file is
 # hostile_trees.sh's: read as root, its mode stops nothing.)
 set -u
 bin=${GPUTOP_BIN:?run through tests/run.sh}
@@ -60,17 +61,34 @@ else
 	fail "status FIFO: user is $(grep -o '"user":	[^,]*' "$tmp/p.json" | head -1)"
 fi
 
-# No tree at all: refused at once (usage, status 2) with the reason,
-# rather than every process left unnamed with nothing to say why.
-for root in "$tmp/no-such-dir" "$tmp/p.json"; do
-	err=$(timeout 10 "$bin" --snapshot --nvml-lib "$lib" --sysfs "$nosys" \
-		--procfs "$root" 2>&1 >/dev/null)
-	rc=$?
-	if [ "$rc" = 2 ] && grep -q -- "--procfs $root: \(No such file or directory\|not a directory\)" <<<"$err"; then
-		pass "--procfs $(basename "$root"): status 2, '$err'"
-	else
-		fail "--procfs $root: status $rc, '$err'"
-	fi
+# No tree at all, as --procfs or as --sysfs (missing, a file, a FIFO):
+# refused at once (usage, status 2) naming the path, the reason and the
+# fix, rather than every process left unnamed or every backend finding
+# "0 DRM devices" with nothing to say why. In every mode: the dashboard
+# refuses before it touches the terminal, --restore (which writes through
+# sysfs, and reads no /proc) before it reads its state file.
+mkfifo "$tmp/fifo"
+for opt in --procfs --sysfs; do
+	for root in "$tmp/no-such-dir" "$tmp/p.json" "$tmp/fifo"; do
+		for mode in --snapshot --list "" --restore; do
+			[ "$opt $mode" = "--procfs --restore" ] && continue
+			if [ "$opt" = --procfs ]; then
+				trees=(--procfs "$root" --sysfs "$nosys")
+			else
+				trees=(--procfs "$fix/proc" --sysfs "$root")
+			fi
+			# shellcheck disable=SC2086 # no mode is the dashboard
+			err=$(XDG_CONFIG_HOME="$tmp/cfg" XDG_STATE_HOME="$tmp/st" timeout -k 2 10 \
+				"$bin" --nvml-lib "$lib" --state-dir "$tmp/st" "${trees[@]}" \
+				$mode 2>&1 </dev/null >/dev/null)
+			rc=$?
+			if [ "$rc" = 2 ] && grep -q -- "^gputop: $opt $root: \(No such file or directory\|not a directory\) (give the directory" <<<"$err"; then
+				pass "$opt $(basename "$root") ${mode:-(dashboard)}: status 2, '$err'"
+			else
+				fail "$opt $root ${mode:-(dashboard)}: status $rc, '$err'"
+			fi
+		done
+	done
 done
 
 [ "$failures" = 0 ] || echo "hostile_proc.sh: $failures failure(s)"
