@@ -645,6 +645,24 @@ static int dir_check(const char *dir, char *err, size_t len)
 	return 0;
 }
 
+/* -1 with err when path is a symbolic link, else 0. The state file is
+ * never reached through one: a link could aim root's restore at any
+ * journal, and save's rename would quietly replace the user's link with a
+ * file. O_NOFOLLOW on load says only ELOOP, "Too many levels of symbolic
+ * links", which names neither the cause nor the fix; this says both. */
+static int link_refused(const char *path, char *err, size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	return fail(err, len,
+	            "%s is a symbolic link; gputop refuses it so that a link "
+	            "cannot redirect the restore (put the file it points to "
+	            "in its place, or remove the link)",
+	            path);
+}
+
 /* mkdir -p with 0700 for what is missing, then the directory must be one
  * that dir_check trusts. */
 static int make_dirs(const char *dir, char *err, size_t len)
@@ -671,7 +689,7 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
 		fail(err, len, "%s: not a usable file path", path);
 		goto out;
 	}
-	if (make_dirs(dir, err, len))
+	if (make_dirs(dir, err, len) || link_refused(path, err, len))
 		goto out;
 	/* Atomic and durable: after a power loss the file holds the old
 	 * journal or the new one, which is the whole point of this file. */
@@ -738,7 +756,9 @@ int gt_restore_load(const char *path, const char *root,
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		e = errno;
-		fail(err, len, "%s: %s", path, strerror(e));
+		/* ELOOP also comes of a loop in the directories above. */
+		if (e != ELOOP || link_refused(path, err, len) == 0)
+			fail(err, len, "%s: %s", path, strerror(e));
 		errno = e;
 		return -1;
 	}

@@ -141,7 +141,8 @@ int gt_restore_parse(const char *text, size_t textlen, const char *name,
  * directory, fsync, rename, fsync of the directory; missing directories
  * are created 0700, the file is 0600. A directory that is neither the
  * caller's nor root's, or that others may write (sticky or not), is
- * refused. 0 or -1 with err. */
+ * refused, and so is a path that is a symbolic link (the message says
+ * so). 0 or -1 with err. */
 int gt_restore_save(const struct gt_restore_journal *j, const char *path,
                     char *err, size_t len);
 
@@ -149,9 +150,10 @@ int gt_restore_save(const struct gt_restore_journal *j, const char *path,
  * file owned by the caller or root, or that group/others may write, is
  * refused, and so is one in a directory that save would refuse (the
  * message names it and says chmod go-w): root must not act on a journal
- * someone else could have planted or swapped in. A missing file is -1
- * with errno ENOENT left for the caller to tell "nothing to restore" from
- * a fault. */
+ * someone else could have planted or swapped in. A symbolic link is never
+ * followed (errno ELOOP; the message says it is a link). A missing file
+ * is -1 with errno ENOENT left for the caller to tell "nothing to
+ * restore" from a fault. */
 int gt_restore_load(const char *path, const char *root,
                     struct gt_restore_journal *j, char *err, size_t len);
 

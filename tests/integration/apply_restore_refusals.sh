@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 # What --restore and --apply must refuse before they write anything:
 # `gputop --restore` with a state directory others may write (someone else
-# could have planted its journal) or with an audit log it cannot open (a
-# restore nobody could trace later), each with status 1, a message naming
-# the path, the cause and the fix, no setter called and the state file
-# kept; and `gputop --apply` of a profile whose gpu block matches no GPU
+# could have planted its journal), with an audit log it cannot open (a
+# restore nobody could trace later) or a state file that is a symbolic
+# link (--apply too), each with status 1, a message naming the path, the
+# cause and the fix, no setter called and the state file kept; and `gputop --apply` of a profile whose gpu block matches no GPU
 # here (a mistyped PCI id, or no GPU at all), status 1 with the block
 # named instead of "every setting is already in force".
 . "$(dirname "$0")/signal_lib.sh"
@@ -112,6 +112,37 @@ restore "$d"
 [ "$rc" = 0 ] && grep -q 'restore .*power-limit-mw .*new="450000" ok' "$d/audit.log" &&
 	pass "--restore with the audit log back restores and records it" ||
 	fail "--restore after removing the link: status $rc, $(head -c 400 <<<"$out")"
+
+# ---- --restore and --apply: a state file that is a symbolic link ---------
+# Never followed (a link could aim root's restore anywhere), and said as
+# such with the fix, not as ELOOP's "Too many levels of symbolic links".
+# Link and file stay; a dangling link gets no file made where it points.
+linked="is a symbolic link; gputop refuses it so that a link cannot redirect the restore"
+state_dir statelink 700
+mkdir -m 700 "$tmp/linked"
+mv "$d/restore.state" "$tmp/linked/restore.state"
+ln -s "$tmp/linked/restore.state" "$d/restore.state"
+restore "$d"
+if [ "$rc" = 1 ] && grep -qF "$d/restore.state $linked" <<<"$out" &&
+	untouched "$d" && [ -L "$d/restore.state" ]; then
+	pass "--restore refuses a state file that is a symbolic link, saying so"
+else
+	fail "--restore with restore.state a symlink: status $rc, $(head -c 400 <<<"$out")"
+fi
+rm "$d/restore.state"
+ln -s "$tmp/linked/nowhere.state" "$d/restore.state"
+rm -f "$tmp/setters.log"
+out=$(timeout 20 env XDG_CONFIG_HOME="$tmp/cfg" GPUTOP_FAKE_NVML_SCENARIO="$rtx" \
+	GPUTOP_FAKE_NVML_LOG="$tmp/setters.log" "$bin" --nvml-lib "$lib" \
+	--state-dir "$d" --procfs "$fix/proc" --sysfs "$nosys" --apply lower 2>&1)
+rc=$?
+if [ "$rc" = 1 ] && grep -qF "$d/restore.state $linked" <<<"$out" &&
+	! grep -q "limit=" "$tmp/setters.log" 2>/dev/null &&
+	[ -L "$d/restore.state" ] && [ ! -e "$tmp/linked/nowhere.state" ]; then
+	pass "--apply refuses a state file that is a dangling symbolic link, writing nothing"
+else
+	fail "--apply with restore.state a dangling symlink: status $rc, $(head -c 400 <<<"$out")"
+fi
 
 # ---- --apply: blocks that match no GPU -----------------------------------
 # apply SCENARIO ARGS...: `gputop --apply ARGS` in the foreground, a fresh

@@ -4,8 +4,8 @@
  * (src/control/restore.c): its exact text (version 2, each record with
  * its vendor) and round trip, version 1 still read, atomic and private
  * saves, hostile state files refused with file:line messages, the checks
- * on the file itself, and clear. Noting and applying the journal are
- * test_restore.c's.
+ * on the file itself (a symbolic link refused, saying so), and clear. Noting
+ * and applying the journal are test_restore.c's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -507,7 +507,8 @@ static void test_load_file_checks(void **state)
 		assert_non_null(strstr(err, "(owner 65534, mode 600)"));
 		assert_int_equal(chown(path, 0, 0), 0);
 	}
-	/* Symlinks and FIFOs are not followed or waited on. */
+	/* Symlinks and FIFOs are not followed or waited on (the link's
+	 * message is test_state_link_refused's). */
 	snprintf(link, sizeof(link), "%s/link.state", tmpdir);
 	assert_int_equal(symlink(path, link), 0);
 	assert_int_equal(
@@ -571,6 +572,60 @@ static void test_load_dir_checks(void **state)
 	free(back);
 }
 
+/* A state file that is a symbolic link is refused by save and load alike,
+ * with a message that says so and what to do, not ELOOP's "Too many
+ * levels of symbolic links"; the link and the file it names stay as they
+ * were, a dangling link too. */
+static void test_state_link_refused(void **state)
+{
+	struct gt_restore_journal *j = sample(), *back = new_journal(NULL);
+	char err[512] = "", dir[128], path[160], link[160], want[512];
+	char target[160];
+	struct stat st;
+	const char *tmpdir = *state;
+
+	snprintf(dir, sizeof(dir), "%s/linkdir", tmpdir);
+	snprintf(path, sizeof(path), "%s/real.state", dir);
+	snprintf(link, sizeof(link), "%s/restore.state", dir);
+	snprintf(want, sizeof(want),
+	         "%s is a symbolic link; gputop refuses it so that a link "
+	         "cannot redirect the restore (put the file it points to in "
+	         "its place, or remove the link)",
+	         link);
+	assert_int_equal(gt_restore_save(j, path, err, sizeof(err)), 0);
+	assert_int_equal(symlink(path, link), 0);
+
+	errno = 0;
+	assert_int_equal(gt_restore_load(link, NULL, back, err, sizeof(err)),
+	                 -1);
+	assert_int_equal(errno, ELOOP);
+	assert_string_equal(err, want);
+	assert_int_equal(back->n, 0);
+
+	j->n = 2;
+	err[0] = '\0';
+	assert_int_equal(gt_restore_save(j, link, err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode)); /* not replaced by a file */
+	assert_int_equal(gt_restore_load(path, NULL, back, err, sizeof(err)),
+	                 0);
+	assert_int_equal(back->n, 6); /* the file it names is untouched */
+
+	/* Dangling: refused the same, and nothing made where it points. */
+	snprintf(target, sizeof(target), "%s/nowhere.state", dir);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(gt_restore_load(link, NULL, back, err, sizeof(err)),
+	                 -1);
+	assert_string_equal(err, want);
+	assert_int_equal(gt_restore_save(j, link, err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+	assert_int_equal(lstat(target, &st), -1);
+	free(j);
+	free(back);
+}
+
 static void test_clear(void **state)
 {
 	struct gt_restore_journal *j = sample();
@@ -597,6 +652,7 @@ int main(void)
 	    cmocka_unit_test(test_vendor_refusals),
 	    cmocka_unit_test(test_load_file_checks),
 	    cmocka_unit_test(test_load_dir_checks),
+	    cmocka_unit_test(test_state_link_refused),
 	    cmocka_unit_test(test_clear),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
