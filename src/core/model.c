@@ -301,6 +301,54 @@ const char *gt_throttle_name(unsigned bit)
 	}
 }
 
+/* Layout of a gt_why_fdinfo_key code: bits 0-1 the family, 2-4 the
+ * region base, 5 set when an index follows, 6 and up the index. */
+#define FDI_KEY_HAS_INDEX (1 << 5)
+#define FDI_KEY_INDEX_AT  6
+
+int32_t gt_why_fdinfo_key(enum gt_why_fdinfo_family family,
+                          enum gt_why_fdinfo_region region, int64_t index)
+{
+	int32_t code = (int32_t)family | (int32_t)region << 2;
+	if (index >= 0 && index <= GT_WHY_FDI_INDEX_MAX)
+		code |= FDI_KEY_HAS_INDEX | (int32_t)index << FDI_KEY_INDEX_AT;
+	return code;
+}
+
+const char *gt_why_fdinfo_region_name(enum gt_why_fdinfo_region region)
+{
+	static const char *const names[GT_WHY_FDI__REGION_COUNT] = {
+	    [GT_WHY_FDI_VRAM] = "vram",
+	    [GT_WHY_FDI_LOCAL] = "local",
+	    [GT_WHY_FDI_SYSTEM] = "system",
+	    [GT_WHY_FDI_GTT] = "gtt",
+	    [GT_WHY_FDI_CPU] = "cpu",
+	    [GT_WHY_FDI_MEMORY_REGION] = "memory",
+	};
+	return (unsigned)region < GT_WHY_FDI__REGION_COUNT ? names[region]
+	                                                   : "?";
+}
+
+/* The key a gt_why_fdinfo_key code names, into buf. */
+static void fdinfo_key_name(int32_t code, char *buf, size_t len)
+{
+	static const char *const family[] = {"drm-resident-", "drm-memory-",
+	                                     "drm-total-", ""};
+	unsigned f = (unsigned)code & 3, r = (unsigned)code >> 2 & 7;
+	char index[16] = "";
+
+	if (r >= GT_WHY_FDI__REGION_COUNT) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (code & FDI_KEY_HAS_INDEX)
+		snprintf(index, sizeof(index), "%d",
+		         (int)(code >> FDI_KEY_INDEX_AT));
+	snprintf(buf, len, "%s%s%s%s", family[f],
+	         gt_why_fdinfo_region_name((enum gt_why_fdinfo_region)r), index,
+	         f == GT_WHY_FDI_LEGACY ? " mem" : "");
+}
+
 const char *gt_why_text(const struct gt_val *val, const char *code_text,
                         char *buf, size_t len)
 {
@@ -348,6 +396,17 @@ const char *gt_why_text(const struct gt_val *val, const char *code_text,
 		text = "the device is asleep (runtime-suspended); gputop does "
 		       "not wake it to read values";
 		break;
+	case GT_WHY_MALFORMED: {
+		/* Not "not supported": the driver gave the value, in a
+		 * form gputop cannot read; the key finds the line. */
+		char key[48];
+		fdinfo_key_name(val->code, key, sizeof(key));
+		snprintf(buf, len,
+		         "the driver's fdinfo line %s: could not be read (not "
+		         "a size in a unit gputop knows)",
+		         key);
+		return buf;
+	}
 	case GT_WHY__COUNT:
 		break;
 	}
@@ -397,6 +456,11 @@ const char *gt_why_fix(enum gt_why why)
 	case GT_WHY_ASLEEP:
 		return "nothing to do: the values come back when something "
 		       "wakes the GPU (gputop does not, to keep it asleep)";
+	case GT_WHY_MALFORMED:
+		return "see the line in /proc/PID/fdinfo/FD: a kernel whose "
+		       "driver prints it in the documented form "
+		       "(drm-usage-stats) gives the value; please report the "
+		       "line and the kernel version to gputop";
 	case GT_WHY__COUNT:
 		break;
 	}

@@ -38,12 +38,38 @@ enum gt_why {
 	GT_WHY_MIG,                /* not available while MIG is enabled */
 	GT_WHY_NO_SENSOR,          /* the backend has no source for it */
 	GT_WHY_ASLEEP,             /* runtime-suspended: not read, not woken */
+	GT_WHY_MALFORMED,          /* its fdinfo line unreadable (code: key) */
 	GT_WHY__COUNT
 };
 
+/* The code of a GT_WHY_MALFORMED value: the DRM fdinfo key whose line
+ * could not be read, packed by gt_why_fdinfo_key() so that the reason can
+ * name it (gt_why_text spells it out: "drm-total-local0", "vram mem"). The
+ * families and region bases are drm-usage-stats.rst's, with amdgpu 5.15's
+ * "<region> mem" lines as LEGACY. */
+enum gt_why_fdinfo_family {
+	GT_WHY_FDI_RESIDENT, /* drm-resident-<region> */
+	GT_WHY_FDI_MEMORY,   /* drm-memory-<region> */
+	GT_WHY_FDI_TOTAL,    /* drm-total-<region> */
+	GT_WHY_FDI_LEGACY,   /* <region> mem */
+};
+enum gt_why_fdinfo_region {
+	GT_WHY_FDI_VRAM,
+	GT_WHY_FDI_LOCAL,
+	GT_WHY_FDI_SYSTEM,
+	GT_WHY_FDI_GTT,
+	GT_WHY_FDI_CPU,
+	GT_WHY_FDI_MEMORY_REGION, /* "memory", the standard's system memory */
+	GT_WHY_FDI__REGION_COUNT
+};
+/* Region indexes up to this are kept ("vram0"); a larger one is dropped
+ * from the name rather than packed wrong. */
+#define GT_WHY_FDI_INDEX_MAX 0xffffff
+
 struct gt_val {
 	int64_t v;
-	int32_t code; /* driver error code when why == GT_WHY_DRIVER_ERROR */
+	int32_t code; /* driver error code when why == GT_WHY_DRIVER_ERROR,
+	               * the key when GT_WHY_MALFORMED */
 	uint8_t why;  /* enum gt_why */
 };
 
@@ -392,5 +418,11 @@ const char *gt_why_text(const struct gt_val *val, const char *code_text,
 /* What the user can do about a reason, as one sentence that names the fix
  * or says honestly that there is none ("nothing to do: ..."). */
 const char *gt_why_fix(enum gt_why why);
+/* The code of a GT_WHY_MALFORMED value naming an fdinfo key; index is the
+ * region's number ("vram0" is 0), or -1 for a region without one. */
+int32_t gt_why_fdinfo_key(enum gt_why_fdinfo_family family,
+                          enum gt_why_fdinfo_region region, int64_t index);
+/* A region base as fdinfo keys spell it ("vram"); "?" out of range. */
+const char *gt_why_fdinfo_region_name(enum gt_why_fdinfo_region region);
 
 #endif

@@ -149,6 +149,7 @@ const char *gt_metrics_reason_name(enum gt_why why)
 	    [GT_WHY_MIG] = "mig",
 	    [GT_WHY_NO_SENSOR] = "no_sensor",
 	    [GT_WHY_ASLEEP] = "asleep",
+	    [GT_WHY_MALFORMED] = "malformed",
 	};
 	return (unsigned)why < GT_WHY__COUNT && names[why] ? names[why]
 	                                                   : "unknown";

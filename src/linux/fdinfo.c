@@ -87,6 +87,7 @@ struct fdi_client {
 	bool any_mem;
 	bool has_mem[GT_FDI__MEM_COUNT];
 	uint64_t mem[GT_FDI__MEM_COUNT];
+	int32_t bad_key[GT_FDI__MEM_COUNT]; /* gt_fdinfo_sample_bad_key */
 	uint32_t n_engines;
 	struct gt_fdinfo_engine eng[GT_FDINFO_MAX_ENGINES]; /* baselines */
 };
@@ -311,9 +312,12 @@ static void fdi_account(struct gt_fdinfo *fi, int32_t pid, int32_t fd,
 	c->round = fi->round;
 	c->read_ns = now_ns;
 	c->any_mem = s->any_mem;
-	for (int m = 0; m < GT_FDI__MEM_COUNT; m++)
+	for (int m = 0; m < GT_FDI__MEM_COUNT; m++) {
 		c->has_mem[m] =
 		    gt_fdinfo_sample_mem(s, (enum gt_fdinfo_mem)m, &c->mem[m]);
+		c->bad_key[m] =
+		    gt_fdinfo_sample_bad_key(s, (enum gt_fdinfo_mem)m);
+	}
 }
 
 /* Reads path into fi->buf; the length, or -errno. A file longer than
@@ -526,6 +530,8 @@ struct fdi_agg {
 	bool any_mem;
 	bool has_mem[GT_FDI__MEM_COUNT];
 	uint64_t mem[GT_FDI__MEM_COUNT];
+	bool bad[GT_FDI__MEM_COUNT]; /* a client's size could not be read */
+	int32_t bad_key[GT_FDI__MEM_COUNT]; /* the first such client's key */
 	size_t clients;
 };
 
@@ -542,6 +548,10 @@ static void fdi_agg_add(struct fdi_agg *a, const struct fdi_client *c)
 			a->sum[k] = fdi_add_clamp(a->sum[k], c->util[k]);
 	}
 	for (int m = 0; m < GT_FDI__MEM_COUNT; m++) {
+		if (c->bad_key[m] >= 0 && !a->bad[m]) {
+			a->bad[m] = true;
+			a->bad_key[m] = c->bad_key[m];
+		}
 		if (!c->has_mem[m])
 			continue;
 		a->has_mem[m] = true;
@@ -575,7 +585,11 @@ static void fdi_agg_rate(const struct fdi_agg *a, unsigned mask,
 static void fdi_agg_mem(const struct fdi_agg *a, enum gt_fdinfo_mem m,
                         struct gt_val *val)
 {
-	if (a->has_mem[m] && a->mem[m] <= INT64_MAX)
+	/* Before any sum: one client whose size could not be read makes
+	 * the sum short, and a short sum must not pass for the size. */
+	if (a->bad[m])
+		gt_val_fail(val, GT_WHY_MALFORMED, a->bad_key[m]);
+	else if (a->has_mem[m] && a->mem[m] <= INT64_MAX)
 		gt_val_set(val, (int64_t)a->mem[m]);
 	else if (a->has_mem[m])
 		gt_val_set(val, INT64_MAX);

@@ -223,44 +223,86 @@ static struct gt_fdinfo_engine *engine_get(struct gt_fdinfo_sample *s,
 	return e;
 }
 
-/* Which model memory a region name is; false for the rest (stolen, gds,
- * gws, oa, doorbell, mmioremap, ...), which are ignored. */
-static bool region_mem(struct span r, enum gt_fdinfo_mem *mem)
-{
-	struct span rest = r;
+/* The regions kept (named as gt_why_fdinfo_region_name spells them, so
+ * that a reason names a key as the driver wrote it): "vram", "local" and
+ * "system" with or without an index ("vram0"); "memory" is the standard's
+ * name for ordinary system memory (SoC GPUs, NPUs), amdgpu's "cpu" system
+ * memory it may map. */
+static const struct {
+	enum gt_why_fdinfo_region region;
+	enum gt_fdinfo_mem mem;
+	bool indexed;
+} regions[] = {
+    {GT_WHY_FDI_VRAM, GT_FDI_VRAM, true},
+    {GT_WHY_FDI_LOCAL, GT_FDI_VRAM, true},
+    {GT_WHY_FDI_SYSTEM, GT_FDI_GTT, true},
+    {GT_WHY_FDI_GTT, GT_FDI_GTT, false},
+    {GT_WHY_FDI_CPU, GT_FDI_GTT, false},
+    {GT_WHY_FDI_MEMORY_REGION, GT_FDI_GTT, false},
+};
 
-	if (span_eat(&rest, "vram") || span_eat(&rest, "local")) {
-		if (rest.n == 0 || span_all_digits(rest)) {
-			*mem = GT_FDI_VRAM;
-			return true;
-		}
-		return false;
-	}
-	rest = r;
-	if (span_eat(&rest, "system") &&
-	    (rest.n == 0 || span_all_digits(rest))) {
-		*mem = GT_FDI_GTT;
-		return true;
-	}
-	/* "memory" is the standard's name for ordinary system memory (SoC
-	 * GPUs, NPUs); amdgpu's "cpu" is system memory it may map. */
-	if (span_eq(r, "gtt") || span_eq(r, "cpu") || span_eq(r, "memory")) {
-		*mem = GT_FDI_GTT;
+/* Which model memory a region name is, and the region's place in the
+ * table with its index (-1 without one, or past what a code holds); false
+ * for the rest (stolen, gds, gws, oa, doorbell, mmioremap, ...), which are
+ * ignored. */
+static bool region_mem(struct span r, enum gt_fdinfo_mem *mem, size_t *at,
+                       int64_t *index)
+{
+	for (size_t i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
+		struct span rest = r;
+		uint64_t x;
+		if (!span_eat(&rest,
+		              gt_why_fdinfo_region_name(regions[i].region)))
+			continue;
+		if (rest.n && (!regions[i].indexed || !span_all_digits(rest)))
+			continue;
+		*mem = regions[i].mem;
+		*at = i;
+		*index = -1;
+		if (rest.n && parse_uint(rest, &x) && x <= GT_WHY_FDI_INDEX_MAX)
+			*index = (int64_t)x;
 		return true;
 	}
 	return false;
 }
 
+/* The code that names the key kind-region of a line that could not be
+ * read; legacy lines ("vram mem") are the MEMORY kind without "drm-". */
+static int32_t bad_key(enum gt_fdinfo_mem_kind kind, bool legacy, size_t at,
+                       int64_t index)
+{
+	static const enum gt_why_fdinfo_family family[GT_FDI__KIND_COUNT] = {
+	    [GT_FDI_RESIDENT] = GT_WHY_FDI_RESIDENT,
+	    [GT_FDI_MEMORY] = GT_WHY_FDI_MEMORY,
+	    [GT_FDI_TOTAL] = GT_WHY_FDI_TOTAL,
+	};
+	return gt_why_fdinfo_key(legacy ? GT_WHY_FDI_LEGACY : family[kind],
+	                         regions[at].region, index);
+}
+
 static void mem_add(struct gt_fdinfo_sample *s, struct span region,
-                    enum gt_fdinfo_mem_kind kind, struct span value)
+                    enum gt_fdinfo_mem_kind kind, bool legacy,
+                    struct span value)
 {
 	enum gt_fdinfo_mem mem;
 	uint64_t bytes;
+	size_t at;
+	int64_t index;
+	bool known = region_mem(region, &mem, &at, &index);
 
-	if (!parse_size(value, &bytes))
+	if (!parse_size(value, &bytes)) {
+		/* A size the driver gave but that cannot be read: its
+		 * memory is not "absent", and the reason names the key. */
+		if (!known)
+			return;
+		s->any_mem = true;
+		if (!s->kinds_bad[mem])
+			s->bad_key[mem] = bad_key(kind, legacy, at, index);
+		s->kinds_bad[mem] |= (uint8_t)(1u << kind);
 		return;
+	}
 	s->any_mem = true;
-	if (!region_mem(region, &mem))
+	if (!known)
 		return;
 	uint64_t *dst = &s->mem[mem][kind];
 	*dst = (*dst > UINT64_MAX - bytes) ? UINT64_MAX : *dst + bytes;
@@ -366,11 +408,11 @@ static void parse_drm_key(struct gt_fdinfo_sample *s, struct span k,
 			e->have |= GT_FDI_HAVE_CYCLES;
 		}
 	} else if (span_eat(&k, "resident-")) {
-		mem_add(s, k, GT_FDI_RESIDENT, v);
+		mem_add(s, k, GT_FDI_RESIDENT, false, v);
 	} else if (span_eat(&k, "memory-")) {
-		mem_add(s, k, GT_FDI_MEMORY, v);
+		mem_add(s, k, GT_FDI_MEMORY, false, v);
 	} else if (span_eat(&k, "total-")) {
-		mem_add(s, k, GT_FDI_TOTAL, v);
+		mem_add(s, k, GT_FDI_TOTAL, false, v);
 	}
 	/* drm-shared-, drm-active-, drm-purgeable-, drm-maxfreq-,
 	 * drm-curfreq-, drm-client-name and future keys: not shown. */
@@ -400,11 +442,11 @@ static void parse_line(struct gt_fdinfo_sample *s, struct span line)
 			s->has_pasid = true;
 		}
 	} else if (span_eq(k, "vram mem")) {
-		mem_add(s, (struct span){"vram", 4}, GT_FDI_MEMORY, v);
+		mem_add(s, (struct span){"vram", 4}, GT_FDI_MEMORY, true, v);
 	} else if (span_eq(k, "gtt mem")) {
-		mem_add(s, (struct span){"gtt", 3}, GT_FDI_MEMORY, v);
+		mem_add(s, (struct span){"gtt", 3}, GT_FDI_MEMORY, true, v);
 	} else if (span_eq(k, "cpu mem")) {
-		mem_add(s, (struct span){"cpu", 3}, GT_FDI_MEMORY, v);
+		mem_add(s, (struct span){"cpu", 3}, GT_FDI_MEMORY, true, v);
 	} else {
 		legacy_ring(s, k, v);
 	}
@@ -442,14 +484,26 @@ bool gt_fdinfo_parse(const char *text, size_t len, struct gt_fdinfo_sample *out)
 bool gt_fdinfo_sample_mem(const struct gt_fdinfo_sample *s,
                           enum gt_fdinfo_mem mem, uint64_t *bytes)
 {
+	unsigned usable = s->kinds_have[mem] & ~(unsigned)s->kinds_bad[mem];
+
 	for (int k = 0; k < GT_FDI__KIND_COUNT; k++) {
-		if (s->kinds_have[mem] & (1u << k)) {
+		if (usable & (1u << k)) {
 			*bytes = s->mem[mem][k];
 			return true;
 		}
 	}
 	*bytes = 0;
 	return false;
+}
+
+int32_t gt_fdinfo_sample_bad_key(const struct gt_fdinfo_sample *s,
+                                 enum gt_fdinfo_mem mem)
+{
+	uint64_t bytes;
+
+	if (!s->kinds_bad[mem] || gt_fdinfo_sample_mem(s, mem, &bytes))
+		return -1;
+	return s->bad_key[mem];
 }
 
 /* 1..max hex digits at the front of *v; more than max is an error. */

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/model.h"
+
 /* Engines kept per client; amdgpu prints at most 8 classes, xe 5, i915 5.
  * Further engines are ignored. */
 #define GT_FDINFO_MAX_ENGINES 16
@@ -102,23 +104,37 @@ struct gt_fdinfo_sample {
 	 * kind k was seen for that memory. */
 	uint64_t mem[GT_FDI__MEM_COUNT][GT_FDI__KIND_COUNT];
 	uint8_t kinds_have[GT_FDI__MEM_COUNT];
+	/* kinds_bad bit k = a key of kind k for that memory had a value
+	 * that is not a size (not a number, a unit not known, too large):
+	 * that kind's sum would be short. bad_key is the first such key,
+	 * as a GT_WHY_MALFORMED code (gt_why_fdinfo_key). */
+	uint8_t kinds_bad[GT_FDI__MEM_COUNT];
+	int32_t bad_key[GT_FDI__MEM_COUNT];
 };
 
 /*
  * Parses len bytes of fdinfo text (need not be NUL-terminated; a NUL ends
  * it). Never fails on bad input: unknown keys, malformed lines, overflowing
- * numbers and unknown units are skipped. Returns true when the text is a DRM
- * client: it has drm-driver, or amdgpu's legacy pdev: + pasid: lines (then
- * driver is set to "amdgpu" and legacy to true).
+ * numbers and unknown units are skipped (a memory size key's is noted in
+ * kinds_bad, so that the size is not taken as absent). Returns true when the
+ * text is a DRM client: it has drm-driver, or amdgpu's legacy pdev: + pasid:
+ * lines (then driver is set to "amdgpu" and legacy to true).
  */
 bool gt_fdinfo_parse(const char *text, size_t len,
                      struct gt_fdinfo_sample *out);
 
 /* Memory of one kind: the resident size if the driver printed one, else
- * the deprecated drm-memory-* / legacy size, else the total. false (and 0)
- * when the sample has no key for that memory. */
+ * the deprecated drm-memory-* / legacy size, else the total; a kind with a
+ * key that could not be read is passed over, its sum being short. false
+ * (and 0) when no kind is left. */
 bool gt_fdinfo_sample_mem(const struct gt_fdinfo_sample *s,
                           enum gt_fdinfo_mem mem, uint64_t *bytes);
+
+/* Why gt_fdinfo_sample_mem found no size: the GT_WHY_MALFORMED code of
+ * the key that could not be read, or -1 when there is a size or the
+ * sample has no key for that memory at all. */
+int32_t gt_fdinfo_sample_bad_key(const struct gt_fdinfo_sample *s,
+                                 enum gt_fdinfo_mem mem);
 
 /* Class of an engine name; names with a ring index ("gfx0", "enc_10")
  * take the class of their base name. Unknown names are GT_FDI_OTHER. */

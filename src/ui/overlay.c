@@ -290,7 +290,8 @@ static void group_add(struct why_groups *gs, const struct gt_val *val,
 	struct why_group *g = NULL;
 	for (int i = 0; i < gs->n && !g; i++)
 		if (gs->g[i].why == val->why &&
-		    (val->why != GT_WHY_DRIVER_ERROR ||
+		    ((val->why != GT_WHY_DRIVER_ERROR &&
+		      val->why != GT_WHY_MALFORMED) ||
 		     gs->g[i].code == val->code))
 			g = &gs->g[i];
 	if (!g) {

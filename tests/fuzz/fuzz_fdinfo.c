@@ -5,7 +5,8 @@
  * result, and gt_fdinfo_pdev_parse on the whole input. Checks that every
  * string of the sample ends inside its array, the counts and classes stay
  * in range, capacities are clamped, memory is reported exactly when a key
- * was seen, and a parsed PCI key prints back to itself.
+ * was seen that could be read (else the one that could not is named), and a
+ * parsed PCI key prints back to itself.
  */
 #include "fuzz_common.h"
 
@@ -35,10 +36,18 @@ static void check_sample(const struct gt_fdinfo_sample *s, bool drm)
 		uint64_t bytes = 12345;
 		bool ok =
 		    gt_fdinfo_sample_mem(s, (enum gt_fdinfo_mem)m, &bytes);
-		FUZZ_CHECK(ok == (s->kinds_have[m] != 0));
+		int32_t bad =
+		    gt_fdinfo_sample_bad_key(s, (enum gt_fdinfo_mem)m);
+		/* a kind whose key could not be read is never the size */
+		FUZZ_CHECK(ok == ((s->kinds_have[m] & ~s->kinds_bad[m]) != 0));
 		if (!ok)
 			FUZZ_CHECK(bytes == 0);
+		/* no size: the bad key, exactly when one was seen */
+		FUZZ_CHECK(bad ==
+		           (!ok && s->kinds_bad[m] ? s->bad_key[m] : -1));
+		FUZZ_CHECK(bad < 0 || s->any_mem);
 		FUZZ_CHECK(s->kinds_have[m] < (1u << GT_FDI__KIND_COUNT));
+		FUZZ_CHECK(s->kinds_bad[m] < (1u << GT_FDI__KIND_COUNT));
 	}
 }
 

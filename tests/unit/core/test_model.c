@@ -280,7 +280,7 @@ static void test_why_text_every_reason(void **state)
 	char texts[GT_WHY__COUNT][256];
 	(void)state;
 
-	_Static_assert(GT_WHY__COUNT == 11, "a new reason needs a text test");
+	_Static_assert(GT_WHY__COUNT == 12, "a new reason needs a text test");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char *buf = texts[want[i].why];
 		const char *r = why_of(want[i].why, 0, NULL, buf, 256);
@@ -288,6 +288,9 @@ static void test_why_text_every_reason(void **state)
 		assert_non_null(strstr(buf, want[i].needle));
 	}
 	why_of(GT_WHY_DRIVER_ERROR, 7, NULL, texts[GT_WHY_DRIVER_ERROR], 256);
+	why_of(GT_WHY_MALFORMED,
+	       gt_why_fdinfo_key(GT_WHY_FDI_MEMORY, GT_WHY_FDI_VRAM, -1), NULL,
+	       texts[GT_WHY_MALFORMED], 256);
 	/* every reason reads differently */
 	for (int a = 0; a < GT_WHY__COUNT; a++) {
 		assert_true(strlen(texts[a]) > 0);
@@ -300,6 +303,47 @@ static void test_why_text_every_reason(void **state)
 	char buf[64];
 	gt_why_text(&v, NULL, buf, sizeof(buf));
 	assert_string_equal(buf, "unknown");
+}
+
+/* An fdinfo line that could not be read names its key, however packed:
+ * each family, each region base, with and without an index, and an index
+ * past what a code holds dropped rather than packed wrong. */
+static void test_why_text_malformed_key(void **state)
+{
+	static const struct {
+		enum gt_why_fdinfo_family family;
+		enum gt_why_fdinfo_region region;
+		int64_t index;
+		const char *key;
+	} want[] = {
+	    {GT_WHY_FDI_MEMORY, GT_WHY_FDI_VRAM, -1, "drm-memory-vram:"},
+	    {GT_WHY_FDI_RESIDENT, GT_WHY_FDI_LOCAL, 0, "drm-resident-local0:"},
+	    {GT_WHY_FDI_TOTAL, GT_WHY_FDI_VRAM, 1, "drm-total-vram1:"},
+	    {GT_WHY_FDI_TOTAL, GT_WHY_FDI_SYSTEM, GT_WHY_FDI_INDEX_MAX,
+	     "drm-total-system16777215:"},
+	    {GT_WHY_FDI_TOTAL, GT_WHY_FDI_SYSTEM, GT_WHY_FDI_INDEX_MAX + 1LL,
+	     "drm-total-system:"},
+	    {GT_WHY_FDI_MEMORY, GT_WHY_FDI_GTT, -1, "drm-memory-gtt:"},
+	    {GT_WHY_FDI_MEMORY, GT_WHY_FDI_CPU, -1, "drm-memory-cpu:"},
+	    {GT_WHY_FDI_RESIDENT, GT_WHY_FDI_MEMORY_REGION, -1,
+	     "drm-resident-memory:"},
+	    {GT_WHY_FDI_LEGACY, GT_WHY_FDI_VRAM, -1, "line vram mem:"},
+	};
+	char buf[256];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int32_t code = gt_why_fdinfo_key(want[i].family, want[i].region,
+		                                 want[i].index);
+		why_of(GT_WHY_MALFORMED, code, NULL, buf, sizeof(buf));
+		if (!strstr(buf, want[i].key) ||
+		    !strstr(buf, "could not be read") ||
+		    strstr(buf, "not supported"))
+			fail_msg("%s: '%s'", want[i].key, buf);
+	}
+	/* a code no key packs to is not a crash */
+	why_of(GT_WHY_MALFORMED, 7 << 2, NULL, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "line ?:"));
 }
 
 /* Every reason has its own advice; those a user can act on name the
@@ -315,10 +359,11 @@ static void test_why_fix_every_reason(void **state)
 	    {GT_WHY_DRIVER_ERROR, "dmesg"},
 	    {GT_WHY_LOST, "dmesg"},
 	    {GT_WHY_MIG, "nvidia-smi -mig 0"},
+	    {GT_WHY_MALFORMED, "/proc/PID/fdinfo"},
 	};
 	(void)state;
 
-	_Static_assert(GT_WHY__COUNT == 11, "a new reason needs a fix test");
+	_Static_assert(GT_WHY__COUNT == 12, "a new reason needs a fix test");
 	for (int a = 0; a < GT_WHY__COUNT; a++) {
 		const char *fa = gt_why_fix((enum gt_why)a);
 		assert_non_null(fa);
@@ -644,6 +689,7 @@ int main(void)
 	    cmocka_unit_test(test_throttle_names),
 	    cmocka_unit_test(test_active_mask),
 	    cmocka_unit_test(test_why_text_every_reason),
+	    cmocka_unit_test(test_why_text_malformed_key),
 	    cmocka_unit_test(test_why_fix_every_reason),
 	    cmocka_unit_test(test_why_text_driver_error),
 	    cmocka_unit_test(test_why_text_truncation),

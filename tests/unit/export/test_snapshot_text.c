@@ -3,9 +3,10 @@
  * test_snapshot_text.c - the process rows of the gputop.snapshot v1 JSON
  * document (src/export/snapshot.c) and the safety of its text, built from
  * the hand-made inputs of support/snapshot_test.h: every process key
- * present, nothing of a process outside our /proc leaked, and hostile
- * text (escape sequences, quotes, invalid UTF-8) in process and device
- * strings made safe and valid.
+ * present, nothing of a process outside our /proc leaked, a size the
+ * driver printed unreadably explained as such, and hostile text (escape
+ * sequences, quotes, invalid UTF-8) in process and device strings made
+ * safe and valid.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,6 +96,24 @@ static void test_process_host_unknown(void **state)
 	assert_null(strstr(fx->json, "stale"));
 }
 
+/* A process's VRAM whose fdinfo line could not be read: null, and the
+ * reason names the key rather than saying "not supported". */
+static void test_process_malformed_memory(void **state)
+{
+	struct fixture *fx = *state;
+
+	gt_val_fail(&fx->proc_items[1].f[GT_P_MEM], GT_WHY_MALFORMED,
+	            gt_why_fdinfo_key(GT_WHY_FDI_TOTAL, GT_WHY_FDI_VRAM, 0));
+	render(fx);
+	cJSON *p = process(fx, 1);
+	is_null(p, "memory_bytes");
+	const char *r = reason(p, "memory_bytes");
+	assert_non_null(
+	    strstr(r, "the driver's fdinfo line drm-total-vram0: could not be "
+	              "read"));
+	assert_null(strstr(r, "not supported"));
+}
+
 static void test_cmdline_round_trip(void **state)
 {
 	struct fixture *fx = *state;
@@ -162,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    T(test_processes),
 	    T(test_process_host_unknown),
+	    T(test_process_malformed_memory),
 	    T(test_cmdline_round_trip),
 	    T(test_raw_text_is_safe),
 	    T(test_invalid_utf8_in_device_strings),

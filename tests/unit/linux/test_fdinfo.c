@@ -4,7 +4,7 @@
  * synthetic proc trees: round 1 from a real sample, round 2 a copy with
  * counters advanced by known amounts, so every percentage is exact
  * (250 ms of engine time over 1 s = 25.00 %); sharing, sums, clamps,
- * counters going backwards, several devices.
+ * counters going backwards, several devices, a size that cannot be read.
  */
 #include "support/fdinfo_test.h"
 
@@ -372,6 +372,57 @@ static void test_one_process_two_clients(void **state)
 	gt_fdinfo_free(fi);
 }
 
+/* An amdgpu client (5.19-6.4 prints only drm-memory-*) with id id whose
+ * VRAM size is vram, as the driver printed it. */
+static void amd_client(struct tree *t, int pid, int fd, int id,
+                       const char *vram)
+{
+	char text[256];
+	snprintf(text, sizeof(text),
+	         "drm-driver:\tamdgpu\ndrm-pdev:\t%s\ndrm-client-id:\t%d\n"
+	         "drm-memory-vram:\t%s\ndrm-memory-gtt:\t8 KiB\n"
+	         "drm-engine-gfx:\t1000 ns\n",
+	         PDEV_AMD, id, vram);
+	tree_drm(t, pid, fd, text);
+}
+
+/* A VRAM size the driver printed in a form gputop cannot read: N/A with a
+ * reason that names the key, not "not supported by this driver version";
+ * the GTT beside it is still read. One such client of a process makes its
+ * sum N/A, not short. */
+static void test_malformed_vram(void **state)
+{
+	struct tree *t = *state;
+	struct gt_proc_vec v;
+	char why[256];
+
+	amd_client(t, 700, 3, 20, "abc KiB");
+	amd_client(t, 800, 3, 21, "4 KiB");
+	amd_client(t, 800, 4, 22, "4 TiB"); /* no such unit */
+	struct gt_fdinfo *fi = gt_fdinfo_new(t->root);
+	assert_non_null(fi);
+	gt_fdinfo_update(fi, T0, false);
+	procs(fi, PDEV_AMD, &v);
+	assert_int_equal(v.count, 2);
+	for (size_t i = 0; i < v.count; i++) {
+		const struct gt_process *p = &v.items[i];
+		assert_why(&p->f[GT_P_MEM], GT_WHY_MALFORMED);
+		assert_int_equal(
+		    p->f[GT_P_MEM].code,
+		    gt_why_fdinfo_key(GT_WHY_FDI_MEMORY, GT_WHY_FDI_VRAM, -1));
+		gt_why_text(&p->f[GT_P_MEM], NULL, why, sizeof(why));
+		assert_non_null(strstr(why,
+		                       "the driver's fdinfo line "
+		                       "drm-memory-vram: could not be read"));
+		assert_null(strstr(why, "not supported"));
+	}
+	assert_int_equal(v.items[0].pid, 700);
+	assert_val(&v.items[0].f[GT_P_GTT], 8 * KIB);
+	assert_val(&v.items[1].f[GT_P_GTT], 16 * KIB);
+	gt_proc_vec_free(&v);
+	gt_fdinfo_free(fi);
+}
+
 static void test_clamp_and_backwards(void **state)
 {
 	struct tree *t = *state;
@@ -547,6 +598,7 @@ int main(void)
 	    tree_test(test_amdgpu_legacy),
 	    tree_test(test_shared_client_counts_once),
 	    tree_test(test_one_process_two_clients),
+	    tree_test(test_malformed_vram),
 	    tree_test(test_clamp_and_backwards),
 	    tree_test(test_devices_and_addresses),
 	    tree_test(test_brokers_credit_the_compositor),

@@ -2,8 +2,9 @@
 /*
  * test_fdinfo_parse.c - tests of the DRM fdinfo text parser
  * (src/fdinfo_parse.c): every real sample in tests/fixtures/fdinfo, the
- * whitespace and unit quirks, amdgpu's legacy percentages, engine classes,
- * PCI addresses, and truncated or random input.
+ * whitespace and unit quirks, memory sizes that cannot be read, amdgpu's
+ * legacy percentages, engine classes, PCI addresses, and truncated or
+ * random input.
  */
 #include "support/fdinfo_test.h"
 
@@ -252,6 +253,73 @@ static void test_parse_quirks(void **state)
 	assert_int_equal(engine(&s, "ccs")->have, GT_FDI_HAVE_CYCLES);
 }
 
+/* A memory size the driver printed but that cannot be read (not a number,
+ * a unit not known, too large) is not taken as absent: no size, and the
+ * key named for the reason; a kind of key that could be read is used
+ * instead, and a region gputop ignores stays ignored. */
+static void test_parse_malformed_memory(void **state)
+{
+	static const struct {
+		const char *text;
+		enum gt_fdinfo_mem mem;
+		int key; /* in keys[]; -1: the size is read after all */
+		uint64_t bytes;
+	} cases[] = {
+	    {"drm-memory-vram:\tabc KiB\n", GT_FDI_VRAM, 0, 0},
+	    {"drm-memory-vram:\t12 TiB\n", GT_FDI_VRAM, 0, 0},
+	    {"drm-memory-vram:\t99999999999999999999 KiB\n", GT_FDI_VRAM, 0, 0},
+	    {"drm-memory-vram:\t\n", GT_FDI_VRAM, 0, 0},
+	    {"drm-total-vram0:\t-4 KiB\n", GT_FDI_VRAM, 1, 0},
+	    {"drm-resident-local1:\t4 KB\n", GT_FDI_VRAM, 2, 0},
+	    {"vram mem:\tlots\n", GT_FDI_VRAM, 3, 0},
+	    {"drm-resident-system0:\t1.5 MiB\n", GT_FDI_GTT, 4, 0},
+	    /* resident cannot be read, drm-memory-* can: that one */
+	    {"drm-resident-vram:\tx\ndrm-memory-vram:\t8 KiB\n", GT_FDI_VRAM,
+	     -1, 8 * KIB},
+	    /* one region of two: the sum would be short */
+	    {"drm-total-vram0:\t4 KiB\ndrm-total-vram1:\t4 XiB\n", GT_FDI_VRAM,
+	     5, 0},
+	};
+	const int32_t keys[] = {
+	    gt_why_fdinfo_key(GT_WHY_FDI_MEMORY, GT_WHY_FDI_VRAM, -1),
+	    gt_why_fdinfo_key(GT_WHY_FDI_TOTAL, GT_WHY_FDI_VRAM, 0),
+	    gt_why_fdinfo_key(GT_WHY_FDI_RESIDENT, GT_WHY_FDI_LOCAL, 1),
+	    gt_why_fdinfo_key(GT_WHY_FDI_LEGACY, GT_WHY_FDI_VRAM, -1),
+	    gt_why_fdinfo_key(GT_WHY_FDI_RESIDENT, GT_WHY_FDI_SYSTEM, 0),
+	    gt_why_fdinfo_key(GT_WHY_FDI_TOTAL, GT_WHY_FDI_VRAM, 1),
+	};
+	struct gt_fdinfo_sample s;
+	char text[256];
+	uint64_t b;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "drm-driver:\tamdgpu\n%s",
+		         cases[i].text);
+		assert_true(gt_fdinfo_parse(text, strlen(text), &s));
+		bool ok = gt_fdinfo_sample_mem(&s, cases[i].mem, &b);
+		int32_t bad = gt_fdinfo_sample_bad_key(&s, cases[i].mem);
+		int32_t want = cases[i].key < 0 ? -1 : keys[cases[i].key];
+		if (ok != (cases[i].key < 0) || b != cases[i].bytes ||
+		    bad != want || !s.any_mem)
+			fail_msg(
+			    "case %zu: ok %d, %llu bytes, key %d (want %d)", i,
+			    ok, (unsigned long long)b, (int)bad, (int)want);
+		/* the other memory: no key at all, nothing bad */
+		enum gt_fdinfo_mem other =
+		    cases[i].mem == GT_FDI_VRAM ? GT_FDI_GTT : GT_FDI_VRAM;
+		assert_false(gt_fdinfo_sample_mem(&s, other, &b));
+		assert_int_equal(gt_fdinfo_sample_bad_key(&s, other), -1);
+	}
+	/* An ignored region stays ignored, readable or not. */
+	static const char stolen[] = "drm-driver:\ti915\n"
+	                             "drm-resident-stolen:\tabc\n";
+	assert_true(gt_fdinfo_parse(stolen, sizeof(stolen) - 1, &s));
+	assert_false(s.any_mem);
+	assert_int_equal(gt_fdinfo_sample_bad_key(&s, GT_FDI_VRAM), -1);
+	assert_int_equal(gt_fdinfo_sample_bad_key(&s, GT_FDI_GTT), -1);
+}
+
 static void test_parse_legacy_percent(void **state)
 {
 	(void)state;
@@ -462,6 +530,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_amdgpu_formats),
 	    cmocka_unit_test(test_parse_other_drivers),
 	    cmocka_unit_test(test_parse_quirks),
+	    cmocka_unit_test(test_parse_malformed_memory),
 	    cmocka_unit_test(test_parse_legacy_percent),
 	    cmocka_unit_test(test_engine_classes),
 	    cmocka_unit_test(test_pdev_parse),
