@@ -29,7 +29,7 @@ build=${BUILD:-build}
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/terminfo"
 cp "$build/gputop" "$build/smicmp" "$build/nvmlcost" tests/hw/nvidia-validate.sh \
-	tests/hw/nvtop-real.sh tests/hw/late-process.sh tests/hw/short-rounds.sh "$dir/bin/"
+	tests/hw/nvtop-real.sh tests/hw/late-process.sh tests/hw/short-rounds.sh tests/hw/gpu_load.py "$dir/bin/"
 tmux=$(command -v tmux || true)
 [ -n "$tmux" ] && cp "$tmux" "$dir/bin/"
 cp -r themes "$dir/themes"
@@ -47,7 +47,7 @@ if [ -x "$build/tests/bench" ] && [ -f "$fake" ]; then
 	cp tests/fake-nvml/scenarios/h100x8.scn "$dir/scenarios/"
 fi
 for b in "$dir"/bin/*; do
-	case ${b##*/} in *.sh) continue ;; esac
+	case ${b##*/} in *.sh | *.py) continue ;; esac
 	ldd "$b" | awk '/=> \//{print $3}' | grep -Ev '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*)\.so' |
 		xargs -r -I{} cp -L {} "$dir/lib/"
 done

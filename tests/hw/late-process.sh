@@ -21,14 +21,7 @@ json=$(mktemp)
 trap 'rm -f "$json"' EXIT
 "$gputop" "${extra[@]}" --json --interval 1 --count $((load_s + 14)) >"$json" &
 sleep 4 # a few process rounds on the idle GPU first
-LOAD_S=$load_s python3 - <<'PY' &
-import os, time, torch
-a = torch.randn(8192, 8192, device='cuda', dtype=torch.bfloat16)
-end = time.time() + float(os.environ['LOAD_S'])
-while time.time() < end:
-    a @ a
-    torch.cuda.synchronize()
-PY
+python3 "$(dirname "$0")/gpu_load.py" "$load_s" &
 wait
 python3 - "$json" <<'PY'
 import json, sys

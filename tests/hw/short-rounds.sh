@@ -13,14 +13,7 @@ gputop=${GPUTOP:-build/gputop}
 load_s=${LOAD_S:-35}
 python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null ||
 	{ echo "short-rounds.sh: needs python3 with PyTorch and CUDA" >&2; exit 77; }
-LOAD_S=$load_s python3 - <<'PY' &
-import os, time, torch
-a = torch.randn(8192, 8192, device='cuda', dtype=torch.bfloat16)
-end = time.time() + float(os.environ['LOAD_S'])
-while time.time() < end:
-    a @ a
-    torch.cuda.synchronize()
-PY
+python3 "$(dirname "$0")/gpu_load.py" "$load_s" &
 sleep 8 # the load running
 # One line per document: the GPU's utilization, each process as pid:gpu%.
 show='import json, sys
