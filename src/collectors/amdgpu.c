@@ -74,6 +74,14 @@ ssize_t gt_amdgpu_rd_raw(struct amdgpu_rd *r, const char *dir, const char *leaf)
 int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
                      const char *leaf, int64_t mul, int64_t div)
 {
+	return gt_amdgpu_rd_range(r, val, dir, leaf, INT64_MIN, INT64_MAX, mul,
+	                          div);
+}
+
+int gt_amdgpu_rd_range(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
+                       const char *leaf, int64_t lo, int64_t hi, int64_t mul,
+                       int64_t div)
+{
 	int64_t v;
 	int rc = gt_amdgpu_rd_i64(r, dir, leaf, &v);
 	if (rc < 0) {
@@ -81,9 +89,10 @@ int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
 		return rc;
 	}
 	/* A file with a number no device reports (a corrupt or hostile
-	 * tree): out of range, not an overflowed product. */
+	 * tree, a driver bug): out of range, not a gauge past its end or an
+	 * overflowed product. */
 	int64_t scaled;
-	if (__builtin_mul_overflow(v, mul, &scaled)) {
+	if (v < lo || v > hi || __builtin_mul_overflow(v, mul, &scaled)) {
 		gt_amdgpu_fail_errno(val, -ERANGE);
 		return -ERANGE;
 	}

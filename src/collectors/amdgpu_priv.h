@@ -85,6 +85,11 @@ ssize_t gt_amdgpu_rd_raw(struct amdgpu_rd *r, const char *dir,
 /* val = dir/leaf * mul / div, or failed with the reason the errno gives. */
 int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
                      const char *leaf, int64_t mul, int64_t div);
+/* The same for a file whose number lies in [lo, hi] by its definition (a
+ * percentage, a 0-255 duty cycle): one outside is N/A, -ERANGE. */
+int gt_amdgpu_rd_range(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
+                       const char *leaf, int64_t lo, int64_t hi, int64_t mul,
+                       int64_t div);
 void gt_amdgpu_fail_errno(struct gt_val *val, int rc);
 
 struct gt_amdgpu_dpm;

@@ -105,7 +105,8 @@ static void sample_util(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	const char *dir = d->drm.devdir;
 	struct gt_val *gpu = &s->f[GT_F_UTIL_GPU];
 
-	int rc = gt_amdgpu_rd_val(r, gpu, dir, "gpu_busy_percent", 100, 0);
+	int rc =
+	    gt_amdgpu_rd_range(r, gpu, dir, "gpu_busy_percent", 0, 100, 100, 0);
 	/* The dGPU tables report percent plainly; some APU firmware does
 	 * not (see amdgpu_metrics.h), so only format 1 stands in. */
 	if (rc == -ENOENT && m->format == 1)
@@ -118,8 +119,8 @@ static void sample_util(struct amdgpu_rd *r, struct amdgpu_dev *d,
 		gt_fdinfo_device_busy(r->p->fdinfo, d->drm.pdev, gpu, &lower);
 		s->util_gpu_lower_bound = gt_val_ok(gpu) && lower;
 	}
-	rc = gt_amdgpu_rd_val(r, &s->f[GT_F_UTIL_MEMBW], dir,
-	                      "mem_busy_percent", 100, 0);
+	rc = gt_amdgpu_rd_range(r, &s->f[GT_F_UTIL_MEMBW], dir,
+	                        "mem_busy_percent", 0, 100, 100, 0);
 	if (rc == -ENOENT && m->format == 1)
 		fallback(&s->f[GT_F_UTIL_MEMBW], &m->umc_activity, mwhy);
 	/* amdgpu's own video busy (vcn_busy_percent, average_mm_activity)
@@ -232,8 +233,8 @@ static void sample_fans(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	if (!d->fans)
 		return;
 	/* pwm1 is a 0-255 duty cycle. */
-	gt_amdgpu_rd_val(r, &s->f[GT_F_FAN_PERCENT0], d->hwmon, "pwm1", 10000,
-	                 255);
+	gt_amdgpu_rd_range(r, &s->f[GT_F_FAN_PERCENT0], d->hwmon, "pwm1", 0,
+	                   255, 10000, 255);
 	gt_amdgpu_rd_val(r, &s->f[GT_F_FAN_RPM0], d->hwmon, "fan1_input", 1, 0);
 }
 

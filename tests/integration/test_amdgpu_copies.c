@@ -126,8 +126,8 @@ static void test_builtin_names_with_revision(void **state)
 
 /* Cases no capture shows, made by editing a copy: a kernel from 6.6 that
  * shows only power1_input (Polaris/Vega users report it), a threshold
- * amdgpu prints as -273150 ("not available"), and a busy percentage too
- * large to scale. */
+ * amdgpu prints as -273150 ("not available"), a busy percentage too
+ * large to scale, and a percentage and a duty cycle past their ends. */
 static void test_edited_capture_cases(void **state)
 {
 	(void)state;
@@ -155,6 +155,21 @@ static void test_edited_capture_cases(void **state)
 	                    "not supported by this device");
 	/* temp1_emergency is untouched */
 	expect_num("edited", d, "thermal.shutdown_celsius", 90);
+	cJSON_Delete(doc);
+	/* Numbers these files never hold by their definition (a percentage,
+	 * a 0-255 duty cycle): N/A, out of range, not a gauge past its end
+	 * (101 % and 100.4 % before). */
+	write_file(dev, "gpu_busy_percent", "101\n");
+	write_file(hw, "pwm1", "256\n");
+	doc = snapshot_of(root);
+	d = cJSON_GetArrayItem(get(doc, "devices"), 0);
+	static const char *const ranged[] = {"utilization.gpu_percent",
+	                                     "thermal.fans[0].percent"};
+	for (size_t i = 0; i < sizeof(ranged) / sizeof(ranged[0]); i++) {
+		if (!strstr(reason(d, ranged[i]), "out of range"))
+			fail_msg("%s: %s", ranged[i], reason(d, ranged[i]));
+	}
+	expect_num("ranged", d, "utilization.gpu_percent", NA);
 	cJSON_Delete(doc);
 	remove_copy(root);
 }
