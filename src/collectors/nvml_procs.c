@@ -100,6 +100,10 @@ struct util_acc {
 	unsigned samples;
 };
 
+/* The process fields a utilization round fills, in the order of its sums
+ * and of struct nvml_util_memo's pct. */
+static const int util_fields[3] = {GT_P_GPU, GT_P_ENC, GT_P_DEC};
+
 /* A round that brought no new sample and spans less than
  * NVML_UTIL_QUIET_NS since the last informative one: each process gets
  * its value from that round, a newcomer N/A until the driver samples. */
@@ -107,7 +111,6 @@ static void repeat_utilization(const struct nvml_dev *d, size_t m,
                                const struct nvml_priv *p,
                                struct gt_proc_vec *out, size_t first)
 {
-	static const int fields[3] = {GT_P_GPU, GT_P_ENC, GT_P_DEC};
 	for (size_t j = 0; j < m; j++) {
 		struct gt_process *proc = &out->items[first + j];
 		const struct nvml_util_memo *memo = NULL;
@@ -116,10 +119,11 @@ static void repeat_utilization(const struct nvml_dev *d, size_t m,
 				memo = &d->util_memo[i];
 		for (int k = 0; k < 3; k++) {
 			if (memo)
-				gt_val_set(&proc->f[fields[k]], memo->pct[k]);
+				gt_val_set(&proc->f[util_fields[k]],
+				           memo->pct[k]);
 			else
-				gt_val_fail(&proc->f[fields[k]], GT_WHY_PENDING,
-				            0);
+				gt_val_fail(&proc->f[util_fields[k]],
+				            GT_WHY_PENDING, 0);
 		}
 	}
 }
@@ -208,11 +212,10 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
 
 	for (size_t j = 0; j < m; j++) {
 		struct gt_process *proc = &out->items[first + j];
-		int fields[3] = {GT_P_GPU, GT_P_ENC, GT_P_DEC};
 		unsigned long long sums[3] = {0, 0, 0};
 		if (why != GT_WHY_OK || !acc) {
 			for (int k = 0; k < 3; k++)
-				gt_val_fail(&proc->f[fields[k]],
+				gt_val_fail(&proc->f[util_fields[k]],
 				            acc ? why : GT_WHY_NOT_COLLECTED,
 				            why == GT_WHY_DRIVER_ERROR ? rc
 				                                       : 0);
@@ -224,7 +227,7 @@ static void fill_utilization(struct nvml_priv *p, struct nvml_dev *d, size_t m,
 			sums[2] = acc[j].dec * 100 / acc[j].samples;
 		}
 		for (int k = 0; k < 3; k++)
-			gt_val_set(&proc->f[fields[k]], (int64_t)sums[k]);
+			gt_val_set(&proc->f[util_fields[k]], (int64_t)sums[k]);
 		if (d->util_nmemo < NVML_UTIL_MEMO)
 			d->util_memo[d->util_nmemo++] = (struct nvml_util_memo){
 			    p->merged[j].pid,
