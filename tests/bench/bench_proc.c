@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -696,6 +697,103 @@ static const struct {
     {"1", "10", "CPU against nvtop at 1 s (gputop/nvtop)", 0.5},
 };
 
+/* ---- the machine's wake-up floor ---------------------------------------- */
+
+/* A thread that sleeps to a timer every interval and, when `signal`,
+ * wakes a second one through an eventfd: gputop's collector and
+ * dashboard with nothing to sample or draw; without `signal`, nvtop's one
+ * thread. What the kernel charges a wake-up differs widely between
+ * machines (a VM's timer and idle exits cost far more than bare metal's),
+ * and it is paid whatever a program does in between. */
+struct floor_run {
+	uint64_t interval_ns, until_ns;
+	int efd; /* -1: no second thread */
+	_Atomic bool stop;
+	uint64_t cpu_ns[2]; /* sleeper, woken */
+};
+
+static uint64_t thread_cpu(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static void *floor_woken(void *arg)
+{
+	struct floor_run *f = arg;
+	uint64_t c0 = thread_cpu(), v;
+	while (!atomic_load(&f->stop)) {
+		struct pollfd p = {.fd = f->efd, .events = POLLIN};
+		if (poll(&p, 1, -1) > 0)
+			(void)!read(f->efd, &v, sizeof(v));
+	}
+	f->cpu_ns[1] = thread_cpu() - c0;
+	return NULL;
+}
+
+/* ms of CPU a second that the sleeper (and the woken thread) used. */
+static void floor_measure(uint64_t interval_ns, bool signal, double ms[2])
+{
+	struct floor_run f = {.interval_ns = interval_ns, .efd = -1};
+	pthread_t t;
+	bool woken = false;
+	ms[0] = ms[1] = 0;
+	if (signal) {
+		f.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		woken = f.efd >= 0 &&
+		        pthread_create(&t, NULL, floor_woken, &f) == 0;
+		if (!woken) {
+			if (f.efd >= 0)
+				close(f.efd);
+			return;
+		}
+	}
+	struct timespec due;
+	clock_gettime(CLOCK_MONOTONIC, &due);
+	const int secs = 5;
+	uint64_t c0 = thread_cpu();
+	for (uint64_t n = 0; n < secs * 1000000000ull / interval_ns; n++) {
+		due.tv_nsec += (long)(interval_ns % 1000000000ull);
+		due.tv_sec += (time_t)(interval_ns / 1000000000ull);
+		if (due.tv_nsec >= 1000000000L) {
+			due.tv_nsec -= 1000000000L;
+			due.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due,
+		                       NULL) == EINTR)
+			;
+		uint64_t one = 1;
+		if (woken)
+			(void)!write(f.efd, &one, sizeof(one));
+	}
+	f.cpu_ns[0] = thread_cpu() - c0;
+	if (woken) {
+		uint64_t last = 1; /* wakes it to see stop */
+		atomic_store(&f.stop, true);
+		(void)!write(f.efd, &last, sizeof(last));
+		pthread_join(t, NULL);
+		close(f.efd);
+	}
+	ms[0] = f.cpu_ns[0] / 1e6 / secs;
+	ms[1] = f.cpu_ns[1] / 1e6 / secs;
+}
+
+/* The floor at one of the comparison's intervals, printed. */
+static void floor_print(const char *interval)
+{
+	double two[2], one[2];
+	uint64_t iv = (uint64_t)(atof(interval) * 1e9);
+	floor_measure(iv, true, two);
+	floor_measure(iv, false, one);
+	printf("    wake-ups alone here (5 s each): a thread on a %s s timer "
+	       "waking a second one, as gputop's two do with nothing to "
+	       "sample or draw, %.2f ms/s (%.2f + %.2f); one thread, as "
+	       "nvtop's, %.2f ms/s: part of every figure below, whatever "
+	       "either program does\n",
+	       interval, two[0] + two[1], two[0], two[1], one[0]);
+}
+
 static void peer_not_run(struct verdicts *vd)
 {
 	for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++)
@@ -739,6 +837,7 @@ void bench_proc_nvtop(const struct bench_proc_cfg *cfg, struct verdicts *vd)
 		double ratio[9], base_ratio[9];
 		int done = 0;
 		printf("  %s s interval:\n", rates[r].gputop);
+		floor_print(rates[r].gputop);
 		for (int k = 0; k < rounds; k++) {
 			struct contender c[3] = {0};
 			double ms[3] = {0};
