@@ -88,16 +88,15 @@ int gt_amdgpu_rd_range(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
 		gt_amdgpu_fail_errno(val, rc);
 		return rc;
 	}
-	/* A file with a number no device reports (a corrupt or hostile
-	 * tree, a driver bug): out of range, not a gauge past its end or an
-	 * overflowed product. */
-	int64_t scaled;
-	if (v < lo || v > hi || __builtin_mul_overflow(v, mul, &scaled)) {
-		gt_amdgpu_fail_errno(val, -ERANGE);
-		return -ERANGE;
-	}
-	gt_val_set(val, div ? scaled / div : scaled);
-	return 0;
+	return gt_sysfs_set_scaled(val, v, lo, hi, mul, div);
+}
+
+int gt_amdgpu_rd_unit(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
+                      const char *leaf, enum gt_sysfs_unit u, int64_t div)
+{
+	int64_t lo, hi;
+	gt_sysfs_unit_range(u, &lo, &hi);
+	return gt_amdgpu_rd_range(r, val, dir, leaf, lo, hi, 1, div);
 }
 
 int gt_amdgpu_rd_dpm(struct amdgpu_rd *r, const char *dir, const char *leaf,
@@ -371,7 +370,7 @@ static void static_thresholds(struct amdgpu_rd *r, struct amdgpu_dev *d,
 		}
 		char leaf[32];
 		snprintf(leaf, sizeof(leaf), "temp%d_%s", n, map[i].suffix);
-		gt_amdgpu_rd_val(r, val, d->hwmon, leaf, 1, 0);
+		gt_amdgpu_rd_unit(r, val, d->hwmon, leaf, GT_SYSFS_MILLI_C, 0);
 		/* -273150 m°C (absolute zero) is amdgpu's "not available". */
 		if (gt_val_ok(val) && val->v <= -273000)
 			gt_val_fail(val, GT_WHY_UNSUPPORTED_DEVICE, 0);
@@ -460,10 +459,10 @@ static void static_facts(struct amdgpu_priv *p, struct amdgpu_dev *d,
 		gt_amdgpu_map_temps(&r, d);
 	gt_amdgpu_rd_val(&r, &st->f[GT_S_VRAM_TOTAL], d->drm.devdir,
 	                 "mem_info_vram_total", 1, 0);
-	gt_amdgpu_rd_val(&r, &st->f[GT_S_POWER_MAX], d->hwmon, "power1_cap_max",
-	                 1, 1000);
-	gt_amdgpu_rd_val(&r, &st->f[GT_S_POWER_DEFAULT], d->hwmon,
-	                 "power1_cap_default", 1, 1000);
+	gt_amdgpu_rd_unit(&r, &st->f[GT_S_POWER_MAX], d->hwmon,
+	                  "power1_cap_max", GT_SYSFS_MICROWATT, 1000);
+	gt_amdgpu_rd_unit(&r, &st->f[GT_S_POWER_DEFAULT], d->hwmon,
+	                  "power1_cap_default", GT_SYSFS_MICROWATT, 1000);
 	int rc = gt_amdgpu_rd_i64(&r, d->hwmon, "power1_cap_min", &pw);
 	if (rc < 0)
 		gt_amdgpu_fail_errno(&st->f[GT_S_POWER_MIN], rc);

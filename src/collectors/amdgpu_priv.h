@@ -15,6 +15,7 @@
 
 #include "core/backend.h"
 #include "linux/drmdev.h"
+#include "linux/sysfs.h"
 
 /* Environment variable naming another amdgpu.ids file (tests, or a newer
  * copy than the distribution's). */
@@ -90,6 +91,10 @@ int gt_amdgpu_rd_val(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
 int gt_amdgpu_rd_range(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
                        const char *leaf, int64_t lo, int64_t hi, int64_t mul,
                        int64_t div);
+/* The same for an hwmon file measuring u (gt_sysfs_unit_range), divided
+ * by div: past what u can hold, N/A, -ERANGE. */
+int gt_amdgpu_rd_unit(struct amdgpu_rd *r, struct gt_val *val, const char *dir,
+                      const char *leaf, enum gt_sysfs_unit u, int64_t div);
 void gt_amdgpu_fail_errno(struct gt_val *val, int rc);
 
 struct gt_amdgpu_dpm;

@@ -178,7 +178,8 @@ static void sample_thermal(struct amdgpu_rd *r, struct amdgpu_dev *d,
 			char leaf[32];
 			snprintf(leaf, sizeof(leaf), "temp%d_input",
 			         d->temp_index[i]);
-			gt_amdgpu_rd_val(r, val, d->hwmon, leaf, 1, 0);
+			gt_amdgpu_rd_unit(r, val, d->hwmon, leaf,
+			                  GT_SYSFS_MILLI_C, 0);
 		}
 		fallback(val, alt[i], mwhy);
 	}
@@ -189,12 +190,14 @@ static void sample_power(struct amdgpu_rd *r, struct amdgpu_dev *d,
                          enum gt_why mwhy)
 {
 	struct gt_val *draw = &s->f[GT_F_POWER_DRAW];
-	int rc = gt_amdgpu_rd_val(r, draw, d->hwmon, "power1_average", 1, 1000);
+	int rc = gt_amdgpu_rd_unit(r, draw, d->hwmon, "power1_average",
+	                           GT_SYSFS_MICROWATT, 1000);
 	if (rc == -ENOENT)
-		gt_amdgpu_rd_val(r, draw, d->hwmon, "power1_input", 1, 1000);
+		gt_amdgpu_rd_unit(r, draw, d->hwmon, "power1_input",
+		                  GT_SYSFS_MICROWATT, 1000);
 	fallback(draw, &m->socket_power, mwhy);
-	gt_amdgpu_rd_val(r, &s->f[GT_F_POWER_LIMIT], d->hwmon, "power1_cap", 1,
-	                 1000);
+	gt_amdgpu_rd_unit(r, &s->f[GT_F_POWER_LIMIT], d->hwmon, "power1_cap",
+	                  GT_SYSFS_MICROWATT, 1000);
 	s->f[GT_F_POWER_ENFORCED] = s->f[GT_F_POWER_LIMIT];
 	take(&s->f[GT_F_ENERGY], &m->energy, mwhy);
 	take(&s->f[GT_F_THROTTLE], &m->throttle, mwhy);
@@ -209,11 +212,13 @@ static void sample_clocks(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	struct gt_val *video = &s->f[GT_F_CLK_VIDEO];
 
 	/* hwmon clocks are in Hz. */
-	int rc = gt_amdgpu_rd_val(r, gfx, d->hwmon, "freq1_input", 1, 1000000);
+	int rc = gt_amdgpu_rd_unit(r, gfx, d->hwmon, "freq1_input", GT_SYSFS_HZ,
+	                           1000000);
 	if (rc == -ENOENT)
 		dpm_current(r, d, "pp_dpm_sclk", gfx);
 	fallback(gfx, &m->gfxclk, mwhy);
-	rc = gt_amdgpu_rd_val(r, mem, d->hwmon, "freq2_input", 1, 1000000);
+	rc = gt_amdgpu_rd_unit(r, mem, d->hwmon, "freq2_input", GT_SYSFS_HZ,
+	                       1000000);
 	if (rc == -ENOENT)
 		dpm_current(r, d, "pp_dpm_mclk", mem);
 	fallback(mem, &m->uclk, mwhy);
@@ -235,7 +240,8 @@ static void sample_fans(struct amdgpu_rd *r, struct amdgpu_dev *d,
 	/* pwm1 is a 0-255 duty cycle. */
 	gt_amdgpu_rd_range(r, &s->f[GT_F_FAN_PERCENT0], d->hwmon, "pwm1", 0,
 	                   255, 10000, 255);
-	gt_amdgpu_rd_val(r, &s->f[GT_F_FAN_RPM0], d->hwmon, "fan1_input", 1, 0);
+	gt_amdgpu_rd_unit(r, &s->f[GT_F_FAN_RPM0], d->hwmon, "fan1_input",
+	                  GT_SYSFS_RPM, 0);
 }
 
 /* True if some level of the table is the link (gen, width). */

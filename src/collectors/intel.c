@@ -78,14 +78,21 @@ static enum gt_why missing(const struct intel_dev *d)
 	return d->integrated ? GT_WHY_UNSUPPORTED_DEVICE : GT_WHY_NO_SENSOR;
 }
 
+/* v from dir/leaf, a number measuring u (a power limit kept in mW): N/A
+ * for absent when there is no such file, out of range past what u can
+ * hold (gt_sysfs_unit_range), not a negative clock or a 2-million-degree
+ * gauge from a corrupt or hostile tree. */
 static void put_file(struct gt_val *v, const char *dir, const char *leaf,
-                     int64_t mul, int64_t div, enum gt_why absent)
+                     enum gt_sysfs_unit u, enum gt_why absent)
 {
+	int64_t lo, hi;
 	if (!dir || !dir[0] || !leaf || !leaf[0]) {
 		fail(v, absent);
 		return;
 	}
-	gt_sysfs_val(v, dir, leaf, mul, div);
+	gt_sysfs_unit_range(u, &lo, &hi);
+	gt_sysfs_val(v, dir, leaf, lo, hi, 1,
+	             u == GT_SYSFS_MICROWATT ? 1000 : 0);
 }
 
 static void intel_probe(struct gt_backend *b,
@@ -301,14 +308,19 @@ static void static_sensors(const struct intel_dev *d, struct gt_static *st)
 	/* The highest sustained limit: i915 and xe document none above the
 	 * rated TDP (power1_crit is the reactive I1 limit, a different
 	 * thing), and the control refuses a limit above it. */
-	put_file(&st->f[GT_S_POWER_MAX], hd, h->power_rated, 1, 1000, none);
-	/* The rated limit (TDP) is the default sustained limit. */
-	put_file(&st->f[GT_S_POWER_DEFAULT], hd, h->power_rated, 1, 1000, none);
-	put_file(&st->f[GT_S_TEMP_SLOWDOWN], hd, h->temp_gpu_crit, 1, 0, none);
-	put_file(&st->f[GT_S_TEMP_SHUTDOWN], hd, h->temp_gpu_emergency, 1, 0,
+	put_file(&st->f[GT_S_POWER_MAX], hd, h->power_rated, GT_SYSFS_MICROWATT,
 	         none);
-	put_file(&st->f[GT_S_TEMP_GPU_MAX], hd, h->temp_gpu_max, 1, 0, none);
-	put_file(&st->f[GT_S_TEMP_MEM_MAX], hd, h->temp_mem_crit, 1, 0,
+	/* The rated limit (TDP) is the default sustained limit. */
+	put_file(&st->f[GT_S_POWER_DEFAULT], hd, h->power_rated,
+	         GT_SYSFS_MICROWATT, none);
+	put_file(&st->f[GT_S_TEMP_SLOWDOWN], hd, h->temp_gpu_crit,
+	         GT_SYSFS_MILLI_C, none);
+	put_file(&st->f[GT_S_TEMP_SHUTDOWN], hd, h->temp_gpu_emergency,
+	         GT_SYSFS_MILLI_C, none);
+	put_file(&st->f[GT_S_TEMP_GPU_MAX], hd, h->temp_gpu_max,
+	         GT_SYSFS_MILLI_C, none);
+	put_file(&st->f[GT_S_TEMP_MEM_MAX], hd, h->temp_mem_crit,
+	         GT_SYSFS_MILLI_C,
 	         d->integrated ? GT_WHY_UNSUPPORTED_DEVICE : GT_WHY_NO_SENSOR);
 	/* i915 and xe have no hotspot sensor; no memory shutdown limit is
 	 * read (yet). */
@@ -328,14 +340,14 @@ static void static_clocks(const struct intel_dev *d, struct gt_static *st)
 {
 	const struct gt_intel_layout *l = &d->lay;
 	put_file(&st->f[GT_S_CLK_GRAPHICS_MAX], l->gfx.ok ? l->gfx.dir : NULL,
-	         l->gfx.rp0, 1, 0, GT_WHY_NO_SENSOR);
+	         l->gfx.rp0, GT_SYSFS_MHZ, GT_WHY_NO_SENSOR);
 	fail(&st->f[GT_S_CLK_SM_MAX], GT_WHY_UNSUPPORTED_DEVICE);
 	/* VRAM frequency limits exist on PVC only. */
 	put_file(&st->f[GT_S_CLK_MEM_MAX], l->tile_dir[0] ? l->tile_dir : NULL,
-	         "memory/freq0/max_freq", 1, 0, missing(d));
+	         "memory/freq0/max_freq", GT_SYSFS_MHZ, missing(d));
 	/* Without a media GT the video engines run on the graphics clock. */
 	put_file(&st->f[GT_S_CLK_VIDEO_MAX], l->media.ok ? l->media.dir : NULL,
-	         l->media.rp0, 1, 0, GT_WHY_UNSUPPORTED_DEVICE);
+	         l->media.rp0, GT_SYSFS_MHZ, GT_WHY_UNSUPPORTED_DEVICE);
 }
 
 static int intel_get_static(struct gt_backend *b, unsigned dev,
@@ -412,15 +424,16 @@ static void sample_clocks(const struct intel_dev *d, struct gt_sample *s)
 
 	/* act is what the hardware runs at (0 while the GT sleeps in
 	 * RC6/C6); cur is what the driver asked for. Both are shown. */
-	put_file(&s->f[GT_F_CLK_GRAPHICS], gd, g->act, 1, 0, GT_WHY_NO_SENSOR);
-	put_file(&s->f[GT_F_CLK_GRAPHICS_REQUESTED], gd, g->cur, 1, 0,
+	put_file(&s->f[GT_F_CLK_GRAPHICS], gd, g->act, GT_SYSFS_MHZ,
 	         GT_WHY_NO_SENSOR);
-	put_file(&s->f[GT_F_CLK_GRAPHICS_MIN_LIMIT], gd, g->min, 1, 0,
+	put_file(&s->f[GT_F_CLK_GRAPHICS_REQUESTED], gd, g->cur, GT_SYSFS_MHZ,
 	         GT_WHY_NO_SENSOR);
-	put_file(&s->f[GT_F_CLK_GRAPHICS_MAX_LIMIT], gd, g->max, 1, 0,
+	put_file(&s->f[GT_F_CLK_GRAPHICS_MIN_LIMIT], gd, g->min, GT_SYSFS_MHZ,
 	         GT_WHY_NO_SENSOR);
-	put_file(&s->f[GT_F_CLK_VIDEO], m->ok ? m->dir : NULL, m->act, 1, 0,
-	         GT_WHY_UNSUPPORTED_DEVICE);
+	put_file(&s->f[GT_F_CLK_GRAPHICS_MAX_LIMIT], gd, g->max, GT_SYSFS_MHZ,
+	         GT_WHY_NO_SENSOR);
+	put_file(&s->f[GT_F_CLK_VIDEO], m->ok ? m->dir : NULL, m->act,
+	         GT_SYSFS_MHZ, GT_WHY_UNSUPPORTED_DEVICE);
 	fail(&s->f[GT_F_CLK_SM], GT_WHY_UNSUPPORTED_DEVICE);
 	/* Neither driver shows the memory clock. */
 	fail(&s->f[GT_F_CLK_MEM], missing(d));
@@ -502,7 +515,8 @@ static void sample_power(struct intel_dev *d, struct gt_sample *s)
 
 	/* The sustained limit (PL1) is the limit both asked for and
 	 * enforced: Intel has no separate out-of-band cap to report. */
-	put_file(&s->f[GT_F_POWER_LIMIT], hd, h->power_max, 1, 1000, none);
+	put_file(&s->f[GT_F_POWER_LIMIT], hd, h->power_max, GT_SYSFS_MICROWATT,
+	         none);
 	if (gt_val_ok(&s->f[GT_F_POWER_LIMIT]) && s->f[GT_F_POWER_LIMIT].v <= 0)
 		fail(&s->f[GT_F_POWER_LIMIT], GT_WHY_UNSUPPORTED_DEVICE);
 	s->f[GT_F_POWER_ENFORCED] = s->f[GT_F_POWER_LIMIT];
@@ -543,13 +557,15 @@ static void sample_thermal(const struct intel_dev *d, struct gt_sample *s)
 	const char *hd = h->ok ? h->dir : NULL;
 	char leaf[32];
 
-	put_file(&s->f[GT_F_TEMP_GPU], hd, h->temp_gpu, 1, 0, missing(d));
-	put_file(&s->f[GT_F_TEMP_MEM], hd, h->temp_mem, 1, 0, missing(d));
+	put_file(&s->f[GT_F_TEMP_GPU], hd, h->temp_gpu, GT_SYSFS_MILLI_C,
+	         missing(d));
+	put_file(&s->f[GT_F_TEMP_MEM], hd, h->temp_mem, GT_SYSFS_MILLI_C,
+	         missing(d));
 	fail(&s->f[GT_F_TEMP_HOTSPOT], missing(d));
 	s->fan_count = (uint8_t)h->fans;
 	for (unsigned i = 0; i < h->fans && i < GT_MAX_FANS; i++) {
 		snprintf(leaf, sizeof(leaf), "fan%u_input", h->fan_index[i]);
-		put_file(&s->f[GT_F_FAN_RPM0 + i], hd, leaf, 1, 0,
+		put_file(&s->f[GT_F_FAN_RPM0 + i], hd, leaf, GT_SYSFS_RPM,
 		         GT_WHY_NO_SENSOR);
 		/* hwmon gives RPM only: no duty cycle. */
 		fail(&s->f[GT_F_FAN_PERCENT0 + i], GT_WHY_UNSUPPORTED_DEVICE);

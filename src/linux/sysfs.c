@@ -121,8 +121,36 @@ enum gt_why gt_sysfs_why(int err)
 	}
 }
 
+int gt_sysfs_set_scaled(struct gt_val *val, int64_t v, int64_t lo, int64_t hi,
+                        int64_t mul, int64_t div)
+{
+	int64_t scaled;
+	if (v < lo || v > hi || __builtin_mul_overflow(v, mul, &scaled)) {
+		gt_val_fail(val, GT_WHY_DRIVER_ERROR, ERANGE);
+		return -ERANGE;
+	}
+	gt_val_set(val, div ? scaled / div : scaled);
+	return 0;
+}
+
+void gt_sysfs_unit_range(enum gt_sysfs_unit u, int64_t *lo, int64_t *hi)
+{
+	static const struct {
+		int64_t lo, hi;
+	} range[] = {
+	    [GT_SYSFS_MHZ] = {0, 100000},
+	    [GT_SYSFS_HZ] = {0, 100000000000LL},
+	    /* -273150: amdgpu's "no such limit" is absolute zero itself. */
+	    [GT_SYSFS_MILLI_C] = {-273150, 250000},
+	    [GT_SYSFS_RPM] = {0, 100000},
+	    [GT_SYSFS_MICROWATT] = {0, 100000000000LL},
+	};
+	*lo = range[u].lo;
+	*hi = range[u].hi;
+}
+
 int gt_sysfs_val(struct gt_val *val, const char *dir, const char *leaf,
-                 int64_t mul, int64_t div)
+                 int64_t lo, int64_t hi, int64_t mul, int64_t div)
 {
 	int64_t v;
 	int rc = gt_sysfs_read_i64(dir, leaf, &v);
@@ -131,8 +159,7 @@ int gt_sysfs_val(struct gt_val *val, const char *dir, const char *leaf,
 		gt_val_fail(val, why, why == GT_WHY_DRIVER_ERROR ? -rc : 0);
 		return -rc;
 	}
-	gt_val_set(val, div ? v * mul / div : v * mul);
-	return 0;
+	return -gt_sysfs_set_scaled(val, v, lo, hi, mul, div);
 }
 
 bool gt_sysfs_inside(const char *path, const char *dir)

@@ -33,12 +33,33 @@ ssize_t gt_sysfs_read_bin(const char *dir, const char *leaf, void *buf,
 /* Reads one integer (decimal, or 0x hex); -EINVAL when the text is not one. */
 int gt_sysfs_read_i64(const char *dir, const char *leaf, int64_t *out);
 
-/* Sets val from dir/leaf scaled by mul/div (e.g. µW -> mW: 1, 1000), or fails
- * it with the reason the error means (ENOENT: no sensor; EACCES/EPERM:
- * permission; others: driver error with the errno as code). Returns the
- * errno (0 on success). */
+/* Sets val to v * mul / div (div 0: none) when v is within lo..hi and the
+ * product fits int64; else fails it as out of range (a driver error with
+ * ERANGE as code: a number no device gives, from a corrupt or hostile
+ * tree or a driver bug, is not a gauge past its end). 0 or -ERANGE. */
+int gt_sysfs_set_scaled(struct gt_val *val, int64_t v, int64_t lo, int64_t hi,
+                        int64_t mul, int64_t div);
+
+/* What a number in sysfs or hwmon measures, in its file's own unit: each
+ * has the numbers a device can give, wide on purpose (a card past them is
+ * not one a driver describes); one outside is out of range. */
+enum gt_sysfs_unit {
+	GT_SYSFS_MHZ,       /* i915/xe frequency files: 0 to 100 GHz */
+	GT_SYSFS_HZ,        /* hwmon freqN_input: 0 to 100 GHz */
+	GT_SYSFS_MILLI_C,   /* hwmon tempN_*: absolute zero to 250 C */
+	GT_SYSFS_RPM,       /* hwmon fanN_input: 0 to 100,000 */
+	GT_SYSFS_MICROWATT, /* hwmon powerN_*: 0 to 100 kW */
+};
+
+/* The numbers lo..hi a file measuring u can hold. */
+void gt_sysfs_unit_range(enum gt_sysfs_unit u, int64_t *lo, int64_t *hi);
+
+/* Sets val from dir/leaf as gt_sysfs_set_scaled does (e.g. µW -> mW: 1,
+ * 1000), or fails it with the reason the error means (ENOENT: no sensor;
+ * EACCES/EPERM: permission; others: driver error with the errno as code).
+ * Returns the errno (0 on success). */
 int gt_sysfs_val(struct gt_val *val, const char *dir, const char *leaf,
-                 int64_t mul, int64_t div);
+                 int64_t lo, int64_t hi, int64_t mul, int64_t div);
 
 /* The reason an errno from a sysfs read gives a value. */
 enum gt_why gt_sysfs_why(int err);

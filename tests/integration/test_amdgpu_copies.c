@@ -161,15 +161,26 @@ static void test_edited_capture_cases(void **state)
 	 * (101 % and 100.4 % before). */
 	write_file(dev, "gpu_busy_percent", "101\n");
 	write_file(hw, "pwm1", "256\n");
+	/* and numbers no device gives (gt_sysfs_unit_range): a 2-million-
+	 * degree edge, a negative fan, a 200 GHz clock, negative watts */
+	write_file(hw, "temp1_input", "2147483647\n");
+	write_file(hw, "fan1_input", "-1\n");
+	write_file(hw, "freq1_input", "200000000000\n");
+	write_file(hw, "power1_average", "-5000000\n");
 	doc = snapshot_of(root);
 	d = cJSON_GetArrayItem(get(doc, "devices"), 0);
-	static const char *const ranged[] = {"utilization.gpu_percent",
-	                                     "thermal.fans[0].percent"};
+	static const char *const ranged[] = {
+	    "utilization.gpu_percent", "thermal.fans[0].percent",
+	    "thermal.gpu_celsius",     "thermal.fans[0].rpm",
+	    "clocks.graphics_mhz",     "power.draw_watts"};
 	for (size_t i = 0; i < sizeof(ranged) / sizeof(ranged[0]); i++) {
 		if (!strstr(reason(d, ranged[i]), "out of range"))
 			fail_msg("%s: %s", ranged[i], reason(d, ranged[i]));
 	}
-	expect_num("ranged", d, "utilization.gpu_percent", NA);
+	/* (the fan's entries are an array: their reasons say N/A) */
+	for (size_t i = 0; i < sizeof(ranged) / sizeof(ranged[0]); i++)
+		if (!strchr(ranged[i], '['))
+			expect_num("ranged", d, ranged[i], NA);
 	cJSON_Delete(doc);
 	remove_copy(root);
 }

@@ -209,6 +209,54 @@ static void test_throttle_rewrites(void **state)
 	drop_copy(&c);
 }
 
+/* Numbers no device gives, written into a copy (a corrupt or hostile tree,
+ * a driver bug): each is N/A, out of range (a driver error, ERANGE), where
+ * before a negative clock, a 2-million-degree GPU, a negative fan and a
+ * negative power limit were shown as read. The bounds themselves and a
+ * cold card's -20 C are values. */
+static void test_implausible_numbers(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *rel, *bad, *good; /* under the card's device/ */
+		int field;
+		int64_t want; /* from good */
+	} cases[] = {
+	    {"../gt/gt0/rps_act_freq_mhz", "-5", "0", GT_F_CLK_GRAPHICS, 0},
+	    {"../gt/gt0/rps_cur_freq_mhz", "100001", "100000",
+	     GT_F_CLK_GRAPHICS_REQUESTED, 100000},
+	    {"hwmon/hwmon2/temp1_input", "2147483647", "-20000", GT_F_TEMP_GPU,
+	     -20000},
+	    {"hwmon/hwmon2/fan1_input", "-1", "0", GT_F_FAN_RPM0, 0},
+	    {"hwmon/hwmon2/power1_max", "-190000000", "190000000",
+	     GT_F_POWER_LIMIT, 190000},
+	};
+	const size_t n = sizeof(cases) / sizeof(cases[0]);
+	struct copy c;
+	struct be e;
+
+	copy_fixture(&c, "i915-dg2", "card0");
+	be_open(&e, c.root, NULL);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++)
+			put(c.dev, cases[i].rel,
+			    pass ? cases[i].good : cases[i].bad);
+		be_sample(&e);
+		for (size_t i = 0; i < n; i++) {
+			const struct gt_val *v = &e.s.f[cases[i].field];
+			if (pass) {
+				assert_why(v, GT_WHY_OK);
+				assert_int_equal(v->v, cases[i].want);
+			} else {
+				assert_why(v, GT_WHY_DRIVER_ERROR);
+				assert_int_equal(v->code, ERANGE);
+			}
+		}
+	}
+	be_close(&e);
+	drop_copy(&c);
+}
+
 /* What discovery may open of a sleeping card (paths under class/drm/card1):
  * PCI identity and power state, which the PCI core answers without waking
  * the device. */
@@ -553,6 +601,7 @@ int main(void)
 	    cmocka_unit_test(test_rates_xe),
 	    cmocka_unit_test(test_rates_i915),
 	    cmocka_unit_test(test_throttle_rewrites),
+	    cmocka_unit_test(test_implausible_numbers),
 	    cmocka_unit_test(test_asleep_never_reads_sensors),
 	    cmocka_unit_test(test_pcie_behind_switch),
 	    cmocka_unit_test(test_busy_from_fdinfo),
