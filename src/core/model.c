@@ -407,6 +407,11 @@ const char *gt_why_text(const struct gt_val *val, const char *code_text,
 		         key);
 		return buf;
 	}
+	case GT_WHY_RANGE:
+		text = "out of range: the file holds a number no device gives "
+		       "(a corrupt sysfs tree or a driver bug), not shown as "
+		       "a reading";
+		break;
 	case GT_WHY__COUNT:
 		break;
 	}
@@ -461,6 +466,12 @@ const char *gt_why_fix(enum gt_why why)
 		       "driver prints it in the documented form "
 		       "(drm-usage-stats) gives the value; please report the "
 		       "line and the kernel version to gputop";
+	case GT_WHY_RANGE:
+		return "read the file under /sys (its path is the sensor's "
+		       "in hwmon or the GPU's sysfs folder): if the driver "
+		       "wrote that number, report it with the kernel version "
+		       "to the driver's maintainers; a copied or mounted tree "
+		       "(--sysfs) may be damaged";
 	case GT_WHY__COUNT:
 		break;
 	}

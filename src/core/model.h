@@ -39,6 +39,7 @@ enum gt_why {
 	GT_WHY_NO_SENSOR,          /* the backend has no source for it */
 	GT_WHY_ASLEEP,             /* runtime-suspended: not read, not woken */
 	GT_WHY_MALFORMED,          /* its fdinfo line unreadable (code: key) */
+	GT_WHY_RANGE,              /* a number no device gives (sysfs, hwmon) */
 	GT_WHY__COUNT
 };
 

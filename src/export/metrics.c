@@ -150,6 +150,7 @@ const char *gt_metrics_reason_name(enum gt_why why)
 	    [GT_WHY_NO_SENSOR] = "no_sensor",
 	    [GT_WHY_ASLEEP] = "asleep",
 	    [GT_WHY_MALFORMED] = "malformed",
+	    [GT_WHY_RANGE] = "out_of_range",
 	};
 	return (unsigned)why < GT_WHY__COUNT && names[why] ? names[why]
 	                                                   : "unknown";

@@ -126,7 +126,7 @@ int gt_sysfs_set_scaled(struct gt_val *val, int64_t v, int64_t lo, int64_t hi,
 {
 	int64_t scaled;
 	if (v < lo || v > hi || __builtin_mul_overflow(v, mul, &scaled)) {
-		gt_val_fail(val, GT_WHY_DRIVER_ERROR, ERANGE);
+		gt_val_fail(val, GT_WHY_RANGE, 0);
 		return -ERANGE;
 	}
 	gt_val_set(val, div ? scaled / div : scaled);

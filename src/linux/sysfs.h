@@ -34,9 +34,9 @@ ssize_t gt_sysfs_read_bin(const char *dir, const char *leaf, void *buf,
 int gt_sysfs_read_i64(const char *dir, const char *leaf, int64_t *out);
 
 /* Sets val to v * mul / div (div 0: none) when v is within lo..hi and the
- * product fits int64; else fails it as out of range (a driver error with
- * ERANGE as code: a number no device gives, from a corrupt or hostile
- * tree or a driver bug, is not a gauge past its end). 0 or -ERANGE. */
+ * product fits int64; else fails it as GT_WHY_RANGE (a number no device
+ * gives, from a corrupt or hostile tree or a driver bug, is not a gauge
+ * past its end). 0 or -ERANGE. */
 int gt_sysfs_set_scaled(struct gt_val *val, int64_t v, int64_t lo, int64_t hi,
                         int64_t mul, int64_t div);
 

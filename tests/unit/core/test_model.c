@@ -276,11 +276,12 @@ static void test_why_text_every_reason(void **state)
 	    {GT_WHY_MIG, "MIG"},
 	    {GT_WHY_NO_SENSOR, "no sensor"},
 	    {GT_WHY_ASLEEP, "asleep"},
+	    {GT_WHY_RANGE, "out of range"},
 	};
 	char texts[GT_WHY__COUNT][256];
 	(void)state;
 
-	_Static_assert(GT_WHY__COUNT == 12, "a new reason needs a text test");
+	_Static_assert(GT_WHY__COUNT == 13, "a new reason needs a text test");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char *buf = texts[want[i].why];
 		const char *r = why_of(want[i].why, 0, NULL, buf, 256);
@@ -360,10 +361,11 @@ static void test_why_fix_every_reason(void **state)
 	    {GT_WHY_LOST, "dmesg"},
 	    {GT_WHY_MIG, "nvidia-smi -mig 0"},
 	    {GT_WHY_MALFORMED, "/proc/PID/fdinfo"},
+	    {GT_WHY_RANGE, "driver's maintainers"},
 	};
 	(void)state;
 
-	_Static_assert(GT_WHY__COUNT == 12, "a new reason needs a fix test");
+	_Static_assert(GT_WHY__COUNT == 13, "a new reason needs a fix test");
 	for (int a = 0; a < GT_WHY__COUNT; a++) {
 		const char *fa = gt_why_fix((enum gt_why)a);
 		assert_non_null(fa);
