@@ -467,11 +467,10 @@ const char *gt_why_fix(enum gt_why why)
 		       "(drm-usage-stats) gives the value; please report the "
 		       "line and the kernel version to gputop";
 	case GT_WHY_RANGE:
-		return "read the file under /sys (its path is the sensor's "
-		       "in hwmon or the GPU's sysfs folder): if the driver "
-		       "wrote that number, report it with the kernel version "
-		       "to the driver's maintainers; a copied or mounted tree "
-		       "(--sysfs) may be damaged";
+		return "look at the file in the GPU's sysfs or hwmon folder: "
+		       "if the driver wrote that number, report it with the "
+		       "kernel version to the driver's maintainers; a copied "
+		       "or mounted tree (--sysfs) may be damaged";
 	case GT_WHY__COUNT:
 		break;
 	}

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "core/clock.h"
 
 static uint64_t mono_ns(void)
 {
@@ -712,23 +713,16 @@ struct floor_run {
 	uint64_t cpu_ns[2]; /* sleeper, woken */
 };
 
-static uint64_t thread_cpu(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 static void *floor_woken(void *arg)
 {
 	struct floor_run *f = arg;
-	uint64_t c0 = thread_cpu(), v;
+	uint64_t c0 = gt_thread_cpu_ns(), v;
 	while (!atomic_load(&f->stop)) {
 		struct pollfd p = {.fd = f->efd, .events = POLLIN};
 		if (poll(&p, 1, -1) > 0)
 			(void)!read(f->efd, &v, sizeof(v));
 	}
-	f->cpu_ns[1] = thread_cpu() - c0;
+	f->cpu_ns[1] = gt_thread_cpu_ns() - c0;
 	return NULL;
 }
 
@@ -752,7 +746,7 @@ static void floor_measure(uint64_t interval_ns, bool signal, double ms[2])
 	struct timespec due;
 	clock_gettime(CLOCK_MONOTONIC, &due);
 	const int secs = 5;
-	uint64_t c0 = thread_cpu();
+	uint64_t c0 = gt_thread_cpu_ns();
 	for (uint64_t n = 0; n < secs * 1000000000ull / interval_ns; n++) {
 		due.tv_nsec += (long)(interval_ns % 1000000000ull);
 		due.tv_sec += (time_t)(interval_ns / 1000000000ull);
@@ -767,7 +761,7 @@ static void floor_measure(uint64_t interval_ns, bool signal, double ms[2])
 		if (woken)
 			(void)!write(f.efd, &one, sizeof(one));
 	}
-	f.cpu_ns[0] = thread_cpu() - c0;
+	f.cpu_ns[0] = gt_thread_cpu_ns() - c0;
 	if (woken) {
 		uint64_t last = 1; /* wakes it to see stop */
 		atomic_store(&f.stop, true);
