@@ -519,6 +519,67 @@ static void test_band_fills_from_start(void **state)
 	make_gpu(f, 0);
 }
 
+/* Cell y, x of a and b alike: glyph, attributes and colour pair. */
+static bool same_cell(WINDOW *a, WINDOW *b, int y, int x)
+{
+	cchar_t ca, cb;
+	wchar_t wa[CCHARW_MAX + 1], wb[CCHARW_MAX + 1];
+	attr_t aa, ab;
+	short pa, pb;
+	if (mvwin_wch(a, y, x, &ca) == ERR || mvwin_wch(b, y, x, &cb) == ERR)
+		return false;
+	getcchar(&ca, wa, &aa, &pa, NULL);
+	getcchar(&cb, wb, &ab, &pb, NULL);
+	return wa[0] == wb[0] && aa == ab && pa == pb;
+}
+
+/* A graph drawn in place, frame after frame (gt_paint_region_patch: only
+ * the columns whose heights moved are written), shows what a whole
+ * drawing of the same data shows: under a load that swings a little, jumps from
+ * idle to full, goes N/A for a while, and a power draw whose axis
+ * rescales, in braille and then in block glyphs. */
+static void test_graph_patch_matches_whole(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_history *h = &f->hist[0];
+	double v[GT_SERIES__COUNT];
+	const int w = 78, hgt = 13;
+	unsigned seed = 7;
+
+	gt_history_init(h);
+	for (int i = 0; i < 160; i++) {
+		seed = seed * 1103515245u + 12345u;
+		double swing = (double)((seed >> 16) % 7) - 3; /* -3..3 */
+		for (int k = 0; k < GT_SERIES__COUNT; k++)
+			v[k] =
+			    (i / 20) % 2 ? 96 + swing : (i % 9 < 4 ? 0 : 100);
+		if (i >= 100 && i < 106)
+			v[GT_SERIES_GPU] = NAN;
+		/* Idle encoders: two bands, each wide enough for its axis. */
+		v[GT_SERIES_ENC] = v[GT_SERIES_DEC] = 0;
+		v[GT_SERIES_POWER] = i < 80 ? 300 + 10 * swing : 1400 + swing;
+		hist_push(h, v);
+		struct gt_panel_data d;
+		panel_data(f, 0, i < 120 ? GT_GLYPHS_BRAILLE : GT_GLYPHS_BLOCK,
+		           &d);
+		gt_paint_begin(stdscr, 1);
+		gt_gpugraph_draw(stdscr, (struct gt_rect){0, 0, w, hgt}, &d);
+		gt_paint_end(stdscr);
+		WINDOW *whole = newwin(hgt, w, 0, 0);
+		assert_non_null(whole);
+		gt_gpugraph_draw(whole, (struct gt_rect){0, 0, w, hgt}, &d);
+		for (int y = 0; y < hgt; y++)
+			for (int x = 0; x < w; x++)
+				if (!same_cell(stdscr, whole, y, x))
+					fail_msg("frame %d: cell %d,%d differs "
+					         "from a whole drawing",
+					         i, y, x);
+		delwin(whole);
+	}
+	gt_paint_release();
+	make_gpu(f, 0);
+}
+
 /* Issue 2: the power graph's axis label. */
 static void test_watts_axis(void **state)
 {
@@ -783,6 +844,7 @@ int main(void)
 	    cmocka_unit_test(test_graph_wanted),
 	    cmocka_unit_test(test_band_same_span),
 	    cmocka_unit_test(test_band_fills_from_start),
+	    cmocka_unit_test(test_graph_patch_matches_whole),
 	    cmocka_unit_test(test_watts_axis),
 	    cmocka_unit_test(test_temp_levels),
 	    cmocka_unit_test(test_temp_text_thresholds),
