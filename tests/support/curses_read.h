@@ -31,15 +31,23 @@ static inline SCREEN *curses_null_screen(FILE **io)
 	return scr;
 }
 
+/* What cell (y, x) of w holds: its characters (wc, CCHARW_MAX + 1 wide),
+ * attributes and colour pair. */
+static inline void curses_read_cell(WINDOW *w, int y, int x, wchar_t *wc,
+                                    attr_t *a, short *pair)
+{
+	cchar_t c;
+	mvwin_wch(w, y, x, &c);
+	getcchar(&c, wc, a, pair, NULL);
+}
+
 /* The character drawn at (y, x) of w (its first, when combined). */
 static inline wchar_t curses_read_glyph(WINDOW *w, int y, int x)
 {
-	cchar_t c;
 	wchar_t wc[CCHARW_MAX + 1] = {0};
 	attr_t a;
 	short pair;
-	mvwin_wch(w, y, x, &c);
-	getcchar(&c, wc, &a, &pair, NULL);
+	curses_read_cell(w, y, x, wc, &a, &pair);
 	return wc[0];
 }
 

@@ -62,14 +62,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void read_cell(WINDOW *w, int y, int x, wchar_t *wc, attr_t *a,
-                      short *pair)
-{
-	cchar_t c;
-	mvwin_wch(w, y, x, &c);
-	getcchar(&c, wc, a, pair, NULL);
-}
-
 /* Cells of the reference's row y that hold half of a wide character whose
  * other half was written over: curses keeps such an orphan as it was, a
  * terminal shows it as it likes, and the shadow repaints it; nothing to
@@ -81,11 +73,11 @@ static void broken_halves(WINDOW *ref, int y, bool *skip)
 		attr_t a;
 		short p;
 		skip[x] = false;
-		read_cell(ref, y, x, wc, &a, &p);
+		curses_read_cell(ref, y, x, wc, &a, &p);
 		if (wcwidth(wc[0]) != 2)
 			continue;
 		if (x + 1 < NCOLS)
-			read_cell(ref, y, x + 1, next, &a, &p);
+			curses_read_cell(ref, y, x + 1, next, &a, &p);
 		if (x + 1 < NCOLS && wcscmp(wc, next) == 0) {
 			skip[++x] = false;
 			continue;
@@ -108,8 +100,8 @@ static void assert_same_cells(WINDOW *w, WINDOW *ref, int frame)
 			short pa, pb;
 			if (skip[x])
 				continue;
-			read_cell(w, y, x, wa, &aa, &pa);
-			read_cell(ref, y, x, wb, &ab, &pb);
+			curses_read_cell(w, y, x, wa, &aa, &pa);
+			curses_read_cell(ref, y, x, wb, &ab, &pb);
 			if (wcscmp(wa, wb) != 0 || aa != ab || pa != pb) {
 				char ra[NCOLS * 4 + 8], rb[NCOLS * 4 + 8];
 				curses_read_row(w, y, 0, NCOLS, ra, sizeof(ra));

@@ -522,22 +522,19 @@ static void test_band_fills_from_start(void **state)
 /* Cell y, x of a and b alike: glyph, attributes and colour pair. */
 static bool same_cell(WINDOW *a, WINDOW *b, int y, int x)
 {
-	cchar_t ca, cb;
-	wchar_t wa[CCHARW_MAX + 1], wb[CCHARW_MAX + 1];
+	wchar_t wa[CCHARW_MAX + 1] = {0}, wb[CCHARW_MAX + 1] = {0};
 	attr_t aa, ab;
 	short pa, pb;
-	if (mvwin_wch(a, y, x, &ca) == ERR || mvwin_wch(b, y, x, &cb) == ERR)
-		return false;
-	getcchar(&ca, wa, &aa, &pa, NULL);
-	getcchar(&cb, wb, &ab, &pb, NULL);
+	curses_read_cell(a, y, x, wa, &aa, &pa);
+	curses_read_cell(b, y, x, wb, &ab, &pb);
 	return wa[0] == wb[0] && aa == ab && pa == pb;
 }
 
 /* A graph drawn in place, frame after frame (gt_paint_region_patch: only
  * the columns whose heights moved are written), shows what a whole
- * drawing of the same data shows: under a load that swings a little, jumps from
- * idle to full, goes N/A for a while, and a power draw whose axis
- * rescales, in braille and then in block glyphs. */
+ * drawing of the same data shows: under a load that swings a little,
+ * jumps from idle to full and goes N/A for a while, beside a power draw
+ * whose axis rescales, in braille and then in block glyphs. */
 static void test_graph_patch_matches_whole(void **state)
 {
 	struct fixture *f = *state;
