@@ -45,11 +45,9 @@ int gt_gpugraph_plan(int w, int h, unsigned want, struct gt_graph_plan *out)
 	/* k graphs and k - 1 gaps. */
 	if (k > (w + GT_GRAPH_GAP) / (GT_GRAPH_MIN_W + GT_GRAPH_GAP))
 		k = (w + GT_GRAPH_GAP) / (GT_GRAPH_MIN_W + GT_GRAPH_GAP);
-	int axis = h >= GT_LAYOUT_GRAPH_MIN + 1 ? 1 : 0;
-	int band_h = (h - axis) / 3;
-	if (band_h < GT_LAYOUT_GRAPH_MIN)
-		band_h = GT_LAYOUT_GRAPH_MIN;
-	if (k == 0 || h - axis - band_h < GT_LAYOUT_GRAPH_MIN) {
+	int axis, band_h;
+	gt_layout_graph_rows(h, &axis, &band_h);
+	if (k == 0 || band_h == 0) {
 		k = 0;
 		band_h = 0;
 	}

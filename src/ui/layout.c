@@ -63,6 +63,32 @@ void gt_layout_panel_parts(struct gt_rect box, enum gt_gpu_mode mode,
 	out->info = (struct gt_rect){x, in.y + g, w, lines};
 }
 
+void gt_layout_graph_rows(int g, int *axis, int *bands)
+{
+	*axis = g >= GT_LAYOUT_GRAPH_MIN + 1 ? 1 : 0;
+	int b = (g - *axis) / 3;
+	if (b < GT_LAYOUT_GRAPH_MIN)
+		b = GT_LAYOUT_GRAPH_MIN;
+	*bands = g - *axis - b < GT_LAYOUT_GRAPH_MIN ? 0 : b;
+}
+
+/* What a panel box w x h of the given mode shows, as one number: its
+ * graphs (none, or the main graph with or without its time axis, and the
+ * bands' height) and its lines of numbers. Two heights with the same
+ * number differ only in the main graph's rows. */
+static int panel_shape(enum gt_gpu_mode mode, int w, int h)
+{
+	struct gt_panel_parts parts;
+	int axis = 0, bands = 0, graph = 0;
+
+	gt_layout_panel_parts((struct gt_rect){0, 0, w, h}, mode, &parts);
+	if (parts.graph.h >= GT_LAYOUT_GRAPH_MIN) {
+		graph = 1;
+		gt_layout_graph_rows(parts.graph.h, &axis, &bands);
+	}
+	return ((bands * 2 + axis) * 2 + graph) * 8 + parts.info_lines;
+}
+
 /* ---- choosing a mode and a grid ----------------------------------- */
 
 /* One way to lay the GPUs out: mode, columns, the rows of each panel and
@@ -71,6 +97,7 @@ struct plan {
 	enum gt_gpu_mode mode;
 	int c, nr;     /* columns; panel rows (LINE: GPU rows a column) */
 	int h, rem;    /* panel height; the first `rem` panel rows +1 */
+	int tight;     /* gap rows given up, the lowest first */
 	int table;     /* process table rows */
 	int blank;     /* rows of the table left empty */
 	int shortfall; /* rows the table needs and does not get */
@@ -131,6 +158,21 @@ static bool share_rows(const struct need *q, int nr, int hmin, int hmax,
 	return true;
 }
 
+/* Panels h and h + 1 rows high that would show different things (one
+ * with the time axis, the bands or a line of numbers more, the other
+ * without) all get h + 1: the lowest gap rows between rows of panels give
+ * what they lack, and the panels' borders still part them. Always
+ * possible: nr - rem of the nr - 1 gaps. */
+static void even_shapes(int w, struct plan *p)
+{
+	if (p->rem == 0 ||
+	    panel_shape(p->mode, w, p->h) == panel_shape(p->mode, w, p->h + 1))
+		return;
+	p->tight = p->nr - p->rem;
+	p->h++;
+	p->rem = 0;
+}
+
 /* The best FULL grid: the shape nearest GT_LAYOUT_ASPECT, with a penalty
  * for every empty slot of its last row. */
 static bool plan_full(const struct need *q, struct plan *best)
@@ -147,6 +189,7 @@ static bool plan_full(const struct need *q, struct plan *best)
 		    !share_rows(q, nr, GT_LAYOUT_FULL_MIN_H, 1 << 20, false,
 		                &p))
 			continue;
+		even_shapes(w, &p);
 		double h = p.h + (double)p.rem / nr;
 		p.score = fabs(log((double)w / h / GT_LAYOUT_ASPECT)) +
 		          0.25 * (c * nr - q->n);
@@ -184,6 +227,7 @@ static bool plan_compact(const struct need *q, struct plan *best)
 		    div_up(q->n, nr) != c ||
 		    !share_rows(q, nr, GT_LAYOUT_COMPACT_H, hmax, true, &p))
 			continue;
+		even_shapes(column_w(q->cols, c), &p);
 		if (!found || better(&p, best)) {
 			*best = p;
 			found = true;
@@ -281,14 +325,15 @@ static void column_span(int cols, int col, int c, int *x0, int *w)
 }
 
 /* Boxed panels [first, first+n), c columns, from row y0, a gap row
- * between each two rows of panels; returns the row below the last. */
+ * between each two rows of panels but the lowest p->tight; returns the
+ * row below the last. */
 static int place_panels(int cols, int y0, int first, int n,
                         const struct plan *p, struct gt_rect *gpus)
 {
 	int y = y0;
 	for (int row = 0; row < p->nr; row++) {
 		int h = p->h + (row < p->rem ? 1 : 0);
-		if (row > 0)
+		if (row > 0 && row < p->nr - p->tight)
 			y += GT_LAYOUT_GAP;
 		for (int col = 0; col < p->c; col++) {
 			int k = row * p->c + col, x0, w;

@@ -14,10 +14,12 @@
  * process table, status (1 row). Rows are allocated on purpose:
  *   - every GPU panel is a box (its title in the top border), and boxes
  *     never touch: a blank column (GT_LAYOUT_GAP) between two side by
- *     side, a blank row between two stacked; in LINE mode the GPUs are
- *     the rows of boxed tables (their column names in the top border),
- *     all of one width so that their fields line up, a blank column
- *     between two tables;
+ *     side, a blank row between two stacked, or only their borders
+ *     where the rows left over after dividing would otherwise give the
+ *     panels of one grid different graphs (gt_layout_graph_rows) or
+ *     lines of numbers; in LINE mode the GPUs are the rows of boxed
+ *     tables (their column names in the top border), all of one width
+ *     so that their fields line up, a blank column between two tables;
  *   - a panel draws a graph only when it gets at least GT_LAYOUT_GRAPH_MIN
  *     rows for it; a shorter panel is COMPACT (numbers only);
  *   - the process table is promised the rows it needs (opts.proc_rows)
@@ -184,5 +186,15 @@ struct gt_panel_parts {
  */
 void gt_layout_panel_parts(struct gt_rect box, enum gt_gpu_mode mode,
                            struct gt_panel_parts *out);
+
+/*
+ * How g rows of a panel's graph area split: the time axis (*axis, 0 or 1
+ * row, from GT_LAYOUT_GRAPH_MIN + 1 rows), the bands of smaller graphs
+ * under it (*bands, 0 or at least GT_LAYOUT_GRAPH_MIN rows, a third of
+ * what the axis leaves) and the main graph the rest (never under
+ * GT_LAYOUT_GRAPH_MIN). gpugraph draws this split, and the layout gives
+ * the panels of one grid heights that split alike.
+ */
+void gt_layout_graph_rows(int g, int *axis, int *bands);
 
 #endif

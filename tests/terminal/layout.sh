@@ -4,16 +4,20 @@
 # and 16 fake H100s at 80x24, 120x40, 200x60 and 300x80, each screen read
 # back and checked by tests/tools/layoutcheck.c: every GPU visible, no two
 # panels touching, no number touching plotted cells, every graph at least
-# 3 rows and whole, no blank band of more than 2 rows, one-line rows with
-# their numbers whole, the process table's header and rows under it. Then one line per GPU forced at 60x20 and 200x24
-# (numbers whole, the name cut by words, PCIe and throttle badges there),
+# 3 rows and whole, every panel the same graphs, no blank band of more
+# than 2 rows, one-line rows with their numbers whole, the process
+# table's header and rows under it. Then one line per GPU forced at 60x20
+# and 200x24 (numbers whole, the name cut by words, PCIe and throttle badges there),
 # the "changed by gputop" badge, and + + - - - - - without a false STALE.
 # The checker is first shown to fail every check on screens of the
 # dashboard before this layout (tests/terminal/layout-old/; its
 # h100x8-120x40-short-table.txt is a draft of this layout that gave the
 # GPUs the table's rows; h100x8-200x60-touching.txt is this layout before
-# panels kept a blank column and row between them, its boxes side by side
-# as "││" and stacked as ╰──╯ over ╭──╮), so a pass means something. LAYOUT_SAVE=DIR keeps the 8-GPU screens there (that is
+# panels kept a blank column between them, its boxes side by side as "││";
+# h100x8-200x60-mixed.txt and h100x8-120x40-fewer-lines.txt are this
+# layout before the panels of one grid were given heights that show the
+# same things: GPUs 6 and 7, a row shorter, lost their memory-bandwidth
+# and power graphs, or their memory clock), so a pass means something. LAYOUT_SAVE=DIR keeps the 8-GPU screens there (that is
 # how docs/screens/ was made).
 set -u
 here=$(dirname "$0")
@@ -46,9 +50,19 @@ grep -q "^FAIL touch: the panel at row 4" <<<"$out" && grep -q "^FAIL blank:" <<
 	fail "the checker misses the old 120x40 screen: $out"
 out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-200x60-touching.txt")
 grep -q "^FAIL touch: the boxes at row 1 col 0 and row 1 col 100 touch side by side" <<<"$out" &&
-	grep -q "^FAIL touch: the boxes at row 1 col 0 and row 13 col 0 touch one right above the other" <<<"$out" &&
-	pass "the checker finds boxes touching side by side and stacked without a gap" ||
-	fail "the checker misses boxes touching: $out"
+	grep -q "^FAIL touch: box corners touch side by side at row 1 col 99" <<<"$out" &&
+	! grep -q "above\|over the other" <<<"$out" &&
+	pass "the checker finds boxes touching side by side, and lets stacked boxes meet border to border" ||
+	fail "the checker misses boxes touching side by side, or fails stacked borders: $out"
+out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-200x60-mixed.txt")
+grep -q "^FAIL shape: the panel at row 37 col 0 shows 1 run(s) of graph rows" <<<"$out" &&
+	grep -q "^ok touch" <<<"$out" &&
+	pass "the checker finds GPUs 6 and 7 without the band graphs the others show" ||
+	fail "the checker misses panels of one grid showing different graphs: $out"
+out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-120x40-fewer-lines.txt")
+grep -q "^FAIL shape: the panel at row 22 col 0 shows 0 run(s) of graph rows, the lowest 0 rows high, no time axis, 3 rows of numbers" <<<"$out" &&
+	pass "the checker finds GPUs 6 and 7 with a line of numbers fewer than the others" ||
+	fail "the checker misses compact panels of one grid with different lines: $out"
 out=$(lcheck --gpus 8 --procs 11 <"$old/h100x8-120x40-short-table.txt")
 grep -q "^FAIL procs: 5 process rows" <<<"$out" &&
 	pass "the checker finds a process table cut to 5 of its 11 rows" ||

@@ -9,9 +9,9 @@
  *            starting with its index
  *   touch    no two panels touch: boxes are whole and do not overlap;
  *            two boxes side by side keep a blank column between them (no
- *            right border next to a left one: "││", "╮╭", "╯╰"), and two
- *            stacked boxes a blank row (no bottom border right above a
- *            top border in the same columns); a panel without a box has
+ *            right border next to a left one: "││", "╮╭", "╯╰"); two
+ *            stacked boxes a blank row or at least their two borders (a
+ *            bottom border right above a top one); a panel without a box has
  *            a blank column (or a border) between it and its right
  *            neighbour and a blank row above it; the process table's
  *            header has a blank row or a border above it
@@ -19,6 +19,11 @@
  *            (braille) on its left or right
  *   graph3   every graph (a connected area of braille cells) is at least
  *            3 rows high and a whole rectangle: nothing drawn over it
+ *   shape    every panel box shows the same: as many runs of rows
+ *            holding braille, the lowest as high when there are two or
+ *            more, a time axis ("0s") in all or in none, as many rows
+ *            of numbers under them (so the main graph alone may be a
+ *            row taller in some)
  *   blank    no band of more than 2 rows with nothing but blanks and box
  *            sides between the title and the status line
  *   line     one-line rows (a row that starts with a GPU's index) show
@@ -49,12 +54,11 @@ enum { MAXR = 200, MAXC = 512, MAXFAIL = 5 };
  * screen as code points, its size, and what each check found. */
 static uint32_t g[MAXR][MAXC];
 static int rows, cols;
-static int nfail[8]; /* reasons printed per check */
-static bool failed[8];
-
-enum check { VISIBLE, TOUCH, AXIS, GRAPH3, BLANK, LINE, PROCS, NCHECK };
+enum check { VISIBLE, TOUCH, AXIS, GRAPH3, SHAPE, BLANK, LINE, PROCS, NCHECK };
 static const char *const names[NCHECK] = {"visible", "touch", "axis", "graph3",
-                                          "blank",   "line",  "procs"};
+                                          "shape",   "blank", "line", "procs"};
+static int nfail[NCHECK]; /* reasons printed per check */
+static bool failed[NCHECK];
 
 __attribute__((format(printf, 2, 3))) static void fail(enum check c,
                                                        const char *fmt, ...)
@@ -265,52 +269,38 @@ static void find_boxes(void)
 }
 
 /* Does the box a end right before b starts: b's left side in the column
- * after a's right side on a shared row, or b's top in the row under a's
- * bottom on a shared column? */
+ * after a's right side on a shared row? Stacked boxes may meet border to
+ * border (the two borders part them, the "a gap or a border" the layout
+ * promises); boxes that overlap fail in find_boxes. */
 static bool beside(const struct rect *a, const struct rect *b)
 {
 	return a->c1 + 1 == b->c0 && a->r0 <= b->r1 && b->r0 <= a->r1;
 }
 
-static bool on_top(const struct rect *a, const struct rect *b)
-{
-	return a->r1 + 1 == b->r0 && a->c0 <= b->c1 && b->c0 <= a->c1;
-}
-
-/* Boxes with no gap between them, found two ways: from the traced boxes,
- * and from the corner cells themselves (a right corner followed by a left
- * one, a bottom corner over a top one), which holds even where a box is
- * broken and so was not traced. */
+/* Boxes side by side with no gap between them, found two ways: from the
+ * traced boxes, and from the corner cells themselves (a right corner
+ * followed by a left one), which holds even where a box is broken and so
+ * was not traced. */
 static void check_box_gaps(void)
 {
 	for (int i = 0; i < nbox; i++)
 		for (int j = 0; j < nbox; j++) {
 			const struct rect *a = &boxes[i], *b = &boxes[j];
-			const char *how =
-			    beside(a, b)   ? "side by side (no blank column "
-			                     "between)"
-			    : on_top(a, b) ? "one right above the other (no "
-			                     "blank row between)"
-			                   : NULL;
-			if (how)
+			if (beside(a, b))
 				fail(TOUCH,
 				     "the boxes at row %d col %d and row %d "
-				     "col %d touch %s",
-				     a->r0, a->c0, b->r0, b->c0, how);
+				     "col %d touch side by side (no blank "
+				     "column between)",
+				     a->r0, a->c0, b->r0, b->c0);
 		}
 	for (int r = 0; r < rows; r++)
 		for (int c = 0; c + 1 < cols; c++) {
 			uint32_t x = at(r, c), right = at(r, c + 1);
-			uint32_t below = at(r + 1, c);
-			bool side = (x == 0x256E && right == 0x256D) ||
-			            (x == 0x256F && right == 0x2570);
-			bool over = (x == 0x2570 && below == 0x256D) ||
-			            (x == 0x256F && below == 0x256E);
-			if (side || over)
+			if ((x == 0x256E && right == 0x256D) ||
+			    (x == 0x256F && right == 0x2570))
 				fail(TOUCH,
-				     "box corners touch %s at row %d col %d",
-				     side ? "side by side"
-				          : "one over the other",
+				     "box corners touch side by side at row "
+				     "%d col %d",
 				     r, c);
 		}
 }
@@ -532,6 +522,68 @@ static bool name_ok(const char *row, const char *list)
 	return false;
 }
 
+/* What a box shows: runs of rows holding braille inside it (the main
+ * graph, then the bands), the rows of the lowest when there are two or
+ * more, whether a time axis ends inside it ("0s"), and the rows under
+ * the last of those (its lines of numbers). */
+struct shape {
+	int runs, low_rows, info_rows;
+	bool axis;
+};
+
+static struct shape box_shape(const struct rect *b)
+{
+	struct shape s = {0, 0, 0, false};
+	int run = 0, last = b->r0; /* the last row of graph or axis */
+	char text[MAXC * 4];
+
+	for (int r = b->r0 + 1; r < b->r1; r++) {
+		bool any = false;
+		for (int c = b->c0 + 1; c < b->c1 && !any; c++)
+			any = braille(at(r, c));
+		if (any && run++ == 0)
+			s.runs++;
+		if (!any && run) {
+			s.low_rows = run;
+			run = 0;
+		}
+		row_text(r, b->c0 + 1, text, sizeof(text));
+		bool axis = strstr(text, " 0s") != NULL;
+		s.axis = s.axis || axis;
+		if (any || axis)
+			last = r;
+	}
+	if (run)
+		s.low_rows = run;
+	s.info_rows = b->r1 - 1 - last;
+	if (s.runs < 2)
+		s.low_rows = 0; /* the main graph alone may differ by a row */
+	return s;
+}
+
+static void check_shapes(void)
+{
+	struct shape s0 = {0, 0, 0, false};
+
+	for (int i = 0; i < nbox; i++) {
+		struct shape s = box_shape(&boxes[i]);
+		if (i == 0)
+			s0 = s;
+		else if (s.runs != s0.runs || s.low_rows != s0.low_rows ||
+		         s.axis != s0.axis || s.info_rows != s0.info_rows)
+			fail(SHAPE,
+			     "the panel at row %d col %d shows %d run(s) of "
+			     "graph rows, the lowest %d rows high, %s axis, "
+			     "%d rows of numbers; the one at row %d col %d "
+			     "%d, %d, %s, %d",
+			     boxes[i].r0, boxes[i].c0, s.runs, s.low_rows,
+			     s.axis ? "a time" : "no time", s.info_rows,
+			     boxes[0].r0, boxes[0].c0, s0.runs, s0.low_rows,
+			     s0.axis ? "a time axis" : "no time axis",
+			     s0.info_rows);
+	}
+}
+
 static void check_lines(const char *vram, const char *power,
                         const char *names_ok)
 {
@@ -614,6 +666,7 @@ int main(int argc, char **argv)
 	check_touch(ngpus, last);
 	check_axis();
 	check_graphs();
+	check_shapes();
 	check_blank(last);
 	check_lines(vram, power, names_ok);
 	check_procs(procs);

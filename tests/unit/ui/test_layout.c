@@ -61,13 +61,32 @@ static bool overlap(const struct gt_rect *a, const struct gt_rect *b)
 	       b->y < a->y + a->h;
 }
 
-/* A blank column or row (GT_LAYOUT_GAP) at least between two boxes. */
+/* A blank column (GT_LAYOUT_GAP) at least between two boxes side by
+ * side; stacked ones may meet border to border (stacked() says where). */
 static bool apart(const struct gt_rect *a, const struct gt_rect *b)
 {
 	return a->x + a->w + GT_LAYOUT_GAP <= b->x ||
-	       b->x + b->w + GT_LAYOUT_GAP <= a->x ||
-	       a->y + a->h + GT_LAYOUT_GAP <= b->y ||
-	       b->y + b->h + GT_LAYOUT_GAP <= a->y;
+	       b->x + b->w + GT_LAYOUT_GAP <= a->x || a->y + a->h <= b->y ||
+	       b->y + b->h <= a->y;
+}
+
+/* Box b right under box a, no blank row between. */
+static bool stacked(const struct gt_rect *a, const struct gt_rect *b)
+{
+	return a->y + a->h == b->y && a->x < b->x + b->w && b->x < a->x + a->w;
+}
+
+/* What a panel shows, as one number: its lines of numbers and, in FULL,
+ * its graph split (gt_layout_graph_rows). */
+static int panel_look(enum gt_gpu_mode mode, const struct gt_rect *g)
+{
+	struct gt_panel_parts pp;
+	int axis = 0, bands = 0;
+
+	gt_layout_panel_parts(*g, mode, &pp);
+	if (mode == GT_GPU_FULL)
+		gt_layout_graph_rows(pp.graph.h, &axis, &bands);
+	return (bands * 2 + axis) * 8 + pp.info_lines;
 }
 
 static bool rect_eq(const struct gt_rect *a, const struct gt_rect *b)
@@ -222,11 +241,23 @@ static int check_panels(const struct sweep_ctx *c, const struct gt_layout *L,
 			bottom = g->y + g->h;
 	}
 	/* Boxes never touch: FULL and COMPACT panels, LINE frames; panels
-	 * are all equally wide, so that their axes line up. */
+	 * are all equally wide, so that their axes line up. Two stacked
+	 * panels go without a blank row between them only so that every
+	 * panel gets one height (which then shows the same things), and
+	 * the panels of one grid always show the same things: a time
+	 * axis in all or none, bands as high in all, as many lines of
+	 * numbers (COMPACT too). */
+	bool meet = false;
 	for (int i = L->gpu_first; i < L->gpu_first + L->gpu_count; i++)
-		for (int j = L->gpu_first; j < i && L->mode != GT_GPU_LINE; j++)
+		for (int j = L->gpu_first; j < i && L->mode != GT_GPU_LINE;
+		     j++) {
 			CHECK(c, apart(&gpus[i], &gpus[j]) &&
 			             gpus[i].w == gpus[j].w);
+			meet = meet || stacked(&gpus[j], &gpus[i]);
+			CHECK(c, panel_look(L->mode, &gpus[i]) ==
+			             panel_look(L->mode, &gpus[j]));
+		}
+	CHECK(c, !meet || hmin == hmax);
 	for (int f = 0; f < L->nframes; f++)
 		for (int e = 0; e < f; e++)
 			CHECK(c, apart(&L->frames[f], &L->frames[e]) &&
@@ -541,14 +572,34 @@ static void test_table_share(void **state)
 	assert_int_equal(L.mode, GT_GPU_FULL);
 	assert_int_equal(L.procs.h, 12);
 	assert_int_equal(L.procs.y, 1 + 46);
+	/* The 43 rows left for four rows of panels, gaps taken out, would
+	 * make three rows of 11 (graph, axis, bands) and one of 10 (no room
+	 * for the bands): the lowest gap gives its row instead, so all
+	 * eight are 11 rows and show the same graphs. */
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(g[i].h, 11);
+	assert_int_equal(g[2].y, g[0].y + 11 + GT_LAYOUT_GAP);
+	assert_int_equal(g[4].y, g[2].y + 11 + GT_LAYOUT_GAP);
+	assert_int_equal(g[6].y, g[4].y + 11);
+	int axis, bands;
+	gt_layout_graph_rows(7, &axis, &bands);
+	assert_int_equal(axis, 1);
+	assert_int_equal(bands, GT_LAYOUT_GRAPH_MIN);
+	gt_layout_graph_rows(6, &axis, &bands);
+	assert_int_equal(axis, 1);
+	assert_int_equal(bands, 0);
 	/* 120x40: FULL panels would leave the table 7 of its 12 rows, so
 	 * the GPUs go COMPACT, two side by side, and the table gets them
-	 * all (the panels at their tallest but one). */
+	 * all; the panels are at their tallest, the last row of them too
+	 * (with a line of numbers fewer it would drop the memory clock):
+	 * the lowest gap gives it the row. */
 	assert_int_equal(layout(120, 40, 8, &o, &L, g), 0);
 	assert_int_equal(L.mode, GT_GPU_COMPACT);
 	assert_int_equal(L.columns, 2);
-	assert_int_equal(g[0].h, GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX);
-	assert_int_equal(g[6].h, GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX - 1);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(g[i].h,
+		                 GT_LAYOUT_BOX_ROWS + GT_LAYOUT_INFO_MAX);
+	assert_int_equal(g[6].y, g[4].y + g[4].h);
 	assert_int_equal(L.procs.h, 12);
 	/* 500 processes: the table is promised 40 % of the 58 rows under
 	 * the title (23), the graphs get the rest but for a gap row between
