@@ -203,7 +203,7 @@ static void plot_row(WINDOW *win, struct gt_rect pr, int y, int attr,
 static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
                      uint64_t col_ns, const struct gt_panel_data *d)
 {
-	double vals[2 * ROW_MAX];
+	double vals[2 * ROW_MAX], cols[2 * ROW_MAX];
 	int heights[2 * ROW_MAX];
 	bool changed[ROW_MAX];
 	char top[16];
@@ -216,20 +216,29 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 	size_t n = plot_values(d, plots[p].series, pr.w, col_ns, vals);
 	/* The axis fits what is shown, not what scrolled out. */
 	double hi = percent ? 100.0 : gt_graph_autoscale(vals, n);
-	gt_graph_heights(vals, n, 0, hi, pr.w, pr.h, d->glyphs, heights);
 	/* The cells follow from the column heights, the scale and the
 	 * glyphs: with the same scale and glyphs only the columns whose
 	 * heights moved are drawn again (a graph moving on under a steady
-	 * load changes at its edge only). */
+	 * load changes at its edge only). The memo keeps each column's
+	 * value, then its height: a column whose value stayed keeps its
+	 * height without working it out again. */
 	int per = (int)gt_graph_samples_for(1, d->glyphs);
 	size_t nh = (size_t)pr.w * (size_t)per;
 	uint64_t shape = gt_hash_bytes(GT_HASH_SEED, &hi, sizeof(hi));
 	shape = gt_hash_u64(shape, (uint64_t)p << 8 | (uint64_t)d->glyphs);
 	void *memo;
-	bool patch =
-	    gt_paint_region_patch(win, g, shape, nh * sizeof(*heights), &memo);
+	bool patch = gt_paint_region_patch(
+	    win, g, shape, nh * (sizeof(*cols) + sizeof(*heights)), &memo);
+	/* nh values, then nh heights (calloc'd: aligned for both). */
+	double *was_cols = memo;
+	int *was_heights =
+	    memo ? (int *)(void *)((char *)memo + nh * sizeof(*cols)) : NULL;
+	gt_graph_heights_again(vals, n, 0, hi, pr.w, pr.h, d->glyphs,
+	                       patch ? was_cols : NULL, was_heights, cols,
+	                       heights);
 	if (patch) {
-		if (!changed_cells(memo, heights, pr.w, per, changed)) {
+		if (!changed_cells(was_heights, heights, pr.w, per, changed)) {
+			memcpy(was_cols, cols, nh * sizeof(*cols));
 			gt_paint_region_end();
 			return;
 		}
@@ -253,8 +262,10 @@ static void plot_one(WINDOW *win, struct gt_rect g, enum gt_plot p,
 		         gt_palette_grad(d->pal, plots[p].grad,
 		                         (double)(pr.h - y) / (double)pr.h),
 		         d, heights, changed);
-	if (memo)
-		memcpy(memo, heights, nh * sizeof(*heights));
+	if (memo) {
+		memcpy(was_cols, cols, nh * sizeof(*cols));
+		memcpy(was_heights, heights, nh * sizeof(*heights));
+	}
 	gt_paint_region_end();
 }
 

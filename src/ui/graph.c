@@ -75,18 +75,18 @@ static void graph_init(struct graph *gr, const double *samples, size_t n,
 	gr->valid = isfinite(lo) && isfinite(hi) && lo < hi && w > 0 && h > 0;
 }
 
-/* Height in steps (0 .. h * steps) of sample column j, 0 = leftmost of
- * w * spc columns; the last column holds the newest sample. */
-static int column_height(const struct graph *gr, int j)
+/* The sample of sample column j, 0 = leftmost of w * spc columns (the
+ * last holds the newest sample); NaN where the history is shorter. */
+static double column_value(const struct graph *gr, int j)
 {
 	size_t back = (size_t)gr->w * (size_t)gr->spc - (size_t)j; /* >= 1 */
+	return back > gr->n ? NAN : gr->samples[gr->n - back];
+}
 
-	if (!gr->valid || back > gr->n)
-		return 0; /* older than the history we have */
-	double v = gr->samples[gr->n - back];
-	if (isnan(v))
-		return 0;
-	if (v <= gr->lo)
+/* Height in steps (0 .. h * steps) of a column holding v. */
+static int value_height(const struct graph *gr, double v)
+{
+	if (!gr->valid || isnan(v) || v <= gr->lo)
 		return 0;
 	if (v > gr->hi)
 		v = gr->hi;
@@ -98,6 +98,11 @@ static int column_height(const struct graph *gr, int j)
 	if (u > total)
 		u = total;
 	return (int)u;
+}
+
+static int column_height(const struct graph *gr, int j)
+{
+	return value_height(gr, column_value(gr, j));
 }
 
 /* Level 0..steps of band `band` (0 = bottom row) for a column of height u. */
@@ -159,6 +164,15 @@ void gt_graph_cells(const double *samples, size_t n, double lo, double hi,
 void gt_graph_heights(const double *samples, size_t n, double lo, double hi,
                       int w, int h, enum gt_glyphs g, int *heights)
 {
+	gt_graph_heights_again(samples, n, lo, hi, w, h, g, NULL, NULL, NULL,
+	                       heights);
+}
+
+void gt_graph_heights_again(const double *samples, size_t n, double lo,
+                            double hi, int w, int h, enum gt_glyphs g,
+                            const double *was_cols, const int *was_heights,
+                            double *cols, int *heights)
+{
 	struct graph gr;
 
 	if (w <= 0 || h <= 0 || !heights)
@@ -166,8 +180,22 @@ void gt_graph_heights(const double *samples, size_t n, double lo, double hi,
 	if ((unsigned)g >= GT_GLYPHS__COUNT)
 		g = GT_GLYPHS_ASCII;
 	graph_init(&gr, samples, n, lo, hi, w, h, g);
-	for (int j = 0; j < w * gr.spc; j++)
-		heights[j] = column_height(&gr, j);
+	int nc = w * gr.spc;
+	bool again = was_cols && was_heights;
+	for (int j = 0; j < nc; j++) {
+		double v = column_value(&gr, j);
+		if (cols)
+			cols[j] = v;
+		/* The column as it was, or its right neighbour's (the graph
+		 * moved on by a column); bit for bit, so NaN matches NaN. */
+		if (again && memcmp(&v, &was_cols[j], sizeof(v)) == 0)
+			heights[j] = was_heights[j];
+		else if (again && j + 1 < nc &&
+		         memcmp(&v, &was_cols[j + 1], sizeof(v)) == 0)
+			heights[j] = was_heights[j + 1];
+		else
+			heights[j] = value_height(&gr, v);
+	}
 }
 
 void gt_graph_row_of(const int *heights, int w, int h, enum gt_glyphs g,

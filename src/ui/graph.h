@@ -61,6 +61,19 @@ void gt_graph_heights(const double *samples, size_t n, double lo, double hi,
 void gt_graph_row_of(const int *heights, int w, int h, enum gt_glyphs g,
                      int row, uint32_t *cells);
 
+/* gt_graph_heights again for a graph drawn before with the same lo, hi,
+ * w, h and g: cols[j] gets sample column j's value (NaN where it has
+ * none; cols may be NULL), and heights[j] is was_heights[j] where
+ * was_cols[j] held the same value bit for bit, else was_heights[j + 1]
+ * where was_cols[j + 1] did, else worked out. A graph standing still or
+ * moving on by a column works out only its new columns (and those whose
+ * value changed). was_cols or was_heights NULL: every column is worked
+ * out. */
+void gt_graph_heights_again(const double *samples, size_t n, double lo,
+                            double hi, int w, int h, enum gt_glyphs g,
+                            const double *was_cols, const int *was_heights,
+                            double *cols, int *heights);
+
 /*
  * The same graph as UTF-8 text: h rows of exactly w cells, separated by '\n'
  * (none after the last), NUL-terminated. When outlen is too small the text

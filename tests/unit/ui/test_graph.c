@@ -529,6 +529,61 @@ static void test_graph_heights_match_cells(void **state)
 	assert_int_equal(got[0], 0x41);
 }
 
+/* Worked out again over the last drawing's columns: the same heights as
+ * from scratch as the history moves on a sample at a time (N/A samples,
+ * a short history, the samples running out included), and a column whose
+ * value stayed takes its height from the last drawing. */
+static void test_graph_heights_again(void **state)
+{
+	(void)state;
+	double v[60], was_cols[2 * 9], cols[2 * 9];
+	int was[2 * 9], again[2 * 9], fresh[2 * 9];
+	for (int i = 0; i < 60; i++)
+		v[i] = i % 11 == 0 ? NAN : (i * 37) % 130 - 10;
+	for (int g = 0; g < GT_GLYPHS__COUNT; g++) {
+		enum gt_glyphs gl = (enum gt_glyphs)g;
+		int nc = (int)gt_graph_samples_for(9, gl);
+		gt_graph_heights_again(v, 1, 0, 100, 9, 4, gl, NULL, NULL,
+		                       was_cols, was);
+		for (size_t n = 2; n <= 60; n++) {
+			gt_graph_heights_again(v, n, 0, 100, 9, 4, gl, was_cols,
+			                       was, cols, again);
+			gt_graph_heights(v, n, 0, 100, 9, 4, gl, fresh);
+			assert_memory_equal(again, fresh,
+			                    (size_t)nc * sizeof(*fresh));
+			for (int j = 0; j < nc; j++) {
+				size_t back = (size_t)(nc - j);
+				double want = back > n ? NAN : v[n - back];
+				assert_memory_equal(&cols[j], &want,
+				                    sizeof(want));
+			}
+			memcpy(was_cols, cols, sizeof(cols));
+			memcpy(was, again, sizeof(again));
+		}
+	}
+	/* Same values: the last drawing's heights are taken as they are
+	 * (a wrong one here shows it was not worked out again); a changed
+	 * value is worked out. */
+	double flat[4] = {50, 50, 50, 70};
+	double prev[4] = {50, 50, 50, 50};
+	int prev_h[4] = {99, 99, 99, 99}, h[4];
+	gt_graph_heights_again(flat, 4, 0, 100, 4, 2, GT_GLYPHS_BLOCK, prev,
+	                       prev_h, NULL, h);
+	assert_int_equal(h[0], 99);
+	assert_int_equal(h[2], 99);
+	assert_int_equal(h[3], 11); /* 70 % of 2 rows of 8 steps */
+	/* Moved on by a column: each takes its right neighbour's. */
+	double moved[4] = {20, 30, 40, 60};
+	double was4[4] = {10, 20, 30, 40};
+	int was4_h[4] = {1, 2, 3, 4};
+	gt_graph_heights_again(moved, 4, 0, 100, 4, 2, GT_GLYPHS_BLOCK, was4,
+	                       was4_h, NULL, h);
+	assert_int_equal(h[0], 2);
+	assert_int_equal(h[1], 3);
+	assert_int_equal(h[2], 4);
+	assert_int_equal(h[3], 10); /* 60 % of 16 steps, worked out */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +606,7 @@ int main(void)
 	    cmocka_unit_test(test_meter),
 	    cmocka_unit_test(test_time_labels),
 	    cmocka_unit_test(test_graph_heights_match_cells),
+	    cmocka_unit_test(test_graph_heights_again),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
